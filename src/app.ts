@@ -1,0 +1,104 @@
+import { randomUUID } from 'node:crypto';
+import { LogController, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { loggerOptions } from './logging.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import type { DirectoryAuthenticator } from './modules/auth/directory.js';
+import { resolveSigningSecret } from './modules/auth/signing-secret.js';
+import { LoginThrottle, ThrottleRepository } from './modules/auth/throttle.js';
+import { TokenService } from './modules/auth/tokens.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { selfRoutes } from './modules/self/self.routes.js';
+import { SessionsRepository } from './modules/sessions/sessions.repository.js';
+import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
+import { SessionsService } from './modules/sessions/sessions.service.js';
+import { ensureFirstAdmin } from './modules/users/first-admin.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { UsersService } from './modules/users/users.service.js';
+import authenticate from './plugins/authenticate.js';
+import openapi from './plugins/openapi.js';
+import problem from './plugins/problem.js';
+import requestLog from './plugins/request-log.js';
+import { systemClock, type Clock } from './shared/clock.js';
+
+export interface AppOptions {
+  config: Config;
+  database: DatabaseHandle;
+  clock?: Clock;
+  directory?: DirectoryAuthenticator;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
+
+/** Options of the Fastify instance itself (they cannot be set from inside a plugin). */
+export function serverOptions(config: Config, logger: FastifyServerOptions['logger'] = loggerOptions(config)): FastifyServerOptions<RawServerDefault> {
+  return {
+    logger,
+    // Fastify's two lines per request are replaced by one (plugins/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
+    // Fastify accepts a hop count at run time; its types omit it.
+    trustProxy: config.TRUST_PROXY as boolean | string[],
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: {
+      // Unknown body members must be refused (400), not silently dropped.
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+  };
+}
+
+/**
+ * The whole service as one plugin: migrations (under a lock), first-admin bootstrap, services
+ * and routes. server.ts registers it; so do the tests.
+ */
+async function deskbook(app: FastifyInstance, options: AppOptions) {
+  const { config, database } = options;
+  const { db } = database;
+  const clock = options.clock ?? systemClock;
+
+  const applied = await migrate(db);
+  if (applied > 0) app.log.info({ applied }, 'database migrations applied');
+  await ensureFirstAdmin(db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, app.log, clock);
+
+  const tokens = new TokenService(await resolveSigningSecret(db, config.JWT_SECRET), clock);
+  const throttle = new LoginThrottle(new ThrottleRepository(db), {
+    maxFailuresPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+    accountWindowMs: config.LOGIN_ACCOUNT_WINDOW,
+    maxAttemptsPerAddress: config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
+    addressWindowMs: config.LOGIN_ADDRESS_WINDOW,
+  });
+  const auth = new AuthService(db, tokens, throttle, clock, { accessTokenTtlMs: config.ACCESS_TOKEN_TTL, refreshTokenTtlMs: config.REFRESH_TOKEN_TTL }, options.directory);
+  const users = new UsersService(db, clock, throttle);
+  const sessions = new SessionsService(db, clock);
+
+  await app.register(problem);
+  await app.register(requestLog, { enabled: config.REQUEST_LOG });
+  await app.register(openapi);
+  await app.register(authenticate, { auth });
+
+  await app.register(healthRoutes, { db });
+  await app.register(authRoutes, { auth });
+  await app.register(selfRoutes, { users });
+  await app.register(usersRoutes, { users });
+  await app.register(sessionsRoutes, { sessions });
+
+  // Ended sessions and old throttle windows are removed in the background.
+  const housekeeping = setInterval(() => {
+    const now = clock.now();
+    Promise.all([new SessionsRepository(db).purgeExpired(now), throttle.purge(now)]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+  }, HOUSEKEEPING_INTERVAL_MS);
+  housekeeping.unref();
+  app.addHook('onClose', async () => clearInterval(housekeeping));
+}
+
+export default fp(deskbook, { name: 'deskbook', fastify: '5.x' });

@@ -1,0 +1,175 @@
+/**
+ * Typed configuration read from the environment. Every key has a doc line, a default (or
+ * none when optional) and a parser; `loadConfig` reports every bad key at once so start-up
+ * fails fast with a message naming them. docs/configuration.md is generated from this table.
+ */
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+interface KeySpec<T> {
+  doc: string;
+  /** Raw default as it would be written in the environment; undefined = optional, no default. */
+  default?: string;
+  parse: (raw: string) => T;
+}
+
+const fail = (message: string): never => {
+  throw new Error(message);
+};
+
+const integer =
+  (min: number, max: number) =>
+  (raw: string): number => {
+    if (!/^\d+$/.test(raw.trim())) fail(`must be a whole number from ${min} to ${max}`);
+    const value = Number(raw);
+    if (value < min || value > max) fail(`must be a whole number from ${min} to ${max}`);
+    return value;
+  };
+
+const boolean = (raw: string): boolean => {
+  const value = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
+  return fail('must be true or false');
+};
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** Durations are written `90s`, `15m`, `12h`, `30d`, `500ms`, or a bare number of seconds. */
+const duration =
+  (minMs: number, maxMs: number) =>
+  (raw: string): number => {
+    const match = /^(\d+)(ms|s|m|h|d)?$/.exec(raw.trim());
+    if (!match) return fail('must be a duration such as 30s, 15m, 12h or 30d');
+    const ms = Number(match[1]) * DURATION_UNITS[match[2] ?? 's']!;
+    if (ms < minMs || ms > maxMs) fail(`must be between ${minMs / 1000}s and ${maxMs / 1000}s`);
+    return ms;
+  };
+
+const text =
+  (options: { min?: number; max?: number; pattern?: RegExp; hint?: string } = {}) =>
+  (raw: string): string => {
+    const { min = 1, max = 10_000, pattern, hint } = options;
+    if (raw.length < min || raw.length > max) fail(`must be ${min} to ${max} characters long`);
+    if (pattern && !pattern.test(raw)) fail(hint ?? `must match ${pattern}`);
+    return raw;
+  };
+
+const oneOf =
+  <T extends string>(...values: T[]) =>
+  (raw: string): T => {
+    const value = raw.trim().toLowerCase() as T;
+    if (!values.includes(value)) fail(`must be one of ${values.join(', ')}`);
+    return value;
+  };
+
+const url =
+  (...protocols: string[]) =>
+  (raw: string): string => {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      return fail('must be a URL');
+    }
+    if (!protocols.includes(parsed.protocol)) fail(`must be a ${protocols.join(' or ')} URL`);
+    return raw;
+  };
+
+/** `false`, `true`, a hop count, or a comma-separated list of proxy addresses/CIDRs (Fastify's trustProxy). */
+const trustProxy = (raw: string): boolean | number | string[] => {
+  const value = raw.trim();
+  if (/^\d+$/.test(value)) return Number(value);
+  if (/^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (entries.length === 0 || entries.some((entry) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry))) {
+    fail('must be true, false, a hop count, or a comma-separated list of addresses or CIDRs');
+  }
+  return entries;
+};
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+const specs = {
+  PORT: { doc: 'TCP port the HTTP server listens on.', default: '8080', parse: integer(0, 65535) },
+  HOST: { doc: 'Address the HTTP server binds to (0.0.0.0 to listen on every interface).', default: '127.0.0.1', parse: text({ max: 255 }) },
+  PUBLIC_URL: {
+    doc: 'Base URL people reach the service at; used in links sent by e-mail.',
+    default: 'http://localhost:8080',
+    parse: url('http:', 'https:'),
+  },
+  DATABASE_URL: {
+    doc: 'PostgreSQL connection URL (postgres://user:pass@host:5432/db). Unset: the embedded PostgreSQL (PGlite) under DATA_DIR.',
+    parse: url('postgres:', 'postgresql:'),
+  },
+  DATA_DIR: { doc: 'Directory of the embedded database when DATABASE_URL is unset.', default: './data', parse: text({ max: 4096 }) },
+  DATABASE_POOL_SIZE: { doc: 'Maximum PostgreSQL connections per server process.', default: '10', parse: integer(1, 500) },
+  DATABASE_CONNECT_TIMEOUT: { doc: 'How long to wait for a PostgreSQL connection before answering 503.', default: '10s', parse: duration(1000, 300_000) },
+  DATABASE_STATEMENT_TIMEOUT: { doc: 'A statement running longer is cancelled and the request answers 503.', default: '30s', parse: duration(100, 3_600_000) },
+  ADMIN_EMAIL: { doc: 'E-mail of the first admin, created at start if no user has it (needs ADMIN_PASSWORD).', parse: text({ max: 200, pattern: EMAIL, hint: 'must be an e-mail address' }) },
+  ADMIN_PASSWORD: { doc: 'Password of the first admin created from ADMIN_EMAIL (8 to 256 characters).', parse: text({ min: 8, max: 256 }) },
+  JWT_SECRET: {
+    doc: 'Secret (at least 32 characters) that signs tokens. Unset: a random secret is generated once and kept in the database, shared by every server process.',
+    parse: text({ min: 32, max: 1024 }),
+  },
+  ACCESS_TOKEN_TTL: { doc: 'Lifetime of an access token.', default: '15m', parse: duration(10_000, 86_400_000) },
+  REFRESH_TOKEN_TTL: { doc: 'Lifetime of a refresh token; each refresh starts it anew.', default: '30d', parse: duration(60_000, 366 * 86_400_000) },
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: { doc: 'Failed sign-ins of one account allowed per LOGIN_ACCOUNT_WINDOW before 429.', default: '10', parse: integer(1, 1_000_000) },
+  LOGIN_ACCOUNT_WINDOW: { doc: 'Window for LOGIN_MAX_FAILURES_PER_ACCOUNT.', default: '15m', parse: duration(1000, 86_400_000) },
+  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: { doc: 'Sign-in attempts allowed from one client address per LOGIN_ADDRESS_WINDOW before 429.', default: '100', parse: integer(1, 1_000_000) },
+  LOGIN_ADDRESS_WINDOW: { doc: 'Window for LOGIN_MAX_ATTEMPTS_PER_ADDRESS.', default: '1m', parse: duration(1000, 86_400_000) },
+  TRUST_PROXY: {
+    doc: 'Whether the client address comes from X-Forwarded-For: false, true, a hop count, or the proxies\' addresses/CIDRs.',
+    default: 'false',
+    parse: trustProxy,
+  },
+  BODY_LIMIT_BYTES: { doc: 'Largest JSON request body accepted (413 above).', default: '1048576', parse: integer(1024, 100 * 1024 * 1024) },
+  LOG_LEVEL: { doc: 'Log level: fatal, error, warn, info, debug, trace or silent.', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
+  REQUEST_LOG: { doc: 'Write one log line per request (method, path, status, time).', default: 'true', parse: boolean },
+  SHUTDOWN_TIMEOUT: { doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.', default: '10s', parse: duration(100, 600_000) },
+} satisfies Record<string, KeySpec<unknown>>;
+
+type Specs = typeof specs;
+type Parsed<K extends keyof Specs> = ReturnType<Specs[K]['parse']>;
+export type Config = {
+  [K in keyof Specs]: Specs[K] extends { default: string } ? Parsed<K> : Parsed<K> | undefined;
+};
+
+export type Environment = Record<string, string | undefined>;
+
+export function loadConfig(env: Environment = process.env): Config {
+  const problems: string[] = [];
+  const config: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(specs) as [string, KeySpec<unknown>][]) {
+    const given = env[key];
+    const raw = given === undefined || given === '' ? spec.default : given;
+    if (raw === undefined) {
+      config[key] = undefined;
+      continue;
+    }
+    try {
+      config[key] = spec.parse(raw);
+    } catch (error) {
+      problems.push(`${key} ${(error as Error).message} (got ${JSON.stringify(key.includes('PASSWORD') || key.includes('SECRET') ? '***' : raw)})`);
+    }
+  }
+  if (config.ADMIN_EMAIL !== undefined && config.ADMIN_PASSWORD === undefined && !problems.some((p) => p.startsWith('ADMIN_PASSWORD'))) {
+    problems.push('ADMIN_PASSWORD is required when ADMIN_EMAIL is set');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config as Config;
+}
+
+/** Markdown table of every key, used by `npm run docs:config` and checked by a test. */
+export function configurationTable(): string {
+  const rows = Object.entries(specs).map(([key, spec]) => {
+    const fallback = 'default' in spec ? `\`${spec.default}\`` : '(unset)';
+    return `| \`${key}\` | ${fallback} | ${spec.doc.replaceAll('|', '\\|')} |`;
+  });
+  return ['| Key | Default | Meaning |', '| --- | --- | --- |', ...rows].join('\n');
+}

@@ -1,0 +1,58 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import type { SQL } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import postgres from 'postgres';
+import * as schema from './schema.js';
+
+/** The one database type repositories see: PGlite and postgres.js share the PostgreSQL dialect. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+export type DatabaseOptions =
+  | { kind: 'postgres'; url: string; poolSize?: number; connectTimeoutMs?: number; statementTimeoutMs?: number }
+  /** dataDir undefined: in memory (tests). */
+  | { kind: 'pglite'; dataDir?: string };
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.kind === 'postgres') {
+    const client = postgres(options.url, {
+      max: options.poolSize ?? 10,
+      connect_timeout: Math.ceil((options.connectTimeoutMs ?? 10_000) / 1000),
+      idle_timeout: 60,
+      onnotice: () => {},
+      connection: {
+        application_name: 'deskbook',
+        statement_timeout: options.statementTimeoutMs ?? 30_000,
+        TimeZone: 'UTC',
+      },
+    });
+    const db = drizzlePostgres(client, { schema }) as unknown as Database;
+    return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+  }
+  let location: string | undefined;
+  if (options.dataDir !== undefined) {
+    location = path.resolve(options.dataDir, 'pgdata');
+    mkdirSync(location, { recursive: true });
+  }
+  const client = new PGlite(location, { extensions: { btree_gist } });
+  await client.waitReady;
+  await client.exec(`SET TIME ZONE 'UTC'`);
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return { db, kind: 'pglite', close: () => client.close() };
+}
+
+/** Rows of a raw statement; postgres.js answers an array, PGlite an object holding `rows`. */
+export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(result) ? result : result.rows;
+}

@@ -1,0 +1,49 @@
+/** PostgreSQL error codes (SQLSTATE) the service reacts to. */
+export const PG = {
+  UNIQUE_VIOLATION: '23505',
+  FOREIGN_KEY_VIOLATION: '23503',
+  EXCLUSION_VIOLATION: '23P01',
+  CHECK_VIOLATION: '23514',
+  INVALID_TEXT_REPRESENTATION: '22P02',
+  QUERY_CANCELED: '57014',
+  ADMIN_SHUTDOWN: '57P01',
+  CANNOT_CONNECT_NOW: '57P03',
+} as const;
+
+const CONNECTION_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'CONNECT_TIMEOUT', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED']);
+
+interface DatabaseErrorLike {
+  code?: unknown;
+  constraint?: unknown;
+  constraint_name?: unknown;
+  cause?: unknown;
+}
+
+/** The driver error under drizzle's DrizzleQueryError wrapper (postgres.js and PGlite alike). */
+export function driverError(error: unknown): DatabaseErrorLike | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const candidate = current as DatabaseErrorLike;
+    if (typeof candidate.code === 'string') return candidate;
+    current = candidate.cause;
+  }
+  return undefined;
+}
+
+export function pgErrorCode(error: unknown): string | undefined {
+  const code = driverError(error)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export function pgConstraint(error: unknown): string | undefined {
+  const found = driverError(error);
+  const name = found?.constraint_name ?? found?.constraint;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** True when the database did not answer (down, unreachable, timed out, shutting down). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = pgErrorCode(error);
+  if (code === undefined) return false;
+  return CONNECTION_ERRORS.has(code) || code === PG.QUERY_CANCELED || code === PG.ADMIN_SHUTDOWN || code === PG.CANNOT_CONNECT_NOW || code.startsWith('08');
+}

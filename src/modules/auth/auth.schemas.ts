@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+import { Timestamp, Uuid } from '../../shared/schemas.js';
+
+export const LoginBody = Type.Object(
+  {
+    email: Type.String({ minLength: 1, maxLength: 200, description: 'E-mail address (any case).' }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { additionalProperties: false },
+);
+
+export const RefreshBody = Type.Object({ refreshToken: Type.String({ minLength: 1, maxLength: 4096 }) }, { additionalProperties: false });
+
+export const TokenPairSchema = Type.Object(
+  {
+    accessToken: Type.String({ description: 'Send as `Authorization: Bearer <accessToken>`.' }),
+    refreshToken: Type.String({ description: 'Single use: POST it to /api/auth/refresh for a new pair. Reusing a spent one revokes the session.' }),
+    tokenType: Type.Literal('Bearer'),
+    expiresAt: Timestamp('When the access token expires.'),
+    refreshExpiresAt: Timestamp('When the refresh token expires.'),
+    sessionId: Uuid(),
+    userId: Uuid(),
+  },
+  { title: 'TokenPair' },
+);

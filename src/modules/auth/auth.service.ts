@@ -1,0 +1,138 @@
+import type { Database } from '../../db/client.js';
+import { AppError } from '../../shared/errors.js';
+import type { Clock } from '../../shared/clock.js';
+import { SessionsRepository, type SessionRow } from '../sessions/sessions.repository.js';
+import { UsersRepository, type UserRow } from '../users/users.repository.js';
+import type { Caller } from '../users/users.service.js';
+import type { DirectoryAuthenticator } from './directory.js';
+import { verifyPassword } from './password.js';
+import type { LoginThrottle } from './throttle.js';
+import { TokenError, UUID_PATTERN, type TokenService } from './tokens.js';
+
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+  tokenType: 'Bearer';
+  expiresAt: Date;
+  refreshExpiresAt: Date;
+  sessionId: string;
+  userId: string;
+}
+
+export interface AuthSettings {
+  accessTokenTtlMs: number;
+  refreshTokenTtlMs: number;
+}
+
+const USER_AGENT_MAX = 512;
+
+export class AuthService {
+  constructor(
+    private readonly db: Database,
+    private readonly tokens: TokenService,
+    private readonly throttle: LoginThrottle,
+    private readonly clock: Clock,
+    private readonly settings: AuthSettings,
+    private readonly directory?: DirectoryAuthenticator,
+  ) {}
+
+  /**
+   * Signs in with e-mail and password. Unknown e-mail, wrong password, a disabled account and a
+   * directory user without a configured directory all answer the same 401.
+   */
+  async login(input: { email: string; password: string; userAgent?: string; clientAddress: string }): Promise<TokenPair> {
+    const now = this.clock.now();
+    await this.throttle.attemptFromAddress(input.clientAddress, now);
+    await this.throttle.attemptOnAccount(input.email, now);
+    const user = await new UsersRepository(this.db).findByEmail(input.email.trim());
+    if (!(await this.checkPassword(user, input.password)) || !user?.enabled) {
+      throw new AppError('INVALID_CREDENTIALS');
+    }
+    await this.throttle.succeededOnAccount(input.email);
+    const session = await new SessionsRepository(this.db).create({
+      userId: user.id,
+      userAgent: input.userAgent ? input.userAgent.slice(0, USER_AGENT_MAX) : null,
+      now,
+      expiresAt: new Date(now.getTime() + this.settings.accessTokenTtlMs),
+      refreshExpiresAt: new Date(now.getTime() + this.settings.refreshTokenTtlMs),
+    });
+    return this.issue(session);
+  }
+
+  private async checkPassword(user: UserRow | undefined, password: string): Promise<boolean> {
+    if (user?.ldap) {
+      if (!this.directory || password.length === 0) {
+        await verifyPassword(null, password); // same cost as any other refusal
+        return false;
+      }
+      return (await this.directory.verify(user.email, password)) === 'accepted';
+    }
+    return verifyPassword(user?.passwordHash ?? null, password);
+  }
+
+  /**
+   * Trades a refresh token for a new pair. The session moves to the next generation atomically;
+   * a token of an earlier generation is a replay (stolen or raced), so the session is revoked.
+   */
+  async refresh(refreshToken: string): Promise<TokenPair> {
+    let claims;
+    try {
+      claims = await this.tokens.verifyRefresh(refreshToken);
+    } catch (error) {
+      if (error instanceof TokenError) throw new AppError('INVALID_REFRESH_TOKEN');
+      throw error;
+    }
+    if (!UUID_PATTERN.test(claims.sessionId)) throw new AppError('INVALID_REFRESH_TOKEN');
+    const now = this.clock.now();
+    const sessions = new SessionsRepository(this.db);
+    const rotated = await sessions.rotate(
+      claims.sessionId,
+      claims.generation,
+      now,
+      new Date(now.getTime() + this.settings.accessTokenTtlMs),
+      new Date(now.getTime() + this.settings.refreshTokenTtlMs),
+    );
+    if (rotated) return this.issue(rotated);
+    const current = await sessions.findById(claims.sessionId);
+    if (current && current.refreshGeneration > claims.generation) {
+      await sessions.delete(current.id);
+      throw new AppError('REFRESH_TOKEN_REUSED');
+    }
+    throw new AppError('INVALID_REFRESH_TOKEN');
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await new SessionsRepository(this.db).delete(sessionId);
+  }
+
+  /** The caller of an access token, checked against its live session on every request. */
+  async authenticate(accessToken: string): Promise<Caller> {
+    let claims;
+    try {
+      claims = await this.tokens.verifyAccess(accessToken);
+    } catch (error) {
+      if (error instanceof TokenError) throw new AppError('INVALID_TOKEN');
+      throw error;
+    }
+    if (!UUID_PATTERN.test(claims.sessionId) || !UUID_PATTERN.test(claims.userId)) throw new AppError('INVALID_TOKEN');
+    const found = await new SessionsRepository(this.db).findLiveWithUser(claims.sessionId, claims.userId, this.clock.now());
+    if (!found) throw new AppError('INVALID_TOKEN');
+    return { user: found.user, sessionId: found.session.id };
+  }
+
+  private async issue(session: SessionRow): Promise<TokenPair> {
+    const [accessToken, refreshToken] = await Promise.all([
+      this.tokens.signAccess({ userId: session.userId, sessionId: session.id }, session.expiresAt),
+      this.tokens.signRefresh({ sessionId: session.id, generation: session.refreshGeneration }, session.refreshExpiresAt),
+    ]);
+    return {
+      accessToken,
+      refreshToken,
+      tokenType: 'Bearer',
+      expiresAt: session.expiresAt,
+      refreshExpiresAt: session.refreshExpiresAt,
+      sessionId: session.id,
+      userId: session.userId,
+    };
+  }
+}

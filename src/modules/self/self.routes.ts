@@ -1,0 +1,47 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { problemResponses } from '../../shared/schemas.js';
+import { ChangeOwnPasswordBody, UpdateSelfBody, User } from '../users/users.schemas.js';
+import { toUserDto, type UsersService } from '../users/users.service.js';
+import { NoContent } from '../users/users.routes.js';
+
+export const selfRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (app, { users }) => {
+  app.get(
+    '/api/self',
+    {
+      schema: { tags: ['Self'], summary: 'The caller', description: 'The caller\'s own User, with `enabled`, `ldap` and `role`.', response: { 200: User, ...problemResponses() } },
+    },
+    async (request) => toUserDto(request.caller.user, true),
+  );
+
+  app.put(
+    '/api/self',
+    {
+      schema: {
+        tags: ['Self'],
+        summary: "Change the caller's name",
+        description: 'Only firstName and lastName; any other member (role, email, …) is refused with 400.',
+        body: UpdateSelfBody,
+        response: { 200: User, ...problemResponses() },
+      },
+    },
+    async (request) => users.updateSelf(request.caller, request.body),
+  );
+
+  app.put(
+    '/api/self/password',
+    {
+      schema: {
+        tags: ['Password'],
+        summary: "Change the caller's password",
+        description:
+          "Needs the current password (wrong: 400 INVALID_CURRENT_PASSWORD; wrong attempts count toward the account's sign-in limit). The caller's other sessions are revoked. Directory users: 409.",
+        body: ChangeOwnPasswordBody,
+        response: { 204: NoContent, ...problemResponses(409, 429) },
+      },
+    },
+    async (request, reply) => {
+      await users.changeOwnPassword(request.caller, request.body.currentPassword, request.body.newPassword);
+      return reply.code(204).send();
+    },
+  );
+};

@@ -1,0 +1,107 @@
+import { and, count, eq, gt, lt, ne, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { sessions, users } from '../../db/schema.js';
+import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
+
+export type SessionRow = typeof sessions.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
+
+export const SESSION_SORTABLE = ['createdAt', 'modifiedAt', 'expiresAt', 'refreshExpiresAt', 'userAgent', 'userId'] as const;
+
+const sortColumns = {
+  createdAt: sessions.createdAt,
+  modifiedAt: sessions.modifiedAt,
+  expiresAt: sessions.expiresAt,
+  refreshExpiresAt: sessions.refreshExpiresAt,
+  userAgent: sessions.userAgent,
+  userId: sessions.userId,
+};
+
+export interface NewSession {
+  userId: string;
+  userAgent: string | null;
+  now: Date;
+  expiresAt: Date;
+  refreshExpiresAt: Date;
+}
+
+export class SessionsRepository {
+  constructor(private readonly db: Database) {}
+
+  async create(input: NewSession): Promise<SessionRow> {
+    const [row] = await this.db
+      .insert(sessions)
+      .values({
+        userId: input.userId,
+        userAgent: input.userAgent,
+        createdAt: input.now,
+        modifiedAt: input.now,
+        expiresAt: input.expiresAt,
+        refreshExpiresAt: input.refreshExpiresAt,
+      })
+      .returning();
+    return row!;
+  }
+
+  /** The live session of an access token with its user, in one indexed lookup. */
+  async findLiveWithUser(sessionId: string, userId: string, now: Date): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+    const [row] = await this.db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), gt(sessions.refreshExpiresAt, now), eq(users.enabled, true)))
+      .limit(1);
+    return row;
+  }
+
+  async findById(sessionId: string): Promise<SessionRow | undefined> {
+    const [row] = await this.db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1);
+    return row;
+  }
+
+  /**
+   * Moves a session to the next refresh generation if, and only if, it is still at `generation`:
+   * of any number of concurrent refreshes with one token, exactly one matches this row.
+   */
+  async rotate(sessionId: string, generation: number, now: Date, expiresAt: Date, refreshExpiresAt: Date): Promise<SessionRow | undefined> {
+    const [row] = await this.db
+      .update(sessions)
+      .set({ refreshGeneration: generation + 1, modifiedAt: now, expiresAt, refreshExpiresAt })
+      .where(and(eq(sessions.id, sessionId), eq(sessions.refreshGeneration, generation), gt(sessions.refreshExpiresAt, now)))
+      .returning();
+    return row;
+  }
+
+  async delete(sessionId: string): Promise<boolean> {
+    const rows = await this.db.delete(sessions).where(eq(sessions.id, sessionId)).returning({ id: sessions.id });
+    return rows.length > 0;
+  }
+
+  /** Revokes every session of a user, optionally keeping one (the caller's own). */
+  async deleteAllOfUser(userId: string, keepSessionId?: string): Promise<void> {
+    const condition = keepSessionId === undefined ? eq(sessions.userId, userId) : and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId));
+    await this.db.delete(sessions).where(condition);
+  }
+
+  async purgeExpired(now: Date): Promise<void> {
+    await this.db.delete(sessions).where(lt(sessions.refreshExpiresAt, now));
+  }
+
+  /** Live sessions, optionally of one user, paged. */
+  async page(filter: { userId?: string; now: Date }, request: PageRequest): Promise<{ rows: SessionRow[]; total: number }> {
+    const conditions: SQL[] = [gt(sessions.refreshExpiresAt, filter.now)];
+    if (filter.userId !== undefined) conditions.push(eq(sessions.userId, filter.userId));
+    const where = and(...conditions);
+    const [rows, totals] = await Promise.all([
+      this.db
+        .select()
+        .from(sessions)
+        .where(where)
+        .orderBy(...orderByClauses(request, sortColumns, [sql`${sessions.createdAt} desc`], sessions.id))
+        .limit(request.size)
+        .offset(offsetOf(request)),
+      this.db.select({ total: count() }).from(sessions).where(where),
+    ]);
+    return { rows, total: totals[0]?.total ?? 0 };
+  }
+}

@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { IdParams, problemResponses } from '../../shared/schemas.js';
+import { NoContent } from '../users/users.routes.js';
+import { SessionListQuery, SessionPage, UserSessionsQuery } from './sessions.schemas.js';
+import type { SessionsService } from './sessions.service.js';
+
+const ORDER_NOTE = 'Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed.';
+
+export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsService }> = async (app, { sessions }) => {
+  app.get(
+    '/api/sessions',
+    {
+      schema: {
+        tags: ['Session'],
+        summary: 'List sessions',
+        description: `Admins see every session; other users their own. ${ORDER_NOTE}`,
+        querystring: SessionListQuery,
+        response: { 200: SessionPage, ...problemResponses(403) },
+      },
+    },
+    async (request) => sessions.list(request.caller, request.query),
+  );
+
+  app.get(
+    '/api/users/:id/sessions',
+    {
+      schema: {
+        tags: ['Session'],
+        summary: 'Sessions of one user',
+        description: `Users may ask for their own id only (403 otherwise). ${ORDER_NOTE}`,
+        params: IdParams,
+        querystring: UserSessionsQuery,
+        response: { 200: SessionPage, ...problemResponses(403, 404) },
+      },
+    },
+    async (request) => sessions.listOfUser(request.caller, request.params.id, request.query),
+  );
+
+  app.delete(
+    '/api/sessions/:id',
+    {
+      schema: {
+        tags: ['Session'],
+        summary: 'Revoke a session',
+        description: "Its owner or an admin (403 for anyone else). The session's tokens are refused from then on.",
+        params: IdParams,
+        response: { 204: NoContent, ...problemResponses(403, 404) },
+      },
+    },
+    async (request, reply) => {
+      await sessions.revoke(request.caller, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+};

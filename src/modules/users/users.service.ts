@@ -1,0 +1,163 @@
+import { pgErrorCode, PG } from '../../db/errors.js';
+import type { Database } from '../../db/client.js';
+import { AppError, forbidden, notFound } from '../../shared/errors.js';
+import type { Clock } from '../../shared/clock.js';
+import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import type { LoginThrottle } from '../auth/throttle.js';
+import { SessionsRepository } from '../sessions/sessions.repository.js';
+import type { CreateUserBody, UpdateSelfBody, UpdateUserBody, UserDto, UserListQuery } from './users.schemas.js';
+import { USER_SORTABLE, USER_SORTABLE_BY_ADMIN, UsersRepository, type UserPatch, type UserRow } from './users.repository.js';
+
+export interface Caller {
+  user: UserRow;
+  sessionId: string;
+}
+
+export const isAdmin = (caller: Caller): boolean => caller.user.role === 'ADMIN';
+
+/** The User of interface.md; `enabled`, `ldap` and `role` only for admins (and for oneself via /api/self). */
+export function toUserDto(row: UserRow, withAdminFields: boolean): UserDto {
+  const dto: UserDto = { id: row.id, firstName: row.firstName, lastName: row.lastName, email: row.email, hasAvatar: false };
+  if (withAdminFields) {
+    dto.enabled = row.enabled;
+    dto.ldap = row.ldap;
+    dto.role = row.role;
+  }
+  return dto;
+}
+
+const emailTaken = (email: string) => new AppError('EMAIL_TAKEN', `A user with e-mail ${email} already exists`);
+
+export class UsersService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly throttle: LoginThrottle,
+  ) {}
+
+  private get users() {
+    return new UsersRepository(this.db);
+  }
+
+  async list(caller: Caller, query: UserListQuery): Promise<PageOf<UserDto>> {
+    const admin = isAdmin(caller);
+    if (!admin && (query.role !== undefined || query.enabled !== undefined || query.ldap !== undefined)) {
+      throw forbidden('Only admins may filter users by role, enabled or ldap');
+    }
+    const request = parsePageRequest(query, admin ? USER_SORTABLE_BY_ADMIN : USER_SORTABLE);
+    const { rows, total } = await this.users.page(query, request);
+    return pageOf(
+      rows.map((row) => toUserDto(row, admin)),
+      total,
+      request,
+    );
+  }
+
+  async get(caller: Caller, id: string): Promise<UserDto> {
+    const row = await this.users.findById(id);
+    if (!row) throw notFound('User', id);
+    return toUserDto(row, isAdmin(caller));
+  }
+
+  async create(body: CreateUserBody): Promise<UserDto> {
+    try {
+      const row = await this.users.insert(
+        { email: body.email.trim(), firstName: body.firstName.trim(), lastName: body.lastName.trim(), role: body.role ?? 'USER', enabled: body.enabled ?? true, ldap: body.ldap ?? false },
+        this.clock.now(),
+      );
+      return toUserDto(row, true);
+    } catch (error) {
+      if (pgErrorCode(error) === PG.UNIQUE_VIOLATION) throw emailTaken(body.email);
+      throw error;
+    }
+  }
+
+  /**
+   * Admin change of a user. Disabling revokes the user's sessions at once; switching to the
+   * directory drops the local password. The last enabled admin cannot be disabled or demoted.
+   */
+  async update(id: string, body: UpdateUserBody): Promise<UserDto> {
+    const patch: UserPatch = {};
+    if (body.firstName !== undefined) patch.firstName = body.firstName.trim();
+    if (body.lastName !== undefined) patch.lastName = body.lastName.trim();
+    if (body.email !== undefined) patch.email = body.email.trim();
+    if (body.role !== undefined) patch.role = body.role;
+    if (body.enabled !== undefined) patch.enabled = body.enabled;
+    if (body.ldap !== undefined) patch.ldap = body.ldap;
+    if (body.ldap === true) patch.passwordHash = null;
+    try {
+      const row = await this.db.transaction(async (tx) => {
+        const users = new UsersRepository(tx);
+        const losesAdmin = body.role === 'USER' || body.enabled === false;
+        if (losesAdmin) await this.ensureAnotherAdmin(users, id);
+        const updated = await users.update(id, patch, this.clock.now());
+        if (!updated) throw notFound('User', id);
+        if (body.enabled === false) await new SessionsRepository(tx).deleteAllOfUser(id);
+        return updated;
+      });
+      return toUserDto(row, true);
+    } catch (error) {
+      if (pgErrorCode(error) === PG.UNIQUE_VIOLATION) throw emailTaken(body.email ?? '');
+      throw error;
+    }
+  }
+
+  /** Deletes a user; their sessions go with them (foreign key cascade). */
+  async delete(id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const users = new UsersRepository(tx);
+      await this.ensureAnotherAdmin(users, id);
+      if (!(await users.delete(id))) throw notFound('User', id);
+    });
+  }
+
+  private async ensureAnotherAdmin(users: UsersRepository, id: string): Promise<void> {
+    await users.lockAdmins();
+    const target = await users.findById(id);
+    if (!target) throw notFound('User', id);
+    if (target.role === 'ADMIN' && target.enabled && (await users.countOtherEnabledAdmins(id)) === 0) {
+      throw new AppError('LAST_ADMIN', 'This is the last enabled admin; make another user an admin first');
+    }
+  }
+
+  async updateSelf(caller: Caller, body: UpdateSelfBody): Promise<UserDto> {
+    const patch: UserPatch = {};
+    if (body.firstName !== undefined) patch.firstName = body.firstName.trim();
+    if (body.lastName !== undefined) patch.lastName = body.lastName.trim();
+    const row = await this.users.update(caller.user.id, patch, this.clock.now());
+    if (!row) throw notFound('User', caller.user.id);
+    return toUserDto(row, true);
+  }
+
+  /** Admin sets a local user's password; that user's sessions are revoked (the admin's own current one is kept). */
+  async setPassword(caller: Caller, id: string, password: string): Promise<void> {
+    const target = await this.users.findById(id);
+    if (!target) throw notFound('User', id);
+    if (target.ldap) throw new AppError('DIRECTORY_USER');
+    const passwordHash = await hashPassword(password);
+    await this.db.transaction(async (tx) => {
+      await new UsersRepository(tx).update(id, { passwordHash }, this.clock.now());
+      await new SessionsRepository(tx).deleteAllOfUser(id, id === caller.user.id ? caller.sessionId : undefined);
+    });
+  }
+
+  /** The caller changes their own password; their other sessions are revoked. */
+  async changeOwnPassword(caller: Caller, currentPassword: string, newPassword: string): Promise<void> {
+    const user = await this.users.findById(caller.user.id);
+    if (!user) throw notFound('User', caller.user.id);
+    if (user.ldap) throw new AppError('DIRECTORY_USER');
+    // A stolen access token must not become a password-guessing oracle: same limit as sign-in.
+    await this.throttle.attemptOnAccount(user.email, this.clock.now());
+    if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+      throw new AppError('INVALID_CURRENT_PASSWORD', 'currentPassword is wrong', { errors: [{ field: 'currentPassword', message: 'is wrong' }] });
+    }
+    await this.throttle.succeededOnAccount(user.email);
+    const passwordHash = await hashPassword(newPassword);
+    await this.db.transaction(async (tx) => {
+      await new UsersRepository(tx).update(user.id, { passwordHash }, this.clock.now());
+      await new SessionsRepository(tx).deleteAllOfUser(user.id, caller.sessionId);
+    });
+  }
+}
+

@@ -1,0 +1,45 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+const DOCS_PREFIX = '/api/docs';
+
+export const openApiInfo = {
+  title: 'Deskbook API',
+  version: '0.1.0',
+  description:
+    'Self-hosted workplace reservation service: departments, rooms, desks, equipment, reservations and defect reports.\n\n' +
+    'Every operation needs `Authorization: Bearer <accessToken>` (from POST /api/auth/login) unless marked otherwise. ' +
+    'Errors are RFC 9457 problem+json with a stable `code`. List operations page with `page` (0-based), `size` (default 20, max 1000) and `sort=property[,asc|desc]`.',
+};
+
+/** @fastify/swagger (document from the route schemas) and Swagger UI at /api/docs. Register before any route. */
+export default fp(
+  async function openApiPlugin(app: FastifyInstance) {
+    // The documentation pages are public, like health and sign-in.
+    app.addHook('onRoute', (route) => {
+      if (route.url.startsWith(DOCS_PREFIX)) route.config = { ...(route.config ?? {}), public: true };
+    });
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: openApiInfo,
+        servers: [{ url: '/' }],
+        components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+        security: [{ bearerAuth: [] }],
+        tags: [
+          { name: 'Authentication' },
+          { name: 'Self' },
+          { name: 'Password' },
+          { name: 'User' },
+          { name: 'Session' },
+          { name: 'Health' },
+        ],
+      },
+    });
+    await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: true });
+    app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  },
+  { name: 'openapi' },
+);

@@ -1,0 +1,68 @@
+/**
+ * The one error catalogue. Each code is stable (clients may branch on it) and fixes the HTTP
+ * status and title; the handler in plugins/problem.ts turns any AppError into RFC 9457
+ * problem+json. docs/errors.md lists the catalogue.
+ */
+export const catalogue = {
+  VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
+  MALFORMED_JSON: { status: 400, title: 'The request body is not valid JSON' },
+  INVALID_CURRENT_PASSWORD: { status: 400, title: 'The current password is wrong' },
+  UNAUTHENTICATED: { status: 401, title: 'Authentication is required' },
+  INVALID_TOKEN: { status: 401, title: 'The access token is invalid, expired or revoked' },
+  INVALID_CREDENTIALS: { status: 401, title: 'Wrong e-mail or password' },
+  INVALID_REFRESH_TOKEN: { status: 401, title: 'The refresh token is invalid, expired or revoked' },
+  REFRESH_TOKEN_REUSED: { status: 401, title: 'The refresh token was already used; the session is revoked' },
+  FORBIDDEN: { status: 403, title: 'You may not do this' },
+  NOT_FOUND: { status: 404, title: 'Not found' },
+  ROUTE_NOT_FOUND: { status: 404, title: 'No such operation' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
+  EMAIL_TAKEN: { status: 409, title: 'The e-mail address is already in use' },
+  LAST_ADMIN: { status: 409, title: 'The last enabled admin cannot be removed, disabled or demoted' },
+  DIRECTORY_USER: { status: 409, title: 'The password of a directory user is managed by the directory' },
+  CONFLICT: { status: 409, title: 'The request conflicts with the current state' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
+  TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },
+  INTERNAL: { status: 500, title: 'Internal error' },
+  SERVICE_UNAVAILABLE: { status: 503, title: 'A service this request depends on does not answer' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof catalogue;
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export interface ProblemExtras {
+  errors?: FieldError[];
+  conflicts?: { startTime: string; endTime: string }[];
+  /** Seconds; also sent as the Retry-After header. */
+  retryAfter?: number;
+}
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly status: number;
+  readonly title: string;
+
+  constructor(
+    readonly code: ErrorCode,
+    detail?: string,
+    readonly extras: ProblemExtras = {},
+  ) {
+    super(detail ?? catalogue[code].title);
+    this.status = catalogue[code].status;
+    this.title = catalogue[code].title;
+  }
+}
+
+export const problemType = (code: ErrorCode): string => `urn:deskbook:problem:${code.toLowerCase().replaceAll('_', '-')}`;
+
+export const notFound = (what: string, id?: string): AppError =>
+  new AppError('NOT_FOUND', id === undefined ? `${what} not found` : `${what} ${id} not found`);
+
+export const forbidden = (detail: string): AppError => new AppError('FORBIDDEN', detail);
+
+export const invalid = (field: string, message: string): AppError =>
+  new AppError('VALIDATION_FAILED', `${field}: ${message}`, { errors: [{ field, message }] });

@@ -1,0 +1,64 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+/** Shared building blocks of the route schemas (and so of the OpenAPI document). */
+
+export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
+
+export const Timestamp = (description?: string) =>
+  Type.String({ format: 'date-time', description: description ?? 'ISO 8601 date-time in UTC (ends in Z).' });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Names, e-mail, location, building, titles: decisions.md §10. */
+export const SHORT_TEXT_MAX = 200;
+export const LONG_TEXT_MAX = 10_000;
+
+export const Name = (description: string) =>
+  Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, pattern: '\\S', description: `${description} (1–${SHORT_TEXT_MAX} characters, not blank).` });
+
+export const Email = () =>
+  Type.String({ format: 'email', maxLength: SHORT_TEXT_MAX, description: `E-mail address, unique regardless of case (at most ${SHORT_TEXT_MAX} characters).` });
+
+export const Password = (description = 'Password') =>
+  Type.String({ minLength: 8, maxLength: 256, description: `${description} (8–256 characters).` });
+
+export const IdParams = Type.Object({ id: Uuid() });
+
+export const FieldErrorSchema = Type.Object({ field: Type.String(), message: Type.String() });
+
+export const Problem = Type.Object(
+  {
+    type: Type.String({ description: 'URI naming the problem type; its last part is the stable code in lower case.' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    instance: Type.String({ description: 'The request path.' }),
+    code: Type.String({ description: 'Stable error code (see docs/errors.md).' }),
+    requestId: Type.String({ description: 'Request id, also in the x-request-id header and the server log.' }),
+    errors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'Validation failures, one per field.' })),
+    conflicts: Type.Optional(
+      Type.Array(Type.Object({ startTime: Timestamp(), endTime: Timestamp() }), { description: 'Time ranges that collided (reservation conflicts).' }),
+    ),
+  },
+  { title: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
+);
+
+const problemResponse = (description: string) => ({ ...Problem, description });
+
+/** Error responses every route may give, keyed by status, for the route schemas. */
+export const problemResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503)[]) => {
+  const descriptions: Record<number, string> = {
+    400: 'Invalid input (problem+json, with `errors`).',
+    401: 'Missing, invalid, expired or revoked credentials.',
+    403: 'Not allowed for this role or owner.',
+    404: 'Not found.',
+    409: 'Conflicts with the current state.',
+    413: 'Body too large.',
+    415: 'Unsupported media type.',
+    429: 'Too many requests; see Retry-After.',
+    503: 'The database or another dependency does not answer.',
+  };
+  const result: Record<number, TSchema> = { 500: problemResponse('Unexpected error (details only in the server log).') };
+  for (const status of new Set([400, 401, 503, ...statuses])) result[status] = problemResponse(descriptions[status]!);
+  return result;
+};
