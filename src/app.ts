@@ -23,6 +23,7 @@ import authenticate from './plugins/authenticate.js';
 import openapi from './plugins/openapi.js';
 import problem from './plugins/problem.js';
 import requestLog from './plugins/request-log.js';
+import validation from './plugins/validation.js';
 import { systemClock, type Clock } from './shared/clock.js';
 
 export interface AppOptions {
@@ -48,10 +49,6 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
-    ajv: {
-      // Unknown body members must be refused (400), not silently dropped.
-      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
     },
     routerOptions: { ignoreTrailingSlash: true },
   };
@@ -81,6 +78,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const users = new UsersService(db, clock, throttle);
   const sessions = new SessionsService(db, clock);
 
+  await app.register(validation);
   await app.register(problem);
   await app.register(requestLog, { enabled: config.REQUEST_LOG });
   await app.register(openapi);

@@ -20,7 +20,8 @@ export class ThrottleRepository {
   /** Counts one attempt; answers the seconds to wait when this attempt is over the limit. */
   async hit(rule: ThrottleRule, now: Date): Promise<number | undefined> {
     const windowStart = new Date(now.getTime() - rule.windowMs);
-    const expired = sql`${loginThrottle.windowStartedAt} <= ${windowStart}`;
+    // Raw fragments get ISO text: postgres.js under drizzle does not serialise Date parameters.
+    const expired = sql`${loginThrottle.windowStartedAt} <= ${windowStart.toISOString()}::timestamptz`;
     const [row] = await this.db
       .insert(loginThrottle)
       .values({ key: rule.key, windowStartedAt: now, attempts: 1 })
@@ -28,7 +29,7 @@ export class ThrottleRepository {
         target: loginThrottle.key,
         set: {
           attempts: sql`case when ${expired} then 1 else ${loginThrottle.attempts} + 1 end`,
-          windowStartedAt: sql`case when ${expired} then ${now} else ${loginThrottle.windowStartedAt} end`,
+          windowStartedAt: sql`case when ${expired} then ${now.toISOString()}::timestamptz else ${loginThrottle.windowStartedAt} end`,
         },
       })
       .returning({ attempts: loginThrottle.attempts, windowStartedAt: loginThrottle.windowStartedAt });

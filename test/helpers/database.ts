@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+
+export type TestDbKind = 'pglite' | 'postgres';
+
+/** Which database this vitest project runs on (see vitest.config.ts). */
+export const testDbKind: TestDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+export const onPostgres = testDbKind === 'postgres';
+
+function adminUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
+  return url;
+}
+
+/** A new, empty PostgreSQL database on the test server; drop() removes it. */
+export async function createPostgresDatabase(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const name = `deskbook_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    async drop() {
+      const again = postgres(adminUrl(), { max: 1, onnotice: () => {} });
+      await again.unsafe(`drop database if exists "${name}" with (force)`);
+      await again.end();
+    },
+  };
+}
+
+export interface TestDatabase {
+  handle: DatabaseHandle;
+  /** Set on PostgreSQL: the URL of this fresh database (for a second pool or a server process). */
+  url?: string;
+  dispose(): Promise<void>;
+}
+
+/** A fresh database of this project's kind: in-memory PGlite, or a new PostgreSQL database. */
+export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
+  if (testDbKind === 'pglite') {
+    const handle = await openDatabase({ kind: 'pglite' });
+    return { handle, dispose: () => handle.close() };
+  }
+  const created = await createPostgresDatabase();
+  const handle = await openDatabase({ kind: 'postgres', url: created.url, poolSize: options.poolSize ?? 10 });
+  return {
+    handle,
+    url: created.url,
+    async dispose() {
+      await handle.close();
+      await created.drop();
+    },
+  };
+}
