@@ -1,0 +1,42 @@
+import Fastify from 'fastify';
+import deskbook, { serverOptions } from '../src/app.js';
+import { configurationTable, loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/client.js';
+import { catalogue, problemType } from '../src/shared/errors.js';
+
+/** Generated documentation, shared by `npm run docs` (writes it) and test/docs.test.ts (checks it is current). */
+
+export const CONFIG_START = '<!-- config:start -->';
+export const CONFIG_END = '<!-- config:end -->';
+export const ERRORS_START = '<!-- errors:start -->';
+export const ERRORS_END = '<!-- errors:end -->';
+
+export function errorsTable(): string {
+  const rows = Object.entries(catalogue).map(([code, entry]) => `| \`${code}\` | ${entry.status} | ${entry.title} | \`${problemType(code as keyof typeof catalogue)}\` |`);
+  return ['| code | status | title | type |', '| --- | --- | --- | --- |', ...rows].join('\n');
+}
+
+export { configurationTable };
+
+/** Replaces what stands between two markers (markers kept). */
+export function replaceBetween(text: string, start: string, end: string, content: string): string {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`markers ${start} … ${end} not found`);
+  return `${text.slice(0, from + start.length)}\n${content}\n${text.slice(to)}`;
+}
+
+/** The OpenAPI document as the service serves it, built on a throwaway in-memory database. */
+export async function openApiDocument(): Promise<string> {
+  const database = await openDatabase({ kind: 'pglite' });
+  const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_EMAIL: 'docs@example.invalid', ADMIN_PASSWORD: 'docs-password' });
+  const app = Fastify(serverOptions(config, false));
+  try {
+    await app.register(deskbook, { config, database });
+    await app.ready();
+    return `${JSON.stringify(app.swagger(), null, 2)}\n`;
+  } finally {
+    await app.close();
+    await database.close();
+  }
+}
