@@ -22,6 +22,8 @@ export default fp(
       if (route.url.startsWith(DOCS_PREFIX)) route.config = { ...(route.config ?? {}), public: true };
     });
     await app.register(swagger, {
+      // Shared schemas (app.addSchema) appear under their $id in components.schemas.
+      refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
       openapi: {
         openapi: '3.1.0',
         info: openApiInfo,

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { isDatabaseUnavailable, pgErrorCode, PG } from '../db/errors.js';
 import { AppError, problemType, type FieldError } from '../shared/errors.js';
+import { Problem } from '../shared/schemas.js';
 
 /**
  * The one place errors become responses: RFC 9457 problem+json with a stable `code`. Internals
@@ -86,6 +87,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, appErr
 
 export default fp(
   async function problemPlugin(app: FastifyInstance) {
+    app.addSchema(Problem);
     app.setErrorHandler((error, request, reply) => {
       const { appError, unexpected } = toAppError(error);
       if (unexpected) request.log.error({ err: error }, 'request failed');

@@ -40,10 +40,11 @@ export const Problem = Type.Object(
       Type.Array(Type.Object({ startTime: Timestamp(), endTime: Timestamp() }), { description: 'Time ranges that collided (reservation conflicts).' }),
     ),
   },
-  { title: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
+  { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
 );
 
-const problemResponse = (description: string) => ({ ...Problem, description });
+/** Registered once with app.addSchema (plugins/problem.ts); routes refer to it, and OpenAPI lists it once. */
+const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } } });
 
 /** Error responses every route may give, keyed by status, for the route schemas. */
 export const problemResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503)[]) => {
@@ -58,7 +59,7 @@ export const problemResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413
     429: 'Too many requests; see Retry-After.',
     503: 'The database or another dependency does not answer.',
   };
-  const result: Record<number, TSchema> = { 500: problemResponse('Unexpected error (details only in the server log).') };
+  const result: Record<number, object> = { 500: problemResponse('Unexpected error (details only in the server log).') };
   for (const status of new Set([400, 401, 503, ...statuses])) result[status] = problemResponse(descriptions[status]!);
   return result;
 };
