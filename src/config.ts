@@ -142,6 +142,19 @@ export type Config = {
 
 export type Environment = Record<string, string | undefined>;
 
+/** How a bad value is echoed in the start-up error: never a secret, nor a password inside a URL. */
+function shownValue(key: string, raw: string): string {
+  if (key.includes('PASSWORD') || key.includes('SECRET')) return '***';
+  if (!key.endsWith('_URL')) return raw;
+  try {
+    const parsed = new URL(raw);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '***';
+  }
+}
+
 export function loadConfig(env: Environment = process.env): Config {
   const problems: string[] = [];
   const config: Record<string, unknown> = {};
@@ -155,7 +168,7 @@ export function loadConfig(env: Environment = process.env): Config {
     try {
       config[key] = spec.parse(raw);
     } catch (error) {
-      problems.push(`${key} ${(error as Error).message} (got ${JSON.stringify(key.includes('PASSWORD') || key.includes('SECRET') ? '***' : raw)})`);
+      problems.push(`${key} ${(error as Error).message} (got ${JSON.stringify(shownValue(key, raw))})`);
     }
   }
   if (config.ADMIN_EMAIL !== undefined && config.ADMIN_PASSWORD === undefined && !problems.some((p) => p.startsWith('ADMIN_PASSWORD'))) {
