@@ -21,7 +21,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
 import authenticate from './plugins/authenticate.js';
 import openapi from './plugins/openapi.js';
-import problem from './plugins/problem.js';
+import problem, { badUrlProblem } from './plugins/problem.js';
 import requestLog from './plugins/request-log.js';
 import validation from './plugins/validation.js';
 import { systemClock, type Clock } from './shared/clock.js';
@@ -51,6 +51,7 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: badUrlProblem,
   };
 }
 
@@ -78,8 +79,10 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const users = new UsersService(db, clock, throttle);
   const sessions = new SessionsService(db, clock);
 
+  // Only JSON bodies (and, later, images): text/plain must be 415, not a string that fails validation.
+  app.removeContentTypeParser('text/plain');
   await app.register(validation);
-  await app.register(problem);
+  await app.register(problem, { databaseOpen: () => database.isOpen() });
   await app.register(requestLog, { enabled: config.REQUEST_LOG });
   await app.register(openapi);
   await app.register(authenticate, { auth });

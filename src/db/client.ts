@@ -15,6 +15,8 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /** False once closing began: errors then mean 'unavailable' (PGlite throws plain Errors when closed). */
+  isOpen(): boolean;
   close(): Promise<void>;
 }
 
@@ -37,7 +39,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       },
     });
     const db = drizzlePostgres(client, { schema }) as unknown as Database;
-    return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+    let open = true;
+    return {
+      db,
+      kind: 'postgres',
+      isOpen: () => open,
+      close: () => {
+        open = false;
+        return client.end({ timeout: 5 });
+      },
+    };
   }
   let location: string | undefined;
   if (options.dataDir !== undefined) {
@@ -48,7 +59,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   await client.waitReady;
   await client.exec(`SET TIME ZONE 'UTC'`);
   const db = drizzlePglite(client, { schema }) as unknown as Database;
-  return { db, kind: 'pglite', close: () => client.close() };
+  let open = true;
+  return {
+    db,
+    kind: 'pglite',
+    isOpen: () => open,
+    close: () => {
+      open = false;
+      return client.close();
+    },
+  };
 }
 
 /** Rows of a raw statement; postgres.js answers an array, PGlite an object holding `rows`. */

@@ -34,7 +34,7 @@ function fieldErrors(error: FastifyError): FieldError[] {
 }
 
 /** Maps anything thrown to an AppError; unexpected errors become INTERNAL (logged in full). */
-export function toAppError(error: unknown): { appError: AppError; unexpected: boolean } {
+export function toAppError(error: unknown, databaseOpen = true): { appError: AppError; unexpected: boolean } {
   if (error instanceof AppError) return { appError: error, unexpected: false };
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
@@ -53,8 +53,12 @@ export function toAppError(error: unknown): { appError: AppError; unexpected: bo
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return { appError: new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json'), unexpected: false };
   }
-  if (isDatabaseUnavailable(error)) return { appError: new AppError('SERVICE_UNAVAILABLE', 'The database does not answer in time'), unexpected: true };
-  if (pgErrorCode(error) === PG.INVALID_TEXT_REPRESENTATION) return { appError: new AppError('VALIDATION_FAILED', 'A value has the wrong format'), unexpected: true };
+  if (isDatabaseUnavailable(error) || !databaseOpen) return { appError: new AppError('SERVICE_UNAVAILABLE', 'The database does not answer in time'), unexpected: true };
+  const code = pgErrorCode(error);
+  if (code === PG.INVALID_TEXT_REPRESENTATION) return { appError: new AppError('VALIDATION_FAILED', 'A value has the wrong format'), unexpected: true };
+  if (code === PG.CHARACTER_NOT_IN_REPERTOIRE || code === PG.UNTRANSLATABLE_CHARACTER) {
+    return { appError: new AppError('VALIDATION_FAILED', 'Text must not contain NUL (U+0000) characters'), unexpected: false };
+  }
   // A JSON parse failure of a body parser that is not Fastify's own (SyntaxError with a 400).
   if (fastifyError.statusCode === 400 && error instanceof SyntaxError) return { appError: new AppError('MALFORMED_JSON'), unexpected: false };
   if (fastifyError.statusCode === 413) return { appError: new AppError('PAYLOAD_TOO_LARGE'), unexpected: false };
@@ -85,11 +89,17 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, appErr
     });
 }
 
+/** Fastify's own 400 for a URL it cannot decode (serverOptions.frameworkErrors). */
+export function badUrlProblem(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  sendProblem(request, reply, new AppError('VALIDATION_FAILED', 'The URL is malformed (bad percent-encoding)'));
+}
+
 export default fp(
-  async function problemPlugin(app: FastifyInstance) {
+  async function problemPlugin(app: FastifyInstance, options: { databaseOpen: () => boolean }) {
     app.addSchema(Problem);
     app.setErrorHandler((error, request, reply) => {
-      const { appError, unexpected } = toAppError(error);
+      const { appError, unexpected } = toAppError(error, options.databaseOpen());
       if (unexpected) request.log.error({ err: error }, 'request failed');
       else if (appError.status >= 500) request.log.warn({ code: appError.code }, appError.message);
       return sendProblem(request, reply, appError);

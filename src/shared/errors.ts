@@ -15,7 +15,6 @@ export const catalogue = {
   FORBIDDEN: { status: 403, title: 'You may not do this' },
   NOT_FOUND: { status: 404, title: 'Not found' },
   ROUTE_NOT_FOUND: { status: 404, title: 'No such operation' },
-  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   EMAIL_TAKEN: { status: 409, title: 'The e-mail address is already in use' },
   LAST_ADMIN: { status: 409, title: 'The last enabled admin cannot be removed, disabled or demoted' },
   DIRECTORY_USER: { status: 409, title: 'The password of a directory user is managed by the directory' },

@@ -51,7 +51,7 @@ export class AuthService {
     await this.throttle.succeededOnAccount(input.email);
     const session = await new SessionsRepository(this.db).create({
       userId: user.id,
-      userAgent: input.userAgent ? input.userAgent.slice(0, USER_AGENT_MAX) : null,
+      userAgent: input.userAgent ? input.userAgent.replaceAll('\u0000', '').slice(0, USER_AGENT_MAX) : null,
       now,
       expiresAt: new Date(now.getTime() + this.settings.accessTokenTtlMs),
       refreshExpiresAt: new Date(now.getTime() + this.settings.refreshTokenTtlMs),

@@ -6,9 +6,10 @@ import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.
 export type SessionRow = typeof sessions.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 
-export const SESSION_SORTABLE = ['createdAt', 'modifiedAt', 'expiresAt', 'refreshExpiresAt', 'userAgent', 'userId'] as const;
+export const SESSION_SORTABLE = ['id', 'createdAt', 'modifiedAt', 'expiresAt', 'refreshExpiresAt', 'userAgent', 'userId'] as const;
 
 const sortColumns = {
+  id: sessions.id,
   createdAt: sessions.createdAt,
   modifiedAt: sessions.modifiedAt,
   expiresAt: sessions.expiresAt,

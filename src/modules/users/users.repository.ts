@@ -9,10 +9,11 @@ export type NewUser = Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' 
 export type UserPatch = Partial<Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' | 'enabled' | 'ldap' | 'passwordHash'>>;
 
 /** Sort properties anyone may use; the admin-only fields may be sorted by admins only. */
-export const USER_SORTABLE = ['firstName', 'lastName', 'email', 'createdAt'] as const;
+export const USER_SORTABLE = ['id', 'firstName', 'lastName', 'email', 'createdAt'] as const;
 export const USER_SORTABLE_BY_ADMIN = [...USER_SORTABLE, 'role', 'enabled', 'ldap'] as const;
 
 const sortColumns = {
+  id: users.id,
   firstName: users.firstName,
   lastName: users.lastName,
   email: users.email,
