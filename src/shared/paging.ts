@@ -91,7 +91,9 @@ function parseOrders(field: string, values: string[], sortable: readonly string[
     }
     for (const property of parts) {
       if (!sortable.includes(property)) {
-        throw pagingError(field, `cannot sort by ${JSON.stringify(property.slice(0, 60))}; sortable properties: ${sortable.join(', ')}`);
+        // Echo the name only when it looks like one: error texts never repeat arbitrary input.
+        const name = /^[A-Za-z0-9_.]{1,60}$/.test(property) ? JSON.stringify(property) : 'that property';
+        throw pagingError(field, `cannot sort by ${name}; sortable properties: ${sortable.join(', ')}`);
       }
       if (!orders.some((order) => order.property === property)) orders.push({ property, direction });
     }

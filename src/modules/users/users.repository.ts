@@ -9,7 +9,7 @@ export type NewUser = Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' 
 export type UserPatch = Partial<Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' | 'enabled' | 'ldap' | 'passwordHash'>>;
 
 /** Sort properties anyone may use; the admin-only fields may be sorted by admins only. */
-export const USER_SORTABLE = ['id', 'firstName', 'lastName', 'email', 'createdAt'] as const;
+export const USER_SORTABLE = ['id', 'firstName', 'lastName', 'email'] as const;
 export const USER_SORTABLE_BY_ADMIN = [...USER_SORTABLE, 'role', 'enabled', 'ldap'] as const;
 
 const sortColumns = {
@@ -17,7 +17,6 @@ const sortColumns = {
   firstName: users.firstName,
   lastName: users.lastName,
   email: users.email,
-  createdAt: users.createdAt,
   role: users.role,
   enabled: users.enabled,
   ldap: users.ldap,

@@ -52,8 +52,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
         tags: ['User'],
         summary: 'Change a user (admin)',
         description:
-          'Members left out keep their value. Disabling a user revokes their sessions at once; switching a user to the directory (ldap true) drops their local password. ' +
-          'The last enabled admin cannot be disabled or demoted (409).',
+          'Members left out keep their value. Disabling a user, or switching them to the directory (ldap true, which drops their local password), revokes their sessions at once. ' +
+          'The last enabled admin cannot be disabled, demoted or switched to the directory (409).',
         params: IdParams,
         body: UpdateUserBody,
         response: { 200: User, ...problemResponses(403, 404, 409) },

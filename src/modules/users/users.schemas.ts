@@ -48,7 +48,7 @@ export const ChangeOwnPasswordBody = Type.Object(
 
 export const UserListQuery = Type.Object({
   ...pageQueryProperties,
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Substring of first name, last name or e-mail, any case.' })),
+  search: Type.Optional(Type.String({ maxLength: 200, description: 'Substring of first name, last name or e-mail, any case (empty: no filter).' })),
   role: Type.Optional({ ...Role, description: 'Admins only (403 for others).' }),
   enabled: Type.Optional(Type.Boolean({ description: 'Admins only (403 for others).' })),
   ldap: Type.Optional(Type.Boolean({ description: 'Admins only (403 for others).' })),
