@@ -8,10 +8,17 @@ import { loggerOptions } from './logging.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import type { DirectoryAuthenticator } from './modules/auth/directory.js';
+import { LdapDirectory } from './modules/auth/ldap.js';
 import { resolveSigningSecret } from './modules/auth/signing-secret.js';
 import { LoginThrottle, ThrottleRepository } from './modules/auth/throttle.js';
 import { TokenService } from './modules/auth/tokens.js';
+import { avatarsRoutes } from './modules/avatars/avatars.routes.js';
+import { AvatarsService } from './modules/avatars/avatars.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { SmtpMailer, UnconfiguredMailer, type Mailer } from './modules/mail/mailer.js';
+import { PasswordTokensRepository } from './modules/password/password.repository.js';
+import { passwordRoutes } from './modules/password/password.routes.js';
+import { PasswordService } from './modules/password/password.service.js';
 import { selfRoutes } from './modules/self/self.routes.js';
 import { SessionsRepository } from './modules/sessions/sessions.repository.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
@@ -30,7 +37,10 @@ export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
   clock?: Clock;
+  /** Stands in for the LDAP directory built from LDAP_URL (tests). */
   directory?: DirectoryAuthenticator;
+  /** Stands in for the SMTP mailer built from SMTP_URL. */
+  mailer?: Mailer;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -75,9 +85,20 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     maxAttemptsPerAddress: config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
     addressWindowMs: config.LOGIN_ADDRESS_WINDOW,
   });
-  const auth = new AuthService(db, tokens, throttle, clock, { accessTokenTtlMs: config.ACCESS_TOKEN_TTL, refreshTokenTtlMs: config.REFRESH_TOKEN_TTL }, options.directory);
-  const users = new UsersService(db, clock, throttle);
+  const directory = options.directory ?? (config.LDAP_URL ? new LdapDirectory(config, app.log) : undefined);
+  const auth = new AuthService(
+    db,
+    tokens,
+    throttle,
+    clock,
+    { accessTokenTtlMs: config.ACCESS_TOKEN_TTL, refreshTokenTtlMs: config.REFRESH_TOKEN_TTL, autoCreateDirectoryUsers: config.LDAP_AUTO_CREATE },
+    directory,
+  );
+  const mailer: Mailer = options.mailer ?? (config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, app.log) : new UnconfiguredMailer(app.log));
+  const passwords = new PasswordService(db, mailer, throttle, clock, { publicUrl: config.PUBLIC_URL, resetTtlMs: config.PASSWORD_RESET_TTL, setupTtlMs: config.ACCOUNT_SETUP_TTL }, app.log);
+  const users = new UsersService(db, clock, throttle, passwords);
   const sessions = new SessionsService(db, clock);
+  const avatars = new AvatarsService(db, clock, config.IMAGE_MAX_PIXELS);
 
   // Only JSON bodies (and, later, images): text/plain must be 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
@@ -92,14 +113,20 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(selfRoutes, { users });
   await app.register(usersRoutes, { users });
   await app.register(sessionsRoutes, { sessions });
+  await app.register(passwordRoutes, { passwords });
+  await app.register(avatarsRoutes, { avatars, maxUploadBytes: config.IMAGE_MAX_BYTES });
 
   // Ended sessions and old throttle windows are removed in the background.
   const housekeeping = setInterval(() => {
     const now = clock.now();
-    Promise.all([new SessionsRepository(db).purgeExpired(now), throttle.purge(now)]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    Promise.all([new SessionsRepository(db).purgeExpired(now), throttle.purge(now), new PasswordTokensRepository(db).purgeExpired(now)]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
-  app.addHook('onClose', async () => clearInterval(housekeeping));
+  app.addHook('onClose', async () => {
+    clearInterval(housekeeping);
+    await passwords.settle();
+    mailer.close();
+  });
 }
 
 export default fp(deskbook, { name: 'deskbook', fastify: '5.x' });

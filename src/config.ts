@@ -131,6 +131,33 @@ const specs = {
   BODY_LIMIT_BYTES: { doc: 'Largest JSON request body accepted (413 above).', default: '1048576', parse: integer(1024, 100 * 1024 * 1024) },
   LOG_LEVEL: { doc: 'Log level: fatal, error, warn, info, debug, trace or silent.', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   REQUEST_LOG: { doc: 'Write one log line per request (method, path, status, time).', default: 'true', parse: boolean },
+  LDAP_URL: { doc: 'Directory server for users whose `ldap` is true (ldap://host:389 or ldaps://host:636). Unset: directory sign-in is off.', parse: url('ldap:', 'ldaps:') },
+  LDAP_BIND_DN: { doc: 'DN of the search account used to find a user by e-mail (unset: anonymous search).', parse: text({ max: 1000 }) },
+  LDAP_BIND_PASSWORD: { doc: 'Password of LDAP_BIND_DN.', parse: text({ max: 1000 }) },
+  LDAP_USER_BASE: { doc: 'Search base for users, e.g. ou=people,dc=example,dc=org (needed unless LDAP_USER_DN_TEMPLATE is set).', parse: text({ max: 1000 }) },
+  LDAP_USER_FILTER: {
+    doc: 'Search filter; {email} is replaced by the escaped e-mail address given at sign-in.',
+    default: '(mail={email})',
+    parse: text({ max: 1000, pattern: /^\(.*\{email\}.*\)$/, hint: 'must be a parenthesised filter containing {email}' }),
+  },
+  LDAP_USER_DN_TEMPLATE: {
+    doc: 'Instead of search-then-bind: bind directly as this DN; {email} and {username} (the part before @) are replaced, escaped. Names come from the entry itself.',
+    parse: text({ max: 1000, pattern: /\{(email|username)\}/, hint: 'must contain {email} or {username}' }),
+  },
+  LDAP_TIMEOUT: { doc: 'Connect and operation timeout for the directory; past it sign-in answers 503.', default: '5s', parse: duration(100, 120_000) },
+  LDAP_STARTTLS: { doc: 'Upgrade an ldap:// connection with StartTLS before binding.', default: 'false', parse: boolean },
+  LDAP_TLS_CA_FILE: { doc: 'PEM file of the CA that signed the directory certificate (ldaps:// or StartTLS).', parse: text({ max: 4096 }) },
+  LDAP_TLS_REJECT_UNAUTHORIZED: { doc: 'Refuse a directory certificate that does not verify.', default: 'true', parse: boolean },
+  LDAP_AUTO_CREATE: { doc: 'Create the local USER (ldap true, names from givenName/sn) at the first successful directory sign-in.', default: 'false', parse: boolean },
+  SMTP_URL: {
+    doc: 'Mail server for password-reset and account mails, e.g. smtp://user:pass@mail.example.org:587 or smtps://…:465. Unset: no mail is sent (logged instead).',
+    parse: url('smtp:', 'smtps:'),
+  },
+  MAIL_FROM: { doc: 'Sender of the mails.', default: 'Deskbook <deskbook@localhost>', parse: text({ max: 400 }) },
+  PASSWORD_RESET_TTL: { doc: 'How long a password-reset link works.', default: '1h', parse: duration(60_000, 7 * 86_400_000) },
+  ACCOUNT_SETUP_TTL: { doc: 'How long the "set your password" link of a new account works.', default: '72h', parse: duration(60_000, 30 * 86_400_000) },
+  IMAGE_MAX_BYTES: { doc: 'Largest image upload (department images, avatars); 413 above.', default: '5242880', parse: integer(1024, 100 * 1024 * 1024) },
+  IMAGE_MAX_PIXELS: { doc: 'Largest image in pixels (width × height), refused before decoding (413).', default: '40000000', parse: integer(1, 1_000_000_000) },
   SHUTDOWN_TIMEOUT: { doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.', default: '10s', parse: duration(100, 600_000) },
 } satisfies Record<string, KeySpec<unknown>>;
 
@@ -173,6 +200,9 @@ export function loadConfig(env: Environment = process.env): Config {
   }
   if (config.ADMIN_EMAIL !== undefined && config.ADMIN_PASSWORD === undefined && !problems.some((p) => p.startsWith('ADMIN_PASSWORD'))) {
     problems.push('ADMIN_PASSWORD is required when ADMIN_EMAIL is set');
+  }
+  if (config.LDAP_URL !== undefined && config.LDAP_USER_BASE === undefined && config.LDAP_USER_DN_TEMPLATE === undefined) {
+    problems.push('LDAP_USER_BASE or LDAP_USER_DN_TEMPLATE is required when LDAP_URL is set');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config as Config;

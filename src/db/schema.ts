@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, customType, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -17,6 +17,8 @@ export const users = pgTable(
     ldap: boolean('ldap').notNull().default(false),
     /** argon2id PHC string; null for directory users and for local users who have not set one yet. */
     passwordHash: text('password_hash'),
+    /** Kept with the avatar in one transaction: read on every request, so no join for it. */
+    hasAvatar: boolean('has_avatar').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
   },
@@ -56,4 +58,39 @@ export const loginThrottle = pgTable('login_throttle', {
 export const serverSettings = pgTable('server_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
+});
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+export const passwordTokenPurpose = pgEnum('password_token_purpose', ['reset', 'setup']);
+
+/** Single-use links that set a password: "forgot password" and "your account was created". */
+export const passwordTokens = pgTable(
+  'password_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the token; the token itself exists only in the mail. */
+    tokenHash: text('token_hash').notNull().unique(),
+    purpose: passwordTokenPurpose('purpose').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [index('password_tokens_user_idx').on(t.userId)],
+);
+
+/** Re-encoded avatar images, in the database so every server process and every backup has them. */
+export const userAvatars = pgTable('user_avatars', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  contentType: text('content_type').notNull(),
+  data: bytea('data').notNull(),
+  etag: text('etag').notNull(),
+  updatedAt: timestamptz('updated_at').notNull(),
 });

@@ -36,6 +36,7 @@ export default fp(
           { name: 'Password' },
           { name: 'User' },
           { name: 'Session' },
+          { name: 'User Avatar' },
           { name: 'Health' },
         ],
       },

@@ -51,8 +51,15 @@ const EXPECTED_OPERATIONS = [
   'GET /api/sessions',
   'DELETE /api/sessions/{id}',
   'GET /api/health',
+  'POST /api/password/forgot',
+  'POST /api/password/reset',
+  'GET /api/users/{id}/avatar',
+  'PUT /api/users/{id}/avatar',
+  'DELETE /api/users/{id}/avatar',
 ];
-const PUBLIC_OPERATIONS = ['POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/health'];
+const PUBLIC_OPERATIONS = ['POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/health', 'POST /api/password/forgot', 'POST /api/password/reset'];
+/** Operations answering an image instead of JSON. */
+const IMAGE_OPERATIONS = ['GET /api/users/{id}/avatar'];
 const PAGED_OPERATIONS = ['GET /api/users', 'GET /api/sessions', 'GET /api/users/{id}/sessions'];
 
 /** Routes that serve the documentation itself rather than the API. */
@@ -142,7 +149,8 @@ describe('OpenAPI document and docs', () => {
 
       const statuses = Object.keys(operation.responses);
       expect(statuses.includes('200') || statuses.includes('204'), `${name} has no 200/204: ${statuses.join(',')}`).toBe(true);
-      if (statuses.includes('200')) expect(operation.responses['200']!.content?.['application/json']?.schema, `${name} 200 schema`).toBeDefined();
+      const okType = IMAGE_OPERATIONS.includes(name) ? 'image/png' : 'application/json';
+      if (statuses.includes('200')) expect(operation.responses['200']!.content?.[okType]?.schema, `${name} 200 schema`).toBeDefined();
       for (const status of ['400', '401', '500']) {
         const response = operation.responses[status];
         expect(response, `${name} lacks ${status}`).toBeDefined();

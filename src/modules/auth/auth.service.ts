@@ -22,6 +22,8 @@ export interface TokenPair {
 export interface AuthSettings {
   accessTokenTtlMs: number;
   refreshTokenTtlMs: number;
+  /** LDAP_AUTO_CREATE: the first successful directory sign-in of an unknown e-mail creates the user. */
+  autoCreateDirectoryUsers?: boolean;
 }
 
 const USER_AGENT_MAX = 512;
@@ -44,10 +46,8 @@ export class AuthService {
     const now = this.clock.now();
     await this.throttle.attemptFromAddress(input.clientAddress, now);
     await this.throttle.attemptOnAccount(input.email, now);
-    const user = await new UsersRepository(this.db).findByEmail(input.email.trim());
-    if (!(await this.checkPassword(user, input.password)) || !user?.enabled) {
-      throw new AppError('INVALID_CREDENTIALS');
-    }
+    const user = await this.verifiedUser(input.email.trim(), input.password);
+    if (!user?.enabled) throw new AppError('INVALID_CREDENTIALS');
     await this.throttle.succeededOnAccount(input.email);
     const session = await new SessionsRepository(this.db).create({
       userId: user.id,
@@ -59,15 +59,26 @@ export class AuthService {
     return this.issue(session);
   }
 
-  private async checkPassword(user: UserRow | undefined, password: string): Promise<boolean> {
-    if (user?.ldap) {
-      if (!this.directory || password.length === 0) {
-        await verifyPassword(null, password); // same cost as any other refusal
-        return false;
-      }
-      return (await this.directory.verify(user.email, password)) === 'accepted';
+  /** The user whose credentials these are, or undefined; every refusal costs one password hash or one bind. */
+  private async verifiedUser(email: string, password: string): Promise<UserRow | undefined> {
+    const users = new UsersRepository(this.db);
+    const user = await users.findByEmail(email);
+    if (user && !user.ldap) return (await verifyPassword(user.passwordHash, password)) ? user : undefined;
+    const useDirectory = this.directory !== undefined && (user !== undefined || this.settings.autoCreateDirectoryUsers);
+    if (!useDirectory) {
+      await verifyPassword(null, password); // same cost as a wrong password
+      return undefined;
     }
-    return verifyPassword(user?.passwordHash ?? null, password);
+    const result = await this.directory!.verify(user?.email ?? email, password);
+    if (result.verdict === 'rejected') return undefined;
+    if (user) return user;
+    // First directory sign-in of someone unknown here: create the local USER (a racing twin finds it).
+    const { profile } = result;
+    const created = await users.insertIfAbsent(
+      { email: profile.email.slice(0, 200), firstName: profile.firstName.slice(0, 200), lastName: profile.lastName.slice(0, 200), role: 'USER', enabled: true, ldap: true },
+      this.clock.now(),
+    );
+    return created ?? (await users.findByEmail(profile.email));
   }
 
   /**

@@ -1,10 +1,16 @@
 /**
- * The seam for directory (LDAP) sign-in, filled in by the LDAP module. A user whose `ldap` is
- * true signs in only through it, never with a local password.
+ * The seam for directory (LDAP) sign-in. A user whose `ldap` is true signs in only through it,
+ * never with a local password.
  */
-export type DirectoryVerdict = 'accepted' | 'rejected';
+export interface DirectoryProfile {
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+export type DirectoryResult = { verdict: 'accepted'; profile: DirectoryProfile } | { verdict: 'rejected' };
 
 export interface DirectoryAuthenticator {
   /** Binds as the user; throws AppError SERVICE_UNAVAILABLE when the directory does not answer. */
-  verify(email: string, password: string): Promise<DirectoryVerdict>;
+  verify(email: string, password: string): Promise<DirectoryResult>;
 }

@@ -18,7 +18,7 @@ export const isAdmin = (caller: Caller): boolean => caller.user.role === 'ADMIN'
 
 /** The User of interface.md; `enabled`, `ldap` and `role` only for admins (and for oneself via /api/self). */
 export function toUserDto(row: UserRow, withAdminFields: boolean): UserDto {
-  const dto: UserDto = { id: row.id, firstName: row.firstName, lastName: row.lastName, email: row.email, hasAvatar: false };
+  const dto: UserDto = { id: row.id, firstName: row.firstName, lastName: row.lastName, email: row.email, hasAvatar: row.hasAvatar };
   if (withAdminFields) {
     dto.enabled = row.enabled;
     dto.ldap = row.ldap;
@@ -29,11 +29,17 @@ export function toUserDto(row: UserRow, withAdminFields: boolean): UserDto {
 
 const emailTaken = (email: string) => new AppError('EMAIL_TAKEN', `A user with e-mail ${email} already exists`);
 
+/** Told about each new local account (PasswordService mails a link to set the first password). */
+export interface NewAccountListener {
+  announceNewAccount(user: UserRow): void;
+}
+
 export class UsersService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly throttle: LoginThrottle,
+    private readonly newAccounts?: NewAccountListener,
   ) {}
 
   private get users() {
@@ -66,6 +72,7 @@ export class UsersService {
         { email: body.email.trim(), firstName: body.firstName.trim(), lastName: body.lastName.trim(), role: body.role ?? 'USER', enabled: body.enabled ?? true, ldap: body.ldap ?? false },
         this.clock.now(),
       );
+      this.newAccounts?.announceNewAccount(row);
       return toUserDto(row, true);
     } catch (error) {
       if (pgErrorCode(error) === PG.UNIQUE_VIOLATION) throw emailTaken(body.email);
@@ -74,8 +81,9 @@ export class UsersService {
   }
 
   /**
-   * Admin change of a user. Disabling revokes the user's sessions at once; switching to the
-   * directory drops the local password. The last enabled admin cannot be disabled or demoted.
+   * Admin change of a user. Disabling, or switching to the directory (which drops the local
+   * password), revokes the user's sessions at once. The last enabled admin cannot be disabled,
+   * demoted or made a directory user (a directory outage must not lock every admin out).
    */
   async update(id: string, body: UpdateUserBody): Promise<UserDto> {
     const patch: UserPatch = {};
@@ -89,11 +97,11 @@ export class UsersService {
     try {
       const row = await this.db.transaction(async (tx) => {
         const users = new UsersRepository(tx);
-        const losesAdmin = body.role === 'USER' || body.enabled === false;
+        const losesAdmin = body.role === 'USER' || body.enabled === false || body.ldap === true;
         if (losesAdmin) await this.ensureAnotherAdmin(users, id);
         const updated = await users.update(id, patch, this.clock.now());
         if (!updated) throw notFound('User', id);
-        if (body.enabled === false) await new SessionsRepository(tx).deleteAllOfUser(id);
+        if (body.enabled === false || body.ldap === true) await new SessionsRepository(tx).deleteAllOfUser(id);
         return updated;
       });
       return toUserDto(row, true);

@@ -1,0 +1,107 @@
+import { createHash } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import sharp from 'sharp';
+import { AppError } from '../../shared/errors.js';
+
+/**
+ * Image uploads shared by avatars and department images: the type is decided by the bytes (PNG,
+ * JPEG, WebP; anything else 415), the pixel count is checked from the header before decoding
+ * (413), and every image is re-encoded by sharp, so metadata and anything smuggled after the
+ * image data (a polyglot) never come back.
+ */
+
+export type ImageType = 'image/png' | 'image/jpeg' | 'image/webp';
+export const IMAGE_TYPES: ImageType[] = ['image/png', 'image/jpeg', 'image/webp'];
+
+export function detectImageType(bytes: Buffer): ImageType | undefined {
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
+}
+
+export interface StoredImage {
+  contentType: ImageType;
+  data: Buffer;
+  etag: string;
+}
+
+export interface ImageShape {
+  /** Square crop of this side (avatars), or else fit inside maxSide × maxSide. */
+  square?: number;
+  maxSide?: number;
+}
+
+export async function reencodeImage(bytes: Buffer, maxPixels: number, shape: ImageShape): Promise<StoredImage> {
+  const contentType = detectImageType(bytes);
+  if (!contentType) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only PNG, JPEG and WebP images are accepted (decided by the file content)');
+  let width: number | undefined;
+  let height: number | undefined;
+  try {
+    ({ width, height } = await sharp(bytes, { limitInputPixels: false }).metadata());
+  } catch {
+    throw new AppError('VALIDATION_FAILED', 'The image is damaged or incomplete', { errors: [{ field: 'file', message: 'is not a readable image' }] });
+  }
+  if (!width || !height) throw new AppError('VALIDATION_FAILED', 'The image has no size', { errors: [{ field: 'file', message: 'is not a readable image' }] });
+  if (width * height > maxPixels) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `The image has ${width}×${height} pixels; at most ${maxPixels.toLocaleString('en')} pixels are accepted`);
+  }
+  let pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' }).rotate();
+  pipeline = shape.square
+    ? pipeline.resize(shape.square, shape.square, { fit: 'cover', position: 'attention' })
+    : pipeline.resize(shape.maxSide, shape.maxSide, { fit: 'inside', withoutEnlargement: true });
+  let data: Buffer;
+  try {
+    data = await (contentType === 'image/png' ? pipeline.png({ compressionLevel: 9 }) : contentType === 'image/jpeg' ? pipeline.jpeg({ quality: 85, mozjpeg: true }) : pipeline.webp({ quality: 85 })).toBuffer();
+  } catch {
+    throw new AppError('VALIDATION_FAILED', 'The image could not be decoded', { errors: [{ field: 'file', message: 'is not a readable image' }] });
+  }
+  return { contentType, data, etag: `"${createHash('sha256').update(data).digest('base64url').slice(0, 32)}"` };
+}
+
+/** The uploaded bytes: a multipart `file` field, or a raw image/png|jpeg|webp body. */
+export async function readUpload(request: FastifyRequest): Promise<Buffer> {
+  if (request.isMultipart()) {
+    let file;
+    try {
+      file = await request.file();
+    } catch (error) {
+      throw uploadError(error);
+    }
+    if (!file) throw new AppError('VALIDATION_FAILED', 'The form has no file', { errors: [{ field: 'file', message: 'is required' }] });
+    if (file.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', 'Send the image in the form field "file"', { errors: [{ field: file.fieldname, message: 'is not an accepted field' }] });
+    try {
+      return await file.toBuffer();
+    } catch (error) {
+      throw uploadError(error);
+    }
+  }
+  if (Buffer.isBuffer(request.body)) return request.body;
+  throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the image as multipart/form-data (field "file") or as a raw image/png, image/jpeg or image/webp body');
+}
+
+function uploadError(error: unknown): AppError {
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT') return new AppError('PAYLOAD_TOO_LARGE', 'The image is too large');
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new AppError('UNSUPPORTED_MEDIA_TYPE');
+  return new AppError('VALIDATION_FAILED', 'The multipart body is malformed');
+}
+
+/** Serves a stored image: right type, no sniffing, ETag with 304, revalidated each time (it needs a token). */
+export function sendImage(request: FastifyRequest, reply: FastifyReply, image: { contentType: string; data: Buffer; etag: string }): FastifyReply {
+  reply.header('etag', image.etag).header('cache-control', 'private, no-cache').header('x-content-type-options', 'nosniff').header('content-security-policy', "default-src 'none'; sandbox");
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === image.etag || tag.trim() === `W/${image.etag}`)) return reply.code(304).send();
+  return reply.type(image.contentType).send(image.data);
+}
+
+/** Body parsers for image uploads, within IMAGE_MAX_BYTES; register inside the image routes' own context. */
+export const imageUploads = fp(
+  async function imageUploadsPlugin(app: FastifyInstance, options: { maxBytes: number }) {
+    app.addContentTypeParser(IMAGE_TYPES, { parseAs: 'buffer', bodyLimit: options.maxBytes }, (_request, body, done) => done(null, body));
+    await app.register(multipart, { limits: { fileSize: options.maxBytes, files: 1, fields: 0, parts: 2 }, throwFileSizeLimit: true });
+  },
+  { name: 'image-uploads' },
+);

@@ -1,0 +1,111 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.js';
+import type { Clock } from '../../shared/clock.js';
+import { AppError } from '../../shared/errors.js';
+import { hashPassword } from '../auth/password.js';
+import type { LoginThrottle } from '../auth/throttle.js';
+import type { Mailer } from '../mail/mailer.js';
+import { SessionsRepository } from '../sessions/sessions.repository.js';
+import { UsersRepository, type UserRow } from '../users/users.repository.js';
+import { PasswordTokensRepository, type PasswordTokenPurpose } from './password.repository.js';
+
+export interface PasswordMailSettings {
+  publicUrl: string;
+  resetTtlMs: number;
+  setupTtlMs: number;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * Password links by e-mail (decisions.md §2): "forgot password" and "your account was created".
+ * Tokens are 256 random bits, stored only as a hash, single use, expiring; a newer link makes
+ * older ones invalid. Mails go out after the answer, so the answer to `forgot` is the same,
+ * equally fast, for known and unknown addresses.
+ */
+export class PasswordService {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly mailer: Mailer,
+    private readonly throttle: LoginThrottle,
+    private readonly clock: Clock,
+    private readonly settings: PasswordMailSettings,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** POST /api/password/forgot: limited per client address like sign-in; the mail is sent in the background. */
+  async forgot(email: string, clientAddress: string): Promise<void> {
+    await this.throttle.attemptFromAddress(clientAddress, this.clock.now());
+    this.inBackground(async () => {
+      const user = await new UsersRepository(this.db).findByEmail(email.trim());
+      // Directory users change their password in the directory; disabled users cannot sign in anyway.
+      if (!user || user.ldap || !user.enabled) return;
+      await this.sendLink(user, 'reset');
+    });
+  }
+
+  /** After an admin creates a local user: a mail with a link to set the first password. */
+  announceNewAccount(user: UserRow): void {
+    if (user.ldap || !user.enabled) return;
+    this.inBackground(() => this.sendLink(user, 'setup'));
+  }
+
+  /** POST /api/password/reset: sets the password, consumes the token, ends every session of the user. */
+  async reset(token: string, password: string): Promise<void> {
+    // Hash first: the slow part stays outside the transaction.
+    const passwordHash = await hashPassword(password);
+    const email = await this.db.transaction(async (tx) => {
+      const userId = await new PasswordTokensRepository(tx).consume(hashToken(token), this.clock.now());
+      if (userId === undefined) throw new AppError('INVALID_RESET_TOKEN');
+      const users = new UsersRepository(tx);
+      const user = await users.findById(userId);
+      if (!user || user.ldap) throw new AppError('INVALID_RESET_TOKEN');
+      await users.update(userId, { passwordHash }, this.clock.now());
+      await new SessionsRepository(tx).deleteAllOfUser(userId);
+      return user.email;
+    });
+    // The owner proved control of the mailbox: earlier failed sign-ins no longer lock them out.
+    await this.throttle.succeededOnAccount(email);
+  }
+
+  /** Waits for mails still being sent (graceful shutdown, tests). */
+  async settle(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  private inBackground(work: () => Promise<void>): void {
+    const task = work()
+      .catch((error: unknown) => this.log.error({ err: error }, 'password mail failed'))
+      .finally(() => this.pending.delete(task));
+    this.pending.add(task);
+  }
+
+  private async sendLink(user: UserRow, purpose: PasswordTokenPurpose): Promise<void> {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    const ttl = purpose === 'reset' ? this.settings.resetTtlMs : this.settings.setupTtlMs;
+    await new PasswordTokensRepository(this.db).replace(user.id, hashToken(token), purpose, now, new Date(now.getTime() + ttl));
+    const link = `${this.settings.publicUrl.replace(/\/$/, '')}/reset-password?token=${token}`;
+    const hours = Math.round(ttl / 3_600_000);
+    const validity = hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'}` : `${Math.round(ttl / 60_000)} minutes`;
+    const greeting = `Hello ${user.firstName},`;
+    const body =
+      purpose === 'reset'
+        ? { subject: 'Reset your Deskbook password', lead: 'someone (hopefully you) asked to reset the password of your Deskbook account.', action: 'Choose a new password', after: 'If you did not ask for this, ignore this mail: your password stays as it is.' }
+        : { subject: 'Your Deskbook account is ready', lead: 'an account was created for you on Deskbook, where you can find and book a desk.', action: 'Set your password', after: `Then sign in with ${user.email}.` };
+    const sent = await this.mailer.send({
+      to: user.email,
+      subject: body.subject,
+      text: `${greeting}\n\n${body.lead}\n\n${body.action} (the link works once, for ${validity}):\n${link}\n\n${body.after}\n`,
+      html:
+        `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(body.lead)}</p>` +
+        `<p><a href="${escapeHtml(link)}">${escapeHtml(body.action)}</a> (the link works once, for ${validity}).</p><p>${escapeHtml(body.after)}</p>`,
+    });
+    if (sent) this.log.info({ userId: user.id, purpose }, 'password link sent');
+  }
+}
