@@ -38,17 +38,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         TimeZone: 'UTC',
       },
     });
-    const db = drizzlePostgres(client, { schema }) as unknown as Database;
-    let open = true;
-    return {
-      db,
-      kind: 'postgres',
-      isOpen: () => open,
-      close: () => {
-        open = false;
-        return client.end({ timeout: 5 });
-      },
-    };
+    return handle(drizzlePostgres(client, { schema }), 'postgres', () => client.end({ timeout: 5 }));
   }
   let location: string | undefined;
   if (options.dataDir !== undefined) {
@@ -58,15 +48,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const client = new PGlite(location, { extensions: { btree_gist } });
   await client.waitReady;
   await client.exec(`SET TIME ZONE 'UTC'`);
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  return handle(drizzlePglite(client, { schema }), 'pglite', () => client.close());
+}
+
+function handle(db: unknown, kind: DatabaseHandle['kind'], closeClient: () => Promise<void>): DatabaseHandle {
   let open = true;
   return {
-    db,
-    kind: 'pglite',
+    db: db as Database,
+    kind,
     isOpen: () => open,
     close: () => {
       open = false;
-      return client.close();
+      return closeClient();
     },
   };
 }

@@ -1,4 +1,4 @@
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Clock } from '../../shared/clock.js';
 
 const ISSUER = 'deskbook';
@@ -14,11 +14,6 @@ export interface AccessClaims {
 export interface RefreshClaims {
   sessionId: string;
   generation: number;
-}
-
-/** Thrown for any token that does not verify; the message stays internal. */
-export class TokenError extends Error {
-  override name = 'TokenError';
 }
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -58,19 +53,21 @@ export class TokenService {
       .sign(this.key);
   }
 
-  async verifyAccess(token: string): Promise<AccessClaims> {
+  /** The claims of a valid access token, or undefined for anything that does not verify. */
+  async verifyAccess(token: string): Promise<AccessClaims | undefined> {
     const payload = await this.verify(token, ACCESS_AUDIENCE);
-    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') throw new TokenError('missing claims');
+    if (!isUuid(payload?.sub) || !isUuid(payload.sid)) return undefined;
     return { userId: payload.sub, sessionId: payload.sid };
   }
 
-  async verifyRefresh(token: string): Promise<RefreshClaims> {
+  /** The claims of a valid refresh token, or undefined. */
+  async verifyRefresh(token: string): Promise<RefreshClaims | undefined> {
     const payload = await this.verify(token, REFRESH_AUDIENCE);
-    if (typeof payload.sid !== 'string' || !Number.isInteger(payload.gen)) throw new TokenError('missing claims');
+    if (!isUuid(payload?.sid) || !Number.isInteger(payload.gen)) return undefined;
     return { sessionId: payload.sid, generation: payload.gen as number };
   }
 
-  private async verify(token: string, audience: string) {
+  private async verify(token: string, audience: string): Promise<JWTPayload | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.key, {
         algorithms: [ALGORITHM],
@@ -81,11 +78,11 @@ export class TokenService {
       });
       return payload;
     } catch (error) {
-      if (error instanceof joseErrors.JOSEError || error instanceof TypeError) throw new TokenError(error.message);
+      if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return undefined;
       throw error;
     }
   }
 }
 
-/** Session ids in tokens must be UUIDs before they get near SQL. */
-export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Ids in tokens must be UUIDs before they get near SQL. */
+const isUuid = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
