@@ -29,7 +29,7 @@ export class AvatarsService {
     const image = await reencodeImage(upload, this.maxPixels, { square: AVATAR_SIDE });
     const user = await new AvatarsRepository(this.db).save(userId, image, this.clock.now());
     if (!user) throw notFound('User', userId);
-    return toUserDto(user, isAdmin(caller) || caller.user.id === userId);
+    return toUserDto(user, isAdmin(caller));
   }
 
   async remove(caller: Caller, userId: string): Promise<void> {

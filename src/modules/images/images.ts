@@ -93,7 +93,8 @@ function uploadError(error: unknown): AppError {
 export function sendImage(request: FastifyRequest, reply: FastifyReply, image: { contentType: string; data: Buffer; etag: string }): FastifyReply {
   reply.header('etag', image.etag).header('cache-control', 'private, no-cache').header('x-content-type-options', 'nosniff').header('content-security-policy', "default-src 'none'; sandbox");
   const ifNoneMatch = request.headers['if-none-match'];
-  if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === image.etag || tag.trim() === `W/${image.etag}`)) return reply.code(304).send();
+  const matches = ifNoneMatch?.split(',').some((tag) => ['*', image.etag, `W/${image.etag}`].includes(tag.trim()));
+  if (matches) return reply.code(304).send();
   return reply.type(image.contentType).send(image.data);
 }
 
