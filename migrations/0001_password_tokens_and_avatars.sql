@@ -1,7 +1,6 @@
 CREATE TYPE "public"."password_token_purpose" AS ENUM('reset', 'setup');--> statement-breakpoint
 CREATE TABLE "password_tokens" (
-	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
-	"user_id" uuid NOT NULL,
+	"user_id" uuid PRIMARY KEY NOT NULL,
 	"token_hash" text NOT NULL,
 	"purpose" "password_token_purpose" NOT NULL,
 	"created_at" timestamp with time zone NOT NULL,
@@ -20,4 +19,4 @@ CREATE TABLE "user_avatars" (
 ALTER TABLE "users" ADD COLUMN "has_avatar" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "password_tokens" ADD CONSTRAINT "password_tokens_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_avatars" ADD CONSTRAINT "user_avatars_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "password_tokens_user_idx" ON "password_tokens" USING btree ("user_id");
+CREATE INDEX "password_tokens_expiry_idx" ON "password_tokens" USING btree ("expires_at");

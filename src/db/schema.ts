@@ -67,13 +67,15 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 
 export const passwordTokenPurpose = pgEnum('password_token_purpose', ['reset', 'setup']);
 
-/** Single-use links that set a password: "forgot password" and "your account was created". */
+/**
+ * Single-use links that set a password: "forgot password" and "your account was created".
+ * One row per user: a newer link replaces the older one in a single upsert, even under concurrency.
+ */
 export const passwordTokens = pgTable(
   'password_tokens',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
     userId: uuid('user_id')
-      .notNull()
+      .primaryKey()
       .references(() => users.id, { onDelete: 'cascade' }),
     /** SHA-256 of the token; the token itself exists only in the mail. */
     tokenHash: text('token_hash').notNull().unique(),
@@ -81,7 +83,7 @@ export const passwordTokens = pgTable(
     createdAt: timestamptz('created_at').notNull(),
     expiresAt: timestamptz('expires_at').notNull(),
   },
-  (t) => [index('password_tokens_user_idx').on(t.userId)],
+  (t) => [index('password_tokens_expiry_idx').on(t.expiresAt)],
 );
 
 /** Re-encoded avatar images, in the database so every server process and every backup has them. */

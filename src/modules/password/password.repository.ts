@@ -7,12 +7,18 @@ export type PasswordTokenPurpose = (typeof passwordTokens.$inferSelect)['purpose
 export class PasswordTokensRepository {
   constructor(private readonly db: Database) {}
 
-  /** Stores a new token for the user; every older one of that user stops working. */
+  /** Stores a new token for the user; the older one, if any, stops working (one row per user). */
   async replace(userId: string, tokenHash: string, purpose: PasswordTokenPurpose, now: Date, expiresAt: Date): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.delete(passwordTokens).where(eq(passwordTokens.userId, userId));
-      await tx.insert(passwordTokens).values({ userId, tokenHash, purpose, createdAt: now, expiresAt });
-    });
+    const values = { tokenHash, purpose, createdAt: now, expiresAt };
+    await this.db
+      .insert(passwordTokens)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: passwordTokens.userId, set: values });
+  }
+
+  /** A password set another way makes an outstanding link useless. */
+  async deleteForUser(userId: string): Promise<void> {
+    await this.db.delete(passwordTokens).where(eq(passwordTokens.userId, userId));
   }
 
   /** Consumes a live token (atomically: of two concurrent uses, one gets the user id). */

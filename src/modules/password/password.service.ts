@@ -64,7 +64,7 @@ export class PasswordService {
       if (userId === undefined) throw new AppError('INVALID_RESET_TOKEN');
       const users = new UsersRepository(tx);
       const user = await users.findById(userId);
-      if (!user || user.ldap) throw new AppError('INVALID_RESET_TOKEN');
+      if (!user || user.ldap || !user.enabled) throw new AppError('INVALID_RESET_TOKEN');
       await users.update(userId, { passwordHash }, this.clock.now());
       await new SessionsRepository(tx).deleteAllOfUser(userId);
       return user.email;

@@ -5,6 +5,7 @@ import type { Clock } from '../../shared/clock.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import type { LoginThrottle } from '../auth/throttle.js';
+import { PasswordTokensRepository } from '../password/password.repository.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import type { CreateUserBody, UpdateSelfBody, UpdateUserBody, UserDto, UserListQuery } from './users.schemas.js';
 import { USER_SORTABLE, USER_SORTABLE_BY_ADMIN, UsersRepository, type UserPatch, type UserRow } from './users.repository.js';
@@ -101,7 +102,10 @@ export class UsersService {
         if (losesAdmin) await this.ensureAnotherAdmin(users, id);
         const updated = await users.update(id, patch, this.clock.now());
         if (!updated) throw notFound('User', id);
-        if (body.enabled === false || body.ldap === true) await new SessionsRepository(tx).deleteAllOfUser(id);
+        if (body.enabled === false || body.ldap === true) {
+          await new SessionsRepository(tx).deleteAllOfUser(id);
+          await new PasswordTokensRepository(tx).deleteForUser(id);
+        }
         return updated;
       });
       return toUserDto(row, true);
@@ -147,6 +151,7 @@ export class UsersService {
     await this.db.transaction(async (tx) => {
       await new UsersRepository(tx).update(id, { passwordHash }, this.clock.now());
       await new SessionsRepository(tx).deleteAllOfUser(id, id === caller.user.id ? caller.sessionId : undefined);
+      await new PasswordTokensRepository(tx).deleteForUser(id);
     });
   }
 
@@ -165,6 +170,7 @@ export class UsersService {
     await this.db.transaction(async (tx) => {
       await new UsersRepository(tx).update(user.id, { passwordHash }, this.clock.now());
       await new SessionsRepository(tx).deleteAllOfUser(user.id, caller.sessionId);
+      await new PasswordTokensRepository(tx).deleteForUser(user.id);
     });
   }
 }

@@ -1,0 +1,409 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { passwordTokens } from '../../../src/db/schema.js';
+import { createTestApp, expectProblem, type TestApp, type UserBody } from '../../helpers/app.js';
+import { startSmtp, type ReceivedMail, type TestSmtp } from '../../helpers/smtp.js';
+
+const PUBLIC_URL = 'https://desk.example.test';
+const MAIL_FROM_ADDRESS = 'no-reply@desk.example.test';
+const MAIL_FROM = `Deskbook Test <${MAIL_FROM_ADDRESS}>`;
+const HOUR = 3_600_000;
+
+/** The one reset link of a mail's text body (and the same link in its HTML part), checked against `base`. */
+function linkOf(mail: ReceivedMail, base = PUBLIC_URL): { link: string; token: string } {
+  const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
+  expect(links, `links in the text of mail #${mail.seq}:\n${mail.text}`).toHaveLength(1);
+  const link = links[0]!;
+  const match = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/reset-password\\?token=([A-Za-z0-9_-]+)$`).exec(link);
+  expect(match, `link ${link}`).not.toBeNull();
+  const token = match![1]!;
+  // 256 random bits at least: not guessable.
+  expect(token.length).toBeGreaterThanOrEqual(32);
+  if (mail.html !== undefined) expect(mail.html).toContain(`href="${link}"`);
+  return { link, token };
+}
+
+const forgotOn = (t: TestApp, email: string, remoteAddress?: string) =>
+  t.request({ method: 'POST', url: '/api/password/forgot', payload: { email }, ...(remoteAddress ? { remoteAddress } : {}) });
+const resetOn = (t: TestApp, payload: unknown) => t.request({ method: 'POST', url: '/api/password/reset', payload: payload as Record<string, unknown> });
+const loginStatusOn = async (t: TestApp, email: string, password: string) => (await t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).statusCode;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('password links by e-mail', () => {
+  let smtp: TestSmtp;
+  let t: TestApp;
+  let counter = 0;
+
+  const forgot = (email: string) => forgotOn(t, email);
+  const reset = (payload: unknown) => resetOn(t, payload);
+  const loginStatus = (email: string, password: string) => loginStatusOn(t, email, password);
+  const fieldsOf = (problem: { errors?: { field: string }[] }) => problem.errors?.map((error) => error.field) ?? [];
+
+  /** The first mail to `email` received after mail number `since`. */
+  const mailTo = (email: string, since: number, timeoutMs = 10_000) =>
+    smtp.waitForMail((mail) => mail.seq >= since && mail.envelopeTo.includes(email.toLowerCase()), timeoutMs);
+
+  /** Every mail to `email` received so far after mail number `since`. */
+  const mailsTo = (email: string, since: number) => smtp.mails.filter((mail) => mail.seq >= since && mail.envelopeTo.includes(email.toLowerCase()));
+
+  /** A fresh local, enabled USER with a password; its "your account" mail has arrived (so no link of it is still being made). */
+  async function freshUser(password = 'old-password-1'): Promise<{ user: UserBody; password: string }> {
+    counter += 1;
+    const since = smtp.mails.length;
+    const user = await t.createUser({ email: `pw.user.${counter}@example.test`, firstName: 'Pat', lastName: `User${counter}`, password });
+    await mailTo(user.email, since);
+    return { user, password };
+  }
+
+  /** Asks for a reset link for `email` and answers the mail and the token in its link. */
+  async function resetLinkFor(email: string, askAs = email): Promise<{ mail: ReceivedMail; token: string; link: string }> {
+    const since = smtp.mails.length;
+    const response = await forgot(askAs);
+    expect(response.statusCode).toBe(200);
+    const mail = await mailTo(email, since);
+    return { mail, ...linkOf(mail) };
+  }
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.stop();
+  });
+
+  describe('POST /api/password/forgot', () => {
+    it('answers 200 with the same body for a known, an unknown and a differently-cased known address, without a token', async () => {
+      const { user } = await freshUser();
+      const since = smtp.mails.length;
+      const known = await forgot(user.email);
+      const unknown = await forgot('nobody.at.all@example.test');
+      const cased = await forgot(user.email.toUpperCase());
+      for (const response of [known, unknown, cased]) {
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-type']).toMatch(/^application\/json/);
+      }
+      expect(known.json()).toEqual({ message: expect.any(String) });
+      expect(unknown.body).toBe(known.body);
+      expect(cased.body).toBe(known.body);
+      // Both the exact and the differently-cased address reach the user's mailbox.
+      await smtp.waitForMail(() => mailsTo(user.email, since).length >= 2, 10_000);
+    });
+
+    it('mails a link to PUBLIC_URL/reset-password?token=… to the user, from MAIL_FROM', async () => {
+      const { user } = await freshUser();
+      const { mail, link, token } = await resetLinkFor(user.email);
+      expect(mail.envelopeTo).toEqual([user.email]);
+      expect(mail.to).toContain(user.email);
+      expect(mail.envelopeFrom).toBe(MAIL_FROM_ADDRESS);
+      expect(mail.from).toContain(MAIL_FROM_ADDRESS);
+      expect(mail.from).toContain('Deskbook Test');
+      expect(mail.subject).toMatch(/password/i);
+      expect(link).toBe(`${PUBLIC_URL}/reset-password?token=${token}`);
+      expect(mail.text).toContain('Pat');
+    });
+
+    it('refuses an unknown body member and a missing e-mail with 400', async () => {
+      const extra = await t.request({ method: 'POST', url: '/api/password/forgot', payload: { email: 'x@example.test', admin: true } });
+      expect(fieldsOf(expectProblem(extra, 400, 'VALIDATION_FAILED'))).toContain('admin');
+      const missing = await t.request({ method: 'POST', url: '/api/password/forgot', payload: {} });
+      expect(fieldsOf(expectProblem(missing, 400, 'VALIDATION_FAILED'))).toContain('email');
+    });
+
+    it('mails nobody for unknown addresses, directory (ldap) users and disabled users', async () => {
+      const ldapUser = await t.createUser({ email: `ldap.${++counter}@example.test`, ldap: true });
+      const disabled = await t.createUser({ email: `disabled.${++counter}@example.test`, password: 'disabled-pass-1', enabled: false });
+      const { user: sentinel } = await freshUser();
+      const since = smtp.mails.length;
+      for (const email of [ldapUser.email, disabled.email, 'unknown.person@example.test', `UNKNOWN.${++counter}@example.test`]) {
+        expect((await forgot(email)).statusCode).toBe(200);
+      }
+      // The sentinel is asked for last: once its mail is here (and a moment more), any other mail would be too.
+      expect((await forgot(sentinel.email)).statusCode).toBe(200);
+      await mailTo(sentinel.email, since);
+      await sleep(300);
+      expect(smtp.mails.slice(since).map((mail) => mail.envelopeTo)).toEqual([[sentinel.email]]);
+    });
+  });
+
+  describe('POST /api/password/reset', () => {
+    it('sets the password, ends every session of the user and consumes the token', async () => {
+      const { user, password } = await freshUser();
+      const sessions = [await t.login(user.email, password), await t.login(user.email, password)];
+      for (const pair of sessions) expect((await t.request({ method: 'GET', url: '/api/self', token: pair.accessToken })).statusCode).toBe(200);
+
+      const { token } = await resetLinkFor(user.email);
+      const response = await reset({ token, password: 'new-password-1' });
+      expect(response.statusCode).toBe(204);
+      expect(response.body).toBe('');
+
+      expect(await loginStatus(user.email, 'new-password-1')).toBe(200);
+      expect(await loginStatus(user.email, password)).toBe(401);
+      for (const pair of sessions) {
+        expectProblem(await t.request({ method: 'GET', url: '/api/self', token: pair.accessToken }), 401);
+        expectProblem(await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: pair.refreshToken } }), 401);
+      }
+      // Single use, even with another valid password.
+      expectProblem(await reset({ token, password: 'third-password-1' }), 400, 'INVALID_RESET_TOKEN');
+      expect(await loginStatus(user.email, 'new-password-1')).toBe(200);
+      expect(await loginStatus(user.email, 'third-password-1')).toBe(401);
+    });
+
+    it('works with the link asked for with a differently-cased address', async () => {
+      const { user } = await freshUser();
+      const { token } = await resetLinkFor(user.email, `  ${user.email.toUpperCase()}`);
+      expect((await reset({ token, password: 'cased-password-1' })).statusCode).toBe(204);
+      expect(await loginStatus(user.email, 'cased-password-1')).toBe(200);
+    });
+
+    it('leaves the token usable after a refused password', async () => {
+      const { user, password } = await freshUser();
+      const { token } = await resetLinkFor(user.email);
+      for (const refused of ['seven77', 'x'.repeat(257), '']) {
+        const problem = expectProblem(await reset({ token, password: refused }), 400, 'VALIDATION_FAILED');
+        expect(fieldsOf(problem)).toContain('password');
+      }
+      expect(await loginStatus(user.email, password)).toBe(200);
+      expect((await reset({ token, password: 'eight888' })).statusCode).toBe(204);
+      expect(await loginStatus(user.email, 'eight888')).toBe(200);
+    });
+
+    it('accepts only the newest link', async () => {
+      const { user } = await freshUser();
+      const first = await resetLinkFor(user.email);
+      const second = await resetLinkFor(user.email);
+      expect(second.token).not.toBe(first.token);
+      expectProblem(await reset({ token: first.token, password: 'first-link-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+      expect((await reset({ token: second.token, password: 'second-link-pw-1' })).statusCode).toBe(204);
+      expect(await loginStatus(user.email, 'second-link-pw-1')).toBe(200);
+      expect(await loginStatus(user.email, 'first-link-pw-1')).toBe(401);
+    });
+
+    it('leaves only one link working when several are asked for at the same time', async () => {
+      const { user } = await freshUser();
+      // A few rounds: on PostgreSQL concurrent requests really overlap, so a missing lock shows up.
+      for (let round = 0; round < 3; round++) {
+        const since = smtp.mails.length;
+        const answers = await Promise.all([1, 2, 3].map(() => forgot(user.email)));
+        expect(answers.map((response) => response.statusCode)).toEqual([200, 200, 200]);
+        await smtp.waitForMail(() => mailsTo(user.email, since).length >= 3, 10_000);
+        const tokens = mailsTo(user.email, since).map((mail) => linkOf(mail).token);
+        const statuses = [];
+        for (const token of tokens) statuses.push((await reset({ token, password: `concurrent-pw-${round}` })).statusCode);
+        expect(statuses.filter((status) => status === 204), `round ${round}: ${statuses.join(', ')}`).toHaveLength(1);
+        expect(statuses.filter((status) => status === 400)).toHaveLength(2);
+      }
+    });
+
+    it('accepts a link within the hour and refuses it after the hour', async () => {
+      const { user, password } = await freshUser();
+      const early = await resetLinkFor(user.email);
+      t.clock.advance(HOUR - 60_000);
+      try {
+        expect((await reset({ token: early.token, password: 'in-time-pw-1' })).statusCode).toBe(204);
+      } finally {
+        t.clock.advance(-(HOUR - 60_000));
+      }
+
+      const late = await resetLinkFor(user.email);
+      t.clock.advance(HOUR + 1000);
+      try {
+        expectProblem(await reset({ token: late.token, password: 'too-late-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+      } finally {
+        t.clock.advance(-(HOUR + 1000));
+      }
+      expect(await loginStatus(user.email, 'in-time-pw-1')).toBe(200);
+      expect(await loginStatus(user.email, 'too-late-pw-1')).toBe(401);
+      expect(await loginStatus(user.email, password)).toBe(401);
+    });
+
+    it('refuses unknown and garbage tokens with 400 INVALID_RESET_TOKEN', async () => {
+      const { user } = await freshUser();
+      const { token } = await resetLinkFor(user.email);
+      const [row] = await t.database.handle.db.select().from(passwordTokens).where(eq(passwordTokens.userId, user.id));
+      expect(row).toBeDefined();
+      const flipped = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+      // The stored hash itself is no token either.
+      for (const garbage of [randomBytes(32).toString('base64url'), 'garbage', flipped, `${token}x`, token.toUpperCase(), row!.tokenHash, ' ', '%00', 'x'.repeat(200)]) {
+        expectProblem(await reset({ token: garbage, password: 'garbage-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+      }
+      // The real one still works.
+      expect((await reset({ token, password: 'real-token-pw-1' })).statusCode).toBe(204);
+    });
+
+    it('refuses bad bodies with 400 VALIDATION_FAILED', async () => {
+      const cases: { payload: unknown; field?: string; code?: string }[] = [
+        { payload: { token: 'abc', password: 'long-enough-1', email: 'x@example.test' }, field: 'email' },
+        { payload: { password: 'long-enough-1' }, field: 'token' },
+        { payload: { token: 'abc' }, field: 'password' },
+        { payload: { token: '', password: 'long-enough-1' }, field: 'token' },
+        { payload: { token: 'x'.repeat(201), password: 'long-enough-1' }, field: 'token' },
+        { payload: { token: 12345, password: 'long-enough-1' }, field: 'token' },
+        { payload: '{"token": "abc", "password": ', code: 'MALFORMED_JSON' },
+      ];
+      for (const item of cases) {
+        const response = await t.request({ method: 'POST', url: '/api/password/reset', payload: item.payload as string, headers: { 'content-type': 'application/json' } });
+        const problem = expectProblem(response, 400, item.code ?? 'VALIDATION_FAILED');
+        if (item.field) expect(fieldsOf(problem)).toContain(item.field);
+      }
+    });
+
+    it('stores only a hash of the token', async () => {
+      const { user } = await freshUser();
+      const { token } = await resetLinkFor(user.email);
+      const rows = await t.database.handle.db.select().from(passwordTokens).where(eq(passwordTokens.userId, user.id));
+      expect(rows).toHaveLength(1);
+      const row = rows[0]!;
+      expect(row.purpose).toBe('reset');
+      expect(row.tokenHash).not.toBe(token);
+      expect(row.tokenHash).not.toContain(token);
+      expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(HOUR);
+      for (const other of await t.database.handle.db.select().from(passwordTokens)) {
+        expect(other.tokenHash).not.toContain(token);
+        expect(token).not.toContain(other.tokenHash);
+      }
+      // Once used, the token is gone.
+      expect((await reset({ token, password: 'hashed-token-pw-1' })).statusCode).toBe(204);
+      expect(await t.database.handle.db.select().from(passwordTokens).where(eq(passwordTokens.userId, user.id))).toHaveLength(0);
+    });
+  });
+
+  describe('new accounts', () => {
+    it('mails a new local user a link that sets the first password', async () => {
+      counter += 1;
+      const email = `new.account.${counter}@example.test`;
+      const since = smtp.mails.length;
+      const created = await t.request({ method: 'POST', url: '/api/users', token: await t.adminToken(), payload: { firstName: 'Nora', lastName: 'New', email } });
+      expect(created.statusCode).toBe(200);
+      const mail = await mailTo(email, since);
+      expect(mail.envelopeTo).toEqual([email]);
+      expect(mail.to).toContain(email);
+      expect(mail.envelopeFrom).toBe(MAIL_FROM_ADDRESS);
+      expect(mail.subject).toMatch(/account/i);
+      expect(mail.text).toContain('Nora');
+      const { token } = linkOf(mail);
+
+      // No password yet: nothing signs in.
+      expect(await loginStatus(email, 'first-password-1')).toBe(401);
+      expect((await reset({ token, password: 'first-password-1' })).statusCode).toBe(204);
+      expect(await loginStatus(email, 'first-password-1')).toBe(200);
+      expectProblem(await reset({ token, password: 'first-password-2' }), 400, 'INVALID_RESET_TOKEN');
+    });
+
+    it('keeps the account link valid longer than a reset link (ACCOUNT_SETUP_TTL, 72 h by default)', async () => {
+      counter += 1;
+      const email = `slow.account.${counter}@example.test`;
+      const since = smtp.mails.length;
+      await t.createUser({ email, firstName: 'Sam', lastName: 'Slow' });
+      const { token } = linkOf(await mailTo(email, since));
+      t.clock.advance(2 * HOUR);
+      try {
+        expect((await reset({ token, password: 'slow-password-1' })).statusCode).toBe(204);
+      } finally {
+        t.clock.advance(-2 * HOUR);
+      }
+      expect(await loginStatus(email, 'slow-password-1')).toBe(200);
+
+      counter += 1;
+      const later = `late.account.${counter}@example.test`;
+      const laterSince = smtp.mails.length;
+      await t.createUser({ email: later, firstName: 'Lee', lastName: 'Late' });
+      const expired = linkOf(await mailTo(later, laterSince));
+      t.clock.advance(72 * HOUR + 1000);
+      try {
+        expectProblem(await reset({ token: expired.token, password: 'late-password-1' }), 400, 'INVALID_RESET_TOKEN');
+      } finally {
+        t.clock.advance(-(72 * HOUR + 1000));
+      }
+    });
+
+    it('mails nothing when a directory (ldap) user or a disabled user is created', async () => {
+      const since = smtp.mails.length;
+      const ldapUser = await t.createUser({ email: `ldap.new.${++counter}@example.test`, ldap: true });
+      const disabled = await t.createUser({ email: `disabled.new.${++counter}@example.test`, enabled: false });
+      const { user: sentinel } = await freshUser();
+      await sleep(300);
+      expect(smtp.mails.slice(since).map((mail) => mail.envelopeTo)).toEqual([[sentinel.email]]);
+      expect([ldapUser.ldap, disabled.enabled]).toEqual([true, false]);
+    });
+  });
+});
+
+describe('password reset with other settings', () => {
+  let smtp: TestSmtp;
+  let t: TestApp;
+  const base = 'https://desk.example.test/deskbook';
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL: `${base}/`, PASSWORD_RESET_TTL: '30m', LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '3' } });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.stop();
+  });
+
+  it('limits forgot per client address: the 4th request within the window answers 429 with Retry-After', async () => {
+    const address = '203.0.113.7';
+    const bodies = [];
+    for (const email of ['a@example.test', 'b@example.test', 'c@example.test']) {
+      const response = await forgotOn(t, email, address);
+      expect(response.statusCode).toBe(200);
+      bodies.push(response.body);
+    }
+    const over = await forgotOn(t, 'd@example.test', address);
+    expectProblem(over, 429, 'TOO_MANY_REQUESTS');
+    const retryAfter = Number(over.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    // Another address is not affected; after the window the first one may ask again.
+    expect((await forgotOn(t, 'd@example.test', '203.0.113.8')).statusCode).toBe(200);
+    t.clock.advance(61_000);
+    expect((await forgotOn(t, 'd@example.test', address)).statusCode).toBe(200);
+  });
+
+  it('builds the link from a PUBLIC_URL with a path and a trailing slash, valid for PASSWORD_RESET_TTL', async () => {
+    const since = smtp.mails.length;
+    const user = await t.createUser({ email: 'other.settings@example.test', password: 'old-password-1' });
+    await smtp.waitForMail((mail) => mail.seq >= since && mail.envelopeTo.includes(user.email), 10_000);
+    const asked = smtp.mails.length;
+    expect((await forgotOn(t, user.email, '198.51.100.20')).statusCode).toBe(200);
+    const mail = await smtp.waitForMail((candidate) => candidate.seq >= asked && candidate.envelopeTo.includes(user.email), 10_000);
+    const { link, token } = linkOf(mail, base);
+    expect(link).toBe(`${base}/reset-password?token=${token}`);
+    expect(mail.envelopeFrom).toBe('deskbook@localhost');
+    t.clock.advance(31 * 60_000);
+    try {
+      expectProblem(await resetOn(t, { token, password: 'too-late-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+    } finally {
+      t.clock.advance(-31 * 60_000);
+    }
+    expect((await resetOn(t, { token, password: 'in-time-pw-1' })).statusCode).toBe(204);
+  });
+});
+
+describe('password reset without SMTP_URL', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000' } });
+  });
+  afterAll(() => t?.close());
+
+  it('still answers forgot with the same 200 and keeps serving', async () => {
+    const user = await t.createUser({ email: 'no.smtp@example.test', password: 'old-password-1' });
+    const known = await forgotOn(t, user.email);
+    const unknown = await forgotOn(t, 'nobody@example.test');
+    expect(known.statusCode).toBe(200);
+    expect(unknown.statusCode).toBe(200);
+    expect(known.json()).toEqual({ message: expect.any(String) });
+    expect(unknown.body).toBe(known.body);
+    await sleep(300);
+    expect((await t.request({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    expect(await loginStatusOn(t, user.email, 'old-password-1')).toBe(200);
+    expectProblem(await resetOn(t, { token: randomBytes(32).toString('base64url'), password: 'garbage-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+    expectProblem(await resetOn(t, { token: 'garbage', password: 'garbage-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+  });
+});
