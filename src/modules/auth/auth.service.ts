@@ -78,7 +78,9 @@ export class AuthService {
       { email: profile.email.slice(0, 200), firstName: profile.firstName.slice(0, 200), lastName: profile.lastName.slice(0, 200), role: 'USER', enabled: true, ldap: true },
       this.clock.now(),
     );
-    return created ?? (await users.findByEmail(profile.email));
+    // A racing twin may have created it; an existing local (non-directory) account is never taken over.
+    const existing = created ?? (await users.findByEmail(profile.email));
+    return existing?.ldap ? existing : undefined;
   }
 
   /**

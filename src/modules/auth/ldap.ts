@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
-import { Client, InappropriateAuthError, InvalidCredentialsError, NoSuchObjectError, ResultCodeError, type Entry } from 'ldapts';
+import { Client, InappropriateAuthError, InvalidCredentialsError, InvalidDNSyntaxError, NoSuchObjectError, ResultCodeError, type Entry } from 'ldapts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import { AppError } from '../../shared/errors.js';
@@ -15,8 +15,7 @@ export function escapeFilterValue(value: string): string {
 export function escapeDnValue(value: string): string {
   return value
     .replace(/[\\,+"<>;=\u0000]/g, (char) => (char === '\u0000' ? '\\00' : `\\${char}`))
-    .replace(/^[ #]/, (char) => `\\${char}`)
-    .replace(/ $/, '\\ ');
+    .replace(/^[ #]| $/g, (char) => `\\${char}`);
 }
 
 const REJECTED: DirectoryResult = { verdict: 'rejected' };
@@ -92,6 +91,7 @@ export class LdapDirectory implements DirectoryAuthenticator {
 
   private async bindByTemplate(email: string, password: string): Promise<DirectoryResult> {
     const username = email.split('@')[0] ?? email;
+    if (!username) return REJECTED;
     const dn = this.config.LDAP_USER_DN_TEMPLATE!.replaceAll('{email}', escapeDnValue(email)).replaceAll('{username}', escapeDnValue(username));
     const client = await this.attempt(() => this.connect());
     try {
@@ -118,7 +118,8 @@ export class LdapDirectory implements DirectoryAuthenticator {
       await client.bind(dn, password);
       return true;
     } catch (error) {
-      if (error instanceof InvalidCredentialsError || error instanceof NoSuchObjectError || error instanceof InappropriateAuthError) return false;
+      const refused = [InvalidCredentialsError, NoSuchObjectError, InappropriateAuthError, InvalidDNSyntaxError].some((type) => error instanceof type);
+      if (refused) return false;
       throw this.unavailable(error);
     }
   }
