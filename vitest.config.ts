@@ -7,4 +7,8 @@ const shared = { include: ['test/**/*.test.ts'], testTimeout: 60_000, hookTimeou
 const projects = [{ test: { ...shared, name: 'pglite', env: { TEST_DB: 'pglite' } } }];
 if (process.env.TEST_DATABASE_URL) projects.push({ test: { ...shared, name: 'postgres', env: { TEST_DB: 'postgres' } } });
 
-export default defineConfig({ test: { projects } });
+// .ci/run asks for a JSON report too (VITEST_JSON_REPORT), to print a plain closing line.
+const jsonReport = process.env.VITEST_JSON_REPORT;
+const reporting = jsonReport ? { reporters: ['default', 'json'], outputFile: { json: jsonReport } } : {};
+
+export default defineConfig({ test: { projects, ...reporting } });
