@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Clock } from '../../shared/clock.js';
 
@@ -23,16 +24,17 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
  * never stand in for the other; only HS256 is accepted (alg:none or RS256 tokens fail).
  */
 export class TokenService {
-  private readonly key: Uint8Array;
+  /** Imported once: handing jose raw bytes (or a KeyObject) makes it import a key on every call. */
+  private readonly key: Promise<webcrypto.CryptoKey>;
 
   constructor(
     secret: string,
     private readonly clock: Clock,
   ) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   }
 
-  signAccess(claims: AccessClaims, expiresAt: Date): Promise<string> {
+  async signAccess(claims: AccessClaims, expiresAt: Date): Promise<string> {
     return new SignJWT({ sid: claims.sessionId })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setIssuer(ISSUER)
@@ -40,17 +42,17 @@ export class TokenService {
       .setSubject(claims.userId)
       .setIssuedAt(seconds(this.clock.now()))
       .setExpirationTime(seconds(expiresAt))
-      .sign(this.key);
+      .sign(await this.key);
   }
 
-  signRefresh(claims: RefreshClaims, expiresAt: Date): Promise<string> {
+  async signRefresh(claims: RefreshClaims, expiresAt: Date): Promise<string> {
     return new SignJWT({ sid: claims.sessionId, gen: claims.generation })
       .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
       .setIssuer(ISSUER)
       .setAudience(REFRESH_AUDIENCE)
       .setIssuedAt(seconds(this.clock.now()))
       .setExpirationTime(seconds(expiresAt))
-      .sign(this.key);
+      .sign(await this.key);
   }
 
   /** The claims of a valid access token, or undefined for anything that does not verify. */
@@ -69,7 +71,7 @@ export class TokenService {
 
   private async verify(token: string, audience: string): Promise<JWTPayload | undefined> {
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.key, {
         algorithms: [ALGORITHM],
         issuer: ISSUER,
         audience,

@@ -26,6 +26,24 @@ export interface NewSession {
   refreshExpiresAt: Date;
 }
 
+/** Runs on every authenticated request: built once per database and kept prepared. */
+const liveSessionQuery = (db: Database) =>
+  db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(sessions.userId, sql.placeholder('userId')),
+        gt(sessions.refreshExpiresAt, sql`${sql.placeholder('now')}::timestamptz`),
+        eq(users.enabled, true),
+      ),
+    )
+    .limit(1)
+    .prepare('live_session_with_user');
+const liveSessionQueries = new WeakMap<Database, ReturnType<typeof liveSessionQuery>>();
+
 export class SessionsRepository {
   constructor(private readonly db: Database) {}
 
@@ -46,12 +64,9 @@ export class SessionsRepository {
 
   /** The live session of an access token with its user, in one indexed lookup. */
   async findLiveWithUser(sessionId: string, userId: string, now: Date): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-    const [row] = await this.db
-      .select({ session: sessions, user: users })
-      .from(sessions)
-      .innerJoin(users, eq(users.id, sessions.userId))
-      .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), gt(sessions.refreshExpiresAt, now), eq(users.enabled, true)))
-      .limit(1);
+    let query = liveSessionQueries.get(this.db);
+    if (!query) liveSessionQueries.set(this.db, (query = liveSessionQuery(this.db)));
+    const [row] = await query.execute({ sessionId, userId, now: now.toISOString() });
     return row;
   }
 
