@@ -24,6 +24,9 @@ export const Password = (description = 'Password') =>
 
 export const IdParams = Type.Object({ id: Uuid() });
 
+/** The 204 answer of deletes and of changes that have nothing to return. */
+export const NoContent = { type: 'null', description: 'Done.' } as const;
+
 export const FieldErrorSchema = Type.Object({ field: Type.String(), message: Type.String() });
 
 export const Problem = Type.Object(

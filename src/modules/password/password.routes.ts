@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { problemResponses } from '../../shared/schemas.js';
-import { NoContent } from '../users/users.routes.js';
+import { NoContent, problemResponses } from '../../shared/schemas.js';
 import { ForgotAnswer, ForgotBody, ResetBody } from './password.schemas.js';
 import type { PasswordService } from './password.service.js';
 

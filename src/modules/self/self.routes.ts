@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { problemResponses } from '../../shared/schemas.js';
+import { NoContent, problemResponses } from '../../shared/schemas.js';
 import { ChangeOwnPasswordBody, UpdateSelfBody, User } from '../users/users.schemas.js';
 import { toUserDto, type UsersService } from '../users/users.service.js';
-import { NoContent } from '../users/users.routes.js';
 
 export const selfRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (app, { users }) => {
   app.get(

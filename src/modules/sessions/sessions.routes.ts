@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, problemResponses } from '../../shared/schemas.js';
-import { NoContent } from '../users/users.routes.js';
+import { IdParams, NoContent, problemResponses } from '../../shared/schemas.js';
 import { SessionListQuery, SessionPage, UserSessionsQuery } from './sessions.schemas.js';
 import type { SessionsService } from './sessions.service.js';
 

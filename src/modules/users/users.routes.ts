@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { IdParams, problemResponses } from '../../shared/schemas.js';
+import { IdParams, NoContent, problemResponses } from '../../shared/schemas.js';
 import { CreateUserBody, SetPasswordBody, UpdateUserBody, User, UserListQuery, UserPage } from './users.schemas.js';
 import type { UsersService } from './users.service.js';
 
-const NoContent = { type: 'null', description: 'Done.' } as const;
 const ADMIN_FIELDS_NOTE = 'Non-admin callers receive users without `enabled`, `ldap` and `role`.';
 
 export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (app, { users }) => {
@@ -100,4 +99,3 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
   );
 };
 
-export { NoContent };

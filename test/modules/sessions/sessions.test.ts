@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, ISO_UTC, UUID, createTestApp, expectProblem, type TestApp, type TokenPairBody, type UserBody } from '../../helpers/app.js';
+import { PAGEABLE_KEYS, PAGE_KEYS, SORT_KEYS, type Page } from '../../helpers/contract.js';
 
 /** Sessions: GET /api/sessions, GET /api/users/{id}/sessions, DELETE /api/sessions/{id} (decisions.md §2, §3, §6). */
 
@@ -13,32 +14,8 @@ interface SessionItem {
   modifiedAt: string;
 }
 
-interface SortItem {
-  direction: string;
-  nullHandling: string;
-  ascending: boolean;
-  property: string;
-  ignoreCase: boolean;
-}
-
-interface PageBody<T> {
-  totalElements: number;
-  totalPages: number;
-  size: number;
-  content: T[];
-  number: number;
-  sort: SortItem[];
-  first: boolean;
-  last: boolean;
-  numberOfElements: number;
-  pageable: { offset: number; sort: SortItem[]; pageSize: number; pageNumber: number; paged: boolean; unpaged: boolean };
-  empty: boolean;
-}
 
 const SESSION_KEYS = ['createdAt', 'expiresAt', 'id', 'modifiedAt', 'refreshExpiresAt', 'userAgent', 'userId'];
-const PAGE_KEYS = ['content', 'empty', 'first', 'last', 'number', 'numberOfElements', 'pageable', 'size', 'sort', 'totalElements', 'totalPages'];
-const PAGEABLE_KEYS = ['offset', 'pageNumber', 'pageSize', 'paged', 'sort', 'unpaged'];
-const SORT_KEYS = ['ascending', 'direction', 'ignoreCase', 'nullHandling', 'property'];
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -53,15 +30,15 @@ describe('sessions', () => {
   const newUser = (email: string, role: 'USER' | 'ADMIN' = 'USER'): Promise<UserBody> => t.createUser({ email, password, role });
   const signIn = (email: string, headers?: Record<string, string>): Promise<TokenPairBody> => t.login(email, password, headers);
 
-  async function list(url: string, token: string, query: Record<string, string> = {}): Promise<PageBody<SessionItem>> {
+  async function list(url: string, token: string, query: Record<string, string> = {}): Promise<Page<SessionItem>> {
     const response = await t.request({ method: 'GET', url, token, query });
     if (response.statusCode !== 200) throw new Error(`GET ${url} answered ${response.statusCode}: ${response.body}`);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    return response.json<PageBody<SessionItem>>();
+    return response.json<Page<SessionItem>>();
   }
   const listAll = (token: string, query: Record<string, string> = {}) => list('/api/sessions', token, { size: '1000', ...query });
   const listOfUser = (userId: string, token: string, query: Record<string, string> = {}) => list(`/api/users/${userId}/sessions`, token, { size: '1000', ...query });
-  const ids = (page: PageBody<SessionItem>) => page.content.map((item) => item.id);
+  const ids = (page: Page<SessionItem>) => page.content.map((item) => item.id);
 
   const canUse = async (token: string) => (await t.request({ method: 'GET', url: '/api/self', token })).statusCode;
   const refresh = (refreshToken: string) => t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken } });
@@ -143,7 +120,7 @@ describe('sessions', () => {
     it('has exactly the envelope of interface.md, with the defaults of decisions.md §6', async () => {
       const response = await t.request({ method: 'GET', url: '/api/sessions', token });
       expect(response.statusCode).toBe(200);
-      const page = response.json<PageBody<SessionItem>>();
+      const page = response.json<Page<SessionItem>>();
       expect(Object.keys(page).sort()).toEqual(PAGE_KEYS);
       expect(Object.keys(page.pageable).sort()).toEqual(PAGEABLE_KEYS);
       expect(page).toMatchObject({

@@ -1,34 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, UUID, createTestApp, expectProblem, type TestApp, type UserBody } from '../../helpers/app.js';
+import { PAGEABLE_KEYS, PAGE_KEYS as ENVELOPE_KEYS, SORT_KEYS, type Page, type SortItem } from '../../helpers/contract.js';
 
 const ADMIN_VIEW_KEYS = ['email', 'enabled', 'firstName', 'hasAvatar', 'id', 'lastName', 'ldap', 'role'];
 const USER_VIEW_KEYS = ['email', 'firstName', 'hasAvatar', 'id', 'lastName'];
-const ENVELOPE_KEYS = ['content', 'empty', 'first', 'last', 'number', 'numberOfElements', 'pageable', 'size', 'sort', 'totalElements', 'totalPages'];
-const PAGEABLE_KEYS = ['offset', 'pageNumber', 'pageSize', 'paged', 'sort', 'unpaged'];
-const SORT_KEYS = ['ascending', 'direction', 'ignoreCase', 'nullHandling', 'property'];
 
-interface SortItem {
-  direction: string;
-  nullHandling: string;
-  ascending: boolean;
-  property: string;
-  ignoreCase: boolean;
-}
-
-interface Page<T> {
-  totalElements: number;
-  totalPages: number;
-  size: number;
-  content: T[];
-  number: number;
-  sort: SortItem[];
-  first: boolean;
-  last: boolean;
-  numberOfElements: number;
-  pageable: { offset: number; sort: SortItem[]; pageSize: number; pageNumber: number; paged: boolean; unpaged: boolean };
-  empty: boolean;
-}
 
 type Query = Record<string, string | string[]>;
 
