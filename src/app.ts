@@ -100,7 +100,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const sessions = new SessionsService(db, clock);
   const avatars = new AvatarsService(db, clock, config.IMAGE_MAX_PIXELS);
 
-  // Only JSON bodies (and, later, images): text/plain must be 415, not a string that fails validation.
+  // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
   app.removeContentTypeParser('text/plain');
   await app.register(validation);
   await app.register(problem, { databaseOpen: () => database.isOpen() });
@@ -116,7 +116,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(passwordRoutes, { passwords });
   await app.register(avatarsRoutes, { avatars, maxUploadBytes: config.IMAGE_MAX_BYTES });
 
-  // Ended sessions and old throttle windows are removed in the background.
+  // Ended sessions, old throttle windows and expired password links are removed in the background.
   const housekeeping = setInterval(() => {
     const now = clock.now();
     Promise.all([new SessionsRepository(db).purgeExpired(now), throttle.purge(now), new PasswordTokensRepository(db).purgeExpired(now)]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
