@@ -23,7 +23,7 @@ export function serializeError(error: unknown, depth = 0): Record<string, unknow
   return out;
 }
 
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   '*.password',

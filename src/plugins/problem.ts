@@ -59,8 +59,6 @@ export function toAppError(error: unknown, databaseOpen = true): { appError: App
   if (code === PG.CHARACTER_NOT_IN_REPERTOIRE || code === PG.UNTRANSLATABLE_CHARACTER) {
     return { appError: new AppError('VALIDATION_FAILED', 'Text must not contain NUL (U+0000) characters'), unexpected: false };
   }
-  // A JSON parse failure of a body parser that is not Fastify's own (SyntaxError with a 400).
-  if (fastifyError.statusCode === 400 && error instanceof SyntaxError) return { appError: new AppError('MALFORMED_JSON'), unexpected: false };
   if (fastifyError.statusCode === 413) return { appError: new AppError('PAYLOAD_TOO_LARGE'), unexpected: false };
   if (fastifyError.statusCode === 415) return { appError: new AppError('UNSUPPORTED_MEDIA_TYPE'), unexpected: false };
   return { appError: new AppError('INTERNAL', 'An unexpected error occurred; it has been logged'), unexpected: true };

@@ -157,8 +157,8 @@ export class UsersService {
 
   /** The caller changes their own password; their other sessions are revoked. */
   async changeOwnPassword(caller: Caller, currentPassword: string, newPassword: string): Promise<void> {
-    const user = await this.users.findById(caller.user.id);
-    if (!user) throw notFound('User', caller.user.id);
+    // Authentication loaded the caller's row on this very request: no second read.
+    const { user } = caller;
     if (user.ldap) throw new AppError('DIRECTORY_USER');
     // A stolen access token must not become a password-guessing oracle: same limit as sign-in.
     await this.throttle.attemptOnAccount(user.email, this.clock.now());
