@@ -37,14 +37,14 @@ export const passwordRoutes: FastifyPluginAsyncTypebox<{ passwords: PasswordServ
         summary: 'Set a new password with the token from the mail',
         description:
           'Consumes the token and signs the user out everywhere. An unknown, used or expired token: 400 INVALID_RESET_TOKEN. ' +
-          'A refused password (8–256 characters) leaves the token usable.',
+          'A refused password (8–256 characters) leaves the token usable. Limited per client address like sign-in (429).',
         security: [],
         body: ResetBody,
-        response: { 204: NoContent, ...problemResponses() },
+        response: { 204: NoContent, ...problemResponses(429) },
       },
     },
     async (request, reply) => {
-      await passwords.reset(request.body.token, request.body.password);
+      await passwords.reset(request.body.token, request.body.password, request.ip);
       return reply.code(204).send();
     },
   );

@@ -55,8 +55,12 @@ export class PasswordService {
     this.inBackground(() => this.sendLink(user, 'setup'));
   }
 
-  /** POST /api/password/reset: sets the password, consumes the token, ends every session of the user. */
-  async reset(token: string, password: string): Promise<void> {
+  /**
+   * POST /api/password/reset: sets the password, consumes the token, ends every session of the
+   * user. Limited per client address like sign-in, since each attempt costs a password hash.
+   */
+  async reset(token: string, password: string, clientAddress: string): Promise<void> {
+    await this.throttle.attemptFromAddress(clientAddress, this.clock.now());
     // Hash first: the slow part stays outside the transaction.
     const passwordHash = await hashPassword(password);
     const email = await this.db.transaction(async (tx) => {

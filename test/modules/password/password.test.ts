@@ -26,7 +26,8 @@ function linkOf(mail: ReceivedMail, base = PUBLIC_URL): { link: string; token: s
 
 const forgotOn = (t: TestApp, email: string, remoteAddress?: string) =>
   t.request({ method: 'POST', url: '/api/password/forgot', payload: { email }, ...(remoteAddress ? { remoteAddress } : {}) });
-const resetOn = (t: TestApp, payload: unknown) => t.request({ method: 'POST', url: '/api/password/reset', payload: payload as Record<string, unknown> });
+const resetOn = (t: TestApp, payload: unknown, remoteAddress?: string) =>
+  t.request({ method: 'POST', url: '/api/password/reset', payload: payload as Record<string, unknown>, ...(remoteAddress ? { remoteAddress } : {}) });
 const loginStatusOn = async (t: TestApp, email: string, password: string) => (await t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).statusCode;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -364,6 +365,17 @@ describe('password reset with other settings', () => {
     expect((await forgotOn(t, 'd@example.test', address)).statusCode).toBe(200);
   });
 
+  it('limits reset per client address too: the 4th attempt answers 429 before any password is hashed', async () => {
+    const address = '203.0.113.50';
+    for (let attempt = 0; attempt < 3; attempt++) {
+      expectProblem(await resetOn(t, { token: `guess-${attempt}`, password: 'guessed-pw-1' }, address), 400, 'INVALID_RESET_TOKEN');
+    }
+    const over = await resetOn(t, { token: 'guess-3', password: 'guessed-pw-1' }, address);
+    expectProblem(over, 429, 'TOO_MANY_REQUESTS');
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expectProblem(await resetOn(t, { token: 'guess-4', password: 'guessed-pw-1' }, '203.0.113.51'), 400, 'INVALID_RESET_TOKEN');
+  });
+
   it('builds the link from a PUBLIC_URL with a path and a trailing slash, valid for PASSWORD_RESET_TTL', async () => {
     const since = smtp.mails.length;
     const user = await t.createUser({ email: 'other.settings@example.test', password: 'old-password-1' });
@@ -376,11 +388,11 @@ describe('password reset with other settings', () => {
     expect(mail.envelopeFrom).toBe('deskbook@localhost');
     t.clock.advance(31 * 60_000);
     try {
-      expectProblem(await resetOn(t, { token, password: 'too-late-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+      expectProblem(await resetOn(t, { token, password: 'too-late-pw-1' }, '198.51.100.20'), 400, 'INVALID_RESET_TOKEN');
     } finally {
       t.clock.advance(-31 * 60_000);
     }
-    expect((await resetOn(t, { token, password: 'in-time-pw-1' })).statusCode).toBe(204);
+    expect((await resetOn(t, { token, password: 'in-time-pw-1' }, '198.51.100.20')).statusCode).toBe(204);
   });
 });
 
