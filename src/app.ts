@@ -15,12 +15,11 @@ import { TokenService } from './modules/auth/tokens.js';
 import { avatarsRoutes } from './modules/avatars/avatars.routes.js';
 import { AvatarsService } from './modules/avatars/avatars.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { housekeep } from './modules/housekeeping/housekeeping.js';
 import { SmtpMailer, UnconfiguredMailer, type Mailer } from './modules/mail/mailer.js';
-import { PasswordTokensRepository } from './modules/password/password.repository.js';
 import { passwordRoutes } from './modules/password/password.routes.js';
 import { PasswordService } from './modules/password/password.service.js';
 import { selfRoutes } from './modules/self/self.routes.js';
-import { SessionsRepository } from './modules/sessions/sessions.repository.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
 import { ensureFirstAdmin } from './modules/users/first-admin.js';
@@ -117,9 +116,9 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(avatarsRoutes, { avatars, maxUploadBytes: config.IMAGE_MAX_BYTES });
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.
+  const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW);
   const housekeeping = setInterval(() => {
-    const now = clock.now();
-    Promise.all([new SessionsRepository(db).purgeExpired(now), throttle.purge(now), new PasswordTokensRepository(db).purgeExpired(now)]).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    housekeep(db, clock.now(), throttleRetentionMs).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
   app.addHook('onClose', async () => {

@@ -81,9 +81,4 @@ export class LoginThrottle {
       throw new AppError('TOO_MANY_REQUESTS', 'Too many sign-in attempts from this address; try again later', { retryAfter });
     }
   }
-
-  purge(now: Date): Promise<void> {
-    const longest = Math.max(this.limits.accountWindowMs, this.limits.addressWindowMs);
-    return this.repository.purgeOlderThan(new Date(now.getTime() - longest));
-  }
 }

@@ -1,0 +1,16 @@
+import type { Database } from '../../db/client.js';
+import { ThrottleRepository } from '../auth/throttle.js';
+import { PasswordTokensRepository } from '../password/password.repository.js';
+import { SessionsRepository } from '../sessions/sessions.repository.js';
+
+/**
+ * Removes rows that can no longer matter: ended sessions, sign-in windows older than the
+ * longest throttle window, and expired password links. Safe to run from every process at once.
+ */
+export async function housekeep(db: Database, now: Date, throttleRetentionMs: number): Promise<void> {
+  await Promise.all([
+    new SessionsRepository(db).purgeExpired(now),
+    new ThrottleRepository(db).purgeOlderThan(new Date(now.getTime() - throttleRetentionMs)),
+    new PasswordTokensRepository(db).purgeExpired(now),
+  ]);
+}
