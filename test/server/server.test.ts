@@ -337,6 +337,7 @@ describe.runIf(testDbKind === 'pglite')('the log of a running server', () => {
     const pair = await login(server, GENERATED_ADMIN, generated);
     const failed = await api(server, 'POST', '/api/auth/login', { body: { email: GENERATED_ADMIN, password: wrongPassword } });
     expect(failed.status).toBe(401);
+    const failedRequestId = failed.headers.get('x-request-id');
     const wrongCurrent = await api(server, 'PUT', '/api/self/password', { token: pair.accessToken, body: { currentPassword: wrongPassword, newPassword } });
     expect(wrongCurrent.status).toBe(400);
     const changed = await api(server, 'PUT', '/api/self/password', { token: pair.accessToken, body: { currentPassword: generated, newPassword } });
@@ -353,6 +354,10 @@ describe.runIf(testDbKind === 'pglite')('the log of a running server', () => {
 
     const log = server.stdout() + server.stderr();
     expect(log).toContain('request completed');
+    // One line per request, carrying the id the response echoed in x-request-id.
+    expect(failedRequestId).toMatch(/^[0-9a-f-]{36}$/);
+    const failedLines = server.logLines().filter((line) => line.reqId === failedRequestId && line.msg === 'request completed');
+    expect(failedLines).toEqual([expect.objectContaining({ method: 'POST', path: '/api/auth/login', status: 401 })]);
     // The bootstrap line is the only place the generated password appears.
     expect(log.split(generated).length - 1).toBe(1);
     for (const secret of [wrongPassword, newPassword, pair.accessToken, pair.refreshToken, next.accessToken, next.refreshToken, again.accessToken, again.refreshToken, '$argon2']) {
