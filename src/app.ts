@@ -14,14 +14,26 @@ import { LoginThrottle, ThrottleRepository } from './modules/auth/throttle.js';
 import { TokenService } from './modules/auth/tokens.js';
 import { avatarsRoutes } from './modules/avatars/avatars.routes.js';
 import { AvatarsService } from './modules/avatars/avatars.service.js';
+import { departmentImagesRoutes } from './modules/department-images/department-images.routes.js';
+import { DepartmentImagesService } from './modules/department-images/department-images.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { housekeep } from './modules/housekeeping/housekeeping.js';
 import { SmtpMailer, UnconfiguredMailer, type Mailer } from './modules/mail/mailer.js';
+import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
+import { InventoryService } from './modules/inventory/inventory.service.js';
 import { passwordRoutes } from './modules/password/password.routes.js';
 import { PasswordService } from './modules/password/password.service.js';
+import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { ReportsService } from './modules/reports/reports.service.js';
+import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
+import { ReservationsService } from './modules/reservations/reservations.service.js';
+import { searchRoutes } from './modules/search/search.routes.js';
+import { SearchService } from './modules/search/search.service.js';
 import { selfRoutes } from './modules/self/self.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
+import { statsRoutes } from './modules/stats/stats.routes.js';
+import { StatsService } from './modules/stats/stats.service.js';
 import { ensureFirstAdmin } from './modules/users/first-admin.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
@@ -98,6 +110,16 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const users = new UsersService(db, clock, throttle, passwords);
   const sessions = new SessionsService(db, clock);
   const avatars = new AvatarsService(db, clock, config.IMAGE_MAX_PIXELS);
+  const inventory = new InventoryService(db, clock);
+  const departmentImages = new DepartmentImagesService(db, clock, config.IMAGE_MAX_PIXELS);
+  const reservations = new ReservationsService(db, clock, {
+    maxLengthMs: config.RESERVATION_MAX_LENGTH,
+    horizonMs: config.RESERVATION_HORIZON,
+    onePerUser: config.RESERVATION_ONE_PER_USER,
+  });
+  const reports = new ReportsService(db, clock);
+  const stats = new StatsService(db, clock);
+  const search = new SearchService(db, clock);
 
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
   app.removeContentTypeParser('text/plain');
@@ -114,6 +136,12 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(sessionsRoutes, { sessions });
   await app.register(passwordRoutes, { passwords });
   await app.register(avatarsRoutes, { avatars, maxUploadBytes: config.IMAGE_MAX_BYTES });
+  await app.register(inventoryRoutes, { inventory });
+  await app.register(departmentImagesRoutes, { images: departmentImages, maxUploadBytes: config.IMAGE_MAX_BYTES });
+  await app.register(reservationsRoutes, { reservations });
+  await app.register(reportsRoutes, { reports });
+  await app.register(statsRoutes, { stats });
+  await app.register(searchRoutes, { search });
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.
   const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW);

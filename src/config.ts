@@ -158,6 +158,9 @@ const specs = {
   ACCOUNT_SETUP_TTL: { doc: 'How long the "set your password" link of a new account works.', default: '72h', parse: duration(60_000, 30 * 86_400_000) },
   IMAGE_MAX_BYTES: { doc: 'Largest image upload (department images, avatars); 413 above.', default: '5242880', parse: integer(1024, 100 * 1024 * 1024) },
   IMAGE_MAX_PIXELS: { doc: 'Largest image in pixels (width × height), refused before decoding (413).', default: '40000000', parse: integer(1, 1_000_000_000) },
+  RESERVATION_MAX_LENGTH: { doc: 'Longest reservation a USER may make (admins are exempt).', default: '24h', parse: duration(60_000, 366 * 86_400_000) },
+  RESERVATION_HORIZON: { doc: 'How far ahead of now a USER may start a reservation (admins are exempt).', default: '90d', parse: duration(60_000, 3660 * 86_400_000) },
+  RESERVATION_ONE_PER_USER: { doc: 'Refuse a reservation that overlaps another one of the same user (409). Enforced by the database for reservations written while it is on.', default: 'true', parse: boolean },
   SHUTDOWN_TIMEOUT: { doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.', default: '10s', parse: duration(100, 600_000) },
 } satisfies Record<string, KeySpec<unknown>>;
 

@@ -45,7 +45,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     location = path.resolve(options.dataDir, 'pgdata');
     mkdirSync(location, { recursive: true });
   }
-  const client = new PGlite(location, { extensions: { btree_gist } });
+  // PGlite reads a missing first argument as the options object: name the in-memory store.
+  const client = new PGlite(location ?? 'memory://', { extensions: { btree_gist } });
   await client.waitReady;
   await client.exec(`SET TIME ZONE 'UTC'`);
   return handle(drizzlePglite(client, { schema }), 'pglite', () => client.close());

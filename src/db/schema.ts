@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, customType, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, customType, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -96,3 +96,142 @@ export const userAvatars = pgTable('user_avatars', {
   etag: text('etag').notNull(),
   updatedAt: timestamptz('updated_at').notNull(),
 });
+
+// ---- inventory: departments contain rooms, rooms contain desks, desks carry equipment ---------
+
+/** FLEX: a shared desk anyone may book; FIXED: assigned by an admin (users cannot book it). */
+export const deskType = pgEnum('desk_type', ['FLEX', 'FIXED']);
+export const equipmentType = pgEnum('equipment_type', ['DOCKING_STATION', 'MONITOR', 'KEYBOARD', 'MOUSE', 'HEADSET', 'WEBCAM', 'CHAIR', 'OTHER']);
+/** shared: an ordinary booking; fixed: an admin's assignment of a desk to a person. */
+export const reservationType = pgEnum('reservation_type', ['shared', 'fixed']);
+
+export const departments = pgTable(
+  'departments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    location: text('location').notNull(),
+    building: text('building').notNull(),
+    floor: integer('floor').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+  },
+  (t) => [index('departments_order_idx').on(t.location, t.building, t.floor, t.id)],
+);
+
+/** Re-encoded department pictures (one per department), stored like avatars. */
+export const departmentImages = pgTable('department_images', {
+  departmentId: uuid('department_id')
+    .primaryKey()
+    .references(() => departments.id, { onDelete: 'cascade' }),
+  contentType: text('content_type').notNull(),
+  data: bytea('data').notNull(),
+  etag: text('etag').notNull(),
+  updatedAt: timestamptz('updated_at').notNull(),
+});
+
+export const rooms = pgTable(
+  'rooms',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    departmentId: uuid('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    available: boolean('available').notNull().default(true),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+  },
+  (t) => [index('rooms_department_idx').on(t.departmentId, t.name, t.id)],
+);
+
+export const desks = pgTable(
+  'desks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => rooms.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    type: deskType('type').notNull().default('FLEX'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+  },
+  (t) => [index('desks_room_idx').on(t.roomId, t.name, t.id)],
+);
+
+export const equipment = pgTable(
+  'equipment',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    deskId: uuid('desk_id')
+      .notNull()
+      .references(() => desks.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull(),
+    type: equipmentType('type').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+  },
+  (t) => [index('equipment_desk_idx').on(t.deskId, t.name, t.id), index('equipment_type_idx').on(t.type, t.deskId)],
+);
+
+/**
+ * Half-open [start_time, end_time). Room and department are not stored: they are read through
+ * the desk, so they stay right when a desk or room moves. Two exclusion constraints (written in
+ * the migration; drizzle cannot express them) keep a desk, and a user with user_exclusive set,
+ * from ever holding two overlapping reservations, whatever the number of server processes.
+ */
+export const reservations = pgTable(
+  'reservations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deskId: uuid('desk_id')
+      .notNull()
+      .references(() => desks.id, { onDelete: 'cascade' }),
+    startTime: timestamptz('start_time').notNull(),
+    endTime: timestamptz('end_time').notNull(),
+    type: reservationType('type').notNull().default('shared'),
+    /** Set from RESERVATION_ONE_PER_USER when written; the per-user exclusion constraint covers these rows only. */
+    userExclusive: boolean('user_exclusive').notNull().default(true),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('reservations_time_order', sql`${t.startTime} < ${t.endTime}`),
+    index('reservations_user_start_idx').on(t.userId, t.startTime, t.id),
+    index('reservations_start_idx').on(t.startTime, t.id),
+    index('reservations_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * Defect reports. The place a report names is recorded when it is filed; deleting that place
+ * later clears the reference (the report itself is history and stays).
+ */
+export const reports = pgTable(
+  'reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    reportedBy: uuid('reported_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    departmentId: uuid('department_id').references(() => departments.id, { onDelete: 'set null' }),
+    roomId: uuid('room_id').references(() => rooms.id, { onDelete: 'set null' }),
+    deskId: uuid('desk_id').references(() => desks.id, { onDelete: 'set null' }),
+    equipmentId: uuid('equipment_id').references(() => equipment.id, { onDelete: 'set null' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('reports_created_idx').on(t.createdAt, t.id),
+    index('reports_room_created_idx').on(t.roomId, t.createdAt),
+    index('reports_reported_by_idx').on(t.reportedBy),
+    index('reports_department_idx').on(t.departmentId),
+    index('reports_desk_idx').on(t.deskId),
+    index('reports_equipment_idx').on(t.equipmentId),
+  ],
+);

@@ -1,0 +1,10 @@
+import type { Database } from '../../db/client.js';
+import type { Clock } from '../../shared/clock.js';
+
+// Placeholder: being written.
+export class InventoryService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+}
