@@ -42,6 +42,7 @@ import openapi from './plugins/openapi.js';
 import problem, { badUrlProblem } from './plugins/problem.js';
 import requestLog from './plugins/request-log.js';
 import validation from './plugins/validation.js';
+import web from './plugins/web.js';
 import { systemClock, type Clock } from './shared/clock.js';
 
 export interface AppOptions {
@@ -142,6 +143,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });
+  await app.register(web);
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.
   const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW);
