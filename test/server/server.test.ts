@@ -1,10 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import postgres from 'postgres';
@@ -12,139 +9,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { serverSettings } from '../../src/db/schema.js';
 import { createPostgresDatabase, onPostgres, testDbKind } from '../helpers/database.js';
+import { freePort, killServers, START_TIMEOUT_MS, startHealthy, startServer, stopServer, waitHealthy, type ServerProcess } from '../helpers/server-process.js';
 
 /**
  * Real server processes: `node --import tsx src/server.ts` with a controlled environment, talked
  * to over HTTP. decisions.md §1 (running it).
  */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const START_TIMEOUT_MS = 30_000;
 const GENERATED_ADMIN = 'admin@localhost';
 const PASSWORD_LINE = /created admin@localhost with password (\S+)/;
 
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-interface ServerProcess {
-  child: ChildProcess;
-  port: number;
-  base: string;
-  stdout(): string;
-  stderr(): string;
-  /** Parsed JSON lines of stdout (a line that is not JSON fails the test). */
-  logLines(): Record<string, unknown>[];
-  exited: Promise<Exit>;
-  /** Set once the process has exited. */
-  exit?: Exit;
-}
-
-const children: ServerProcess[] = [];
 const tempDirs: string[] = [];
 
 function tempDir(prefix: string): string {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   tempDirs.push(dir);
   return dir;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') return reject(new Error('no port'));
-      server.close(() => resolve(address.port));
-    });
-  });
-}
-
-/** Only what the test sets, plus what node needs to run at all: nothing leaks in from the test runner. */
-function baseEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of ['PATH', 'HOME', 'TMPDIR', 'LANG']) {
-    const value = process.env[key];
-    if (value !== undefined) env[key] = value;
-  }
-  return env;
-}
-
-function startServer(env: Record<string, string>, port?: number): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
-    env: { ...baseEnv(), HOST: '127.0.0.1', ...env, ...(port !== undefined ? { PORT: String(port) } : {}) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const server: ServerProcess = {
-    child,
-    port: port ?? Number(env.PORT),
-    base: `http://127.0.0.1:${port ?? env.PORT}`,
-    stdout: () => out,
-    stderr: () => err,
-    logLines: () =>
-      out
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => {
-          try {
-            return JSON.parse(line) as Record<string, unknown>;
-          } catch {
-            throw new Error(`log line is not JSON: ${line}`);
-          }
-        }),
-    exited: new Promise<Exit>((resolve) => {
-      child.once('exit', (code, signal) => {
-        server.exit = { code, signal };
-        resolve(server.exit);
-      });
-    }),
-  };
-  children.push(server);
-  return server;
-}
-
-/** Polls GET /api/health until it answers 200; fails if the process exits or the time runs out. */
-async function waitHealthy(server: ServerProcess, timeoutMs = START_TIMEOUT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.exit) throw new Error(`server exited (${JSON.stringify(server.exit)}) before it was healthy\nstdout:\n${server.stdout()}\nstderr:\n${server.stderr()}`);
-    try {
-      const response = await fetch(`${server.base}/api/health`, { signal: AbortSignal.timeout(2000) });
-      if (response.status === 200) {
-        expect(await response.json()).toEqual({ status: 'ok' });
-        return;
-      }
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`server did not become healthy within ${timeoutMs} ms\nstdout:\n${server.stdout()}\nstderr:\n${server.stderr()}`);
-}
-
-async function startHealthy(env: Record<string, string>): Promise<ServerProcess> {
-  const server = startServer(env, await freePort());
-  await waitHealthy(server);
-  return server;
-}
-
-/** Sends SIGTERM and waits for the exit (SIGKILL and a failure after `timeoutMs`). */
-async function stopServer(server: ServerProcess, timeoutMs = 15_000): Promise<Exit> {
-  if (server.exit) return server.exit;
-  server.child.kill('SIGTERM');
-  const exit = await Promise.race([server.exited, sleep(timeoutMs).then(() => undefined)]);
-  if (exit === undefined) {
-    server.child.kill('SIGKILL');
-    throw new Error(`server did not exit within ${timeoutMs} ms of SIGTERM\nstdout:\n${server.stdout()}`);
-  }
-  return exit;
 }
 
 function passwordLines(server: ServerProcess): string[] {
@@ -230,12 +110,7 @@ async function waitForLog(server: ServerProcess, test: (line: Record<string, unk
 }
 
 afterAll(async () => {
-  for (const server of children) {
-    if (!server.exit) {
-      server.child.kill('SIGKILL');
-      await Promise.race([server.exited, sleep(5000)]);
-    }
-  }
+  await killServers();
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 

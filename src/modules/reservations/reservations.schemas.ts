@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { Page, pageQueryProperties } from '../../shared/paging.js';
 import { Timestamp, Uuid } from '../../shared/schemas.js';
 
 export const RESERVATION_TYPES = ['shared', 'fixed'] as const;
@@ -22,3 +23,35 @@ export const Reservation = Type.Object(
   { title: 'Reservation' },
 );
 export type ReservationDto = Static<typeof Reservation>;
+
+const InstantInput = (description: string) =>
+  Type.String({ format: 'date-time', maxLength: 40, description: `${description} ISO 8601 with an offset (Z or ±hh:mm); answered in UTC.` });
+
+export const CreateReservationBody = Type.Object(
+  {
+    deskId: Uuid(),
+    startTime: InstantInput('Start, inclusive.'),
+    endTime: InstantInput('End, exclusive.'),
+    type: Type.Optional({ ...ReservationType, description: 'Default shared; fixed is for admins only (403).' }),
+    userId: Type.Optional(Uuid('Whom the reservation is for: default the caller; another user for admins only (403).')),
+  },
+  { additionalProperties: false },
+);
+export type CreateReservationBody = Static<typeof CreateReservationBody>;
+
+export const UpdateReservationBody = Type.Partial(Type.Pick(CreateReservationBody, ['deskId', 'startTime', 'endTime', 'type']), { additionalProperties: false });
+export type UpdateReservationBody = Static<typeof UpdateReservationBody>;
+
+export const ReservationListQuery = Type.Object({
+  ...pageQueryProperties,
+  deskId: Type.Optional(Uuid('Only reservations of this desk.')),
+  roomId: Type.Optional(Uuid('Only reservations of desks in this room.')),
+  departmentId: Type.Optional(Uuid('Only reservations of desks in this department.')),
+  userId: Type.Optional(Uuid("Only this user's reservations (a USER may give only their own id; 403 otherwise).")),
+  type: Type.Optional(ReservationType),
+  from: Type.Optional(InstantInput('Only reservations ending after this instant.')),
+  to: Type.Optional(InstantInput('Only reservations starting before this instant.')),
+});
+export type ReservationListQuery = Static<typeof ReservationListQuery>;
+
+export const ReservationPage = Page(Reservation, 'PageOfReservation');

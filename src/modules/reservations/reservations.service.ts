@@ -1,5 +1,11 @@
 import type { Database } from '../../db/client.js';
+import { pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
+import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
+import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
+import { isAdmin, type Caller } from '../users/users.service.js';
+import { RESERVATION_SORTABLE, ReservationsRepository, type BookableDesk, type ReservationType, type ReservationView } from './reservations.repository.js';
+import type { CreateReservationBody, ReservationDto, ReservationListQuery, UpdateReservationBody } from './reservations.schemas.js';
 
 export interface ReservationRules {
   /** Longest reservation a USER may make. */
@@ -10,11 +16,177 @@ export interface ReservationRules {
   onePerUser: boolean;
 }
 
-// Placeholder: being written.
+/** A USER's start may lie this little in the past (a form filled in "now", clocks that differ). */
+export const START_GRACE_MS = 5 * 60_000;
+const USER_OVERLAP_CONSTRAINT = 'reservations_user_overlap';
+const USER_FOREIGN_KEY = 'reservations_user_id_users_id_fk';
+
+interface Booking {
+  userId: string;
+  deskId: string;
+  startTime: Date;
+  endTime: Date;
+  type: ReservationType;
+}
+
+export const toReservationDto = (row: ReservationView): ReservationDto => ({
+  id: row.id,
+  userId: row.userId,
+  deskId: row.deskId,
+  roomId: row.roomId,
+  departmentId: row.departmentId,
+  startTime: row.startTime.toISOString(),
+  endTime: row.endTime.toISOString(),
+  type: row.type,
+});
+
+function instant(field: string, value: string): Date {
+  const date = new Date(value);
+  // The schema checked the format; a leap second (…:60) still makes no Date.
+  if (Number.isNaN(date.getTime())) throw invalid(field, 'is not a valid instant');
+  return date;
+}
+
+function describeDuration(ms: number): string {
+  const hours = ms / 3_600_000;
+  if (hours >= 48 && Number.isInteger(hours / 24)) return `${hours / 24} days`;
+  if (Number.isInteger(hours)) return `${hours} hours`;
+  return `${Math.round(ms / 60_000)} minutes`;
+}
+
+const ruleBroken = (field: string, message: string) => new AppError('RESERVATION_NOT_ALLOWED', `${field} ${message}`, { errors: [{ field, message }] });
+
+/**
+ * Reservations (decisions.md §5). The database keeps a desk, and a user, from ever holding two
+ * overlapping reservations (exclusion constraints); this service adds the booking rules that bind
+ * USERs (not in the past, not too long or too far ahead, bookable desks only) and turns a
+ * constraint violation into a 409 naming the ranges that collided.
+ */
 export class ReservationsService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly rules: ReservationRules,
   ) {}
+
+  private get reservations() {
+    return new ReservationsRepository(this.db);
+  }
+
+  async list(caller: Caller, query: ReservationListQuery): Promise<PageOf<ReservationDto>> {
+    const admin = isAdmin(caller);
+    if (!admin && query.userId !== undefined && query.userId !== caller.user.id) throw forbidden('You may list only your own reservations');
+    const from = query.from === undefined ? undefined : instant('from', query.from);
+    const to = query.to === undefined ? undefined : instant('to', query.to);
+    if (from && to && from >= to) throw invalid('to', 'must be after from');
+    const request = parsePageRequest(query, RESERVATION_SORTABLE);
+    const { rows, total } = await this.reservations.page(
+      { userId: admin ? query.userId : caller.user.id, deskId: query.deskId, roomId: query.roomId, departmentId: query.departmentId, type: query.type, from, to },
+      request,
+    );
+    return pageOf(rows.map(toReservationDto), total, request);
+  }
+
+  async get(caller: Caller, id: string): Promise<ReservationDto> {
+    return toReservationDto(await this.visible(caller, id));
+  }
+
+  async create(caller: Caller, body: CreateReservationBody): Promise<ReservationDto> {
+    const admin = isAdmin(caller);
+    const userId = body.userId ?? caller.user.id;
+    if (!admin && userId !== caller.user.id) throw forbidden('You may book only for yourself');
+    const type = body.type ?? 'shared';
+    if (!admin && type !== 'shared') throw forbidden('Only admins make fixed reservations');
+    const booking: Booking = { userId, deskId: body.deskId, startTime: instant('startTime', body.startTime), endTime: instant('endTime', body.endTime), type };
+    const desk = await this.checkBooking(caller, booking, true);
+    const { id } = await this.write(caller, booking, undefined, (values, now) => this.reservations.insert(values, now));
+    return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
+  }
+
+  async update(caller: Caller, id: string, body: UpdateReservationBody): Promise<ReservationDto> {
+    const existing = await this.visible(caller, id);
+    this.ensureUserMayChange(caller, existing);
+    if (!isAdmin(caller) && body.type !== undefined && body.type !== 'shared') throw forbidden('Only admins make fixed reservations');
+    const booking: Booking = {
+      userId: existing.userId,
+      deskId: body.deskId ?? existing.deskId,
+      startTime: body.startTime === undefined ? existing.startTime : instant('startTime', body.startTime),
+      endTime: body.endTime === undefined ? existing.endTime : instant('endTime', body.endTime),
+      type: body.type ?? existing.type,
+    };
+    const startMoved = booking.startTime.getTime() !== existing.startTime.getTime();
+    const desk = await this.checkBooking(caller, booking, startMoved);
+    const updated = await this.write(caller, booking, id, ({ userId: _userId, ...values }, now) => this.reservations.update(id, values, now));
+    if (!updated) throw notFound('Reservation', id);
+    return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
+  }
+
+  async delete(caller: Caller, id: string): Promise<void> {
+    const existing = await this.visible(caller, id);
+    this.ensureUserMayChange(caller, existing);
+    if (!(await this.reservations.delete(id))) throw notFound('Reservation', id);
+  }
+
+  /** A USER sees only their own reservations: another's id answers 404, as an unknown one does. */
+  private async visible(caller: Caller, id: string): Promise<ReservationView> {
+    const row = await this.reservations.findById(id);
+    if (!row || (!isAdmin(caller) && row.userId !== caller.user.id)) throw notFound('Reservation', id);
+    return row;
+  }
+
+  /** Past reservations are history, and fixed ones are an admin's assignment: users leave both alone. */
+  private ensureUserMayChange(caller: Caller, existing: ReservationView): void {
+    if (isAdmin(caller)) return;
+    if (existing.type !== 'shared') throw forbidden('Fixed reservations are managed by admins');
+    if (existing.endTime <= this.clock.now()) throw new AppError('CONFLICT', 'This reservation has already ended and can no longer be changed or cancelled');
+  }
+
+  /** The rules of decisions.md §5; admins are exempt from all but start < end and an existing desk. */
+  private async checkBooking(caller: Caller, booking: Booking, startMoved: boolean): Promise<BookableDesk> {
+    const { startTime, endTime } = booking;
+    if (startTime >= endTime) throw invalid('endTime', 'must be after startTime');
+    const admin = isAdmin(caller);
+    if (!admin) {
+      const now = this.clock.now().getTime();
+      if (endTime.getTime() <= now) throw ruleBroken('endTime', 'lies in the past');
+      if (startMoved && startTime.getTime() < now - START_GRACE_MS) throw ruleBroken('startTime', 'lies in the past');
+      if (endTime.getTime() - startTime.getTime() > this.rules.maxLengthMs) {
+        throw ruleBroken('endTime', `makes the reservation longer than the ${describeDuration(this.rules.maxLengthMs)} allowed`);
+      }
+      if (startTime.getTime() > now + this.rules.horizonMs) throw ruleBroken('startTime', `lies more than ${describeDuration(this.rules.horizonMs)} ahead`);
+    }
+    const desk = await this.reservations.findDesk(booking.deskId);
+    if (!desk) throw invalid('deskId', 'no such desk');
+    if (!admin && desk.type === 'FIXED') throw new AppError('DESK_NOT_BOOKABLE', 'This is a fixed desk, assigned by an admin; choose a flexible desk');
+    if (!admin && !desk.roomAvailable) throw new AppError('DESK_NOT_BOOKABLE', 'The room of this desk is not available for booking');
+    return desk;
+  }
+
+  /**
+   * Runs the insert or update and maps what the database refused: an exclusion violation becomes
+   * 409 with the colliding ranges, a vanished desk or user 400. If the colliding reservation is
+   * gone by the time it is looked up, the write is simply tried again.
+   */
+  private async write<T>(caller: Caller, booking: Booking, exceptId: string | undefined, action: (values: Booking & { userExclusive: boolean }, now: Date) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await action({ ...booking, userExclusive: this.rules.onePerUser }, this.clock.now());
+      } catch (error) {
+        const code = pgErrorCode(error);
+        if (code === PG.FOREIGN_KEY_VIOLATION) {
+          throw pgConstraint(error) === USER_FOREIGN_KEY ? invalid('userId', 'no such user') : invalid('deskId', 'no such desk');
+        }
+        if (code !== PG.EXCLUSION_VIOLATION) throw error;
+        const sameUser = pgConstraint(error) === USER_OVERLAP_CONSTRAINT;
+        const owner = sameUser ? { userId: booking.userId } : { deskId: booking.deskId };
+        const ranges = await this.reservations.overlapping(owner, booking.startTime, booking.endTime, exceptId);
+        if (ranges.length === 0 && attempt < 3) continue;
+        const conflicts = ranges.map((range) => ({ startTime: range.startTime.toISOString(), endTime: range.endTime.toISOString() }));
+        const when = conflicts.map((range) => `${range.startTime}–${range.endTime}`).join(', ');
+        const who = booking.userId === caller.user.id ? 'You already have' : 'That user already has';
+        const detail = sameUser ? `${who} a reservation at that time (${when})` : `The desk is already reserved at that time (${when})`;
+        throw new AppError('RESERVATION_CONFLICT', detail, { conflicts });
+      }
+    }
+  }
 }
