@@ -7,6 +7,13 @@ export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(
 export const Timestamp = (description?: string) =>
   Type.String({ format: 'date-time', description: description ?? 'ISO 8601 date-time in UTC (ends in Z).' });
 
+/**
+ * A string enum written with the `enum` keyword: one validation error naming the field (a union
+ * of literals gives one per value) and a plain `enum` in the OpenAPI document.
+ */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 /** Names, e-mail, location, building, titles: decisions.md §10. */

@@ -59,7 +59,7 @@ const EXPECTED_OPERATIONS = [
 ];
 const PUBLIC_OPERATIONS = ['POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/health', 'POST /api/password/forgot', 'POST /api/password/reset'];
 /** Operations answering an image instead of JSON. */
-const IMAGE_OPERATIONS = ['GET /api/users/{id}/avatar'];
+const IMAGE_OPERATIONS = ['GET /api/users/{id}/avatar', 'GET /api/departments/{departmentId}/image'];
 const PAGED_OPERATIONS = ['GET /api/users', 'GET /api/sessions', 'GET /api/users/{id}/sessions'];
 
 /** Routes that serve the documentation itself rather than the API. */

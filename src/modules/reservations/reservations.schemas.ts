@@ -1,13 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Page, pageQueryProperties } from '../../shared/paging.js';
-import { Timestamp, Uuid } from '../../shared/schemas.js';
+import { StringEnum, Timestamp, Uuid } from '../../shared/schemas.js';
 
 export const RESERVATION_TYPES = ['shared', 'fixed'] as const;
 
-export const ReservationType = Type.Union(
-  RESERVATION_TYPES.map((value) => Type.Literal(value)),
-  { description: 'shared: an ordinary booking (the default). fixed: an admin assigns a desk to a person (admins only).' },
-);
+export const ReservationType = StringEnum(RESERVATION_TYPES, { description: 'shared: an ordinary booking (the default). fixed: an admin assigns a desk to a person (admins only).' });
 
 export const Reservation = Type.Object(
   {

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Email, Name, Password, Uuid } from '../../shared/schemas.js';
+import { Email, Name, Password, StringEnum, Uuid } from '../../shared/schemas.js';
 import { Page, pageQueryProperties } from '../../shared/paging.js';
 
-export const Role = Type.Union([Type.Literal('USER'), Type.Literal('ADMIN')], { description: 'USER or ADMIN.' });
+export const Role = StringEnum(['USER', 'ADMIN'], { description: 'USER or ADMIN.' });
 
 export const User = Type.Object(
   {
