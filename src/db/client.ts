@@ -20,10 +20,15 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** Told the SQL text of every statement drizzle sends (tests count statements with it). */
+export type QueryListener = (sql: string) => void;
+
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; poolSize?: number; connectTimeoutMs?: number; statementTimeoutMs?: number }
+  | { kind: 'postgres'; url: string; poolSize?: number; connectTimeoutMs?: number; statementTimeoutMs?: number; onQuery?: QueryListener }
   /** dataDir undefined: in memory (tests). */
-  | { kind: 'pglite'; dataDir?: string };
+  | { kind: 'pglite'; dataDir?: string; onQuery?: QueryListener };
+
+const queryLogger = (onQuery: QueryListener | undefined) => (onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined);
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'postgres') {
@@ -38,7 +43,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         TimeZone: 'UTC',
       },
     });
-    return handle(drizzlePostgres(client, { schema }), 'postgres', () => client.end({ timeout: 5 }));
+    return handle(drizzlePostgres(client, { schema, logger: queryLogger(options.onQuery) }), 'postgres', () => client.end({ timeout: 5 }));
   }
   let location: string | undefined;
   if (options.dataDir !== undefined) {
@@ -49,7 +54,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const client = new PGlite(location ?? 'memory://', { extensions: { btree_gist } });
   await client.waitReady;
   await client.exec(`SET TIME ZONE 'UTC'`);
-  return handle(drizzlePglite(client, { schema }), 'pglite', () => client.close());
+  return handle(drizzlePglite(client, { schema, logger: queryLogger(options.onQuery) }), 'pglite', () => client.close());
 }
 
 function handle(db: unknown, kind: DatabaseHandle['kind'], closeClient: () => Promise<void>): DatabaseHandle {

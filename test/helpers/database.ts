@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import { openDatabase, type DatabaseHandle } from '../../src/db/client.js';
+import { openDatabase, type DatabaseHandle, type QueryListener } from '../../src/db/client.js';
 
 export type TestDbKind = 'pglite' | 'postgres';
 
@@ -41,13 +41,13 @@ export interface TestDatabase {
 }
 
 /** A fresh database of this project's kind: in-memory PGlite, or a new PostgreSQL database. */
-export async function createTestDatabase(options: { poolSize?: number } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(options: { poolSize?: number; onQuery?: QueryListener } = {}): Promise<TestDatabase> {
   if (testDbKind === 'pglite') {
-    const handle = await openDatabase({ kind: 'pglite' });
+    const handle = await openDatabase({ kind: 'pglite', onQuery: options.onQuery });
     return { handle, dispose: () => handle.close() };
   }
   const created = await createPostgresDatabase();
-  const handle = await openDatabase({ kind: 'postgres', url: created.url, poolSize: options.poolSize ?? 10 });
+  const handle = await openDatabase({ kind: 'postgres', url: created.url, poolSize: options.poolSize ?? 10, onQuery: options.onQuery });
   return {
     handle,
     url: created.url,

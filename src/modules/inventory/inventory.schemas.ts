@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Uuid } from '../../shared/schemas.js';
+import { Page, pageQueryProperties } from '../../shared/paging.js';
+import { LONG_TEXT_MAX, Name, SHORT_TEXT_MAX, StringEnum, Uuid } from '../../shared/schemas.js';
 
 /**
  * Response shapes of the inventory, exactly interface.md's fields. Shared by the inventory
@@ -9,14 +10,8 @@ import { Uuid } from '../../shared/schemas.js';
 export const DESK_TYPES = ['FLEX', 'FIXED'] as const;
 export const EQUIPMENT_TYPES = ['DOCKING_STATION', 'MONITOR', 'KEYBOARD', 'MOUSE', 'HEADSET', 'WEBCAM', 'CHAIR', 'OTHER'] as const;
 
-export const DeskType = Type.Union(
-  DESK_TYPES.map((value) => Type.Literal(value)),
-  { description: 'FLEX: a shared desk anyone may book (the default). FIXED: assigned by an admin; users cannot book it.' },
-);
-export const EquipmentType = Type.Union(
-  EQUIPMENT_TYPES.map((value) => Type.Literal(value)),
-  { description: EQUIPMENT_TYPES.join(', ') + '.' },
-);
+export const DeskType = StringEnum(DESK_TYPES, { description: 'FLEX: a shared desk anyone may book (the default). FIXED: assigned by an admin; users cannot book it.' });
+export const EquipmentType = StringEnum(EQUIPMENT_TYPES, { description: EQUIPMENT_TYPES.join(', ') + '.' });
 
 export const Department = Type.Object(
   {
@@ -69,3 +64,120 @@ export const Equipment = Type.Object(
   { title: 'Equipment' },
 );
 export type EquipmentDto = Static<typeof Equipment>;
+
+// ---- pages, paths, queries and bodies of the inventory routes ---------------------------------
+
+export const DepartmentPage = Page(DepartmentWithRooms, 'PageOfDepartmentWithRooms');
+export const RoomPage = Page(Room, 'PageOfRoom');
+export const DeskPage = Page(Desk, 'PageOfDesk');
+export const EquipmentPage = Page(Equipment, 'PageOfEquipment');
+
+export const DepartmentParams = Type.Object({ departmentId: Uuid() });
+export const RoomParams = Type.Object({ departmentId: Uuid(), roomId: Uuid() });
+export const DeskParams = Type.Object({ departmentId: Uuid(), roomId: Uuid(), deskId: Uuid() });
+export const EquipmentParams = Type.Object({ departmentId: Uuid(), roomId: Uuid(), deskId: Uuid(), equipmentId: Uuid() });
+export type DepartmentParams = Static<typeof DepartmentParams>;
+export type RoomParams = Static<typeof RoomParams>;
+export type DeskParams = Static<typeof DeskParams>;
+export type EquipmentParams = Static<typeof EquipmentParams>;
+
+export const FLOOR_MIN = -1000;
+export const FLOOR_MAX = 10_000;
+/** At most this many ids in one `ids` filter (the largest page). */
+export const MAX_IDS = 1000;
+/** At most this many values in one equipment `filter`. */
+export const MAX_FILTER_VALUES = 50;
+
+/** A repeatable parameter whose values may also be comma-separated lists. */
+const ListParam = (description: string, maxItems: number, maxLength: number) =>
+  Type.Optional(Type.Array(Type.String({ maxLength }), { maxItems, description }));
+
+export const DepartmentListQuery = Type.Object({
+  ...pageQueryProperties,
+  ids: ListParam(
+    `Only these departments: repeat the parameter (\`ids=a&ids=b\`), separate with commas (\`ids=a,b\`), or both; at most ${MAX_IDS} ids. Empty values are ignored (so \`ids=\` alone lists every department); a malformed id is a 400.`,
+    MAX_IDS,
+    MAX_IDS * 37,
+  ),
+});
+export type DepartmentListQuery = Static<typeof DepartmentListQuery>;
+
+export const RoomListQuery = Type.Object({
+  ...pageQueryProperties,
+  available: Type.Optional(Type.Boolean({ description: 'Only rooms whose `available` is this value.' })),
+});
+export type RoomListQuery = Static<typeof RoomListQuery>;
+
+export const DeskListQuery = Type.Object({
+  ...pageQueryProperties,
+  type: Type.Optional({ ...DeskType, description: 'Only desks of this type.' }),
+});
+export type DeskListQuery = Static<typeof DeskListQuery>;
+
+export const EquipmentListQuery = Type.Object({
+  ...pageQueryProperties,
+  filter: ListParam(
+    'Repeatable, and each value may be a comma-separated list. An item is listed when its `type` equals one of the values or its `name` contains one of them, ignoring case ' +
+      `(\`%\`, \`_\` and \`\\\` are taken literally). At most ${MAX_FILTER_VALUES} values of up to ${SHORT_TEXT_MAX} characters; empty values are ignored.`,
+    MAX_FILTER_VALUES,
+    MAX_FILTER_VALUES * (SHORT_TEXT_MAX + 1),
+  ),
+});
+export type EquipmentListQuery = Static<typeof EquipmentListQuery>;
+
+export const DeleteQuery = Type.Object({
+  force: Type.Optional(Type.Boolean({ description: 'true: also delete everything under it (default false).' })),
+});
+export type DeleteQuery = Static<typeof DeleteQuery>;
+
+const Floor = () => Type.Integer({ minimum: FLOOR_MIN, maximum: FLOOR_MAX, description: `Floor number (${FLOOR_MIN} to ${FLOOR_MAX}; negative below ground).` });
+
+export const CreateDepartmentBody = Type.Object(
+  { location: Name('Location, e.g. a city or site'), building: Name('Building'), floor: Floor() },
+  { additionalProperties: false },
+);
+export type CreateDepartmentBody = Static<typeof CreateDepartmentBody>;
+export const UpdateDepartmentBody = Type.Partial(CreateDepartmentBody, { additionalProperties: false });
+export type UpdateDepartmentBody = Static<typeof UpdateDepartmentBody>;
+
+export const CreateRoomBody = Type.Object(
+  { name: Name('Room name'), available: Type.Optional(Type.Boolean({ description: 'Default true.' })) },
+  { additionalProperties: false },
+);
+export type CreateRoomBody = Static<typeof CreateRoomBody>;
+export const UpdateRoomBody = Type.Object(
+  {
+    name: Type.Optional(Name('Room name')),
+    available: Type.Optional(Type.Boolean()),
+    departmentId: Type.Optional(Uuid('Moves the room (with its desks, their equipment and reservations) to this department.')),
+  },
+  { additionalProperties: false },
+);
+export type UpdateRoomBody = Static<typeof UpdateRoomBody>;
+
+export const CreateDeskBody = Type.Object(
+  { name: Name('Desk name'), type: Type.Optional({ ...DeskType, description: 'FLEX (default) or FIXED.' }) },
+  { additionalProperties: false },
+);
+export type CreateDeskBody = Static<typeof CreateDeskBody>;
+export const UpdateDeskBody = Type.Object(
+  {
+    name: Type.Optional(Name('Desk name')),
+    type: Type.Optional(DeskType),
+    roomId: Type.Optional(Uuid('Moves the desk (with its equipment and reservations) to this room, which may belong to another department.')),
+  },
+  { additionalProperties: false },
+);
+export type UpdateDeskBody = Static<typeof UpdateDeskBody>;
+
+export const CreateEquipmentBody = Type.Object(
+  {
+    name: Name('Equipment name'),
+    description: Type.String({ maxLength: LONG_TEXT_MAX, description: `Free text (0–${LONG_TEXT_MAX} characters; may be empty; kept as given).` }),
+    type: EquipmentType,
+  },
+  { additionalProperties: false },
+);
+export type CreateEquipmentBody = Static<typeof CreateEquipmentBody>;
+export const UpdateEquipmentBody = Type.Partial(CreateEquipmentBody, { additionalProperties: false });
+export type UpdateEquipmentBody = Static<typeof UpdateEquipmentBody>;
