@@ -1,11 +1,41 @@
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
+import { notFound } from '../../shared/errors.js';
+import { reencodeImage } from '../images/images.js';
+import type { DepartmentDto } from '../inventory/inventory.schemas.js';
+import { DepartmentImagesRepository } from './department-images.repository.js';
 
-// Placeholder: being written.
+/** Department images are shrunk to fit inside DEPARTMENT_IMAGE_MAX_SIDE × DEPARTMENT_IMAGE_MAX_SIDE (never enlarged, aspect kept). */
+export const DEPARTMENT_IMAGE_MAX_SIDE = 1600;
+
 export class DepartmentImagesService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly maxPixels: number,
   ) {}
+
+  async get(departmentId: string) {
+    const found = await new DepartmentImagesRepository(this.db).find(departmentId);
+    if (!found) throw notFound('Department', departmentId);
+    if (!found.image) throw notFound('Image of department', departmentId);
+    return found.image;
+  }
+
+  async put(departmentId: string, upload: Buffer): Promise<DepartmentDto> {
+    const repository = new DepartmentImagesRepository(this.db);
+    // An unknown department is refused before the (costly) decoding.
+    if (!(await repository.departmentExists(departmentId))) throw notFound('Department', departmentId);
+    const image = await reencodeImage(upload, this.maxPixels, { maxSide: DEPARTMENT_IMAGE_MAX_SIDE });
+    const department = await repository.save(departmentId, image, this.clock.now());
+    if (!department) throw notFound('Department', departmentId);
+    return { id: department.id, location: department.location, building: department.building, floor: department.floor };
+  }
+
+  async remove(departmentId: string): Promise<void> {
+    const repository = new DepartmentImagesRepository(this.db);
+    if (await repository.remove(departmentId, this.clock.now())) return;
+    if (!(await repository.departmentExists(departmentId))) throw notFound('Department', departmentId);
+    throw notFound('Image of department', departmentId);
+  }
 }
