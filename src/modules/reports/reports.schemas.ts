@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp, Uuid } from '../../shared/schemas.js';
+import { LONG_TEXT_MAX, Name, Nullable, Timestamp, Uuid } from '../../shared/schemas.js';
+import { Page, pageQueryProperties } from '../../shared/paging.js';
 
 export const Report = Type.Object(
   {
@@ -16,3 +17,30 @@ export const Report = Type.Object(
   { title: 'Report', description: 'A defect report. The place it names is null when not given (or when that place was deleted later).' },
 );
 export type ReportDto = Static<typeof Report>;
+
+export const ReportPage = Page(Report, 'PageOfReport');
+
+export const CreateReportBody = Type.Object(
+  {
+    title: Name('Title'),
+    description: Type.String({ minLength: 1, maxLength: LONG_TEXT_MAX, pattern: '\\S', description: `What is wrong (1–${LONG_TEXT_MAX} characters, not blank).` }),
+    reportedBy: Uuid('The user filing it: the caller\'s own id, unless the caller is an admin.'),
+    departmentId: Type.Optional(Uuid()),
+    roomId: Type.Optional(Uuid()),
+    deskId: Type.Optional(Uuid()),
+    equipmentId: Type.Optional(Uuid()),
+  },
+  { additionalProperties: false },
+);
+export type CreateReportBody = Static<typeof CreateReportBody>;
+
+export const ReportListQuery = Type.Object({
+  ...pageQueryProperties,
+  reportedBy: Type.Optional(Uuid('Only the reports filed by this user.')),
+});
+export type ReportListQuery = Static<typeof ReportListQuery>;
+
+export const RoomReportsParams = Type.Object({ departmentId: Uuid(), roomId: Uuid() });
+
+export const RoomReportsQuery = Type.Object(pageQueryProperties);
+export type RoomReportsQuery = Static<typeof RoomReportsQuery>;

@@ -1,0 +1,114 @@
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Database } from '../../db/client.js';
+import { reports } from '../../db/schema.js';
+import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
+
+export type ReportRow = typeof reports.$inferSelect;
+export type NewReport = Pick<ReportRow, 'title' | 'description' | 'reportedBy' | 'departmentId' | 'roomId' | 'deskId' | 'equipmentId' | 'createdAt'>;
+
+export const REPORT_SORTABLE = ['id', 'title', 'createdAt', 'reportedBy'] as const;
+
+const sortColumns = {
+  id: reports.id,
+  title: reports.title,
+  createdAt: reports.createdAt,
+  reportedBy: reports.reportedBy,
+};
+
+export interface ReportFilter {
+  reportedBy?: string;
+  roomId?: string;
+}
+
+/** The ids a new report names, as the client sent them (undefined: not given). */
+export interface PlaceIds {
+  departmentId?: string;
+  roomId?: string;
+  deskId?: string;
+  equipmentId?: string;
+}
+
+/**
+ * What the database knows about the ids of a new report. Each place is the given one or, when
+ * not given, the parent of the more specific place below it; `…Of` columns are the stored parent
+ * of that place (null where the place does not exist).
+ */
+export interface ResolvedPlace {
+  userId: string | null;
+  equipmentId: string | null;
+  deskOfEquipment: string | null;
+  deskId: string | null;
+  roomOfDesk: string | null;
+  roomId: string | null;
+  departmentOfRoom: string | null;
+  departmentId: string | null;
+}
+
+export class ReportsRepository {
+  constructor(private readonly db: Database) {}
+
+  /** One statement, always one row: the user and the place chain, joined from the most specific id upward. */
+  async resolve(reportedBy: string, given: PlaceIds): Promise<ResolvedPlace> {
+    const [row] = await queryRows<ResolvedPlace>(
+      this.db,
+      sql`select u.id as "userId",
+                 e.id as "equipmentId", e.desk_id as "deskOfEquipment",
+                 d.id as "deskId", d.room_id as "roomOfDesk",
+                 r.id as "roomId", r.department_id as "departmentOfRoom",
+                 dep.id as "departmentId"
+          from (select ${reportedBy}::uuid as reported_by, ${given.equipmentId ?? null}::uuid as equipment_id, ${given.deskId ?? null}::uuid as desk_id,
+                       ${given.roomId ?? null}::uuid as room_id, ${given.departmentId ?? null}::uuid as department_id) as given
+          left join users u on u.id = given.reported_by
+          left join equipment e on e.id = given.equipment_id
+          left join desks d on d.id = coalesce(given.desk_id, e.desk_id)
+          left join rooms r on r.id = coalesce(given.room_id, d.room_id)
+          left join departments dep on dep.id = coalesce(given.department_id, r.department_id)`,
+    );
+    return row!;
+  }
+
+  async insert(values: NewReport): Promise<ReportRow> {
+    const [row] = await this.db.insert(reports).values(values).returning();
+    return row!;
+  }
+
+  async findById(id: string): Promise<ReportRow | undefined> {
+    const [row] = await this.db.select().from(reports).where(eq(reports.id, id)).limit(1);
+    return row;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const rows = await this.db.delete(reports).where(eq(reports.id, id)).returning({ id: reports.id });
+    return rows.length > 0;
+  }
+
+  /** Default order: newest first, then id. */
+  async page(filter: ReportFilter, request: PageRequest): Promise<{ rows: ReportRow[]; total: number }> {
+    const conditions: SQL[] = [];
+    if (filter.reportedBy !== undefined) conditions.push(eq(reports.reportedBy, filter.reportedBy));
+    if (filter.roomId !== undefined) conditions.push(eq(reports.roomId, filter.roomId));
+    const where = conditions.length > 0 ? and(...conditions) : undefined;
+    const [rows, totals] = await Promise.all([
+      this.db
+        .select()
+        .from(reports)
+        .where(where)
+        .orderBy(...orderByClauses(request, sortColumns, [sql`${reports.createdAt} desc`], reports.id))
+        .limit(request.size)
+        .offset(offsetOf(request)),
+      this.db.select({ total: count() }).from(reports).where(where),
+    ]);
+    return { rows, total: totals[0]?.total ?? 0 };
+  }
+
+  /** Whether the department exists and whether the room exists inside it, in one statement. */
+  async findRoomInDepartment(departmentId: string, roomId: string): Promise<{ department: boolean; room: boolean }> {
+    const rows = await queryRows<{ roomId: string | null }>(
+      this.db,
+      sql`select r.id as "roomId" from departments dep
+          left join rooms r on r.id = ${roomId}::uuid and r.department_id = dep.id
+          where dep.id = ${departmentId}::uuid`,
+    );
+    return { department: rows.length > 0, room: rows[0]?.roomId != null };
+  }
+}
