@@ -1,10 +1,62 @@
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
+import { DAY_MS, StatsRepository, type DayRange } from './stats.repository.js';
+import type { StatisticsDto } from './stats.schemas.js';
 
-// Placeholder: being written.
+/** The UTC days from `today + from` to `today + to` (in days), both included. */
+function daysAround(today: number, from: number, to: number): DayRange {
+  return { first: new Date(today + from * DAY_MS), length: to - from + 1 };
+}
+
+/** Pairs each count with its day's 00:00:00Z; the counts come oldest first, one per day. */
+const series = (days: DayRange, counts: number[]) => counts.map((count, index) => ({ date: new Date(days.first.getTime() + index * DAY_MS).toISOString(), count }));
+
+/**
+ * Statistics are a dashboard: counting a million reservations on every request would make the
+ * busiest admin page the costliest one. Each process computes them at most once per `cacheTtlMs`
+ * (STATS_CACHE_TTL; 0 computes every time), and simultaneous requests share one computation.
+ */
 export class StatsService {
+  private cached?: { expiresAt: number; value: Promise<StatisticsDto> };
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly cacheTtlMs = 0,
   ) {}
+
+  async statistics(): Promise<StatisticsDto> {
+    if (this.cacheTtlMs === 0) return this.compute();
+    const now = this.clock.now().getTime();
+    if (this.cached && now < this.cached.expiresAt) return this.cached.value;
+    const value = this.compute();
+    const entry = { expiresAt: now + this.cacheTtlMs, value };
+    this.cached = entry;
+    // A failure is not kept: the next request tries again.
+    value.catch(() => {
+      if (this.cached === entry) this.cached = undefined;
+    });
+    return value;
+  }
+
+  /** Totals and three daily series (decisions.md §8), each computed in the database, in parallel. */
+  private async compute(): Promise<StatisticsDto> {
+    const now = this.clock.now();
+    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const last30Days = daysAround(today, -29, 0);
+    const around = daysAround(today, -15, 15);
+    const repository = new StatsRepository(this.db);
+    const [totals, reservationsCreated, reportsCreated, reservationsByDay] = await Promise.all([
+      repository.totals(),
+      repository.reservationsCreatedPerDay(last30Days),
+      repository.reportsCreatedPerDay(last30Days),
+      repository.reservationsPerDay(around),
+    ]);
+    return {
+      ...totals,
+      dailyCreatedReservationsLast30Days: series(last30Days, reservationsCreated),
+      dailyCreatedReportsLast30Days: series(last30Days, reportsCreated),
+      dailyReservationsLast15DaysAndNext15Days: series(around, reservationsByDay),
+    };
+  }
 }
