@@ -1,0 +1,199 @@
+import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/client.js';
+import { departments, desks, equipment, reports, reservations, rooms } from '../../db/schema.js';
+import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
+import { containsPattern } from '../../shared/text.js';
+
+export const ROOM_SORTABLE = ['id', 'name', 'available'] as const;
+export const DEPARTMENT_SORTABLE = ['id', 'location', 'building', 'floor'] as const;
+export const REPORT_SORTABLE = ['id', 'title', 'createdAt', 'reportedBy'] as const;
+
+export interface TimeWindow {
+  start: Date;
+  end: Date;
+}
+
+/** Criteria of a room or department search, validated and normalised by the service. */
+export interface PlaceCriteria {
+  department: { location?: string; building?: string; floor?: number };
+  room: { id?: string; name?: string; available?: boolean };
+  desk: { id?: string; name?: string; type?: (typeof desks.$inferSelect)['type'] };
+  equipment: { type?: (typeof equipment.$inferSelect)['type']; name?: string }[];
+  /** Desks reserved for the whole window. */
+  full?: TimeWindow;
+  /** Desks free for the whole window; with `partlyFreeSeconds`, also those with a free stretch at least that long in it. */
+  free?: TimeWindow & { partlyFreeSeconds?: number };
+}
+
+export interface ReportCriteria {
+  title?: string;
+  description?: string;
+  reportedBy?: string;
+  department?: string;
+  room?: string;
+  desk?: string;
+  equipment?: string;
+}
+
+export type RoomRow = Pick<typeof rooms.$inferSelect, 'id' | 'name' | 'departmentId' | 'available'>;
+export type DepartmentRow = Pick<typeof departments.$inferSelect, 'id' | 'location' | 'building' | 'floor'>;
+export type ReportRow = typeof reports.$inferSelect;
+export interface DeskRow {
+  id: string;
+  name: string;
+  type: (typeof desks.$inferSelect)['type'];
+  roomId: string;
+  departmentId: string;
+}
+
+// Aliases keep the correlated subqueries apart from the outer query's tables.
+const d = alias(desks, 'd');
+const e = alias(equipment, 'e');
+const res = alias(reservations, 'res');
+
+const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+const windowRange = (window: TimeWindow) => sql`tstzrange(${timestamp(window.start)}, ${timestamp(window.end)}, '[)')`;
+/** Written exactly as in the exclusion constraint, so that its GiST index (desk_id, range) serves every probe. */
+const reservedRange = sql`tstzrange(${res.startTime}, ${res.endTime}, '[)')`;
+const reservationsOfDeskIn = (window: TimeWindow) => sql`${res.deskId} = ${d.id} and ${reservedRange} && ${windowRange(window)}`;
+
+/** Conditions on the desk `d`: desk, equipment and reservation criteria. Empty when none are given. */
+function deskConditions(criteria: PlaceCriteria): SQL[] {
+  const conditions: SQL[] = [];
+  const { desk, full, free } = criteria;
+  if (desk.id !== undefined) conditions.push(sql`${d.id} = ${desk.id}::uuid`);
+  if (desk.name !== undefined) conditions.push(ilike(d.name, containsPattern(desk.name)));
+  if (desk.type !== undefined) conditions.push(sql`${d.type} = ${desk.type}::desk_type`);
+  for (const item of criteria.equipment) {
+    const itemConditions = [sql`${e.deskId} = ${d.id}`];
+    if (item.type !== undefined) itemConditions.push(sql`${e.type} = ${item.type}::equipment_type`);
+    if (item.name !== undefined) itemConditions.push(ilike(e.name, containsPattern(item.name)));
+    conditions.push(sql`exists (select 1 from ${equipment} ${e} where ${and(...itemConditions)})`);
+  }
+  if (full) {
+    // range_agg merges back-to-back reservations into one range, so coverage by several counts.
+    conditions.push(sql`coalesce(${windowRange(full)} <@ (select range_agg(${reservedRange}) from ${reservations} ${res} where ${reservationsOfDeskIn(full)}), false)`);
+  }
+  if (free) {
+    const whollyFree = sql`not exists (select 1 from ${reservations} ${res} where ${reservationsOfDeskIn(free)})`;
+    if (free.partlyFreeSeconds === undefined) {
+      conditions.push(whollyFree);
+    } else {
+      // The free stretches are the window minus the reservations; one of them must be long enough.
+      const freeStretches = sql`unnest(tstzmultirange(${windowRange(free)}) - (select range_agg(${reservedRange}) from ${reservations} ${res} where ${reservationsOfDeskIn(free)}))`;
+      conditions.push(
+        sql`(${whollyFree} or exists (select 1 from ${freeStretches} as stretch where extract(epoch from upper(stretch) - lower(stretch)) >= ${free.partlyFreeSeconds}::float8))`,
+      );
+    }
+  }
+  return conditions;
+}
+
+const atLeastOneDeskOfRoom = (conditions: SQL[]) => sql`exists (select 1 from ${desks} ${d} where ${d.roomId} = ${rooms.id} and ${and(...conditions)})`;
+
+/** The room's own criteria (department criteria excluded), on the table `rooms`. */
+function roomOwnConditions(criteria: PlaceCriteria): SQL[] {
+  const conditions: SQL[] = [];
+  const { room } = criteria;
+  if (room.id !== undefined) conditions.push(eq(rooms.id, room.id));
+  if (room.name !== undefined) conditions.push(ilike(rooms.name, containsPattern(room.name)));
+  if (room.available !== undefined) conditions.push(eq(rooms.available, room.available));
+  return conditions;
+}
+
+function departmentConditions(criteria: PlaceCriteria): SQL[] {
+  const conditions: SQL[] = [];
+  const { department } = criteria;
+  if (department.location !== undefined) conditions.push(ilike(departments.location, containsPattern(department.location)));
+  if (department.building !== undefined) conditions.push(ilike(departments.building, containsPattern(department.building)));
+  if (department.floor !== undefined) conditions.push(eq(departments.floor, department.floor));
+  return conditions;
+}
+
+/** A room matches on its own criteria and, when desk-level criteria are given, by one matching desk. */
+function roomConditions(criteria: PlaceCriteria): SQL[] {
+  const conditions = roomOwnConditions(criteria);
+  const desk = deskConditions(criteria);
+  if (desk.length > 0) conditions.push(atLeastOneDeskOfRoom(desk));
+  return conditions;
+}
+
+const roomSortColumns = { id: rooms.id, name: rooms.name, available: rooms.available };
+const departmentSortColumns = { id: departments.id, location: departments.location, building: departments.building, floor: departments.floor };
+const reportSortColumns = { id: reports.id, title: reports.title, createdAt: reports.createdAt, reportedBy: reports.reportedBy };
+
+/**
+ * Search runs in SQL only, in a fixed number of statements whatever the page size: a count and a
+ * page (and, for rooms, one statement for the matching desks of the rooms on the page).
+ */
+export class SearchRepository {
+  constructor(private readonly db: Database) {}
+
+  async rooms(criteria: PlaceCriteria, request: PageRequest): Promise<{ rows: RoomRow[]; total: number }> {
+    const where = and(...departmentConditions(criteria), ...roomConditions(criteria));
+    const [rows, totals] = await Promise.all([
+      this.db
+        .select({ id: rooms.id, name: rooms.name, departmentId: rooms.departmentId, available: rooms.available })
+        .from(rooms)
+        .innerJoin(departments, eq(departments.id, rooms.departmentId))
+        .where(where)
+        .orderBy(...orderByClauses(request, roomSortColumns, [asc(rooms.name)], rooms.id))
+        .limit(request.size)
+        .offset(offsetOf(request)),
+      this.db.select({ total: count() }).from(rooms).innerJoin(departments, eq(departments.id, rooms.departmentId)).where(where),
+    ]);
+    return { rows, total: totals[0]?.total ?? 0 };
+  }
+
+  /** The desks of these rooms that match the desk-level criteria (all of them when none are given), by room, name, id. */
+  async matchingDesksOf(roomIds: string[], criteria: PlaceCriteria): Promise<DeskRow[]> {
+    return this.db
+      .select({ id: d.id, name: d.name, type: d.type, roomId: d.roomId, departmentId: rooms.departmentId })
+      .from(d)
+      .innerJoin(rooms, eq(rooms.id, d.roomId))
+      .where(and(inArray(d.roomId, roomIds), ...deskConditions(criteria)))
+      .orderBy(asc(d.roomId), asc(d.name), asc(d.id));
+  }
+
+  async departments(criteria: PlaceCriteria, request: PageRequest): Promise<{ rows: DepartmentRow[]; total: number }> {
+    const conditions = departmentConditions(criteria);
+    const room = roomConditions(criteria);
+    if (room.length > 0) conditions.push(sql`exists (select 1 from ${rooms} where ${rooms.departmentId} = ${departments.id} and ${and(...room)})`);
+    const where = and(...conditions);
+    const [rows, totals] = await Promise.all([
+      this.db
+        .select({ id: departments.id, location: departments.location, building: departments.building, floor: departments.floor })
+        .from(departments)
+        .where(where)
+        .orderBy(...orderByClauses(request, departmentSortColumns, [asc(departments.location), asc(departments.building), asc(departments.floor)], departments.id))
+        .limit(request.size)
+        .offset(offsetOf(request)),
+      this.db.select({ total: count() }).from(departments).where(where),
+    ]);
+    return { rows, total: totals[0]?.total ?? 0 };
+  }
+
+  async reports(criteria: ReportCriteria, request: PageRequest): Promise<{ rows: ReportRow[]; total: number }> {
+    const conditions: SQL[] = [];
+    if (criteria.title !== undefined) conditions.push(ilike(reports.title, containsPattern(criteria.title)));
+    if (criteria.description !== undefined) conditions.push(ilike(reports.description, containsPattern(criteria.description)));
+    if (criteria.reportedBy !== undefined) conditions.push(eq(reports.reportedBy, criteria.reportedBy));
+    if (criteria.department !== undefined) conditions.push(eq(reports.departmentId, criteria.department));
+    if (criteria.room !== undefined) conditions.push(eq(reports.roomId, criteria.room));
+    if (criteria.desk !== undefined) conditions.push(eq(reports.deskId, criteria.desk));
+    if (criteria.equipment !== undefined) conditions.push(eq(reports.equipmentId, criteria.equipment));
+    const where = and(...conditions);
+    const [rows, totals] = await Promise.all([
+      this.db
+        .select()
+        .from(reports)
+        .where(where)
+        .orderBy(...orderByClauses(request, reportSortColumns, [desc(reports.createdAt)], reports.id))
+        .limit(request.size)
+        .offset(offsetOf(request)),
+      this.db.select({ total: count() }).from(reports).where(where),
+    ]);
+    return { rows, total: totals[0]?.total ?? 0 };
+  }
+}
