@@ -29,6 +29,7 @@ export const catalogue = {
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },
   INTERNAL: { status: 500, title: 'Internal error' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'A service this request depends on does not answer' },
+  WEB_APP_NOT_BUILT: { status: 503, title: 'The web app is not built; run npm run build:web' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof catalogue;
