@@ -120,7 +120,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   });
   const reports = new ReportsService(db, clock);
   const stats = new StatsService(db, clock, config.STATS_CACHE_TTL);
-  const search = new SearchService(db, clock);
+  const search = new SearchService(db);
 
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
   app.removeContentTypeParser('text/plain');

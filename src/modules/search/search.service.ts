@@ -1,9 +1,9 @@
 import type { Database } from '../../db/client.js';
-import type { Clock } from '../../shared/clock.js';
 import { invalid } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf, type PageQuery } from '../../shared/paging.js';
 import type { DepartmentDto, DeskDto, RoomDto } from '../inventory/inventory.schemas.js';
 import type { ReportDto } from '../reports/reports.schemas.js';
+import { toReportDto } from '../reports/reports.service.js';
 import type { ReportSearchCriteria, SearchCriteria } from './search.schemas.js';
 import {
   DEPARTMENT_SORTABLE,
@@ -11,7 +11,6 @@ import {
   ROOM_SORTABLE,
   SearchRepository,
   type PlaceCriteria,
-  type ReportRow,
   type TimeWindow,
 } from './search.repository.js';
 
@@ -87,23 +86,8 @@ function placeCriteria(body: SearchCriteria): PlaceCriteria {
   return criteria;
 }
 
-const toReportDto = (row: ReportRow): ReportDto => ({
-  id: row.id,
-  title: row.title,
-  description: row.description,
-  reportedBy: row.reportedBy,
-  departmentId: row.departmentId,
-  roomId: row.roomId,
-  deskId: row.deskId,
-  equipmentId: row.equipmentId,
-  createdAt: row.createdAt.toISOString(),
-});
-
 export class SearchService {
-  constructor(
-    private readonly db: Database,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly db: Database) {}
 
   private get search() {
     return new SearchRepository(this.db);
