@@ -74,6 +74,8 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
     },
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: badUrlProblem,
+    // Migrations run inside the plugin; an index built on a large table may take minutes.
+    pluginTimeout: 0,
   };
 }
 

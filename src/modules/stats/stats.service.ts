@@ -14,10 +14,13 @@ const series = (days: DayRange, counts: number[]) => counts.map((count, index) =
 /**
  * Statistics are a dashboard: counting a million reservations on every request would make the
  * busiest admin page the costliest one. Each process computes them at most once per `cacheTtlMs`
- * (STATS_CACHE_TTL; 0 computes every time), and simultaneous requests share one computation.
+ * (STATS_CACHE_TTL; 0 computes every time). Simultaneous requests share one computation, and
+ * once the figures are older than the TTL they are still answered while a fresh computation
+ * runs, so only the very first request of a process waits for one.
  */
 export class StatsService {
-  private cached?: { expiresAt: number; value: Promise<StatisticsDto> };
+  private current?: { computedAt: number; value: StatisticsDto };
+  private pending?: Promise<StatisticsDto>;
 
   constructor(
     private readonly db: Database,
@@ -27,16 +30,27 @@ export class StatsService {
 
   async statistics(): Promise<StatisticsDto> {
     if (this.cacheTtlMs === 0) return this.compute();
-    const now = this.clock.now().getTime();
-    if (this.cached && now < this.cached.expiresAt) return this.cached.value;
-    const value = this.compute();
-    const entry = { expiresAt: now + this.cacheTtlMs, value };
-    this.cached = entry;
-    // A failure is not kept: the next request tries again.
-    value.catch(() => {
-      if (this.cached === entry) this.cached = undefined;
-    });
-    return value;
+    const fresh = this.current && this.clock.now().getTime() - this.current.computedAt < this.cacheTtlMs;
+    if (fresh) return this.current!.value;
+    const refresh = this.refresh();
+    return this.current ? this.current.value : refresh;
+  }
+
+  private refresh(): Promise<StatisticsDto> {
+    if (!this.pending) {
+      const startedAt = this.clock.now().getTime();
+      this.pending = this.compute()
+        .then((value) => {
+          this.current = { computedAt: startedAt, value };
+          return value;
+        })
+        .finally(() => {
+          this.pending = undefined;
+        });
+      // A failed refresh keeps the previous figures; the next request tries again.
+      this.pending.catch(() => undefined);
+    }
+    return this.pending;
   }
 
   /** Totals and three daily series (decisions.md §8), each computed in the database, in parallel. */
