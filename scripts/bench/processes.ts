@@ -1,0 +1,103 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export class ServerProcess {
+  private exited = false;
+  private exitCode: number | null = null;
+
+  private constructor(
+    readonly name: string,
+    readonly baseUrl: string,
+    readonly logFile: string,
+    private readonly child: ChildProcess,
+  ) {
+    child.once('exit', (code) => {
+      this.exited = true;
+      this.exitCode = code;
+    });
+  }
+
+  /** Starts `node <args>` with its output appended to `logFile`, and waits until `readyPath` answers 200. */
+  static async start(options: { name: string; args: string[]; env: NodeJS.ProcessEnv; port: number; readyPath: string; logFile: string; timeoutMs?: number }): Promise<ServerProcess> {
+    const log = openSync(options.logFile, 'a');
+    const child = spawn(process.execPath, options.args, { env: options.env, stdio: ['ignore', log, log] });
+    closeSync(log);
+    const server = new ServerProcess(options.name, `http://127.0.0.1:${options.port}`, options.logFile, child);
+    const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+    while (Date.now() < deadline) {
+      if (server.exited) throw new Error(`${options.name} exited with code ${server.exitCode} while starting; see ${options.logFile}`);
+      try {
+        const response = await fetch(`${server.baseUrl}${options.readyPath}`);
+        if (response.ok) return server;
+      } catch {
+        // Not listening yet.
+      }
+      await sleep(200);
+    }
+    await server.stop();
+    throw new Error(`${options.name} did not answer ${options.readyPath} within ${(options.timeoutMs ?? 60_000) / 1000} s; see ${options.logFile}`);
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  get running(): boolean {
+    return !this.exited;
+  }
+
+  /** A field of /proc/<pid>/status in bytes (VmRSS: now, VmHWM: the peak so far); undefined once it exited or off Linux. */
+  memory(field: 'VmRSS' | 'VmHWM'): number | undefined {
+    if (this.exited) return undefined;
+    try {
+      const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
+      return match ? Number(match[1]) * 1024 : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** SIGTERM, then SIGKILL if it has not exited after 10 s. */
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.child.kill('SIGTERM');
+    const killed = sleep(10_000).then(() => {
+      if (!this.exited) this.child.kill('SIGKILL');
+    });
+    await Promise.race([exited, killed]);
+    await exited;
+  }
+}
+
+/** Samples a process's resident memory while the load runs; VmHWM misses nothing, the samples show the working level. */
+export class RssSampler {
+  private peak = 0;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly server: ServerProcess, intervalMs = 250) {
+    this.timer = setInterval(() => {
+      this.peak = Math.max(this.peak, server.memory('VmRSS') ?? 0);
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  /** The highest sampled VmRSS and the kernel's high-water mark VmHWM, in bytes. */
+  finish(): { sampledPeak: number; highWaterMark: number | undefined } {
+    clearInterval(this.timer);
+    return { sampledPeak: this.peak, highWaterMark: this.server.memory('VmHWM') };
+  }
+}

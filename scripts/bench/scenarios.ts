@@ -1,0 +1,273 @@
+import type autocannon from 'autocannon';
+import { BENCH_USER_AGENT, type SeededUser } from './database.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/** Everything a scenario's requests are made of; tokens are renewed every round. */
+export interface BenchContext {
+  appUrl: string;
+  referenceUrl: string;
+  userTokens: string[];
+  adminToken: string;
+  users: SeededUser[];
+  password: string;
+  /** Tomorrow's (the next workday's) 09:00–17:00 UTC: the window the searches look at. */
+  searchWindow: { start: string; end: string };
+  bookings: Bookings;
+}
+
+/** The part of autocannon's options a scenario decides (the runner adds url, connections, duration). */
+export type Load = Omit<autocannon.Options, 'url' | 'connections' | 'duration'>;
+
+export type ScenarioId =
+  | 'r1'
+  | 'r2'
+  | 'r3'
+  | 'self'
+  | 'departments'
+  | 'reservations'
+  | 'search-rooms'
+  | 'search-rooms-partly'
+  | 'search-departments'
+  | 'search-reports'
+  | 'stats'
+  | 'book'
+  | 'book-hot'
+  | 'login';
+
+export interface Scenario {
+  id: ScenarioId;
+  title: string;
+  /** Reference routes run on the bare Fastify process. */
+  server: 'reference' | 'app';
+  /** Statuses that are an answer, not an error (409 where bookings compete for hot desks). */
+  expected: readonly number[];
+  /** Also measured at this fixed request rate, for latency below saturation. */
+  fixedRate?: number;
+  /** Shown apart from the main table (sign-in: its cost is the password hash, by design). */
+  separate?: boolean;
+  load(context: BenchContext): Load;
+}
+
+const json = { 'content-type': 'application/json' };
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** One token per connection, the users taken in turn: 50 connections are 50 signed-in people. */
+function usersOverConnections(context: BenchContext): Pick<Load, 'setupClient'> {
+  let next = 0;
+  const tokens = context.userTokens;
+  return { setupClient: (client) => client.setHeaders(bearer(tokens[next++ % tokens.length]!)) };
+}
+
+const searchAsUsers = (context: BenchContext, path: string, criteria: object): Load => ({
+  method: 'POST',
+  headers: json,
+  body: JSON.stringify(criteria),
+  requests: [{ path }],
+  ...usersOverConnections(context),
+});
+
+const REPORT_WORDS = ['monitor', 'desk', 'chair', 'dock', 'flicker', 'light', 'network', 'keys'];
+
+/**
+ * Bookings far beyond anything the seed holds (it books up to six months ahead), removed at the
+ * end. Free desks: the n-th request books the next desk of a shuffled list for the hour
+ * ⌊n / desks⌋ after `freeFrom`, for the user n mod users; with no more desks than users no two
+ * requests ever collide, so every answer should be 200. Hot desks: each run gets a fresh week
+ * at `hotFrom` in which requests pick one of a handful of desks and a random 1–3 h slot, so
+ * many of them race for the same time of the same desk (200 or 409).
+ */
+export class Bookings {
+  private next = 0;
+  private hotRun = 0;
+  private readonly desks: string[];
+  private readonly hotDesks: string[];
+
+  constructor(
+    bookableDeskIds: readonly string[],
+    private readonly users: readonly SeededUser[],
+    private readonly freeFrom: Date,
+    private readonly hotFrom: Date,
+    hotDeskCount: number,
+  ) {
+    const shuffled = shuffle([...bookableDeskIds]);
+    this.desks = shuffled.slice(0, Math.min(shuffled.length, users.length));
+    this.hotDesks = shuffled.slice(0, Math.min(hotDeskCount, shuffled.length));
+  }
+
+  freeDeskBody(): string {
+    const n = this.next++;
+    const start = this.freeFrom.getTime() + Math.floor(n / this.desks.length) * HOUR;
+    return JSON.stringify({
+      deskId: this.desks[n % this.desks.length],
+      startTime: new Date(start).toISOString(),
+      endTime: new Date(start + HOUR).toISOString(),
+      userId: this.users[n % this.users.length]!.id,
+    });
+  }
+
+  /** Starts the next week of hot-desk bookings (one per run, warm-ups included). */
+  hotWeek(): () => string {
+    const weekStart = this.hotFrom.getTime() + this.hotRun++ * 7 * DAY;
+    return () => {
+      const start = weekStart + randomInt(7 * 24 - 3) * HOUR;
+      return JSON.stringify({
+        deskId: this.hotDesks[randomInt(this.hotDesks.length)],
+        startTime: new Date(start).toISOString(),
+        endTime: new Date(start + (1 + randomInt(3)) * HOUR).toISOString(),
+        userId: this.users[randomInt(this.users.length)]!.id,
+      });
+    };
+  }
+}
+
+const randomInt = (below: number) => Math.floor(Math.random() * below);
+
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+/** In the order they run within a round. */
+export const SCENARIOS: readonly Scenario[] = [
+  { id: 'r1', title: 'R1 constant JSON (bare Fastify)', server: 'reference', expected: [200], load: () => ({ method: 'GET', requests: [{ path: '/r1' }] }) },
+  { id: 'r2', title: 'R2 primary-key SELECT (bare Fastify)', server: 'reference', expected: [200], load: () => ({ method: 'GET', requests: [{ path: '/r2' }] }) },
+  { id: 'r3', title: 'R3 20-row page + COUNT(*) (bare Fastify)', server: 'reference', expected: [200], load: () => ({ method: 'GET', requests: [{ path: '/r3' }] }) },
+  {
+    id: 'self',
+    title: 'GET /api/self',
+    server: 'app',
+    expected: [200],
+    load: (context) => ({ method: 'GET', requests: [{ path: '/api/self' }], ...usersOverConnections(context) }),
+  },
+  {
+    id: 'departments',
+    title: 'GET /api/departments (page of 20)',
+    server: 'app',
+    expected: [200],
+    load: (context) => ({ method: 'GET', requests: [{ path: '/api/departments?page=0&size=20' }], ...usersOverConnections(context) }),
+  },
+  {
+    id: 'reservations',
+    title: 'GET /api/reservation (USER)',
+    server: 'app',
+    expected: [200],
+    load: (context) => ({ method: 'GET', requests: [{ path: '/api/reservation' }], ...usersOverConnections(context) }),
+  },
+  {
+    id: 'search-rooms',
+    title: 'POST /api/search/rooms (free 09–17, dept + equipment)',
+    server: 'app',
+    expected: [200],
+    fixedRate: 100,
+    load: (context) =>
+      searchAsUsers(context, '/api/search/rooms', {
+        department: { location: 'Berlin' },
+        equipment: [{ type: 'DOCKING_STATION' }],
+        reservation: { free: context.searchWindow },
+      }),
+  },
+  {
+    id: 'search-rooms-partly',
+    title: 'POST /api/search/rooms (partlyReserved, PT2H)',
+    server: 'app',
+    expected: [200],
+    fixedRate: 100,
+    load: (context) =>
+      searchAsUsers(context, '/api/search/rooms', {
+        department: { location: 'Berlin' },
+        equipment: [{ type: 'DOCKING_STATION' }],
+        reservation: { free: { ...context.searchWindow, partlyReserved: true, partlyBetween: 'PT2H' } },
+      }),
+  },
+  {
+    id: 'search-departments',
+    title: 'POST /api/search/departments',
+    server: 'app',
+    expected: [200],
+    fixedRate: 100,
+    load: (context) =>
+      searchAsUsers(context, '/api/search/departments', { room: { available: true }, equipment: [{ type: 'MONITOR' }], reservation: { free: context.searchWindow } }),
+  },
+  {
+    id: 'search-reports',
+    title: 'POST /api/search/reports (title text)',
+    server: 'app',
+    expected: [200],
+    fixedRate: 100,
+    load: (context) => {
+      let next = 0;
+      return {
+        method: 'POST',
+        headers: json,
+        ...usersOverConnections(context),
+        requests: [{ path: '/api/search/reports', setupRequest: (request) => ({ ...request, body: JSON.stringify({ title: REPORT_WORDS[next++ % REPORT_WORDS.length] }) }) }],
+      };
+    },
+  },
+  {
+    id: 'stats',
+    title: 'GET /api/stats (ADMIN)',
+    server: 'app',
+    expected: [200],
+    fixedRate: 20,
+    load: (context) => ({ method: 'GET', headers: bearer(context.adminToken), requests: [{ path: '/api/stats' }] }),
+  },
+  {
+    id: 'book',
+    title: 'POST /api/reservation (free desks)',
+    server: 'app',
+    expected: [200],
+    load: (context) => ({
+      method: 'POST',
+      headers: { ...json, ...bearer(context.adminToken) },
+      requests: [{ path: '/api/reservation', setupRequest: (request) => ({ ...request, body: context.bookings.freeDeskBody() }) }],
+    }),
+  },
+  {
+    id: 'book-hot',
+    title: 'POST /api/reservation (hot desks)',
+    server: 'app',
+    expected: [200, 409],
+    load: (context) => {
+      const body = context.bookings.hotWeek();
+      return {
+        method: 'POST',
+        headers: { ...json, ...bearer(context.adminToken) },
+        requests: [{ path: '/api/reservation', setupRequest: (request) => ({ ...request, body: body() }) }],
+      };
+    },
+  },
+  {
+    id: 'login',
+    title: 'POST /api/auth/login',
+    server: 'app',
+    expected: [200],
+    separate: true,
+    load: (context) => {
+      let next = 0;
+      const users = context.users.slice(0, 1000);
+      return {
+        method: 'POST',
+        headers: { ...json, 'user-agent': BENCH_USER_AGENT },
+        requests: [
+          {
+            path: '/api/auth/login',
+            setupRequest: (request) => ({ ...request, body: JSON.stringify({ email: users[next++ % users.length]!.email, password: context.password }) }),
+          },
+        ],
+      };
+    },
+  },
+];
+
+/** The next workday (Monday to Friday) after `now`, 09:00–17:00 UTC. */
+export function nextWorkdayWindow(now: Date): { start: string; end: string } {
+  let day = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + DAY;
+  while ([0, 6].includes(new Date(day).getUTCDay())) day += DAY;
+  return { start: new Date(day + 9 * HOUR).toISOString(), end: new Date(day + 17 * HOUR).toISOString() };
+}
