@@ -1,0 +1,310 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webBuildIsCurrent } from '../../scripts/build-web.js';
+import deskbook, { serverOptions } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { projectPath } from '../../src/shared/paths.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
+import { createTestDatabase, testDbKind, type TestDatabase } from '../helpers/database.js';
+
+/**
+ * The web app in a real browser (Debian's Chromium, headless) against a real server on a fresh
+ * database: an admin sets up an office and two users, one user books a desk that the other one
+ * then loses, the booker reports a broken docking station, the admin sees the report and the
+ * statistics. Screenshots of the main pages land in docs/screenshots/.
+ *
+ * It runs once per `npm test`: in the postgres project when TEST_DATABASE_URL is set, else in pglite.
+ */
+const runsHere = process.env.TEST_DATABASE_URL ? testDbKind === 'postgres' : testDbKind === 'pglite';
+
+const CHROMIUM = '/usr/bin/chromium';
+const TIME_ZONE = 'Europe/Berlin';
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const SCREENSHOTS = projectPath('docs', 'screenshots');
+
+const ALICE = { firstName: 'Alice', lastName: 'Lindqvist', email: 'alice@example.test', password: 'alice-password-1' };
+const BOB = { firstName: 'Bob', lastName: 'Okafor', email: 'bob@example.test', password: 'bob-password-1' };
+
+/** The elements sticking out on the right, to say what makes a page scroll sideways. */
+const WIDER_THAN_SCREEN = `[...document.querySelectorAll('body *')]
+  .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .slice(0, 5)
+  .map((element) => element.tagName + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right))`;
+
+/** Tomorrow's calendar date in the browser's time zone, as the date input holds it. */
+function tomorrowIn(timeZone: string): string {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date()).map((part) => [part.type, part.value]));
+  const next = new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day) + 1));
+  return next.toISOString().slice(0, 10);
+}
+
+/** "YYYY-MM-DD HH:MM" of an instant in a time zone. */
+function localIn(timeZone: string, iso: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+      .formatToParts(new Date(iso))
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}
+
+describe.skipIf(!runsHere)('the web app in a browser', () => {
+  let database: TestDatabase;
+  let server: FastifyInstance;
+  let baseUrl: string;
+  let profileDir: string;
+  let context: BrowserContext;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    if (!webBuildIsCurrent()) {
+      const build = spawnSync(process.execPath, [projectPath('node_modules', 'tsx', 'dist', 'cli.mjs'), projectPath('scripts', 'build-web.ts')], { cwd: projectPath(), encoding: 'utf8' });
+      if (build.status !== 0) throw new Error(`web build failed:\n${build.stdout}\n${build.stderr}`);
+    }
+    database = await createTestDatabase();
+    const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false' });
+    server = Fastify(serverOptions(config, false));
+    await server.register(deskbook, { config, database: database.handle });
+    baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });
+
+    profileDir = await mkdtemp(path.join(tmpdir(), 'deskbook-e2e-'));
+    context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      viewport: DESKTOP,
+      timezoneId: TIME_ZONE,
+      locale: 'en-GB',
+    });
+    context.setDefaultTimeout(15_000);
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    if (profileDir) await rm(profileDir, { recursive: true, force: true });
+    await server?.close();
+    await database?.dispose();
+  });
+
+  /** A new tab: its own sessionStorage, so its own signed-in person. Script errors are collected. */
+  async function tab(): Promise<Page> {
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // The browser logs every non-2xx answer (409 on purpose below, 404 for a missing picture).
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+    });
+    return page;
+  }
+
+  async function signIn(page: Page, email: string, password: string) {
+    await page.goto(`${baseUrl}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('E-mail', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Find a desk' }).waitFor();
+  }
+
+  /** Desktop and phone screenshots of what the page shows now; the phone one must not scroll sideways. */
+  async function screenshots(page: Page, name: string) {
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
+    await page.setViewportSize(PHONE);
+    // Two frames: time for layouts that follow media queries in script (the charts) to re-render.
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+    // Strings, evaluated in the page (this file is compiled without the DOM library).
+    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
+    const culprits = overflow > 0 ? await page.evaluate(WIDER_THAN_SCREEN) : [];
+    expect(overflow, `${name} is wider than a phone screen: ${JSON.stringify(culprits)}`).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
+    await page.setViewportSize(DESKTOP);
+    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+  }
+
+  async function openMenu(page: Page, link: string) {
+    const menu = page.getByRole('button', { name: 'Menu' });
+    if (await menu.isVisible()) await menu.click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
+  }
+
+  it('runs the whole booking story', async () => {
+    const admin = await tab();
+    await admin.goto(`${baseUrl}/`);
+    await admin.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await screenshots(admin, 'sign-in');
+    await signIn(admin, ADMIN_EMAIL, ADMIN_PASSWORD);
+
+    // The admin sets up an office, a room, a desk with a docking station.
+    await openMenu(admin, 'Offices');
+    await admin.getByRole('button', { name: 'Add an office' }).click();
+    await admin.getByLabel('Location', { exact: true }).fill('Berlin');
+    await admin.getByLabel('Building', { exact: true }).fill('Spree House');
+    await admin.getByLabel('Floor', { exact: true }).fill('2');
+    await admin.getByRole('button', { name: 'Create the office' }).click();
+    await admin.getByRole('heading', { name: 'Berlin · Spree House · Floor 2' }).waitFor();
+
+    const picture = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 80, g: 120, b: 200 } } }).png().toBuffer();
+    await admin.getByLabel('Upload a picture', { exact: true }).setInputFiles({ name: 'floor.png', mimeType: 'image/png', buffer: picture });
+    await admin.getByText('The picture has been updated.').waitFor();
+    await admin.getByRole('img', { name: 'Picture of Berlin · Spree House · Floor 2' }).waitFor();
+
+    await admin.getByLabel('Room name', { exact: true }).fill('Blue Room');
+    await admin.getByRole('button', { name: 'Add the room' }).click();
+    await admin.getByText('Room Blue Room has been added.').waitFor();
+    await admin.getByRole('link', { name: 'Manage room Blue Room' }).click();
+    await admin.getByRole('heading', { name: 'Room Blue Room' }).waitFor();
+
+    await admin.getByLabel('Desk name', { exact: true }).fill('A1');
+    await admin.getByRole('button', { name: 'Add the desk' }).click();
+    await admin.getByRole('heading', { name: /Desk A1/ }).waitFor();
+    await admin.getByRole('button', { name: 'Add equipment to desk A1' }).click();
+    await admin.getByLabel('Equipment type', { exact: true }).selectOption('DOCKING_STATION');
+    await admin.getByLabel('Equipment name', { exact: true }).fill('Dock D1');
+    await admin.getByLabel('Description (optional)', { exact: true }).fill('USB-C, 90 W');
+    await admin.getByRole('button', { name: 'Add the equipment' }).click();
+    await admin.getByRole('list', { name: 'Equipment of desk A1' }).getByText('Dock D1').waitFor();
+    await screenshots(admin, 'admin-room');
+
+    // Two users, each with a password set by the admin.
+    await openMenu(admin, 'Users');
+    for (const person of [ALICE, BOB]) {
+      await admin.getByRole('button', { name: 'Add a user' }).click();
+      const form = admin.getByRole('dialog', { name: 'Add a user' });
+      await form.getByLabel('First name', { exact: true }).fill(person.firstName);
+      await form.getByLabel('Last name', { exact: true }).fill(person.lastName);
+      await form.getByLabel('E-mail', { exact: true }).fill(person.email);
+      await form.getByRole('button', { name: 'Add the user' }).click();
+      const passwordForm = admin.getByRole('dialog', { name: `Set the password of ${person.firstName} ${person.lastName}` });
+      await passwordForm.getByLabel('New password', { exact: true }).fill(person.password);
+      await passwordForm.getByLabel('Repeat the password', { exact: true }).fill(person.password);
+      await passwordForm.getByRole('button', { name: 'Set the password' }).click();
+      await admin.getByText(`The password of ${person.firstName} ${person.lastName} has been set.`).waitFor();
+    }
+    await admin.getByRole('cell', { name: BOB.email }).waitFor();
+    await screenshots(admin, 'admin-users');
+
+    // Bob looks first: desk A1 is free tomorrow 09:00–12:00.
+    const tomorrow = tomorrowIn(TIME_ZONE);
+    const bob = await tab();
+    await signIn(bob, BOB.email, BOB.password);
+    expect(await bob.getByLabel('Date', { exact: true }).inputValue()).toBe(tomorrow);
+    expect(await bob.getByLabel('From', { exact: true }).inputValue()).toBe('09:00');
+    expect(await bob.getByLabel('To', { exact: true }).inputValue()).toBe('17:00');
+    await bob.getByLabel('To', { exact: true }).fill('12:00');
+    await bob.getByRole('button', { name: 'Search free desks' }).click();
+    await bob.getByRole('button', { name: 'Book desk A1 in Blue Room' }).waitFor();
+
+    // Alice finds it with the docking-station filter and books it.
+    const alice = await tab();
+    await signIn(alice, ALICE.email, ALICE.password);
+    await alice.getByLabel('To', { exact: true }).fill('12:00');
+    await alice.getByLabel('Docking station', { exact: true }).check();
+    await alice.getByRole('button', { name: 'Search free desks' }).click();
+    await alice.getByRole('heading', { name: 'Blue Room' }).waitFor();
+    await alice.getByText('Berlin · Spree House · Floor 2').waitFor();
+    await screenshots(alice, 'find-a-desk');
+    await alice.getByRole('button', { name: 'Book desk A1 in Blue Room' }).click();
+    await alice.getByText('Booked: desk A1 in Blue Room').waitFor();
+    // Booked, the desk leaves the list of free desks.
+    await alice.getByText('No desk is free for this time with these filters.').waitFor();
+
+    const booked = await reservations();
+    expect(booked.totalElements).toBe(1);
+    expect(localIn(TIME_ZONE, booked.content[0]!.startTime)).toBe(`${tomorrow} 09:00`);
+    expect(localIn(TIME_ZONE, booked.content[0]!.endTime)).toBe(`${tomorrow} 12:00`);
+    expect(booked.content[0]!.startTime).toMatch(/Z$/);
+
+    await alice.getByRole('link', { name: 'See my reservations' }).click();
+    await alice.getByRole('heading', { name: 'My reservations' }).waitFor();
+    const upcoming = alice.getByRole('region', { name: 'Upcoming' });
+    await upcoming.getByText('Desk A1').waitFor();
+    await upcoming.getByText(/09:00–12:00/).waitFor();
+    await screenshots(alice, 'my-reservations');
+
+    // Bob still sees the desk as free and tries to book it: he is told it is taken.
+    await bob.getByRole('button', { name: 'Book desk A1 in Blue Room' }).click();
+    await bob.getByText(/someone else got this desk first/).waitFor();
+    await bob.getByText('No desk is free for this time with these filters.').waitFor();
+    expect((await reservations()).totalElements).toBe(1);
+
+    // Alice reports the broken docking station from her reservation.
+    await upcoming.getByRole('link', { name: 'Report a problem with desk A1' }).click();
+    await alice.getByRole('heading', { name: 'Report a problem' }).waitFor();
+    const equipment = alice.getByLabel('Equipment (optional)', { exact: true });
+    await equipment.locator('option', { hasText: 'Dock D1 (Docking station)' }).waitFor({ state: 'attached' });
+    await equipment.selectOption({ label: 'Dock D1 (Docking station)' });
+    expect(await alice.getByLabel('Desk', { exact: true }).locator('option:checked').textContent()).toBe('A1');
+    await alice.getByLabel('Title', { exact: true }).fill('Docking station broken');
+    await alice.getByLabel('What is wrong?', { exact: true }).fill('The dock at A1 gives no picture on either monitor.');
+    await alice.getByRole('button', { name: 'Send the report' }).click();
+    await alice.getByText('Thank you, your report has been sent to the office team.').waitFor();
+    await alice.getByRole('region', { name: 'Your latest reports' }).getByText('Docking station broken').waitFor();
+    await screenshots(alice, 'report-a-problem');
+
+    await openMenu(alice, 'My reservations');
+    await alice.getByRole('heading', { name: 'My reservations' }).waitFor();
+    await alice.goto(`${baseUrl}/profile`);
+    await alice.getByRole('heading', { name: 'Where you are signed in' }).waitFor();
+    await alice.getByText('This device').waitFor();
+    await screenshots(alice, 'profile');
+
+    // The admin sees the report and the statistics.
+    await openMenu(admin, 'Reports');
+    const report = admin.getByRole('listitem').filter({ hasText: 'Docking station broken' });
+    await report.getByText(`by ${ALICE.firstName} ${ALICE.lastName}`).waitFor();
+    await report.getByText('Dock D1 (Docking station)').waitFor();
+    await report.getByText('room Blue Room, desk A1').waitFor();
+    await screenshots(admin, 'admin-reports');
+
+    await openMenu(admin, 'Statistics');
+    const totals = admin.getByRole('list', { name: 'Totals' });
+    await totals.getByText('Reservations').waitFor();
+    expect(await totals.getByRole('listitem').filter({ hasText: 'Reservations' }).locator('.total-value').textContent()).toBe('1');
+    expect(await totals.getByRole('listitem').filter({ hasText: 'Defect reports' }).locator('.total-value').textContent()).toBe('1');
+    const charts = admin.getByRole('img');
+    expect(await charts.count()).toBe(3);
+    const upcomingChart = admin.getByRole('img', { name: /Reservations per day, 15 days back and 15 ahead/ });
+    expect(await upcomingChart.locator('rect').count()).toBe(31);
+    const bookedChart = admin.getByRole('img', { name: /Reservations booked per day, last 30 days/ });
+    expect(await bookedChart.locator('rect').count()).toBe(30);
+    expect(await bookedChart.locator('rect[height]:not([height="0"])').count()).toBe(1);
+    await screenshots(admin, 'admin-statistics');
+
+    // Deleting the office is refused while it holds rooms; the admin is told why and keeps it.
+    await openMenu(admin, 'Offices');
+    await admin.getByRole('button', { name: 'Delete Berlin · Spree House · Floor 2' }).click();
+    const confirm = admin.getByRole('dialog', { name: 'Delete this office?' });
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+    await confirm.getByText('This office cannot be deleted on its own.').waitFor();
+    await confirm.getByRole('button', { name: 'Delete everything under it' }).waitFor();
+    await screenshots(admin, 'admin-offices-delete');
+    await confirm.getByRole('button', { name: 'Keep it' }).click();
+    await admin.getByRole('link', { name: 'Manage Berlin · Spree House · Floor 2' }).waitFor();
+
+    // Signing out ends the session on the server too.
+    await alice.getByRole('button', { name: 'Menu' }).isVisible().then((visible) => (visible ? alice.getByRole('button', { name: 'Menu' }).click() : undefined));
+    await alice.getByRole('button', { name: 'Sign out', exact: true }).first().click();
+    await alice.getByRole('heading', { name: 'Sign in' }).waitFor();
+    expect(await alice.evaluate("sessionStorage.getItem('deskbook.session')")).toBeNull();
+
+    expect(problems).toEqual([]);
+  });
+
+  let adminToken: string | undefined;
+  /** Every reservation, read through the API as the admin (what the database holds). */
+  async function reservations(): Promise<{ totalElements: number; content: { startTime: string; endTime: string }[] }> {
+    if (!adminToken) {
+      const response = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }) });
+      adminToken = ((await response.json()) as { accessToken: string }).accessToken;
+    }
+    const response = await fetch(`${baseUrl}/api/reservation`, { headers: { authorization: `Bearer ${adminToken}` } });
+    return (await response.json()) as { totalElements: number; content: { startTime: string; endTime: string }[] };
+  }
+});

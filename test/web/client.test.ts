@@ -1,0 +1,148 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+/**
+ * The web app's API client (web/src/api/client.ts) against a fake server: the bearer token on
+ * every call, one refresh on a 401 and the call repeated, sign-out when the refresh is refused.
+ */
+
+// The app uses relative URLs, resolved by the browser against the page; Node needs a base.
+const ORIGIN = 'http://deskbook.test';
+class PageRequest extends Request {
+  constructor(input: string | URL | Request, init?: RequestInit) {
+    super(typeof input === 'string' && input.startsWith('/') ? new URL(input, ORIGIN) : input, init);
+  }
+}
+globalThis.Request = PageRequest;
+
+const { api, call } = await import('../../web/src/api/client.js');
+const { getSession, onSessionChange, setSession } = await import('../../web/src/api/session.js');
+const { ApiError } = await import('../../web/src/lib/problems.js');
+
+const HOUR = 3_600_000;
+const pair = (n: number, expiresInMs = HOUR) => ({
+  accessToken: `access-${n}`,
+  refreshToken: `refresh-${n}`,
+  expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
+  refreshExpiresAt: new Date(Date.now() + 24 * HOUR).toISOString(),
+  sessionId: '5a1e0000-0000-4000-8000-000000000001',
+  userId: '5a1e0000-0000-4000-8000-000000000002',
+});
+
+const SELF = { id: '5a1e0000-0000-4000-8000-000000000002', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.test', hasAvatar: false };
+const json = (status: number, body: unknown, type = 'application/json') => new Response(JSON.stringify(body), { status, headers: { 'content-type': type } });
+const problem = (status: number, code: string) => json(status, { type: `urn:deskbook:problem:${code.toLowerCase()}`, title: code, status, detail: code, instance: '/', code }, 'application/problem+json');
+
+/** A fake service: accepts one access token at a time and rotates the refresh token. */
+class FakeServer {
+  validAccess = 'access-1';
+  validRefresh: string | undefined = 'refresh-1';
+  next = 2;
+  calls: { method: string; path: string; authorization: string | null; body: string }[] = [];
+  refreshes = 0;
+
+  fetch = async (request: Request): Promise<Response> => {
+    const path = new URL(request.url).pathname;
+    const body = await request.text();
+    this.calls.push({ method: request.method, path, authorization: request.headers.get('authorization'), body });
+    if (path === '/api/auth/refresh') {
+      this.refreshes += 1;
+      // Answer after the other requests of the same moment have arrived, as a real server would.
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const { refreshToken } = JSON.parse(body) as { refreshToken: string };
+      if (refreshToken !== this.validRefresh) return problem(401, 'INVALID_REFRESH_TOKEN');
+      const fresh = pair(this.next++);
+      this.validAccess = fresh.accessToken;
+      this.validRefresh = fresh.refreshToken;
+      return json(200, { ...fresh, tokenType: 'Bearer' });
+    }
+    if (request.headers.get('authorization') !== `Bearer ${this.validAccess}`) return problem(401, 'INVALID_TOKEN');
+    if (path === '/api/self' && request.method === 'PUT') return json(200, { ...SELF, ...(JSON.parse(body) as object) });
+    if (path === '/api/self') return json(200, SELF);
+    return problem(404, 'ROUTE_NOT_FOUND');
+  };
+}
+
+let server: FakeServer;
+const realFetch = globalThis.fetch;
+
+beforeEach(() => {
+  server = new FakeServer();
+  globalThis.fetch = server.fetch as typeof fetch;
+  setSession(pair(1));
+});
+
+afterEach(() => {
+  globalThis.fetch = realFetch;
+  setSession(undefined);
+});
+
+describe('the API client', () => {
+  it('sends the access token and answers the typed data', async () => {
+    expect(await call(api.GET('/api/self'))).toEqual(SELF);
+    expect(server.calls).toEqual([{ method: 'GET', path: '/api/self', authorization: 'Bearer access-1', body: '' }]);
+  });
+
+  it('renews the session once on a 401 and repeats the call, body and all', async () => {
+    server.validAccess = 'revoked-elsewhere';
+    server.validRefresh = 'refresh-1';
+    // The access token is refused: the pair is renewed and the call goes again with the new token.
+    const updated = await call(api.PUT('/api/self', { body: { firstName: 'Augusta' } }));
+    expect(updated.firstName).toBe('Augusta');
+    expect(server.calls.map((item) => [item.method, item.path, item.authorization, item.body])).toEqual([
+      ['PUT', '/api/self', 'Bearer access-1', '{"firstName":"Augusta"}'],
+      ['POST', '/api/auth/refresh', null, '{"refreshToken":"refresh-1"}'],
+      ['PUT', '/api/self', 'Bearer access-2', '{"firstName":"Augusta"}'],
+    ]);
+    // The rotated pair is kept for the next calls.
+    expect(getSession()?.refreshToken).toBe('refresh-2');
+  });
+
+  it('shares one refresh between calls refused at the same time', async () => {
+    server.validAccess = 'expired';
+    const answers = await Promise.all([call(api.GET('/api/self')), call(api.GET('/api/self')), call(api.GET('/api/self'))]);
+    expect(answers).toEqual([SELF, SELF, SELF]);
+    expect(server.refreshes).toBe(1);
+  });
+
+  it('ends the session when the refresh is refused, and reports the 401', async () => {
+    server.validAccess = 'expired';
+    server.validRefresh = undefined;
+    const ended: unknown[] = [];
+    const stop = onSessionChange((session) => ended.push(session));
+    try {
+      const failure = await call(api.GET('/api/self')).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(ApiError);
+      expect((failure as InstanceType<typeof ApiError>).problem).toMatchObject({ status: 401, code: 'INVALID_TOKEN' });
+      expect(getSession()).toBeUndefined();
+      expect(ended).toEqual([undefined]);
+      // Only one refresh is tried, never a loop.
+      expect(server.refreshes).toBe(1);
+    } finally {
+      stop();
+    }
+  });
+
+  it('renews an access token about to expire before using it', async () => {
+    setSession(pair(1, 5_000));
+    await call(api.GET('/api/self'));
+    expect(server.calls.map((item) => [item.path, item.authorization])).toEqual([
+      ['/api/auth/refresh', null],
+      ['/api/self', 'Bearer access-2'],
+    ]);
+  });
+
+  it('sends no token and tries no refresh when nobody is signed in', async () => {
+    setSession(undefined);
+    const failure = await call(api.GET('/api/self')).catch((error: unknown) => error);
+    expect((failure as InstanceType<typeof ApiError>).problem.status).toBe(401);
+    expect(server.calls).toEqual([{ method: 'GET', path: '/api/self', authorization: null, body: '' }]);
+  });
+
+  it('reports an unreachable server as status 0', async () => {
+    globalThis.fetch = (async () => Promise.reject(new TypeError('fetch failed'))) as typeof fetch;
+    const failure = await call(api.GET('/api/self')).catch((error: unknown) => error);
+    expect((failure as InstanceType<typeof ApiError>).problem).toEqual({ status: 0 });
+    // A connection failure does not sign anybody out.
+    expect(getSession()?.accessToken).toBe('access-1');
+  });
+});

@@ -1,0 +1,129 @@
+process.env.TZ = 'Europe/Berlin';
+
+import { describe, expect, it } from 'vitest';
+import { ApiError, bookingConflictMessage, dependentsMessage, fieldErrorMessages, problemMessage, problemOf, toProblem, type Problem } from '../../web/src/lib/problems.js';
+
+const problem = (status: number, code?: string, extra: Partial<Problem> = {}): Problem => ({ status, code, ...extra });
+
+describe('reading a failed response', () => {
+  it('keeps the problem+json members the UI uses', () => {
+    const body = {
+      type: 'urn:deskbook:problem:reservation-conflict',
+      title: 'The time range collides with another reservation',
+      status: 409,
+      detail: 'Desk is taken',
+      code: 'RESERVATION_CONFLICT',
+      requestId: 'req-1',
+      conflicts: [{ startTime: '2030-05-15T07:00:00Z', endTime: '2030-05-15T10:00:00Z' }],
+    };
+    expect(toProblem(409, body)).toEqual({
+      status: 409,
+      code: 'RESERVATION_CONFLICT',
+      title: body.title,
+      detail: 'Desk is taken',
+      requestId: 'req-1',
+      conflicts: body.conflicts,
+    });
+  });
+
+  it('survives bodies that are not problems (a proxy page, text, nothing)', () => {
+    expect(toProblem(502, '<html>Bad gateway</html>')).toEqual({ status: 502 });
+    expect(toProblem(500, null)).toEqual({ status: 500 });
+    expect(toProblem(500, [1, 2])).toEqual({ status: 500 });
+    expect(toProblem(400, { code: 7, errors: 'no', conflicts: [{ startTime: 1 }] })).toEqual({ status: 400, code: undefined, title: undefined, detail: undefined, requestId: undefined, conflicts: [] });
+  });
+
+  it('takes the wait from Retry-After when it is a positive number of seconds', () => {
+    expect(toProblem(429, { code: 'TOO_MANY_REQUESTS' }, '120').retryAfter).toBe(120);
+    expect(toProblem(429, { code: 'TOO_MANY_REQUESTS' }, 'soon').retryAfter).toBeUndefined();
+    expect(toProblem(429, { code: 'TOO_MANY_REQUESTS' }, null).retryAfter).toBeUndefined();
+  });
+
+  it('treats anything thrown that is not an ApiError as the server being out of reach', () => {
+    expect(problemOf(new TypeError('Failed to fetch'))).toEqual({ status: 0 });
+    expect(problemOf(new ApiError(problem(404, 'NOT_FOUND')))).toEqual({ status: 404, code: 'NOT_FOUND' });
+  });
+});
+
+describe('messages for people', () => {
+  it('maps the codes a person can meet to plain sentences', () => {
+    expect(problemMessage(problem(401, 'INVALID_CREDENTIALS'))).toBe('Wrong e-mail or password.');
+    expect(problemMessage(problem(401, 'INVALID_TOKEN'))).toBe('Your session has ended. Please sign in again.');
+    expect(problemMessage(problem(403, 'FORBIDDEN'))).toBe('You are not allowed to do this.');
+    expect(problemMessage(problem(404, 'NOT_FOUND'), 'This room')).toBe('This room no longer exists; someone may have removed it. Reload the page.');
+    expect(problemMessage(problem(409, 'EMAIL_TAKEN'))).toBe('Another user already has this e-mail address.');
+    expect(problemMessage(problem(409, 'DESK_NOT_BOOKABLE'))).toBe('This desk cannot be booked: it is a fixed desk or its room is closed.');
+    expect(problemMessage(problem(400, 'INVALID_CURRENT_PASSWORD'))).toBe('The current password is wrong.');
+    expect(problemMessage(problem(400, 'INVALID_RESET_TOKEN'))).toBe('This link is invalid, has been used or has expired. Ask for a new one.');
+    expect(problemMessage(problem(413, 'PAYLOAD_TOO_LARGE'))).toBe('The file is too large (at most 5 MB and 40 megapixels).');
+    expect(problemMessage(problem(415, 'UNSUPPORTED_MEDIA_TYPE'))).toBe('Use a PNG, JPEG or WebP image.');
+  });
+
+  it('passes on the rule a refused booking broke, as one sentence', () => {
+    expect(problemMessage(problem(400, 'RESERVATION_NOT_ALLOWED', { detail: 'A reservation may last at most 24 h.' }))).toBe(
+      'This booking is not allowed: A reservation may last at most 24 h.',
+    );
+    expect(problemMessage(problem(400, 'RESERVATION_NOT_ALLOWED'))).toBe('This booking is not allowed: it breaks a booking rule.');
+  });
+
+  it('names the colliding range of a conflict in local time', () => {
+    const conflict = problem(409, 'RESERVATION_CONFLICT', { conflicts: [{ startTime: '2030-05-15T07:00:00Z', endTime: '2030-05-15T10:00:00Z' }] });
+    expect(problemMessage(conflict)).toBe('That time is already booked (Wed, 15 May 2030, 09:00–12:00).');
+    expect(problemMessage(problem(409, 'RESERVATION_CONFLICT'))).toBe('That time is already booked.');
+  });
+
+  it('says how long to wait after too many attempts', () => {
+    expect(problemMessage(problem(429, 'TOO_MANY_REQUESTS', { retryAfter: 600 }))).toBe('Too many attempts. Try again in 10 minutes.');
+  });
+
+  it('lists field errors with readable names and wording', () => {
+    const invalid = problem(400, 'VALIDATION_FAILED', {
+      errors: [
+        { field: 'email', message: 'must match format "email"' },
+        { field: 'newPassword', message: 'must NOT have fewer than 8 characters' },
+        { field: 'department.location', message: 'must NOT have more than 200 characters' },
+      ],
+    });
+    expect(fieldErrorMessages(invalid)).toEqual(['E-mail is not a valid e-mail address.', 'New password needs at least 8 characters.', 'Location may have at most 200 characters.']);
+    expect(problemMessage(invalid)).toBe(
+      'Please check: E-mail is not a valid e-mail address. New password needs at least 8 characters. Location may have at most 200 characters.',
+    );
+  });
+
+  it('covers an unreachable server, an unavailable one and an unexpected failure', () => {
+    expect(problemMessage({ status: 0 })).toBe('The server cannot be reached. Check your connection and try again.');
+    expect(problemMessage(problem(503, 'SERVICE_UNAVAILABLE'))).toBe('The service is not answering right now. Try again in a moment.');
+    expect(problemMessage(problem(502))).toBe('The service is not answering right now. Try again in a moment.');
+    expect(problemMessage(problem(500, 'INTERNAL', { requestId: 'abc' }))).toBe('Something went wrong on the server. Try again; if it keeps happening, tell your administrator (reference abc).');
+  });
+
+  it('never shows a raw body: unknown codes get a general sentence by status', () => {
+    const odd = problem(418, 'TEAPOT', { detail: '{"stack":"at x (y.js:1:2)"}' });
+    expect(problemMessage(odd)).toBe('The request was refused. Check your input and try again.');
+    expect(problemMessage(problem(404))).toBe('It no longer exists. Reload the page.');
+  });
+});
+
+describe('refused deletes', () => {
+  it('repeats what is in the way when the service counted it', () => {
+    const blocked = problem(409, 'HAS_DEPENDENTS', { detail: 'Department 1234 still has 2 rooms, 3 desks and 1 future reservation; remove them first or delete with ?force=true' });
+    expect(dependentsMessage(blocked, 'This office')).toBe('This office still has 2 rooms, 3 desks and 1 future reservation.');
+    expect(problemMessage(blocked, 'This office')).toBe('This office still has 2 rooms, 3 desks and 1 future reservation.');
+  });
+
+  it('falls back to a general sentence otherwise', () => {
+    expect(dependentsMessage(problem(409, 'HAS_DEPENDENTS'), 'This room')).toBe('This room still has things under it (rooms, desks, equipment) or future reservations.');
+  });
+});
+
+describe('a booking that lost the race', () => {
+  const conflict = problem(409, 'RESERVATION_CONFLICT', { conflicts: [{ startTime: '2030-05-15T07:00:00Z', endTime: '2030-05-15T10:00:00Z' }] });
+
+  it('says someone else got the desk when it is no longer free', () => {
+    expect(bookingConflictMessage(conflict, false)).toBe('Sorry, someone else got this desk first (booked Wed, 15 May 2030, 09:00–12:00). The list of free desks has been refreshed.');
+  });
+
+  it('points to the caller’s own booking when the desk is still free', () => {
+    expect(bookingConflictMessage(conflict, true)).toBe('You already have a booking at that time (Wed, 15 May 2030, 09:00–12:00). Change or cancel it under My reservations.');
+  });
+});

@@ -1,0 +1,30 @@
+import type { paths } from './schema.js';
+
+/** Item types of the API, taken from the generated schema so they follow the service. */
+
+type Json<Response> = Response extends { content: { 'application/json': infer Body } } ? Body : never;
+type PageItem<Response> = Json<Response> extends { content: (infer Item)[] } ? Item : never;
+
+export type User = Json<paths['/api/self']['get']['responses'][200]>;
+export type Session = PageItem<paths['/api/sessions']['get']['responses'][200]>;
+export type TokenPair = Json<paths['/api/auth/login']['post']['responses'][200]>;
+export type Department = PageItem<paths['/api/departments']['get']['responses'][200]>;
+export type Room = Json<paths['/api/departments/{departmentId}/rooms/{roomId}']['get']['responses'][200]>;
+export type Desk = Room['desks'][number];
+export type Equipment = PageItem<paths['/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment']['get']['responses'][200]>;
+export type Reservation = PageItem<paths['/api/reservation']['get']['responses'][200]>;
+export type Report = PageItem<paths['/api/report']['get']['responses'][200]>;
+export type Stats = Json<paths['/api/stats']['get']['responses'][200]>;
+export type RoomSearch = NonNullable<paths['/api/search/rooms']['post']['requestBody']>['content']['application/json'];
+export type ReportSearch = NonNullable<paths['/api/search/reports']['post']['requestBody']>['content']['application/json'];
+
+export interface PageOf<Item> {
+  content: Item[];
+  totalElements: number;
+  totalPages: number;
+  number: number;
+  size: number;
+  first: boolean;
+  last: boolean;
+  empty: boolean;
+}

@@ -1,0 +1,166 @@
+import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import type { AsyncState } from '../lib/async.js';
+
+export function Alert({ kind, children, onDismiss }: { kind: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; onDismiss?: () => void }) {
+  // Errors interrupt (alert); confirmations are announced politely (status).
+  return (
+    <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      <div className="alert-text">{children}</div>
+      {onDismiss && (
+        <button type="button" className="button-icon" onClick={onDismiss} aria-label="Dismiss message">
+          ×
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p className="loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      {label}
+    </p>
+  );
+}
+
+/** Shows loading and error states of a load; renders children with the data once there. */
+export function Loaded<T>({ state, retry, label, children }: { state: AsyncState<T>; retry?: () => void; label?: string; children: (data: T) => ReactNode }) {
+  if (state.status === 'failed') {
+    return (
+      <Alert kind="error">
+        {state.error}{' '}
+        {retry && (
+          <button type="button" className="button-link" onClick={retry}>
+            Try again
+          </button>
+        )}
+      </Alert>
+    );
+  }
+  if (state.data === undefined) return <Loading label={label} />;
+  return <>{children(state.data)}</>;
+}
+
+interface FieldShell {
+  label: string;
+  error?: string;
+  hint?: string;
+}
+
+function FieldFrame({ id, label, error, hint, children }: FieldShell & { id: string; children: ReactNode }) {
+  return (
+    <div className={`field${error ? ' field-invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {hint && !error && (
+        <p className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+const describedBy = (id: string, { error, hint }: FieldShell) => (error ? `${id}-error` : hint ? `${id}-hint` : undefined);
+
+export function TextField({ label, error, hint, ...input }: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...input} />
+    </FieldFrame>
+  );
+}
+
+export function TextArea({ label, error, hint, ...input }: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  const id = useId();
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...input} />
+    </FieldFrame>
+  );
+}
+
+export function SelectField({ label, error, hint, children, ...select }: FieldShell & SelectHTMLAttributes<HTMLSelectElement>) {
+  const id = useId();
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...select}>
+        {children}
+      </select>
+    </FieldFrame>
+  );
+}
+
+export function Checkbox({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label className="checkbox">
+      <input type="checkbox" {...input} />
+      <span>{label}</span>
+    </label>
+  );
+}
+
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="page-header">
+      <h1>{title}</h1>
+      {children && <div className="page-header-actions">{children}</div>}
+    </div>
+  );
+}
+
+/** Previous / next for a paged list; hidden when everything fits on one page. */
+export function Pager({ page, totalPages, onPage, label }: { page: number; totalPages: number; onPage: (page: number) => void; label: string }) {
+  if (totalPages <= 1) return null;
+  return (
+    <nav className="pager" aria-label={label}>
+      <button type="button" className="button-secondary" disabled={page === 0} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page + 1} of {totalPages}
+      </span>
+      <button type="button" className="button-secondary" disabled={page + 1 >= totalPages} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
+    </nav>
+  );
+}
+
+/**
+ * A modal dialog (native <dialog>: focus is kept inside, Escape closes it). Open while mounted.
+ */
+export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <h2 id={titleId}>{title}</h2>
+      {children}
+    </dialog>
+  );
+}
+
+export function EmptyState({ children }: { children: ReactNode }) {
+  return <p className="empty">{children}</p>;
+}

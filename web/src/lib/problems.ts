@@ -1,0 +1,188 @@
+import { formatRange, formatWait } from './time.js';
+
+/**
+ * What the UI knows about a failed request: the service's problem+json members (all optional: a
+ * proxy or a dropped connection answers something else) plus the HTTP status (0: no answer).
+ * People see messages made from the code, never the raw body.
+ */
+export interface Problem {
+  status: number;
+  code?: string;
+  title?: string;
+  detail?: string;
+  requestId?: string;
+  errors?: { field: string; message: string }[];
+  conflicts?: { startTime: string; endTime: string }[];
+  /** Seconds, from the Retry-After header. */
+  retryAfter?: number;
+}
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(readonly problem: Problem) {
+    super(problem.detail ?? problem.title ?? `HTTP ${problem.status}`);
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+/** A Problem from whatever a failed response carried; unknown shapes keep only the status. */
+export function toProblem(status: number, body: unknown, retryAfterHeader?: string | null): Problem {
+  const problem: Problem = { status };
+  if (isRecord(body)) {
+    problem.code = text(body.code);
+    problem.title = text(body.title);
+    problem.detail = text(body.detail);
+    problem.requestId = text(body.requestId);
+    if (Array.isArray(body.errors)) {
+      problem.errors = body.errors.filter(isRecord).map((item) => ({ field: text(item.field) ?? '', message: text(item.message) ?? 'is not valid' }));
+    }
+    if (Array.isArray(body.conflicts)) {
+      problem.conflicts = body.conflicts
+        .filter(isRecord)
+        .flatMap((item) => (typeof item.startTime === 'string' && typeof item.endTime === 'string' ? [{ startTime: item.startTime, endTime: item.endTime }] : []));
+    }
+  }
+  const retryAfter = Number(retryAfterHeader);
+  if (retryAfterHeader && Number.isFinite(retryAfter) && retryAfter > 0) problem.retryAfter = retryAfter;
+  return problem;
+}
+
+/** The Problem of anything a request threw: our ApiError, or a network failure. */
+export function problemOf(error: unknown): Problem {
+  if (error instanceof ApiError) return error.problem;
+  return { status: 0 };
+}
+
+/** Form field names (as the API reports them) in words people use. */
+const FIELD_LABELS: Record<string, string> = {
+  email: 'E-mail',
+  password: 'Password',
+  newPassword: 'New password',
+  currentPassword: 'Current password',
+  firstName: 'First name',
+  lastName: 'Last name',
+  location: 'Location',
+  building: 'Building',
+  floor: 'Floor',
+  name: 'Name',
+  title: 'Title',
+  description: 'Description',
+  type: 'Type',
+  startTime: 'Start',
+  endTime: 'End',
+  deskId: 'Desk',
+};
+
+export function fieldLabel(field: string): string {
+  const last = field.split('.').pop() ?? field;
+  return FIELD_LABELS[last] ?? last;
+}
+
+/** Turns Ajv-style messages into plain words. */
+function plainValidation(message: string): string {
+  const fewer = /must NOT have fewer than (\d+) characters/.exec(message);
+  if (fewer) return fewer[1] === '1' ? 'must not be empty' : `needs at least ${fewer[1]} characters`;
+  const more = /must NOT have more than (\d+) characters/.exec(message);
+  if (more) return `may have at most ${more[1]} characters`;
+  if (/must match format "email"/.test(message)) return 'is not a valid e-mail address';
+  if (/must match pattern/.test(message)) return 'must not be blank';
+  if (/must match format "date-time"/.test(message)) return 'is not a valid date and time';
+  return message;
+}
+
+export function fieldErrorMessages(problem: Problem): string[] {
+  return (problem.errors ?? []).map((item) => `${fieldLabel(item.field)} ${plainValidation(item.message)}.`);
+}
+
+/** Ends a text with exactly one full stop. */
+const sentence = (value: string) => `${value.trim().replace(/[.\s]+$/, '')}.`;
+
+const conflictRanges = (problem: Problem) => (problem.conflicts ?? []).map((range) => formatRange(range.startTime, range.endTime)).join('; ');
+
+/**
+ * One readable sentence (or two) for a failed request. `subject` names the thing acted on
+ * ("This room") where the code alone would be vague.
+ */
+export function problemMessage(problem: Problem, subject = 'It'): string {
+  if (problem.status === 0) return 'The server cannot be reached. Check your connection and try again.';
+  switch (problem.code) {
+    case 'VALIDATION_FAILED': {
+      const fields = fieldErrorMessages(problem);
+      return fields.length > 0 ? `Please check: ${fields.join(' ')}` : `Please check your input: ${problem.detail ?? 'a value is not valid'}.`;
+    }
+    case 'MALFORMED_JSON':
+      return 'The request could not be read. Reload the page and try again.';
+    case 'INVALID_CREDENTIALS':
+      return 'Wrong e-mail or password.';
+    case 'INVALID_CURRENT_PASSWORD':
+      return 'The current password is wrong.';
+    case 'INVALID_RESET_TOKEN':
+      return 'This link is invalid, has been used or has expired. Ask for a new one.';
+    case 'UNAUTHENTICATED':
+    case 'INVALID_TOKEN':
+    case 'INVALID_REFRESH_TOKEN':
+    case 'REFRESH_TOKEN_REUSED':
+      return 'Your session has ended. Please sign in again.';
+    case 'FORBIDDEN':
+      return 'You are not allowed to do this.';
+    case 'NOT_FOUND':
+      return `${subject} no longer exists; someone may have removed it. Reload the page.`;
+    case 'EMAIL_TAKEN':
+      return 'Another user already has this e-mail address.';
+    case 'LAST_ADMIN':
+      return 'This is the last enabled administrator: it cannot be removed, disabled, demoted or made a directory user.';
+    case 'DIRECTORY_USER':
+      return 'This user signs in through the company directory; the password is changed there.';
+    case 'RESERVATION_CONFLICT': {
+      const ranges = conflictRanges(problem);
+      return `That time is already booked${ranges ? ` (${ranges})` : ''}.`;
+    }
+    case 'DESK_NOT_BOOKABLE':
+      return 'This desk cannot be booked: it is a fixed desk or its room is closed.';
+    case 'RESERVATION_NOT_ALLOWED':
+      return sentence(`This booking is not allowed: ${problem.detail ?? 'it breaks a booking rule'}`);
+    case 'HAS_DEPENDENTS':
+      return dependentsMessage(problem, subject);
+    case 'PAYLOAD_TOO_LARGE':
+      return 'The file is too large (at most 5 MB and 40 megapixels).';
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 'Use a PNG, JPEG or WebP image.';
+    case 'TOO_MANY_REQUESTS':
+      return `Too many attempts. Try again in ${formatWait(problem.retryAfter ?? 60)}.`;
+    case 'CONFLICT':
+      return problem.detail ? sentence(`This cannot be done now: ${problem.detail}`) : 'This cannot be done in the current state.';
+  }
+  if (problem.status === 503 || problem.status === 502 || problem.status === 504) return 'The service is not answering right now. Try again in a moment.';
+  if (problem.status >= 500) {
+    return `Something went wrong on the server. Try again; if it keeps happening, tell your administrator${problem.requestId ? ` (reference ${problem.requestId})` : ''}.`;
+  }
+  if (problem.status === 404) return `${subject} no longer exists. Reload the page.`;
+  if (problem.status === 403) return 'You are not allowed to do this.';
+  if (problem.status === 401) return 'Your session has ended. Please sign in again.';
+  return 'The request was refused. Check your input and try again.';
+}
+
+/**
+ * What keeps a delete from happening. The service's detail counts it ("… still has 2 rooms and
+ * 1 future reservation; …"); that count is shown when the detail has this shape, else a general
+ * sentence.
+ */
+export function dependentsMessage(problem: Problem, subject = 'It'): string {
+  const counted = /still has ([^;.]+)/.exec(problem.detail ?? '');
+  if (counted) return `${subject} still has ${counted[1]!.trim()}.`;
+  return `${subject} still has things under it (rooms, desks, equipment) or future reservations.`;
+}
+
+/**
+ * After a refused booking: when the desk has left the free list it was someone else's booking;
+ * when it is still free, the collision was with one of the caller's own reservations.
+ */
+export function bookingConflictMessage(problem: Problem, deskStillFree: boolean): string {
+  const ranges = conflictRanges(problem);
+  if (deskStillFree) {
+    return `You already have a booking at that time${ranges ? ` (${ranges})` : ''}. Change or cancel it under My reservations.`;
+  }
+  return `Sorry, someone else got this desk first${ranges ? ` (booked ${ranges})` : ''}. The list of free desks has been refreshed.`;
+}
