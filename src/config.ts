@@ -99,7 +99,7 @@ const specs = {
   PORT: { doc: 'TCP port the HTTP server listens on.', default: '8080', parse: integer(0, 65535) },
   HOST: { doc: 'Address the HTTP server binds to (0.0.0.0 to listen on every interface).', default: '127.0.0.1', parse: text({ max: 255 }) },
   PUBLIC_URL: {
-    doc: 'Base URL people reach the service at; used in links sent by e-mail.',
+    doc: 'Base URL people reach the service at; used in links sent by e-mail. Unset: http://localhost:<PORT>.',
     default: 'http://localhost:8080',
     parse: url('http:', 'https:'),
   },
@@ -202,6 +202,8 @@ export function loadConfig(env: Environment = process.env): Config {
       problems.push(`${key} ${(error as Error).message} (got ${JSON.stringify(shownValue(key, raw))})`);
     }
   }
+  // Unset, the public URL follows the port (the table's default shows the default port).
+  if ((env.PUBLIC_URL ?? '') === '' && typeof config.PORT === 'number') config.PUBLIC_URL = `http://localhost:${config.PORT}`;
   if (config.ADMIN_EMAIL !== undefined && config.ADMIN_PASSWORD === undefined && !problems.some((p) => p.startsWith('ADMIN_PASSWORD'))) {
     problems.push('ADMIN_PASSWORD is required when ADMIN_EMAIL is set');
   }

@@ -34,6 +34,16 @@ describe('loadConfig', () => {
       expect(config.TRUST_PROXY).toBe(false);
       expect(config.LOG_LEVEL).toBe('info');
       expect(config.BODY_LIMIT_BYTES).toBe(1024 * 1024);
+      expect(config.PUBLIC_URL).toBe('http://localhost:8080');
+      expect(config.RESERVATION_MAX_LENGTH).toBe(24 * 3_600_000);
+      expect(config.RESERVATION_HORIZON).toBe(90 * 86_400_000);
+      expect(config.RESERVATION_ONE_PER_USER).toBe(true);
+      expect(config.STATS_CACHE_TTL).toBe(10_000);
+    });
+
+    it('derives PUBLIC_URL from PORT unless it is set', () => {
+      expect(loadConfig({ PORT: '8091' }).PUBLIC_URL).toBe('http://localhost:8091');
+      expect(loadConfig({ PORT: '8091', PUBLIC_URL: 'https://desks.example.org' }).PUBLIC_URL).toBe('https://desks.example.org');
     });
 
     it('treats an empty value as unset', () => {
