@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -59,6 +60,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
         application_name: 'deskbook',
         statement_timeout: options.statementTimeoutMs ?? 30_000,
         TimeZone: 'UTC',
+        // Compiling a plan costs milliseconds that none of these short queries wins back.
+        jit: 'off',
       },
     });
     return handle(drizzlePostgres(alwaysPrepared(client), { schema, logger: queryLogger(options.onQuery) }), 'postgres', () => client.end({ timeout: 5 }));
@@ -69,7 +72,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     mkdirSync(location, { recursive: true });
   }
   // PGlite reads a missing first argument as the options object: name the in-memory store.
-  const client = new PGlite(location ?? 'memory://', { extensions: { btree_gist } });
+  const client = new PGlite(location ?? 'memory://', { extensions: { btree_gist, pg_trgm } });
   await client.waitReady;
   await client.exec(`SET TIME ZONE 'UTC'`);
   return handle(drizzlePglite(client, { schema, logger: queryLogger(options.onQuery) }), 'pglite', () => client.close());

@@ -233,5 +233,8 @@ export const reports = pgTable(
     index('reports_department_idx').on(t.departmentId),
     index('reports_desk_idx').on(t.deskId),
     index('reports_equipment_idx').on(t.equipmentId),
+    // Substring search (ILIKE '%…%') on title and description: trigram GIN indexes (pg_trgm, migration 0004).
+    index('reports_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    index('reports_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
   ],
 );

@@ -1,4 +1,4 @@
-import { and, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { reports } from '../../db/schema.js';
 import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
@@ -82,23 +82,28 @@ export class ReportsRepository {
     return rows.length > 0;
   }
 
-  /** Default order: newest first, then id. */
+  /**
+   * Default order: newest first, then id. One statement: the page, each row carrying the total as
+   * an uncorrelated subquery (an index-only count, computed once). Only a page past the end, which
+   * has no row to carry it, counts apart.
+   */
   async page(filter: ReportFilter, request: PageRequest): Promise<{ rows: ReportRow[]; total: number }> {
     const conditions: SQL[] = [];
     if (filter.reportedBy !== undefined) conditions.push(eq(reports.reportedBy, filter.reportedBy));
     if (filter.roomId !== undefined) conditions.push(eq(reports.roomId, filter.roomId));
     const where = conditions.length > 0 ? and(...conditions) : undefined;
-    const [rows, totals] = await Promise.all([
-      this.db
-        .select()
-        .from(reports)
-        .where(where)
-        .orderBy(...orderByClauses(request, sortColumns, [sql`${reports.createdAt} desc`], reports.id))
-        .limit(request.size)
-        .offset(offsetOf(request)),
-      this.db.select({ total: count() }).from(reports).where(where),
-    ]);
-    return { rows, total: totals[0]?.total ?? 0 };
+    const counting = this.db.select({ total: count() }).from(reports).where(where);
+    const rows = await this.db
+      .select({ ...getTableColumns(reports), total: sql<number>`${counting}::int`.mapWith(Number) })
+      .from(reports)
+      .where(where)
+      .orderBy(...orderByClauses(request, sortColumns, [sql`${reports.createdAt} desc`], reports.id))
+      .limit(request.size)
+      .offset(offsetOf(request));
+    if (rows.length > 0) return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]!.total };
+    if (offsetOf(request) === 0) return { rows: [], total: 0 };
+    const [row] = await counting;
+    return { rows: [], total: row?.total ?? 0 };
   }
 
   /** Whether the department exists and whether the room exists inside it, in one statement. */

@@ -82,21 +82,30 @@ export class ReservationsRepository {
     return row;
   }
 
+  /**
+   * One statement: the page, each row carrying the total as an uncorrelated subquery (computed
+   * once, when the first row is produced). Only a page past the end, which has no row to carry
+   * it, counts apart.
+   */
   async page(filter: ReservationFilter, request: PageRequest): Promise<{ rows: ReservationView[]; total: number }> {
     const where = this.conditions(filter);
     const needsJoin = filter.roomId !== undefined || filter.departmentId !== undefined;
     const counting = needsJoin
       ? this.db.select({ total: count() }).from(reservations).innerJoin(desks, eq(desks.id, reservations.deskId)).innerJoin(rooms, eq(rooms.id, desks.roomId)).where(where)
       : this.db.select({ total: count() }).from(reservations).where(where);
-    const [rows, totals] = await Promise.all([
-      this.joined()
-        .where(where)
-        .orderBy(...orderByClauses(request, sortColumns, [sql`${reservations.startTime}`], reservations.id))
-        .limit(request.size)
-        .offset(offsetOf(request)),
-      counting,
-    ]);
-    return { rows, total: totals[0]?.total ?? 0 };
+    const rows = await this.db
+      .select({ ...view, total: sql<number>`${counting}::int`.mapWith(Number) })
+      .from(reservations)
+      .innerJoin(desks, eq(desks.id, reservations.deskId))
+      .innerJoin(rooms, eq(rooms.id, desks.roomId))
+      .where(where)
+      .orderBy(...orderByClauses(request, sortColumns, [sql`${reservations.startTime}`], reservations.id))
+      .limit(request.size)
+      .offset(offsetOf(request));
+    if (rows.length > 0) return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]!.total };
+    if (offsetOf(request) === 0) return { rows: [], total: 0 };
+    const [row] = await counting;
+    return { rows: [], total: row?.total ?? 0 };
   }
 
   async insert(values: ReservationValues, now: Date): Promise<{ id: string }> {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import { departments, desks, equipment, reports, reservations, rooms } from '../../db/schema.js';
@@ -37,6 +37,10 @@ export interface ReportCriteria {
 }
 
 export type RoomRow = Pick<typeof rooms.$inferSelect, 'id' | 'name' | 'departmentId' | 'available'>;
+/** A matching room with exactly its matching desks, by name and id. */
+export interface RoomMatch extends RoomRow {
+  desks: DeskRow[];
+}
 export type DepartmentRow = Pick<typeof departments.$inferSelect, 'id' | 'location' | 'building' | 'floor'>;
 export type ReportRow = typeof reports.$inferSelect;
 export interface DeskRow {
@@ -76,15 +80,15 @@ function deskConditions(criteria: PlaceCriteria): SQL[] {
     conditions.push(sql`coalesce(${windowRange(full)} <@ (select range_agg(${reservedRange}) from ${reservations} ${res} where ${reservationsOfDeskIn(full)}), false)`);
   }
   if (free) {
-    const whollyFree = sql`not exists (select 1 from ${reservations} ${res} where ${reservationsOfDeskIn(free)})`;
     if (free.partlyFreeSeconds === undefined) {
-      conditions.push(whollyFree);
+      conditions.push(sql`not exists (select 1 from ${reservations} ${res} where ${reservationsOfDeskIn(free)})`);
     } else {
-      // The free stretches are the window minus the reservations; one of them must be long enough.
-      const freeStretches = sql`unnest(tstzmultirange(${windowRange(free)}) - (select range_agg(${reservedRange}) from ${reservations} ${res} where ${reservationsOfDeskIn(free)}))`;
-      conditions.push(
-        sql`(${whollyFree} or exists (select 1 from ${freeStretches} as stretch where extract(epoch from upper(stretch) - lower(stretch)) >= ${free.partlyFreeSeconds}::float8))`,
-      );
+      // One probe of the desk's reservations in the window: none (booked is null) is wholly free;
+      // otherwise the free stretches are the window minus them, and one must be long enough.
+      const booked = sql`select range_agg(${reservedRange}) as booked from ${reservations} ${res} where ${reservationsOfDeskIn(free)}`;
+      const longEnoughStretch = sql`select 1 from unnest(tstzmultirange(${windowRange(free)}) - reserved.booked) as stretch
+                                    where extract(epoch from upper(stretch) - lower(stretch)) >= ${free.partlyFreeSeconds}::float8`;
+      conditions.push(sql`exists (select 1 from (${booked}) as reserved where reserved.booked is null or exists (${longEnoughStretch}))`);
     }
   }
   return conditions;
@@ -124,36 +128,56 @@ const departmentSortColumns = { id: departments.id, location: departments.locati
 const reportSortColumns = { id: reports.id, title: reports.title, createdAt: reports.createdAt, reportedBy: reports.reportedBy };
 
 /**
- * Search runs in SQL only, in a fixed number of statements whatever the page size: a count and a
- * page (and, for rooms, one statement for the matching desks of the rooms on the page).
+ * The number of rows matching the WHERE clause, carried by every row of the page. The total needs
+ * every match found; counting them in the page statement finds them once instead of twice (room
+ * search usually has to find them all for its page anyway, to sort them by name).
+ */
+const totalOfAllMatches = () => sql<number>`(count(*) over ())::int`.mapWith(Number).as('total');
+
+/**
+ * The total of a page whose rows carry it (totalOfAllMatches). A page past the end has no row to
+ * carry it; only then is it counted apart.
+ */
+async function totalOf(rows: { total: number }[], request: PageRequest, countAll: () => Promise<number>): Promise<number> {
+  if (rows.length > 0) return rows[0]!.total;
+  return offsetOf(request) === 0 ? 0 : countAll();
+}
+
+/**
+ * Search runs in SQL only, in a fixed number of statements whatever the page size. Room and
+ * department search answer in one statement (the page, its total and, for rooms, the matching
+ * desks of each room on it); report search in two at most (the page, and a count unless the page
+ * itself shows the total). A page past the end adds a count.
  */
 export class SearchRepository {
   constructor(private readonly db: Database) {}
 
-  async rooms(criteria: PlaceCriteria, request: PageRequest): Promise<{ rows: RoomRow[]; total: number }> {
+  async rooms(criteria: PlaceCriteria, request: PageRequest): Promise<{ rows: RoomMatch[]; total: number }> {
     const where = and(...departmentConditions(criteria), ...roomConditions(criteria));
-    const [rows, totals] = await Promise.all([
-      this.db
-        .select({ id: rooms.id, name: rooms.name, departmentId: rooms.departmentId, available: rooms.available })
-        .from(rooms)
-        .innerJoin(departments, eq(departments.id, rooms.departmentId))
-        .where(where)
-        .orderBy(...orderByClauses(request, roomSortColumns, [asc(rooms.name)], rooms.id))
-        .limit(request.size)
-        .offset(offsetOf(request)),
-      this.db.select({ total: count() }).from(rooms).innerJoin(departments, eq(departments.id, rooms.departmentId)).where(where),
-    ]);
-    return { rows, total: totals[0]?.total ?? 0 };
-  }
-
-  /** The desks of these rooms that match the desk-level criteria (all of them when none are given), by room, name, id. */
-  async matchingDesksOf(roomIds: string[], criteria: PlaceCriteria): Promise<DeskRow[]> {
-    return this.db
-      .select({ id: d.id, name: d.name, type: d.type, roomId: d.roomId, departmentId: rooms.departmentId })
-      .from(d)
-      .innerJoin(rooms, eq(rooms.id, d.roomId))
-      .where(and(inArray(d.roomId, roomIds), ...deskConditions(criteria)))
-      .orderBy(asc(d.roomId), asc(d.name), asc(d.id));
+    const page = this.db
+      .select({ id: rooms.id, name: rooms.name, departmentId: rooms.departmentId, available: rooms.available, total: totalOfAllMatches() })
+      .from(rooms)
+      .innerJoin(departments, eq(departments.id, rooms.departmentId))
+      .where(where)
+      .orderBy(...orderByClauses(request, roomSortColumns, [asc(rooms.name)], rooms.id))
+      .limit(request.size)
+      .offset(offsetOf(request))
+      .as('page');
+    // The desks are gathered only for the rooms of the page (the subquery runs after the LIMIT).
+    const matchingDesks = sql<DeskRow[]>`(
+      select coalesce(json_agg(json_build_object('id', ${d.id}, 'name', ${d.name}, 'type', ${d.type}, 'roomId', ${d.roomId}, 'departmentId', ${page.departmentId})
+                               order by ${d.name}, ${d.id}), '[]'::json)
+      from ${desks} ${d}
+      where ${and(sql`${d.roomId} = ${page.id}`, ...deskConditions(criteria))})`;
+    const rows = await this.db
+      .select({ id: page.id, name: page.name, departmentId: page.departmentId, available: page.available, total: page.total, desks: matchingDesks })
+      .from(page)
+      .orderBy(...orderByClauses(request, { id: page.id, name: page.name, available: page.available }, [asc(page.name)], page.id));
+    const total = await totalOf(rows, request, async () => {
+      const [row] = await this.db.select({ total: count() }).from(rooms).innerJoin(departments, eq(departments.id, rooms.departmentId)).where(where);
+      return row?.total ?? 0;
+    });
+    return { rows: rows.map(({ total: _total, ...room }) => room), total };
   }
 
   async departments(criteria: PlaceCriteria, request: PageRequest): Promise<{ rows: DepartmentRow[]; total: number }> {
@@ -161,21 +185,28 @@ export class SearchRepository {
     const room = roomConditions(criteria);
     if (room.length > 0) conditions.push(sql`exists (select 1 from ${rooms} where ${rooms.departmentId} = ${departments.id} and ${and(...room)})`);
     const where = and(...conditions);
-    const [rows, totals] = await Promise.all([
-      this.db
-        .select({ id: departments.id, location: departments.location, building: departments.building, floor: departments.floor })
-        .from(departments)
-        .where(where)
-        .orderBy(...orderByClauses(request, departmentSortColumns, [asc(departments.location), asc(departments.building), asc(departments.floor)], departments.id))
-        .limit(request.size)
-        .offset(offsetOf(request)),
-      this.db.select({ total: count() }).from(departments).where(where),
-    ]);
-    return { rows, total: totals[0]?.total ?? 0 };
+    const rows = await this.db
+      .select({ id: departments.id, location: departments.location, building: departments.building, floor: departments.floor, total: totalOfAllMatches() })
+      .from(departments)
+      .where(where)
+      .orderBy(...orderByClauses(request, departmentSortColumns, [asc(departments.location), asc(departments.building), asc(departments.floor)], departments.id))
+      .limit(request.size)
+      .offset(offsetOf(request));
+    const total = await totalOf(rows, request, async () => {
+      const [row] = await this.db.select({ total: count() }).from(departments).where(where);
+      return row?.total ?? 0;
+    });
+    return { rows: rows.map(({ total: _total, ...department }) => department), total };
   }
 
+  /**
+   * Unlike places, reports come from an index in the requested order (newest first by default),
+   * so the page stops early; the total is counted apart, and only when the page is full (a page
+   * with room to spare is the last one, so it shows the total).
+   */
   async reports(criteria: ReportCriteria, request: PageRequest): Promise<{ rows: ReportRow[]; total: number }> {
     const conditions: SQL[] = [];
+    // Substring matches are served by the trigram indexes on title and description.
     if (criteria.title !== undefined) conditions.push(ilike(reports.title, containsPattern(criteria.title)));
     if (criteria.description !== undefined) conditions.push(ilike(reports.description, containsPattern(criteria.description)));
     if (criteria.reportedBy !== undefined) conditions.push(eq(reports.reportedBy, criteria.reportedBy));
@@ -184,16 +215,16 @@ export class SearchRepository {
     if (criteria.desk !== undefined) conditions.push(eq(reports.deskId, criteria.desk));
     if (criteria.equipment !== undefined) conditions.push(eq(reports.equipmentId, criteria.equipment));
     const where = and(...conditions);
-    const [rows, totals] = await Promise.all([
-      this.db
-        .select()
-        .from(reports)
-        .where(where)
-        .orderBy(...orderByClauses(request, reportSortColumns, [desc(reports.createdAt)], reports.id))
-        .limit(request.size)
-        .offset(offsetOf(request)),
-      this.db.select({ total: count() }).from(reports).where(where),
-    ]);
-    return { rows, total: totals[0]?.total ?? 0 };
+    const rows = await this.db
+      .select()
+      .from(reports)
+      .where(where)
+      .orderBy(...orderByClauses(request, reportSortColumns, [desc(reports.createdAt)], reports.id))
+      .limit(request.size)
+      .offset(offsetOf(request));
+    if (rows.length > 0 && rows.length < request.size) return { rows, total: offsetOf(request) + rows.length };
+    if (rows.length === 0 && offsetOf(request) === 0) return { rows, total: 0 };
+    const [row] = await this.db.select({ total: count() }).from(reports).where(where);
+    return { rows, total: row?.total ?? 0 };
   }
 }

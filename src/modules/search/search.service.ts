@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.js';
 import { invalid } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf, type PageQuery } from '../../shared/paging.js';
-import type { DepartmentDto, DeskDto, RoomDto } from '../inventory/inventory.schemas.js';
+import type { DepartmentDto, RoomDto } from '../inventory/inventory.schemas.js';
 import type { ReportDto } from '../reports/reports.schemas.js';
 import { toReportDto } from '../reports/reports.service.js';
 import type { ReportSearchCriteria, SearchCriteria } from './search.schemas.js';
@@ -98,12 +98,7 @@ export class SearchService {
     const criteria = placeCriteria(body);
     const request = parsePageRequest(query, ROOM_SORTABLE);
     const { rows, total } = await this.search.rooms(criteria, request);
-    const desksByRoom = new Map<string, DeskDto[]>(rows.map((room) => [room.id, []]));
-    if (rows.length > 0) {
-      for (const desk of await this.search.matchingDesksOf([...desksByRoom.keys()], criteria)) desksByRoom.get(desk.roomId)?.push(desk);
-    }
-    const content = rows.map((room) => ({ ...room, desks: desksByRoom.get(room.id) ?? [] }));
-    return pageOf(content, total, request);
+    return pageOf(rows, total, request);
   }
 
   async departments(body: SearchCriteria, query: PageQuery): Promise<PageOf<DepartmentDto>> {

@@ -1,0 +1,2 @@
+CREATE INDEX "reports_title_trgm_idx" ON "reports" USING gin ("title" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "reports_description_trgm_idx" ON "reports" USING gin ("description" gin_trgm_ops);
