@@ -123,6 +123,15 @@ export function orderByClauses(request: PageRequest, columns: Record<string, Any
 
 export const offsetOf = (request: PageRequest): number => request.page * request.size;
 
+/**
+ * The total of a page whose rows each carry it (counted in the page's own statement, e.g.
+ * `count(*) over ()`). A page past the end has no row to carry it: only then is it counted apart.
+ */
+export async function totalOfPage(rows: { total: number }[], request: PageRequest, countAll: () => Promise<number>): Promise<number> {
+  if (rows.length > 0) return rows[0]!.total;
+  return offsetOf(request) === 0 ? 0 : countAll();
+}
+
 // ---- the envelope of interface.md -------------------------------------------------------------
 
 const SortSchema = Type.Object({

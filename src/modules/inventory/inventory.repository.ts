@@ -1,7 +1,7 @@
-import { and, count, eq, exists, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, exists, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { departments, desks, equipment, rooms } from '../../db/schema.js';
-import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
+import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
 import { containsPattern } from '../../shared/text.js';
 import type { DeskDto, DeskParams, EquipmentDto, EquipmentParams, RoomParams } from './inventory.schemas.js';
 
@@ -56,19 +56,23 @@ export class InventoryRepository {
 
   // ---- departments ----------------------------------------------------------------------------
 
-  async departmentPage(ids: string[] | undefined, request: PageRequest): Promise<Paged<DepartmentRow>> {
+  /**
+   * One statement: the page, each department with its room ids (room name, id order) and the
+   * total. Only a page past the end counts apart.
+   */
+  async departmentPage(ids: string[] | undefined, request: PageRequest): Promise<Paged<DepartmentRow & { rooms: string[] }>> {
     const where = ids === undefined ? undefined : inArray(departments.id, ids);
-    const [rows, totals] = await Promise.all([
-      this.db
-        .select()
-        .from(departments)
-        .where(where)
-        .orderBy(...orderByClauses(request, departmentSort, [sql`${departments.location}`, sql`${departments.building}`, sql`${departments.floor}`], departments.id))
-        .limit(request.size)
-        .offset(offsetOf(request)),
-      this.db.select({ total: count() }).from(departments).where(where),
-    ]);
-    return { rows, total: totals[0]?.total ?? 0 };
+    // Written out: drizzle leaves columns unqualified in a one-table select, which a subquery cannot afford.
+    const roomIds = sql<string[]>`coalesce((select array_agg(r.id order by r.name, r.id) from rooms r where r.department_id = departments.id), '{}')`;
+    const rows = await this.db
+      .select({ ...getTableColumns(departments), rooms: roomIds, total: sql<number>`(count(*) over ())::int`.mapWith(Number) })
+      .from(departments)
+      .where(where)
+      .orderBy(...orderByClauses(request, departmentSort, [sql`${departments.location}`, sql`${departments.building}`, sql`${departments.floor}`], departments.id))
+      .limit(request.size)
+      .offset(offsetOf(request));
+    const total = await totalOfPage(rows, request, async () => (await this.db.select({ total: count() }).from(departments).where(where))[0]?.total ?? 0);
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }
 
   async findDepartment(id: string): Promise<DepartmentRow | undefined> {

@@ -132,9 +132,8 @@ export class InventoryService {
     const ids = parseIds(query.ids);
     const request = parsePageRequest(query, DEPARTMENT_SORTABLE);
     const { rows, total } = await this.repository.departmentPage(ids, request);
-    const roomIds = await this.repository.roomIdsOf(rows.map((row) => row.id));
     return pageOf(
-      rows.map((row) => toDepartmentDto(row, roomIds.get(row.id) ?? [])),
+      rows.map((row) => toDepartmentDto(row, row.rooms)),
       total,
       request,
     );

@@ -1,7 +1,7 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { reports } from '../../db/schema.js';
-import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
+import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type NewReport = Pick<ReportRow, 'title' | 'description' | 'reportedBy' | 'departmentId' | 'roomId' | 'deskId' | 'equipmentId' | 'createdAt'>;
@@ -100,10 +100,8 @@ export class ReportsRepository {
       .orderBy(...orderByClauses(request, sortColumns, [sql`${reports.createdAt} desc`], reports.id))
       .limit(request.size)
       .offset(offsetOf(request));
-    if (rows.length > 0) return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]!.total };
-    if (offsetOf(request) === 0) return { rows: [], total: 0 };
-    const [row] = await counting;
-    return { rows: [], total: row?.total ?? 0 };
+    const total = await totalOfPage(rows, request, async () => (await counting)[0]?.total ?? 0);
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }
 
   /** Whether the department exists and whether the room exists inside it, in one statement. */

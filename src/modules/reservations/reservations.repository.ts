@@ -1,7 +1,7 @@
 import { and, count, eq, gt, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { desks, reservations, rooms } from '../../db/schema.js';
-import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
+import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
 
 export type ReservationType = (typeof reservations.type.enumValues)[number];
 
@@ -102,10 +102,8 @@ export class ReservationsRepository {
       .orderBy(...orderByClauses(request, sortColumns, [sql`${reservations.startTime}`], reservations.id))
       .limit(request.size)
       .offset(offsetOf(request));
-    if (rows.length > 0) return { rows: rows.map(({ total: _total, ...row }) => row), total: rows[0]!.total };
-    if (offsetOf(request) === 0) return { rows: [], total: 0 };
-    const [row] = await counting;
-    return { rows: [], total: row?.total ?? 0 };
+    const total = await totalOfPage(rows, request, async () => (await counting)[0]?.total ?? 0);
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }
 
   async insert(values: ReservationValues, now: Date): Promise<{ id: string }> {

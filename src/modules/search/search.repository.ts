@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import { departments, desks, equipment, reports, reservations, rooms } from '../../db/schema.js';
-import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
+import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
 import { containsPattern } from '../../shared/text.js';
 
 export const ROOM_SORTABLE = ['id', 'name', 'available'] as const;
@@ -135,15 +135,6 @@ const reportSortColumns = { id: reports.id, title: reports.title, createdAt: rep
 const totalOfAllMatches = () => sql<number>`(count(*) over ())::int`.mapWith(Number).as('total');
 
 /**
- * The total of a page whose rows carry it (totalOfAllMatches). A page past the end has no row to
- * carry it; only then is it counted apart.
- */
-async function totalOf(rows: { total: number }[], request: PageRequest, countAll: () => Promise<number>): Promise<number> {
-  if (rows.length > 0) return rows[0]!.total;
-  return offsetOf(request) === 0 ? 0 : countAll();
-}
-
-/**
  * Search runs in SQL only, in a fixed number of statements whatever the page size. Room and
  * department search answer in one statement (the page, its total and, for rooms, the matching
  * desks of each room on it); report search in two at most (the page, and a count unless the page
@@ -173,7 +164,7 @@ export class SearchRepository {
       .select({ id: page.id, name: page.name, departmentId: page.departmentId, available: page.available, total: page.total, desks: matchingDesks })
       .from(page)
       .orderBy(...orderByClauses(request, { id: page.id, name: page.name, available: page.available }, [asc(page.name)], page.id));
-    const total = await totalOf(rows, request, async () => {
+    const total = await totalOfPage(rows, request, async () => {
       const [row] = await this.db.select({ total: count() }).from(rooms).innerJoin(departments, eq(departments.id, rooms.departmentId)).where(where);
       return row?.total ?? 0;
     });
@@ -192,7 +183,7 @@ export class SearchRepository {
       .orderBy(...orderByClauses(request, departmentSortColumns, [asc(departments.location), asc(departments.building), asc(departments.floor)], departments.id))
       .limit(request.size)
       .offset(offsetOf(request));
-    const total = await totalOf(rows, request, async () => {
+    const total = await totalOfPage(rows, request, async () => {
       const [row] = await this.db.select({ total: count() }).from(departments).where(where);
       return row?.total ?? 0;
     });
