@@ -1,12 +1,13 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api, asIs, call, fileBody } from '../api/client.js';
 import { useAuth, useUser } from '../auth.js';
 import { Avatar, avatarChanged } from '../components/Avatar.js';
+import { ImageButtons, useImageUpload } from '../components/ImageUpload.js';
 import { Alert, EmptyState, Loaded, PageHeader, TextField } from '../components/ui.js';
 import { useLoad, useTitle } from '../hooks.js';
 import { problemMessage, problemOf } from '../lib/problems.js';
 import { formatDateTime } from '../lib/time.js';
-import { hasErrors, PASSWORD_MIN, validateImage, validatePasswordChange, validatePerson, type FormErrors } from '../lib/validation.js';
+import { hasErrors, PASSWORD_MIN, validatePasswordChange, validatePerson, type FormErrors } from '../lib/validation.js';
 
 export function Profile() {
   useTitle('Profile');
@@ -29,61 +30,32 @@ export function Profile() {
 function AvatarSection() {
   const { user } = useUser();
   const { setUser } = useAuth();
-  const input = useRef<HTMLInputElement>(null);
-  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string }>();
-  const [busy, setBusy] = useState(false);
-
-  const upload = async (file: File | undefined) => {
-    if (!file) return;
-    const refused = validateImage(file);
-    if (refused) return setMessage({ kind: 'error', text: refused });
-    setBusy(true);
-    setMessage(undefined);
-    try {
-      // The avatar routes take a multipart body, which the OpenAPI document does not describe.
+  const image = useImageUpload({
+    // The avatar routes take a multipart body, which the OpenAPI document does not describe.
+    upload: async (file) => {
       const updated = await call(api.PUT('/api/users/{id}/avatar', { params: { path: { id: user.id } }, body: fileBody(file) as never, bodySerializer: asIs }));
       avatarChanged(user.id);
       setUser(updated);
-      setMessage({ kind: 'success', text: 'Your picture has been updated.' });
-    } catch (error) {
-      setMessage({ kind: 'error', text: problemMessage(problemOf(error), 'Your account') });
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = '';
-    }
-  };
-
-  const remove = async () => {
-    setBusy(true);
-    setMessage(undefined);
-    try {
+    },
+    remove: async () => {
       await call(api.DELETE('/api/users/{id}/avatar', { params: { path: { id: user.id } } }));
       avatarChanged(user.id);
       setUser({ ...user, hasAvatar: false });
-      setMessage({ kind: 'success', text: 'Your picture has been removed.' });
-    } catch (error) {
-      setMessage({ kind: 'error', text: problemMessage(problemOf(error), 'Your picture') });
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    uploaded: 'Your picture has been updated.',
+    removed: 'Your picture has been removed.',
+    uploadSubject: 'Your account',
+    removeSubject: 'Your picture',
+  });
 
   return (
     <section className="panel" aria-labelledby="avatar-heading">
       <h2 id="avatar-heading">Picture</h2>
-      {message && <Alert kind={message.kind}>{message.text}</Alert>}
+      {image.message && <Alert kind={image.message.kind}>{image.message.text}</Alert>}
       <div className="avatar-editor">
         <Avatar user={user} size={88} />
         <div className="stack">
-          <label className="button button-secondary file-button">
-            {busy ? 'Working…' : user.hasAvatar ? 'Choose another picture' : 'Upload a picture'}
-            <input ref={input} type="file" accept="image/png,image/jpeg,image/webp" className="visually-hidden" disabled={busy} onChange={(event) => void upload(event.target.files?.[0])} />
-          </label>
-          {user.hasAvatar && (
-            <button type="button" className="button-link" onClick={() => void remove()} disabled={busy}>
-              Remove the picture
-            </button>
-          )}
+          <ImageButtons image={image} present={user.hasAvatar} replaceLabel="Choose another picture" />
           <p className="field-hint">PNG, JPEG or WebP, up to 5 MB. It is cropped to a square.</p>
         </div>
       </div>

@@ -1,13 +1,14 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { api, asIs, call, fileBody } from '../../api/client.js';
 import { forgetPlaces } from '../../api/places.js';
 import type { Department, Desk, Equipment, Room } from '../../api/types.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
+import { DetailsPanel } from '../../components/DetailsPanel.js';
+import { ImageButtons, useImageUpload } from '../../components/ImageUpload.js';
 import { Alert, Checkbox, EmptyState, Loaded, PageHeader, Pager, SelectField, TextArea, TextField } from '../../components/ui.js';
 import { useAction, useLoad, useTitle } from '../../hooks.js';
-import { problemMessage, problemOf } from '../../lib/problems.js';
 import { EQUIPMENT_TYPES, equipmentLabel, floorLabel, placeLabel, type EquipmentType } from '../../lib/search.js';
-import { hasErrors, validateDepartment, validateEquipment, validateImage, validateName, type FormErrors } from '../../lib/validation.js';
+import { hasErrors, validateDepartment, validateEquipment, validateName, type FormErrors } from '../../lib/validation.js';
 import { Link, navigate } from '../../router.js';
 
 /** Admin pages for the office inventory: departments (offices) → rooms → desks → equipment. */
@@ -186,63 +187,61 @@ export function DepartmentPage({ departmentId }: { departmentId: string }) {
   );
 }
 
-function DepartmentDetails({ department, onSaved }: { department: Department; onSaved: (department: Department) => void }) {
-  const [form, setForm] = useState<DepartmentForm>({ location: department.location, building: department.building, floor: String(department.floor) });
+/**
+ * Saving an item's details: validates, saves, forgets the cached places and says "Saved.".
+ * `save` answers the saved item, which goes to `onSaved`.
+ */
+function useDetailsSave<T>(subject: string, validate: () => FormErrors, save: () => Promise<T>, onSaved: (saved: T) => void) {
   const [errors, setErrors] = useState<FormErrors>({});
   const [saved, setSaved] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const action = useAction('This office');
+  const action = useAction(subject);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = validateDepartment(form);
+    const found = validate();
     setErrors(found);
     setSaved(false);
     if (hasErrors(found)) return;
     await action.run(async () => {
-      onSaved(await call(api.PUT('/api/departments/{departmentId}', { params: { path: { departmentId: department.id } }, body: departmentBody(form) })));
+      onSaved(await save());
       forgetPlaces();
       setSaved(true);
     });
   };
+  return { errors, panel: { error: action.error, saved, busy: action.busy, onSubmit: submit } };
+}
+
+function DepartmentDetails({ department, onSaved }: { department: Department; onSaved: (department: Department) => void }) {
+  const [form, setForm] = useState<DepartmentForm>({ location: department.location, building: department.building, floor: String(department.floor) });
+  const { errors, panel } = useDetailsSave(
+    'This office',
+    () => validateDepartment(form),
+    () => call(api.PUT('/api/departments/{departmentId}', { params: { path: { departmentId: department.id } }, body: departmentBody(form) })),
+    onSaved,
+  );
   return (
-    <section className="panel" aria-labelledby="details-heading">
-      <h2 id="details-heading">Details</h2>
-      {action.error && <Alert kind="error">{action.error}</Alert>}
-      {saved && <Alert kind="success">Saved.</Alert>}
-      <form onSubmit={submit} noValidate className="stack">
-        <DepartmentFields form={form} setForm={setForm} errors={errors} />
-        <div className="form-actions">
-          <button type="button" className="button-danger" onClick={() => setDeleting(true)}>
-            Delete the office
-          </button>
-          <button type="submit" className="button-primary" disabled={action.busy}>
-            {action.busy ? 'Saving…' : 'Save'}
-          </button>
-        </div>
-      </form>
-      {deleting && (
-        <DeleteDialog
-          title="Delete this office?"
-          question={`${placeLabel(department)} will be deleted.`}
-          subject="This office"
-          forceNote="Deleting everything removes its rooms, their desks and equipment, its picture and every reservation of those desks. Defect reports stay, without the place."
-          onDelete={(force) => call(api.DELETE('/api/departments/{departmentId}', { params: { path: { departmentId: department.id }, query: force ? { force } : {} } }))}
-          onDeleted={() => {
-            forgetPlaces();
-            navigate('/admin/departments');
-          }}
-          onClose={() => setDeleting(false)}
-        />
-      )}
-    </section>
+    <DetailsPanel
+      headingId="details-heading"
+      {...panel}
+      deleteLabel="Delete the office"
+      deleteDialog={{
+        title: 'Delete this office?',
+        question: `${placeLabel(department)} will be deleted.`,
+        subject: 'This office',
+        forceNote: 'Deleting everything removes its rooms, their desks and equipment, its picture and every reservation of those desks. Defect reports stay, without the place.',
+        onDelete: (force) => call(api.DELETE('/api/departments/{departmentId}', { params: { path: { departmentId: department.id }, query: force ? { force } : {} } })),
+        onDeleted: () => {
+          forgetPlaces();
+          navigate('/admin/departments');
+        },
+      }}
+    >
+      <DepartmentFields form={form} setForm={setForm} errors={errors} />
+    </DetailsPanel>
   );
 }
 
 function DepartmentImage({ department }: { department: Department }) {
   const [version, setVersion] = useState(0);
-  const [message, setMessage] = useState<{ kind: 'success' | 'error'; text: string }>();
-  const [busy, setBusy] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
   // 404 means "no picture yet"; the image needs the token, so it is shown from a blob URL.
   const image = useLoad(async () => {
     const { data, response } = await api.GET('/api/departments/{departmentId}/image', { params: { path: { departmentId: department.id } }, parseAs: 'blob' });
@@ -257,44 +256,28 @@ function DepartmentImage({ department }: { department: Department }) {
     };
   }, [image.state.data]);
 
-  const upload = async (file: File | undefined) => {
-    if (!file) return;
-    const refused = validateImage(file);
-    if (refused) return setMessage({ kind: 'error', text: refused });
-    setBusy(true);
-    setMessage(undefined);
-    try {
-      // The image routes take a multipart body, which the OpenAPI document does not describe.
-      await call(api.PUT('/api/departments/{departmentId}/image', { params: { path: { departmentId: department.id } }, body: fileBody(file) as never, bodySerializer: asIs }));
+  const path = { departmentId: department.id };
+  const editor = useImageUpload({
+    // The image routes take a multipart body, which the OpenAPI document does not describe.
+    upload: async (file) => {
+      await call(api.PUT('/api/departments/{departmentId}/image', { params: { path }, body: fileBody(file) as never, bodySerializer: asIs }));
       setVersion((value) => value + 1);
-      setMessage({ kind: 'success', text: 'The picture has been updated.' });
-    } catch (error) {
-      setMessage({ kind: 'error', text: problemMessage(problemOf(error), 'This office') });
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = '';
-    }
-  };
-
-  const remove = async () => {
-    setBusy(true);
-    setMessage(undefined);
-    try {
-      await call(api.DELETE('/api/departments/{departmentId}/image', { params: { path: { departmentId: department.id } } }));
+    },
+    remove: async () => {
+      await call(api.DELETE('/api/departments/{departmentId}/image', { params: { path } }));
       setVersion((value) => value + 1);
-      setMessage({ kind: 'success', text: 'The picture has been removed.' });
-    } catch (error) {
-      setMessage({ kind: 'error', text: problemMessage(problemOf(error), 'The picture') });
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    uploaded: 'The picture has been updated.',
+    removed: 'The picture has been removed.',
+    uploadSubject: 'This office',
+    removeSubject: 'The picture',
+  });
 
   const url = image.state.data;
   return (
     <section className="panel" aria-labelledby="picture-heading">
       <h2 id="picture-heading">Picture or floor plan</h2>
-      {message && <Alert kind={message.kind}>{message.text}</Alert>}
+      {editor.message && <Alert kind={editor.message.kind}>{editor.message.text}</Alert>}
       {image.state.status === 'failed' ? (
         <Alert kind="error">The picture could not be loaded.</Alert>
       ) : image.state.status === 'loading' && url === undefined ? (
@@ -305,15 +288,7 @@ function DepartmentImage({ department }: { department: Department }) {
         <p className="muted">No picture yet.</p>
       )}
       <div className="form-actions form-actions-start">
-        <label className="button button-secondary file-button">
-          {busy ? 'Working…' : url ? 'Replace the picture' : 'Upload a picture'}
-          <input ref={input} type="file" accept="image/png,image/jpeg,image/webp" className="visually-hidden" disabled={busy} onChange={(event) => void upload(event.target.files?.[0])} />
-        </label>
-        {url && (
-          <button type="button" className="button-link" onClick={() => void remove()} disabled={busy}>
-            Remove the picture
-          </button>
-        )}
+        <ImageButtons image={editor} present={Boolean(url)} replaceLabel="Replace the picture" />
       </div>
       <p className="field-hint">PNG, JPEG or WebP, up to 5 MB.</p>
     </section>
@@ -469,60 +444,35 @@ export function RoomPage({ departmentId, roomId }: { departmentId: string; roomI
 function RoomDetails({ room, onSaved }: { room: Room; onSaved: (room: Room) => void }) {
   const [name, setName] = useState(room.name);
   const [available, setAvailable] = useState(room.available);
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [saved, setSaved] = useState(false);
-  const [deleting, setDeleting] = useState(false);
-  const action = useAction('This room');
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const found = validateName({ name }, 'Room name');
-    setErrors(found);
-    setSaved(false);
-    if (hasErrors(found)) return;
-    await action.run(async () => {
-      onSaved(
-        await call(api.PUT('/api/departments/{departmentId}/rooms/{roomId}', { params: { path: { departmentId: room.departmentId, roomId: room.id } }, body: { name: name.trim(), available } })),
-      );
-      forgetPlaces();
-      setSaved(true);
-    });
-  };
+  const path = { departmentId: room.departmentId, roomId: room.id };
+  const { errors, panel } = useDetailsSave(
+    'This room',
+    () => validateName({ name }, 'Room name'),
+    () => call(api.PUT('/api/departments/{departmentId}/rooms/{roomId}', { params: { path }, body: { name: name.trim(), available } })),
+    onSaved,
+  );
   return (
-    <section className="panel" aria-labelledby="room-details-heading">
-      <h2 id="room-details-heading">Details</h2>
-      {action.error && <Alert kind="error">{action.error}</Alert>}
-      {saved && <Alert kind="success">Saved.</Alert>}
-      <form onSubmit={submit} noValidate className="stack">
-        <div className="field-row field-row-end">
-          <TextField label="Room name" value={name} maxLength={200} onChange={(event) => setName(event.target.value)} error={errors.name} />
-          <Checkbox label="Open for booking" checked={available} onChange={(event) => setAvailable(event.target.checked)} />
-        </div>
-        <div className="form-actions">
-          <button type="button" className="button-danger" onClick={() => setDeleting(true)}>
-            Delete the room
-          </button>
-          <button type="submit" className="button-primary" disabled={action.busy}>
-            {action.busy ? 'Saving…' : 'Save'}
-          </button>
-        </div>
-      </form>
-      {deleting && (
-        <DeleteDialog
-          title="Delete this room?"
-          question={`Room ${room.name} will be deleted.`}
-          subject="This room"
-          forceNote="Deleting everything removes its desks, their equipment and every reservation of those desks."
-          onDelete={(force) =>
-            call(api.DELETE('/api/departments/{departmentId}/rooms/{roomId}', { params: { path: { departmentId: room.departmentId, roomId: room.id }, query: force ? { force } : {} } }))
-          }
-          onDeleted={() => {
-            forgetPlaces();
-            navigate(`/admin/departments/${room.departmentId}`);
-          }}
-          onClose={() => setDeleting(false)}
-        />
-      )}
-    </section>
+    <DetailsPanel
+      headingId="room-details-heading"
+      {...panel}
+      deleteLabel="Delete the room"
+      deleteDialog={{
+        title: 'Delete this room?',
+        question: `Room ${room.name} will be deleted.`,
+        subject: 'This room',
+        forceNote: 'Deleting everything removes its desks, their equipment and every reservation of those desks.',
+        onDelete: (force) => call(api.DELETE('/api/departments/{departmentId}/rooms/{roomId}', { params: { path, query: force ? { force } : {} } })),
+        onDeleted: () => {
+          forgetPlaces();
+          navigate(`/admin/departments/${room.departmentId}`);
+        },
+      }}
+    >
+      <div className="field-row field-row-end">
+        <TextField label="Room name" value={name} maxLength={200} onChange={(event) => setName(event.target.value)} error={errors.name} />
+        <Checkbox label="Open for booking" checked={available} onChange={(event) => setAvailable(event.target.checked)} />
+      </div>
+    </DetailsPanel>
   );
 }
 
@@ -531,6 +481,21 @@ const DESK_TYPES = [
   { value: 'FIXED', label: 'Fixed (assigned by an admin)' },
 ] as const;
 type DeskType = (typeof DESK_TYPES)[number]['value'];
+
+function DeskFields({ name, setName, type, setType, error }: { name: string; setName: (name: string) => void; type: DeskType; setType: (type: DeskType) => void; error?: string }) {
+  return (
+    <>
+      <TextField label="Desk name" value={name} maxLength={200} onChange={(event) => setName(event.target.value)} error={error} />
+      <SelectField label="Desk type" value={type} onChange={(event) => setType(event.target.value as DeskType)}>
+        {DESK_TYPES.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </SelectField>
+    </>
+  );
+}
 
 function NewDesk({ departmentId, roomId, onCreated }: { departmentId: string; roomId: string; onCreated: () => void }) {
   const [name, setName] = useState('');
@@ -556,14 +521,7 @@ function NewDesk({ departmentId, roomId, onCreated }: { departmentId: string; ro
       <h3>Add a desk</h3>
       {action.error && <Alert kind="error">{action.error}</Alert>}
       <div className="field-row field-row-end">
-        <TextField label="Desk name" value={name} maxLength={200} onChange={(event) => setName(event.target.value)} error={errors.name} />
-        <SelectField label="Desk type" value={type} onChange={(event) => setType(event.target.value as DeskType)}>
-          {DESK_TYPES.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </SelectField>
+        <DeskFields name={name} setName={setName} type={type} setType={setType} error={errors.name} />
         <button type="submit" className="button-primary" disabled={action.busy}>
           {action.busy ? 'Adding…' : 'Add the desk'}
         </button>
@@ -599,14 +557,7 @@ function DeskItem({ desk, onChanged }: { desk: Desk; onChanged: () => void }) {
       <div className="desk-admin-head">
         {editing ? (
           <form onSubmit={submit} noValidate className="field-row field-row-end grow" aria-label={`Edit desk ${desk.name}`}>
-            <TextField label="Desk name" value={name} maxLength={200} onChange={(event) => setName(event.target.value)} error={errors.name} />
-            <SelectField label="Desk type" value={type} onChange={(event) => setType(event.target.value as DeskType)}>
-              {DESK_TYPES.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
-            </SelectField>
+            <DeskFields name={name} setName={setName} type={type} setType={setType} error={errors.name} />
             <div className="item-actions">
               <button type="button" className="button-secondary button-small" onClick={() => setEditing(false)}>
                 Cancel

@@ -1,0 +1,50 @@
+import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
+import { DeleteDialog } from './DeleteDialog.js';
+import { Alert } from './ui.js';
+
+/**
+ * The "Details" panel of an item being edited: failure and "Saved." messages, the form (its fields,
+ * then "Delete the …" and Save) and, once Delete is pressed, the delete dialog.
+ */
+export function DetailsPanel({
+  headingId,
+  error,
+  saved,
+  busy,
+  onSubmit,
+  deleteLabel,
+  deleteDialog,
+  children,
+}: {
+  headingId: string;
+  error?: string;
+  saved: boolean;
+  busy: boolean;
+  onSubmit: (event: FormEvent) => void;
+  /** "Delete the room" */
+  deleteLabel: string;
+  deleteDialog: Omit<ComponentProps<typeof DeleteDialog>, 'onClose'>;
+  /** The fields. */
+  children: ReactNode;
+}) {
+  const [deleting, setDeleting] = useState(false);
+  return (
+    <section className="panel" aria-labelledby={headingId}>
+      <h2 id={headingId}>Details</h2>
+      {error && <Alert kind="error">{error}</Alert>}
+      {saved && <Alert kind="success">Saved.</Alert>}
+      <form onSubmit={onSubmit} noValidate className="stack">
+        {children}
+        <div className="form-actions">
+          <button type="button" className="button-danger" onClick={() => setDeleting(true)}>
+            {deleteLabel}
+          </button>
+          <button type="submit" className="button-primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+      {deleting && <DeleteDialog {...deleteDialog} onClose={() => setDeleting(false)} />}
+    </section>
+  );
+}
