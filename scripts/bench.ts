@@ -228,7 +228,8 @@ async function main(): Promise<number> {
     progress(`Starting the server and the reference server (logs in ${logDirectory}) …`);
     const app = await ServerProcess.start({
       name: 'server',
-      args: [projectPath('dist', 'server.js')],
+      // The heap cap of `npm start` (package.json): the server runs as it does in production.
+      args: ['--max-old-space-size=192', projectPath('dist', 'server.js')],
       env: serverSettings.env,
       port: appPort,
       readyPath: '/api/health',
