@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
+import { freePort } from './slapd.js';
+
+export { freePort };
 
 /**
  * Real server processes for tests: `node --import tsx src/server.ts` with a controlled
@@ -31,18 +33,6 @@ export interface ServerProcess {
 }
 
 const children: ServerProcess[] = [];
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') return reject(new Error('no port'));
-      server.close(() => resolve(address.port));
-    });
-  });
-}
 
 /** Only what the test sets, plus what node needs to run at all: nothing leaks in from the test runner. */
 export function baseEnv(): Record<string, string> {

@@ -1,6 +1,7 @@
 import { webcrypto } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Clock } from '../../shared/clock.js';
+import { isUuid } from '../../shared/text.js';
 
 const ISSUER = 'deskbook';
 const ACCESS_AUDIENCE = 'deskbook-api';
@@ -86,5 +87,3 @@ export class TokenService {
   }
 }
 
-/** Ids in tokens must be UUIDs before they get near SQL. */
-const isUuid = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);

@@ -4,6 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError, invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { SHORT_TEXT_MAX } from '../../shared/schemas.js';
+import { isUuid } from '../../shared/text.js';
 import {
   DEPARTMENT_SORTABLE,
   DESK_SORTABLE,
@@ -43,8 +44,6 @@ import {
   type UpdateRoomBody,
 } from './inventory.schemas.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Values of a repeatable parameter whose values may be comma-separated lists; blanks dropped. */
 function listValues(raw: string[] | undefined): string[] {
   return (raw ?? [])
@@ -57,7 +56,7 @@ function listValues(raw: string[] | undefined): string[] {
 function parseIds(raw: string[] | undefined): string[] | undefined {
   const values = listValues(raw);
   if (values.length === 0) return undefined;
-  const position = values.findIndex((value) => !UUID.test(value));
+  const position = values.findIndex((value) => !isUuid(value));
   if (position >= 0) throw invalid('ids', `must be UUIDs; value ${position + 1} is not one`);
   const ids = [...new Set(values.map((value) => value.toLowerCase()))];
   if (ids.length > MAX_IDS) throw invalid('ids', `at most ${MAX_IDS} ids`);
