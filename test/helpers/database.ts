@@ -57,3 +57,22 @@ export async function createTestDatabase(options: { poolSize?: number; onQuery?:
     },
   };
 }
+
+/** Counts the statements a database is sent while an action runs; pass `onQuery` to createTestDatabase. */
+export class StatementCounter {
+  private recording = false;
+  private statements = 0;
+  readonly onQuery = (): void => {
+    if (this.recording) this.statements++;
+  };
+
+  async count<T>(action: () => Promise<T>): Promise<{ result: T; statements: number }> {
+    this.statements = 0;
+    this.recording = true;
+    try {
+      return { result: await action(), statements: this.statements };
+    } finally {
+      this.recording = false;
+    }
+  }
+}

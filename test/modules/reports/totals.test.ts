@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import type { Page } from '../../helpers/contract.js';
-import { createTestDatabase } from '../../helpers/database.js';
+import { createTestDatabase, StatementCounter } from '../../helpers/database.js';
 import { insertDeskInNewRoom, insertReport } from '../../helpers/fixtures.js';
 
 /**
@@ -15,16 +15,11 @@ describe('report list totals', () => {
   let t: TestApp;
   let token: string;
   let roomUrl: string;
-  let recording = false;
-  let statements = 0;
+  const counter = new StatementCounter();
   let authentication = 0;
 
   beforeAll(async () => {
-    const database = await createTestDatabase({
-      onQuery: () => {
-        if (recording) statements++;
-      },
-    });
+    const database = await createTestDatabase({ onQuery: counter.onQuery });
     t = await createTestApp({ database });
     const db = t.database.handle.db;
     token = await t.adminToken();
@@ -36,18 +31,14 @@ describe('report list totals', () => {
       await insertReport(db, { reportedBy: reporter, title: `Report ${index}`, ...(index < 2 ? { departmentId: place.department.id, roomId: place.room.id } : {}) });
     }
 
-    recording = true;
-    expect((await t.request({ method: 'GET', url: '/api/report', token, query: { size: '0' } })).statusCode).toBe(400);
-    recording = false;
-    authentication = statements;
+    ({ statements: authentication } = await counter.count(async () => {
+      expect((await t.request({ method: 'GET', url: '/api/report', token, query: { size: '0' } })).statusCode).toBe(400);
+    }));
   });
   afterAll(() => t.close());
 
   async function list(url: string, query: Record<string, string>): Promise<{ page: Page<unknown>; statements: number }> {
-    statements = 0;
-    recording = true;
-    const response = await t.request({ method: 'GET', url, token, query });
-    recording = false;
+    const { result: response, statements } = await counter.count(() => t.request({ method: 'GET', url, token, query }));
     expect(response.statusCode).toBe(200);
     return { page: response.json(), statements: statements - authentication };
   }

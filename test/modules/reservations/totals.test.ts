@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import type { Page } from '../../helpers/contract.js';
-import { createTestDatabase } from '../../helpers/database.js';
+import { createTestDatabase, StatementCounter } from '../../helpers/database.js';
 import { insertDeskInNewRoom, insertReservation } from '../../helpers/fixtures.js';
 
 /**
@@ -20,16 +20,11 @@ describe('reservation list totals', () => {
   let aliceToken: string;
   let admin: string;
   let roomOfTwo: string;
-  let recording = false;
-  let statements = 0;
+  const counter = new StatementCounter();
   let authentication = 0;
 
   beforeAll(async () => {
-    const database = await createTestDatabase({
-      onQuery: () => {
-        if (recording) statements++;
-      },
-    });
+    const database = await createTestDatabase({ onQuery: counter.onQuery });
     t = await createTestApp({ database });
     const db = t.database.handle.db;
     admin = await t.adminToken();
@@ -47,18 +42,14 @@ describe('reservation list totals', () => {
     await insertReservation(db, { userId: bob.id, deskId: one.desk.id, startTime: new Date(FIRST + 10 * HOUR), endTime: new Date(FIRST + 11 * HOUR) });
 
     // A list refused by query validation runs authentication only.
-    recording = true;
-    expect((await t.request({ method: 'GET', url: '/api/reservation', token: aliceToken, query: { size: '0' } })).statusCode).toBe(400);
-    recording = false;
-    authentication = statements;
+    ({ statements: authentication } = await counter.count(async () => {
+      expect((await t.request({ method: 'GET', url: '/api/reservation', token: aliceToken, query: { size: '0' } })).statusCode).toBe(400);
+    }));
   });
   afterAll(() => t.close());
 
   async function list(token: string, query: Record<string, string>): Promise<{ page: Page<{ userId: string }>; statements: number }> {
-    statements = 0;
-    recording = true;
-    const response = await t.request({ method: 'GET', url: '/api/reservation', token, query });
-    recording = false;
+    const { result: response, statements } = await counter.count(() => t.request({ method: 'GET', url: '/api/reservation', token, query }));
     expect(response.statusCode).toBe(200);
     return { page: response.json(), statements: statements - authentication };
   }

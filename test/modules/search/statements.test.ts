@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { departments, desks, equipment, reports, reservations, rooms } from '../../../src/db/schema.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import type { Page } from '../../helpers/contract.js';
-import { createTestDatabase } from '../../helpers/database.js';
+import { createTestDatabase, StatementCounter } from '../../helpers/database.js';
 
 /**
  * Search is computed in SQL in a fixed number of statements: the same count for a page of 1 and
@@ -18,15 +18,10 @@ const at = (time: string) => new Date(`${DAY}T${time}Z`);
 describe('search statement count', () => {
   let t: TestApp;
   let token: string;
-  let recording = false;
-  let statements: string[] = [];
+  const counter = new StatementCounter();
 
   beforeAll(async () => {
-    const database = await createTestDatabase({
-      onQuery: (sql) => {
-        if (recording) statements.push(sql);
-      },
-    });
+    const database = await createTestDatabase({ onQuery: counter.onQuery });
     t = await createTestApp({ database });
     token = await t.adminToken();
     const ownerId = (await t.request({ method: 'GET', url: '/api/self', token })).json<{ id: string }>().id;
@@ -53,12 +48,9 @@ describe('search statement count', () => {
 
   /** The statements one request sends, and its page. */
   async function measure(url: string, payload: object, size: number): Promise<{ count: number; page: Page<{ desks?: unknown[] }> }> {
-    statements = [];
-    recording = true;
-    const response = await t.request({ method: 'POST', url, token, payload, query: { size: String(size) } });
-    recording = false;
+    const { result: response, statements } = await counter.count(() => t.request({ method: 'POST', url, token, payload, query: { size: String(size) } }));
     expect(response.statusCode).toBe(200);
-    return { count: statements.length, page: response.json() };
+    return { count: statements, page: response.json() };
   }
 
   const criteria = {

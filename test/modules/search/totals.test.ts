@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectProblem, type TestApp } from '../../helpers/app.js';
 import type { Page } from '../../helpers/contract.js';
-import { createTestDatabase } from '../../helpers/database.js';
+import { createTestDatabase, StatementCounter } from '../../helpers/database.js';
 import { insertDepartment, insertDesk, insertEquipment, insertReport, insertRoom } from '../../helpers/fixtures.js';
 
 /**
@@ -18,16 +18,11 @@ const MONITOR_REPORTS = 3;
 describe('search totals', () => {
   let t: TestApp;
   let token: string;
-  let recording = false;
-  let statements = 0;
+  const counter = new StatementCounter();
   let authentication = 0;
 
   beforeAll(async () => {
-    const database = await createTestDatabase({
-      onQuery: () => {
-        if (recording) statements++;
-      },
-    });
+    const database = await createTestDatabase({ onQuery: counter.onQuery });
     t = await createTestApp({ database });
     token = await t.adminToken();
     const db = t.database.handle.db;
@@ -45,18 +40,14 @@ describe('search totals', () => {
     await insertReport(db, { reportedBy: reporter, title: 'Chair is broken' });
 
     // A search refused by body validation runs authentication only.
-    recording = true;
-    expectProblem(await t.request({ method: 'POST', url: '/api/search/rooms', token, payload: { unknown: 1 } }), 400, 'VALIDATION_FAILED');
-    recording = false;
-    authentication = statements;
+    ({ statements: authentication } = await counter.count(async () => {
+      expectProblem(await t.request({ method: 'POST', url: '/api/search/rooms', token, payload: { unknown: 1 } }), 400, 'VALIDATION_FAILED');
+    }));
   });
   afterAll(() => t.close());
 
   async function search<T>(path: string, payload: object, query: Record<string, string>): Promise<{ page: Page<T>; statements: number }> {
-    statements = 0;
-    recording = true;
-    const response = await t.request({ method: 'POST', url: `/api/search/${path}`, token, payload, query });
-    recording = false;
+    const { result: response, statements } = await counter.count(() => t.request({ method: 'POST', url: `/api/search/${path}`, token, payload, query }));
     expect(response.statusCode).toBe(200);
     return { page: response.json<Page<T>>(), statements: statements - authentication };
   }
