@@ -49,6 +49,17 @@ export const Problem = Type.Object(
     conflicts: Type.Optional(
       Type.Array(Type.Object({ startTime: Timestamp(), endTime: Timestamp() }), { description: 'Time ranges that collided (reservation conflicts).' }),
     ),
+    dependents: Type.Optional(
+      Type.Object(
+        {
+          rooms: Type.Integer({ minimum: 0 }),
+          desks: Type.Integer({ minimum: 0 }),
+          equipment: Type.Integer({ minimum: 0 }),
+          futureReservations: Type.Integer({ minimum: 0, description: 'Reservations of desks beneath that have not ended.' }),
+        },
+        { description: 'What is still beneath the department, room or desk that was not deleted (HAS_DEPENDENTS).' },
+      ),
+    ),
   },
   { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
 );
