@@ -16,7 +16,7 @@ export const StringEnum = <const T extends readonly string[]>(values: T, options
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** Names, e-mail, location, building, titles: decisions.md §10. */
+/** Names, e-mail, location, building, titles: docs/api.md#limits. */
 export const SHORT_TEXT_MAX = 200;
 export const LONG_TEXT_MAX = 10_000;
 

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
-/** GET /api/openapi.json and /api/docs (decisions.md §1 "docs"). */
+/** GET /api/openapi.json and /api/docs (docs/behaviour.md#running-it, "Documentation"). */
 
 interface Operation {
   summary?: string;

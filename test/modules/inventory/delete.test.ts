@@ -8,7 +8,7 @@ import { onPostgres } from '../../helpers/database.js';
 import { insertDepartment, insertDesk, insertEquipment, insertReport, insertReservation, insertRoom } from '../../helpers/fixtures.js';
 import { TABLES, UNKNOWN_ID, countRows, departmentUrl, deskUrl, equipmentItemUrl, inventoryTest, roomUrl, type InventoryTest, type Table } from './inventory-helpers.js';
 
-/** Deleting departments, rooms, desks and equipment: 409 while something is beneath, ?force=true (decisions.md §4). */
+/** Deleting departments, rooms, desks and equipment: 409 while something is beneath, ?force=true (docs/behaviour.md#inventory-departments-rooms-desks-equipment). */
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
