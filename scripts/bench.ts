@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: throughput and latency of the built server on PostgreSQL with the large
- * dataset, beside three routes of a bare Fastify process as the yardstick (issue 4 §3).
+ * dataset, beside three routes of a bare Fastify process as the yardstick (targets: docs/benchmarks.md).
  * docs/benchmarks.md describes what it measures and holds the last full run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';

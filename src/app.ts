@@ -27,6 +27,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportsService } from './modules/reports/reports.service.js';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
 import { ReservationsService } from './modules/reservations/reservations.service.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { SearchService } from './modules/search/search.service.js';
 import { selfRoutes } from './modules/self/self.routes.js';
@@ -133,6 +134,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(authenticate, { auth });
 
   await app.register(healthRoutes, { db });
+  await app.register(settingsRoutes, { config });
   await app.register(authRoutes, { auth });
   await app.register(selfRoutes, { users });
   await app.register(usersRoutes, { users });

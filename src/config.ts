@@ -214,7 +214,7 @@ export function loadConfig(env: Environment = process.env): Config {
   return config as Config;
 }
 
-/** Markdown table of every key, used by `npm run docs:config` and checked by a test. */
+/** Markdown table of every key, used by `npm run docs` and checked by a test. */
 export function configurationTable(): string {
   const rows = Object.entries(specs).map(([key, spec]) => {
     const fallback = 'default' in spec ? `\`${spec.default}\`` : '(unset)';

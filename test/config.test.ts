@@ -202,7 +202,7 @@ describe('loadConfig', () => {
 describe('docs/configuration.md', () => {
   it('holds exactly the generated configuration table between its markers', () => {
     const file = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
-    expect(existsSync(file), `${file} is missing; generate it with npm run docs:config`).toBe(true);
+    expect(existsSync(file), `${file} is missing; generate it with npm run docs`).toBe(true);
     const text = readFileSync(file, 'utf8');
     const start = '<!-- config:start -->';
     const end = '<!-- config:end -->';

@@ -47,6 +47,7 @@ export default fp(
           { name: 'Search' },
           { name: 'Stats' },
           { name: 'Health' },
+          { name: 'Settings' },
         ],
       },
     });

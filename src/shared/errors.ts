@@ -42,6 +42,8 @@ export interface FieldError {
 export interface ProblemExtras {
   errors?: FieldError[];
   conflicts?: { startTime: string; endTime: string }[];
+  /** What keeps a department, room or desk from being deleted (HAS_DEPENDENTS). */
+  dependents?: { rooms: number; desks: number; equipment: number; futureReservations: number };
   /** Seconds; also sent as the Retry-After header. */
   retryAfter?: number;
 }

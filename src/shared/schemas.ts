@@ -16,7 +16,7 @@ export const StringEnum = <const T extends readonly string[]>(values: T, options
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** Names, e-mail, location, building, titles: decisions.md §10. */
+/** Names, e-mail, location, building, titles: docs/api.md#limits. */
 export const SHORT_TEXT_MAX = 200;
 export const LONG_TEXT_MAX = 10_000;
 
@@ -48,6 +48,17 @@ export const Problem = Type.Object(
     errors: Type.Optional(Type.Array(FieldErrorSchema, { description: 'Validation failures, one per field.' })),
     conflicts: Type.Optional(
       Type.Array(Type.Object({ startTime: Timestamp(), endTime: Timestamp() }), { description: 'Time ranges that collided (reservation conflicts).' }),
+    ),
+    dependents: Type.Optional(
+      Type.Object(
+        {
+          rooms: Type.Integer({ minimum: 0 }),
+          desks: Type.Integer({ minimum: 0 }),
+          equipment: Type.Integer({ minimum: 0 }),
+          futureReservations: Type.Integer({ minimum: 0, description: 'Reservations of desks beneath that have not ended.' }),
+        },
+        { description: 'What is still beneath the department, room or desk that was not deleted (HAS_DEPENDENTS).' },
+      ),
     ),
   },
   { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },

@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UUID, createTestApp, expectProblem, type TestApp, type TokenPairBody, type UserBody } from '../helpers/app.js';
 
-/** The HTTP layer: problem+json for every error, request ids, body handling, hostile input (decisions.md §9, §10). */
+/** The HTTP layer: problem+json for every error, request ids, body handling, hostile input (docs/behaviour.md#errors, docs/behaviour.md#limits). */
 
 const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance', 'code', 'requestId'];
 /** What must never reach a client: stack frames, module paths, SQL, raw error messages. */

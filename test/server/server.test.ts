@@ -13,7 +13,7 @@ import { freePort, killServers, START_TIMEOUT_MS, startHealthy, startServer, sto
 
 /**
  * Real server processes: `node --import tsx src/server.ts` with a controlled environment, talked
- * to over HTTP. decisions.md §1 (running it).
+ * to over HTTP. docs/behaviour.md#running-it.
  */
 
 const GENERATED_ADMIN = 'admin@localhost';

@@ -53,7 +53,7 @@ export interface ThrottleLimits {
   addressWindowMs: number;
 }
 
-/** The sign-in limits of decisions.md §10, per account and per client address. */
+/** The sign-in limits of docs/behaviour.md#authentication-and-sessions, per account and per client address. */
 export class LoginThrottle {
   constructor(
     private readonly repository: ThrottleRepository,

@@ -3,7 +3,7 @@ import { Page, pageQueryProperties } from '../../shared/paging.js';
 import { LONG_TEXT_MAX, Name, SHORT_TEXT_MAX, StringEnum, Uuid } from '../../shared/schemas.js';
 
 /**
- * Response shapes of the inventory, exactly interface.md's fields. Shared by the inventory
+ * Response shapes of the inventory, exactly the fields of docs/api.md#resources. Shared by the inventory
  * routes and by search (Room with its desks, Department without rooms).
  */
 

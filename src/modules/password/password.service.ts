@@ -21,7 +21,7 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
- * Password links by e-mail (decisions.md §2): "forgot password" and "your account was created".
+ * Password links by e-mail (docs/behaviour.md#password-links-and-directory-sign-in): "forgot password" and "your account was created".
  * Tokens are 256 random bits, stored only as a hash, single use, expiring; a newer link makes
  * older ones invalid. Mails go out after the answer, so the answer to `forgot` is the same,
  * equally fast, for known and unknown addresses.

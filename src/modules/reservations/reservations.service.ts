@@ -57,7 +57,7 @@ function describeDuration(ms: number): string {
 const ruleBroken = (field: string, message: string) => new AppError('RESERVATION_NOT_ALLOWED', `${field} ${message}`, { errors: [{ field, message }] });
 
 /**
- * Reservations (decisions.md §5). The database keeps a desk, and a user, from ever holding two
+ * Reservations (docs/behaviour.md#reservations). The database keeps a desk, and a user, from ever holding two
  * overlapping reservations (exclusion constraints); this service adds the booking rules that bind
  * USERs (not in the past, not too long or too far ahead, bookable desks only) and turns a
  * constraint violation into a 409 naming the ranges that collided.
@@ -141,7 +141,7 @@ export class ReservationsService {
     if (existing.endTime <= this.clock.now()) throw new AppError('CONFLICT', 'This reservation has already ended and can no longer be changed or cancelled');
   }
 
-  /** The rules of decisions.md §5; admins are exempt from all but start < end and an existing desk. */
+  /** The rules of docs/behaviour.md#reservations; admins are exempt from all but start < end and an existing desk. */
   private async checkBooking(caller: Caller, booking: Booking, startMoved: boolean): Promise<BookableDesk> {
     const { startTime, endTime } = booking;
     if (startTime >= endTime) throw invalid('endTime', 'must be after startTime');

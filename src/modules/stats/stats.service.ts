@@ -53,7 +53,7 @@ export class StatsService {
     return this.pending;
   }
 
-  /** Totals and three daily series (decisions.md §8), each computed in the database, in parallel. */
+  /** Totals and three daily series (docs/behaviour.md#statistics), each computed in the database, in parallel. */
   private async compute(): Promise<StatisticsDto> {
     const now = this.clock.now();
     const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());

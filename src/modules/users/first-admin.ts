@@ -8,7 +8,7 @@ import { UsersRepository } from './users.repository.js';
 export const GENERATED_ADMIN_EMAIL = 'admin@localhost';
 
 /**
- * decisions.md §1: ADMIN_EMAIL + ADMIN_PASSWORD create that admin if no user has the e-mail yet.
+ * docs/behaviour.md#running-it: ADMIN_EMAIL + ADMIN_PASSWORD create that admin if no user has the e-mail yet.
  * Without them, and with no admin at all, admin@localhost is created with a random password
  * that is printed once. Safe when several processes start at once (unique e-mail, insert-if-absent).
  */

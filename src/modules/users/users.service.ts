@@ -17,7 +17,7 @@ export interface Caller {
 
 export const isAdmin = (caller: Caller): boolean => caller.user.role === 'ADMIN';
 
-/** The User of interface.md; `enabled`, `ldap` and `role` only for admins (and for oneself via /api/self). */
+/** The User of docs/api.md#user; `enabled`, `ldap` and `role` only for admins (and for oneself via /api/self). */
 export function toUserDto(row: UserRow, withAdminFields: boolean): UserDto {
   const dto: UserDto = { id: row.id, firstName: row.firstName, lastName: row.lastName, email: row.email, hasAvatar: row.hasAvatar };
   if (withAdminFields) {

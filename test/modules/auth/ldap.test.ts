@@ -10,7 +10,7 @@ import { PEOPLE, ROOT_DN, ROOT_PASSWORD, freePort, startSlapd, type DirectoryPer
 
 /**
  * Directory (LDAP) sign-in against a real, throwaway OpenLDAP (test/helpers/slapd.ts):
- * decisions.md §2 (LDAP row) and §9 (503 when the directory does not answer).
+ * docs/behaviour.md#password-links-and-directory-sign-in and docs/behaviour.md#errors (503 when the directory does not answer).
  */
 
 // The throttle must not get in the way of the many failed attempts below.

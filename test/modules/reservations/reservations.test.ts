@@ -6,7 +6,7 @@ import { PAGE_KEYS, type Page } from '../../helpers/contract.js';
 import { insertDepartment, insertDesk, insertDeskInNewRoom, insertReservation, insertRoom } from '../../helpers/fixtures.js';
 
 /**
- * Reservations (interface.md Reservation; decisions.md §3, §4, §5): shapes, the half-open rule,
+ * Reservations (docs/api.md#reservation, docs/api.md#roles, docs/behaviour.md#reservations): shapes, the half-open rule,
  * UTC normalisation, overlap per desk and per user (409 with `conflicts`), the booking rules that
  * bind USERs and not admins, ownership (another's id is 404), and derived room/department.
  */

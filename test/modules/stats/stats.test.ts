@@ -3,7 +3,7 @@ import { TestClock, createTestApp, expectProblem, type TestApp } from '../../hel
 import { insertDepartment, insertDesk, insertEquipment, insertReport, insertReservation, insertRoom } from '../../helpers/fixtures.js';
 
 /**
- * GET /api/stats (decisions.md §8): exact totals and the three daily series on UTC day
+ * GET /api/stats (docs/behaviour.md#statistics): exact totals and the three daily series on UTC day
  * boundaries, with a fixed clock. "Today" is 2026-03-29, so the 30-day series run from
  * 2026-02-28 to 2026-03-29 and the ±15-day series from 2026-03-14 to 2026-04-13.
  */

@@ -82,6 +82,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published limits
+         * @description The limits the service enforces, so a client can check input before sending it: image uploads (size, pixels, types) and the booking rules that bind USERs. No authentication. They change only when the service restarts with another configuration, so the answer may be cached for 5 minutes (`Cache-Control: public, max-age=300`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Largest image upload in bytes (IMAGE_MAX_BYTES); larger is 413. */
+                            imageMaxBytes: number;
+                            /** @description Largest image in pixels, width × height (IMAGE_MAX_PIXELS); larger is 413. */
+                            imageMaxPixels: number;
+                            /** @description Media types of the images accepted (decided by the bytes); anything else is 415. */
+                            imageTypes: string[];
+                            /** @description Longest reservation a USER may make, in whole seconds (RESERVATION_MAX_LENGTH); admins are exempt. */
+                            reservationMaxLengthSeconds: number;
+                            /** @description How far ahead of now a USER may start a reservation, in whole seconds (RESERVATION_HORIZON); admins are exempt. */
+                            reservationHorizonSeconds: number;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -2669,7 +2755,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a department (admin)
-         * @description Admins only (403 for users). Blocked by: its rooms, and future reservations of their desks. Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Its image goes with it.
+         * @description Admins only (403 for users). Blocked by: its rooms, and future reservations of their desks. Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Its image goes with it.
          */
         delete: {
             parameters: {
@@ -3262,7 +3348,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a room (admin)
-         * @description Admins only (403 for users). Blocked by: its desks (and so by any reservation of them). Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). Blocked by: its desks (and so by any reservation of them). Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         delete: {
             parameters: {
@@ -3827,7 +3913,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a desk (admin)
-         * @description Admins only (403 for users). Blocked by: its equipment and its future reservations (those ending after now). Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). Blocked by: its equipment and its future reservations (those ending after now). Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         delete: {
             parameters: {
@@ -6847,6 +6933,14 @@ export interface components {
                  */
                 endTime: string;
             }[];
+            /** @description What is still beneath the department, room or desk that was not deleted (HAS_DEPENDENTS). */
+            dependents?: {
+                rooms: number;
+                desks: number;
+                equipment: number;
+                /** @description Reservations of desks beneath that have not ended. */
+                futureReservations: number;
+            };
         };
     };
     responses: never;
