@@ -39,6 +39,7 @@ import { StatsService } from './modules/stats/stats.service.js';
 import { ensureFirstAdmin } from './modules/users/first-admin.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
+import apiHeaders from './plugins/api-headers.js';
 import authenticate from './plugins/authenticate.js';
 import availabilityGate from './plugins/availability.js';
 import openapi from './plugins/openapi.js';
@@ -143,6 +144,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(validation);
   await app.register(problem, { databaseOpen: () => database.isOpen(), observe: (error) => availability.observe(error) });
   await app.register(requestLog, { enabled: config.REQUEST_LOG });
+  await app.register(apiHeaders);
   await app.register(openapi);
   await app.register(availabilityGate, { availability });
   await app.register(authenticate, { auth });

@@ -7,6 +7,7 @@ import { isDatabaseUnavailable, pgErrorCode, PG } from '../db/errors.js';
 import { AppError, catalogue, problemType, type ErrorCode, type FieldError } from '../shared/errors.js';
 import { Problem } from '../shared/schemas.js';
 import { databaseUnavailable } from '../db/availability.js';
+import { setApiHeaders } from './api-headers.js';
 
 /**
  * The one place errors become responses: RFC 9457 problem+json with a stable `code`. Internals
@@ -117,7 +118,9 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, appErr
 
 /** Fastify's own 400 for a URL it cannot decode (serverOptions.frameworkErrors). */
 export function badUrlProblem(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // No hook runs for a URL the router cannot decode: the headers they set are set here.
   reply.header('x-request-id', request.id);
+  setApiHeaders(request.url, reply);
   sendProblem(request, reply, new AppError('VALIDATION_FAILED', 'The URL is malformed (bad percent-encoding)'));
 }
 
