@@ -59,7 +59,7 @@ describe('headers on API answers', () => {
   });
 
   it('sends nosniff on every other API answer, errors, 404s and malformed URLs included', async () => {
-    const responses: Record<string, LightMyRequestResponse> = {
+    const responses = {
       health: await t.request({ method: 'GET', url: '/api/health' }),
       ready: await t.request({ method: 'GET', url: '/api/health/ready' }),
       reservations: await t.request({ method: 'GET', url: '/api/reservation', token: admin }),
