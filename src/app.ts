@@ -41,6 +41,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
 import apiHeaders from './plugins/api-headers.js';
 import authenticate from './plugins/authenticate.js';
+import encoding, { parseQuery } from './plugins/encoding.js';
 import availabilityGate from './plugins/availability.js';
 import openapi from './plugins/openapi.js';
 import problem, { badUrlProblem, clientErrorProblem } from './plugins/problem.js';
@@ -86,7 +87,7 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQuery },
     frameworkErrors: badUrlProblem,
     // Migrations run inside the plugin; an index built on a large table may take minutes.
     pluginTimeout: 0,
@@ -142,6 +143,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
   app.removeContentTypeParser('text/plain');
   await app.register(validation);
+  await app.register(encoding);
   await app.register(problem, { databaseOpen: () => database.isOpen(), observe: (error) => availability.observe(error) });
   await app.register(requestLog, { enabled: config.REQUEST_LOG });
   await app.register(apiHeaders);

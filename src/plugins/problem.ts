@@ -121,7 +121,7 @@ export function badUrlProblem(_error: FastifyError, request: FastifyRequest, rep
   // No hook runs for a URL the router cannot decode: the headers they set are set here.
   reply.header('x-request-id', request.id);
   setApiHeaders(request.url, reply);
-  sendProblem(request, reply, new AppError('VALIDATION_FAILED', 'The URL is malformed (bad percent-encoding)'));
+  sendProblem(request, reply, new AppError('INVALID_ENCODING', 'The URL is malformed (bad percent-encoding, or not UTF-8)'));
 }
 
 /**

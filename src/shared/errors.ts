@@ -6,6 +6,7 @@
 export const catalogue = {
   VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
   MALFORMED_JSON: { status: 400, title: 'The request body is not valid JSON' },
+  INVALID_ENCODING: { status: 400, title: 'Text in the request is not valid UTF-8' },
   INVALID_CURRENT_PASSWORD: { status: 400, title: 'The current password is wrong' },
   RESERVATION_NOT_ALLOWED: { status: 400, title: 'The reservation breaks a booking rule' },
   INVALID_RESET_TOKEN: { status: 400, title: 'The link is invalid, used or expired; ask for a new one' },

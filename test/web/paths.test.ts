@@ -113,7 +113,7 @@ describe('path tricks under /assets/', () => {
         expect(response.status, context).toBeLessThan(500);
         expect(response.headers['content-type'], context).toMatch(/^application\/problem\+json/);
         const body = JSON.parse(response.body) as { code: string; status: number };
-        expect(['ROUTE_NOT_FOUND', 'VALIDATION_FAILED'], context).toContain(body.code);
+        expect(['ROUTE_NOT_FOUND', 'INVALID_ENCODING'], context).toContain(body.code);
         expect(body.status).toBe(response.status);
         expect(response.body, context).not.toContain('INDEX-PAGE');
         expect(response.body, context).not.toContain(SECRET);
