@@ -139,6 +139,19 @@ describe.runIf(testDbKind === 'pglite')('slow and greedy clients', () => {
     expect(statusOf(exchange.received())).toBe(408);
   });
 
+  it('answers oversized headers with 431 and bytes that are not HTTP with 400, as problems', async () => {
+    const big = await open(server);
+    big.socket.write(`GET /api/health HTTP/1.1\r\nHost: deskbook\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
+    await big.closed(5000);
+    expect(statusOf(big.received())).toBe(431);
+    expect(bodyOf(big.received())).toMatchObject({ status: 431, code: 'HEADERS_TOO_LARGE' });
+    const garbage = await open(server);
+    garbage.socket.write('NOT HTTP AT ALL\r\n\r\n');
+    await garbage.closed(5000);
+    expect(statusOf(garbage.received())).toBe(400);
+    expect(bodyOf(garbage.received())).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+  });
+
   it(`accepts ${MAX_CONNECTIONS} connections and closes the next one at once`, async () => {
     await sleep(Math.max(0, lastFetch + KEEP_ALIVE_MS + 1000 - Date.now()));
     const held: RawExchange[] = [];
