@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from './config.js';
-import { sql } from 'drizzle-orm';
 import { DatabaseAvailability } from './db/availability.js';
 import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -41,8 +41,8 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
 import apiHeaders from './plugins/api-headers.js';
 import authenticate from './plugins/authenticate.js';
-import encoding, { parseQuery } from './plugins/encoding.js';
 import availabilityGate from './plugins/availability.js';
+import encoding, { parseQuery } from './plugins/encoding.js';
 import openapi from './plugins/openapi.js';
 import problem, { badUrlProblem, clientErrorProblem } from './plugins/problem.js';
 import requestLog from './plugins/request-log.js';
@@ -143,10 +143,11 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
   app.removeContentTypeParser('text/plain');
   await app.register(validation);
-  await app.register(encoding);
   await app.register(problem, { databaseOpen: () => database.isOpen(), observe: (error) => availability.observe(error) });
   await app.register(requestLog, { enabled: config.REQUEST_LOG });
   await app.register(apiHeaders);
+  // After the two above: a refused query string still carries their headers.
+  await app.register(encoding);
   await app.register(openapi);
   await app.register(availabilityGate, { availability });
   await app.register(authenticate, { auth });

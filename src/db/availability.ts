@@ -20,15 +20,16 @@ class PingTimeout extends Error {
 }
 
 /**
- * A circuit breaker in front of the database (docs/behaviour.md, Database outages). Without it,
- * every request during an outage queues in the driver behind reconnection attempts and hangs for
- * as long as the outage lasts. The first error that shows the database cannot be reached opens
- * the breaker: requests that need the database then answer 503 at once, and a background ping
- * closes it again as soon as the database answers. A slow query or a statement timeout does not
- * open it (that is one request's problem, not an outage).
+ * A circuit breaker in front of the database (docs/behaviour.md, Health and database outages).
+ * Without it, every request during an outage queues in the driver behind reconnection attempts
+ * and hangs for as long as the outage lasts. An error that shows a connection failed makes the
+ * breaker ping the database at once: if the ping fails too, the breaker opens and requests that
+ * need the database answer 503 at once, until a background ping gets an answer again. One
+ * broken connection while the database answers (a restarted pooler, a killed backend) opens
+ * nothing, nor does a slow query or a statement timeout (one request's problem, not an outage).
  */
 export class DatabaseAvailability {
-  private down = false;
+  private state: 'up' | 'verifying' | 'down' = 'up';
   private stopped = false;
   private probe: NodeJS.Timeout | undefined;
 
@@ -39,38 +40,28 @@ export class DatabaseAvailability {
   ) {}
 
   get available(): boolean {
-    return !this.down;
+    return this.state !== 'down';
   }
 
-  /** Told every error a request ran into; opens the breaker when it means the database is unreachable. */
+  /** Told every error a request ran into; a failed connection makes it check the database. */
   observe(error: unknown): void {
-    if (this.down || this.stopped || !isConnectionFailure(error)) return;
-    this.down = true;
-    this.log.warn({ err: error }, 'the database cannot be reached: answering 503 until it answers again');
-    this.scheduleProbe();
+    if (this.state !== 'up' || this.stopped || !isConnectionFailure(error)) return;
+    this.state = 'verifying';
+    void this.attempt().then((failure) => {
+      if (failure === undefined) this.markUp();
+      else if (this.state === 'verifying') this.markDown(error);
+    });
   }
 
-  /** Pings the database once; an answer within the timeout closes the breaker. */
+  /** Pings the database once (readiness); an answer within the timeout closes the breaker. */
   async check(timeoutMs = this.options.probeTimeoutMs): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        this.ping(),
-        new Promise((_, reject) => {
-          timer = setTimeout(() => reject(new PingTimeout(`no answer within ${timeoutMs} ms`)), timeoutMs);
-        }),
-      ]);
-    } catch (error) {
-      this.observe(error);
-      return false;
-    } finally {
-      clearTimeout(timer);
+    const failure = await this.attempt(timeoutMs);
+    if (failure === undefined) {
+      this.markUp();
+      return true;
     }
-    if (this.down) {
-      this.down = false;
-      this.log.info('the database answers again');
-    }
-    return true;
+    this.observe(failure);
+    return false;
   }
 
   /** Ends the background ping (the service is closing). */
@@ -79,10 +70,42 @@ export class DatabaseAvailability {
     clearTimeout(this.probe);
   }
 
+  /** One ping: undefined when the database answered in time, else what went wrong. */
+  private async attempt(timeoutMs = this.options.probeTimeoutMs): Promise<unknown> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.ping(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new PingTimeout(`no answer within ${timeoutMs} ms`)), timeoutMs);
+        }),
+      ]);
+      return undefined;
+    } catch (error) {
+      return error ?? new Error('ping failed');
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private markUp(): void {
+    if (this.state === 'down') this.log.info('the database answers again');
+    this.state = 'up';
+    clearTimeout(this.probe);
+  }
+
+  private markDown(cause: unknown): void {
+    this.state = 'down';
+    this.log.warn({ err: cause }, 'the database cannot be reached: answering 503 until it answers again');
+    this.scheduleProbe();
+  }
+
   private scheduleProbe(): void {
+    if (this.stopped) return;
     this.probe = setTimeout(() => {
-      void this.check().then(() => {
-        if (this.down && !this.stopped) this.scheduleProbe();
+      void this.attempt().then((failure) => {
+        if (failure === undefined) this.markUp();
+        else if (this.state === 'down') this.scheduleProbe();
       });
     }, this.options.probeIntervalMs);
     this.probe.unref();

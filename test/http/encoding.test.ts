@@ -73,6 +73,8 @@ describe('text encoding', () => {
     for (const value of ['%FF', '%C0%AE', '%ED%A0%80', '%E2%82', 'a%ZZ', '%']) {
       const response = await t.request({ method: 'GET', url: `/api/users?search=${value}`, token: admin });
       expectProblem(response, 400, 'INVALID_ENCODING');
+      expect(response.headers['x-request-id']).toBe(response.json().requestId);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
       const key = await t.request({ method: 'GET', url: `/api/reservation?x${value}=1`, token: admin });
       expectProblem(key, 400, 'INVALID_ENCODING');
     }

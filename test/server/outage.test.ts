@@ -8,7 +8,7 @@ import { startPostgresCluster, type PostgresCluster } from '../helpers/postgres-
 import { freePort, killServers, startServer, stopServer, waitHealthy, type ServerProcess } from '../helpers/server-process.js';
 
 /**
- * A database outage under load (docs/behaviour.md, Database outages): a server process on a
+ * A database outage under load (docs/behaviour.md, Health and database outages): a server process on a
  * PostgreSQL cluster of its own, 20 requests a second (reads and bookings), the cluster stopped
  * for 5 s (`pg_ctl stop -m immediate`: no goodbye to the clients, crash recovery at the restart)
  * and started again. While it is down every request answers 503 SERVICE_UNAVAILABLE with
