@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { LogController, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from './config.js';
+import { DatabaseAvailability } from './db/availability.js';
 import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { loggerOptions } from './logging.js';
@@ -38,9 +40,12 @@ import { StatsService } from './modules/stats/stats.service.js';
 import { ensureFirstAdmin } from './modules/users/first-admin.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
+import apiHeaders from './plugins/api-headers.js';
 import authenticate from './plugins/authenticate.js';
+import availabilityGate from './plugins/availability.js';
+import encoding, { parseQuery } from './plugins/encoding.js';
 import openapi from './plugins/openapi.js';
-import problem, { badUrlProblem } from './plugins/problem.js';
+import problem, { badUrlProblem, clientErrorProblem } from './plugins/problem.js';
 import requestLog from './plugins/request-log.js';
 import validation from './plugins/validation.js';
 import web from './plugins/web.js';
@@ -60,7 +65,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 
 /** Options of the Fastify instance itself (they cannot be set from inside a plugin). */
-export function serverOptions(config: Config, logger: FastifyServerOptions['logger'] = loggerOptions(config)): FastifyServerOptions<RawServerDefault> {
+export function serverOptions(config: Config, logger: FastifyServerOptions['logger'] = loggerOptions(config)): FastifyHttpOptions<RawServerDefault> {
   return {
     logger,
     // Fastify's two lines per request are replaced by one (plugins/request-log.ts).
@@ -68,12 +73,22 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
     // Fastify accepts a hop count at run time; its types omit it.
     trustProxy: config.TRUST_PROXY as boolean | string[],
     bodyLimit: config.BODY_LIMIT_BYTES,
+    // A client that trickles its request holds a connection only this long (docs/behaviour.md, HTTP).
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT,
+    keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT,
+    http: {
+      requestTimeout: config.HTTP_REQUEST_TIMEOUT,
+      headersTimeout: config.HTTP_HEADERS_TIMEOUT,
+      // Node checks the two timeouts above only this often (its default, 30 s, would double them).
+      connectionsCheckingInterval: Math.min(1000, Math.floor(config.HTTP_HEADERS_TIMEOUT / 2)),
+    },
+    clientErrorHandler: clientErrorProblem,
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQuery },
     frameworkErrors: badUrlProblem,
     // Migrations run inside the plugin; an index built on a large table may take minutes.
     pluginTimeout: 0,
@@ -124,16 +139,21 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const reports = new ReportsService(db, clock);
   const stats = new StatsService(db, clock, config.STATS_CACHE_TTL);
   const search = new SearchService(db);
+  const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log);
 
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
   app.removeContentTypeParser('text/plain');
   await app.register(validation);
-  await app.register(problem, { databaseOpen: () => database.isOpen() });
+  await app.register(problem, { databaseOpen: () => database.isOpen(), observe: (error) => availability.observe(error) });
   await app.register(requestLog, { enabled: config.REQUEST_LOG });
+  await app.register(apiHeaders);
+  // After the two above: a refused query string still carries their headers.
+  await app.register(encoding);
   await app.register(openapi);
+  await app.register(availabilityGate, { availability });
   await app.register(authenticate, { auth });
 
-  await app.register(healthRoutes, { db });
+  await app.register(healthRoutes, { availability });
   await app.register(settingsRoutes, { config });
   await app.register(authRoutes, { auth });
   await app.register(selfRoutes, { users });
@@ -157,6 +177,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   housekeeping.unref();
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
+    availability.stop();
     await passwords.settle();
     mailer.close();
   });

@@ -109,7 +109,11 @@ const specs = {
   },
   DATA_DIR: { doc: 'Directory of the embedded database when DATABASE_URL is unset.', default: './data', parse: text({ max: 4096 }) },
   DATABASE_POOL_SIZE: { doc: 'Maximum PostgreSQL connections per server process.', default: '10', parse: integer(1, 500) },
-  DATABASE_CONNECT_TIMEOUT: { doc: 'How long to wait for a PostgreSQL connection before answering 503.', default: '10s', parse: duration(1000, 300_000) },
+  DATABASE_CONNECT_TIMEOUT: {
+    doc: 'How long to wait for a PostgreSQL connection before answering 503 (once one connection fails, requests answer 503 at once until the database answers again).',
+    default: '5s',
+    parse: duration(500, 300_000),
+  },
   DATABASE_STATEMENT_TIMEOUT: { doc: 'A statement running longer is cancelled and the request answers 503.', default: '30s', parse: duration(100, 3_600_000) },
   ADMIN_EMAIL: { doc: 'E-mail of the first admin, created at start if no user has it (needs ADMIN_PASSWORD).', parse: text({ max: 200, pattern: EMAIL, hint: 'must be an e-mail address' }) },
   ADMIN_PASSWORD: { doc: 'Password of the first admin created from ADMIN_EMAIL (8 to 256 characters).', parse: text({ min: 8, max: 256 }) },
@@ -128,6 +132,22 @@ const specs = {
     default: 'false',
     parse: trustProxy,
   },
+  HTTP_REQUEST_TIMEOUT: {
+    doc: 'A request (headers and body) must arrive within this time, or it is answered 408 and its connection closed (slow clients hold no connection longer).',
+    default: '30s',
+    parse: duration(1000, 3_600_000),
+  },
+  HTTP_HEADERS_TIMEOUT: {
+    doc: 'The request headers must arrive within this time of connecting (or of the previous request), at most HTTP_REQUEST_TIMEOUT: a connection that sends nothing is closed after it too.',
+    default: '10s',
+    parse: duration(1000, 3_600_000),
+  },
+  HTTP_KEEP_ALIVE_TIMEOUT: {
+    doc: 'An idle keep-alive connection is closed after this time. Behind a proxy, keep it longer than the proxy\'s own idle timeout.',
+    default: '72s',
+    parse: duration(1000, 600_000),
+  },
+  HTTP_MAX_CONNECTIONS: { doc: 'Open connections one server process accepts; further connections are closed at once.', default: '1024', parse: integer(1, 1_000_000) },
   BODY_LIMIT_BYTES: { doc: 'Largest JSON request body accepted (413 above).', default: '1048576', parse: integer(1024, 100 * 1024 * 1024) },
   LOG_LEVEL: { doc: 'Log level: fatal, error, warn, info, debug, trace or silent.', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   REQUEST_LOG: { doc: 'Write one log line per request (method, path, status, time).', default: 'true', parse: boolean },
@@ -206,6 +226,9 @@ export function loadConfig(env: Environment = process.env): Config {
   if ((env.PUBLIC_URL ?? '') === '' && typeof config.PORT === 'number') config.PUBLIC_URL = `http://localhost:${config.PORT}`;
   if (config.ADMIN_EMAIL !== undefined && config.ADMIN_PASSWORD === undefined && !problems.some((p) => p.startsWith('ADMIN_PASSWORD'))) {
     problems.push('ADMIN_PASSWORD is required when ADMIN_EMAIL is set');
+  }
+  if (typeof config.HTTP_HEADERS_TIMEOUT === 'number' && typeof config.HTTP_REQUEST_TIMEOUT === 'number' && config.HTTP_HEADERS_TIMEOUT > config.HTTP_REQUEST_TIMEOUT) {
+    problems.push('HTTP_HEADERS_TIMEOUT must not be longer than HTTP_REQUEST_TIMEOUT');
   }
   if (config.LDAP_URL !== undefined && config.LDAP_USER_BASE === undefined && config.LDAP_USER_DN_TEMPLATE === undefined) {
     problems.push('LDAP_USER_BASE or LDAP_USER_DN_TEMPLATE is required when LDAP_URL is set');

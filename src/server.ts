@@ -22,6 +22,8 @@ const database = await openDatabase(
     : { kind: 'pglite', dataDir: config.DATA_DIR },
 );
 const app = Fastify(serverOptions(config));
+// Further connections are closed as they arrive, before they cost any parsing.
+app.server.maxConnections = config.HTTP_MAX_CONNECTIONS;
 
 let stopping = false;
 async function stop(signal: string) {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { serverOptions } from '../src/app.js';
 import { ConfigError, configurationTable, loadConfig, type Environment } from '../src/config.js';
 
 /** Runs loadConfig and answers the ConfigError it throws (fails the test when it does not throw one). */
@@ -196,6 +197,32 @@ describe('loadConfig', () => {
       expect(error.problems).toHaveLength(1);
       expect(error.problems[0]).toMatch(/^ADMIN_EMAIL /);
     });
+  });
+});
+
+describe('HTTP limits (docs/behaviour.md, HTTP)', () => {
+  it('cut a slow request within 30 s by default and cap the connections', () => {
+    const config = loadConfig({});
+    expect(config.HTTP_REQUEST_TIMEOUT).toBeGreaterThan(0);
+    expect(config.HTTP_REQUEST_TIMEOUT).toBeLessThanOrEqual(30_000);
+    expect(config.HTTP_HEADERS_TIMEOUT).toBeGreaterThan(0);
+    expect(config.HTTP_HEADERS_TIMEOUT).toBeLessThanOrEqual(config.HTTP_REQUEST_TIMEOUT);
+    expect(config.HTTP_KEEP_ALIVE_TIMEOUT).toBeGreaterThanOrEqual(5000);
+    expect(config.HTTP_KEEP_ALIVE_TIMEOUT).toBeLessThanOrEqual(72_000);
+    expect(config.HTTP_MAX_CONNECTIONS).toBe(1024);
+  });
+
+  it('hand the timeouts to the HTTP server, checked at least every second', () => {
+    const options = serverOptions(loadConfig({ HTTP_REQUEST_TIMEOUT: '20s', HTTP_HEADERS_TIMEOUT: '5s', HTTP_KEEP_ALIVE_TIMEOUT: '65s' }), false);
+    expect(options).toMatchObject({ requestTimeout: 20_000, keepAliveTimeout: 65_000 });
+    expect(options.http).toMatchObject({ requestTimeout: 20_000, headersTimeout: 5000 });
+    expect(options.http?.connectionsCheckingInterval).toBeLessThanOrEqual(1000);
+  });
+
+  it('refuse headers allowed longer than the whole request', () => {
+    const error = configError({ HTTP_REQUEST_TIMEOUT: '5s', HTTP_HEADERS_TIMEOUT: '6s' });
+    expect(error.problems).toEqual(['HTTP_HEADERS_TIMEOUT must not be longer than HTTP_REQUEST_TIMEOUT']);
+    expect(configError({ HTTP_MAX_CONNECTIONS: '0' }).problems[0]).toMatch(/^HTTP_MAX_CONNECTIONS /);
   });
 });
 

@@ -49,12 +49,17 @@ function alwaysPrepared(client: Sql): Sql {
   });
 }
 
+const RECONNECT_BACKOFF_S = 0.2;
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'postgres') {
     const client = postgres(options.url, {
       max: options.poolSize ?? 10,
-      connect_timeout: Math.ceil((options.connectTimeoutMs ?? 10_000) / 1000),
+      connect_timeout: (options.connectTimeoutMs ?? 5000) / 1000,
       idle_timeout: 60,
+      // The driver's default backoff between reconnection attempts grows to 20 s, and queued
+      // queries wait through it: after an outage the service would stay away that long.
+      backoff: () => RECONNECT_BACKOFF_S,
       onnotice: () => {},
       connection: {
         application_name: 'deskbook',

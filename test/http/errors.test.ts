@@ -382,10 +382,15 @@ describe('HTTP layer', () => {
       expect(response.statusCode, response.body).toBe(200);
     });
 
-    it('answers 503 SERVICE_UNAVAILABLE on /api/health once the database is gone', async () => {
+    it('answers readiness with 503 SERVICE_UNAVAILABLE once the database is gone; liveness stays 200', async () => {
+      expect((await small.request({ method: 'GET', url: '/api/health/ready' })).json()).toEqual({ status: 'ready' });
       await small.database.handle.close();
-      const response = await small.request({ method: 'GET', url: '/api/health' });
-      expectWellFormedProblem(response, 503, '/api/health', 'SERVICE_UNAVAILABLE');
+      const response = await small.request({ method: 'GET', url: '/api/health/ready' });
+      expectWellFormedProblem(response, 503, '/api/health/ready', 'SERVICE_UNAVAILABLE');
+      expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      const live = await small.request({ method: 'GET', url: '/api/health' });
+      expect(live.statusCode).toBe(200);
+      expect(live.json()).toEqual({ status: 'ok' });
     });
 
     it('answers 503, not 500, to other operations while the database is gone', async () => {

@@ -52,13 +52,14 @@ const EXPECTED_OPERATIONS = [
   'DELETE /api/sessions/{id}',
   'GET /api/health',
   'GET /api/settings',
+  'GET /api/health/ready',
   'POST /api/password/forgot',
   'POST /api/password/reset',
   'GET /api/users/{id}/avatar',
   'PUT /api/users/{id}/avatar',
   'DELETE /api/users/{id}/avatar',
 ];
-const PUBLIC_OPERATIONS = ['POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/health', 'GET /api/settings', 'POST /api/password/forgot', 'POST /api/password/reset'];
+const PUBLIC_OPERATIONS = ['POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/health', 'GET /api/health/ready', 'GET /api/settings', 'POST /api/password/forgot', 'POST /api/password/reset'];
 /** Operations answering an image instead of JSON. */
 const IMAGE_OPERATIONS = ['GET /api/users/{id}/avatar', 'GET /api/departments/{departmentId}/image'];
 const PAGED_OPERATIONS = ['GET /api/users', 'GET /api/sessions', 'GET /api/users/{id}/sessions'];

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { headerText } from '../../plugins/encoding.js';
 import { problemResponses } from '../../shared/schemas.js';
 import type { AuthService, TokenPair } from './auth.service.js';
 import { LoginBody, RefreshBody, TokenPairSchema } from './auth.schemas.js';
@@ -23,7 +24,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     },
     async (request) =>
       serialize(
-        await auth.login({ email: request.body.email, password: request.body.password, userAgent: request.headers['user-agent'], clientAddress: request.ip }),
+        await auth.login({ email: request.body.email, password: request.body.password, userAgent: headerText(request, 'user-agent'), clientAddress: request.ip }),
       ),
   );
 

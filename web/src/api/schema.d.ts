@@ -12,8 +12,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness
-         * @description 200 once migrations have run and the database answers; 503 otherwise. No authentication.
+         * Liveness
+         * @description 200 while the process serves HTTP; it does not ask the database (see /api/health/ready). No authentication.
          */
         get: {
             parameters: {
@@ -82,7 +82,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/settings": {
+    "/api/health/ready": {
         parameters: {
             query?: never;
             header?: never;
@@ -90,8 +90,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Published limits
-         * @description The limits the service enforces, so a client can check input before sending it: image uploads (size, pixels, types) and the booking rules that bind USERs. No authentication. They change only when the service restarts with another configuration, so the answer may be cached for 5 minutes (`Cache-Control: public, max-age=300`).
+         * Readiness
+         * @description 200 when the database answers within 1 s; 503 SERVICE_UNAVAILABLE (with Retry-After) otherwise. No authentication.
          */
         get: {
             parameters: {
@@ -109,16 +109,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            /** @description Largest image upload in bytes (IMAGE_MAX_BYTES); larger is 413. */
-                            imageMaxBytes: number;
-                            /** @description Largest image in pixels, width × height (IMAGE_MAX_PIXELS); larger is 413. */
-                            imageMaxPixels: number;
-                            /** @description Media types of the images accepted (decided by the bytes); anything else is 415. */
-                            imageTypes: string[];
-                            /** @description Longest reservation a USER may make, in whole seconds (RESERVATION_MAX_LENGTH); admins are exempt. */
-                            reservationMaxLengthSeconds: number;
-                            /** @description How far ahead of now a USER may start a reservation, in whole seconds (RESERVATION_HORIZON); admins are exempt. */
-                            reservationHorizonSeconds: number;
+                            /** @enum {string} */
+                            status: "ready";
                         };
                     };
                 };
@@ -2755,7 +2747,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a department (admin)
-         * @description Admins only (403 for users). Blocked by: its rooms, and future reservations of their desks. Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Its image goes with it.
+         * @description Admins only (403 for users). Blocked by: its rooms, and future reservations of their desks. Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Its image goes with it.
          */
         delete: {
             parameters: {
@@ -3348,7 +3340,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a room (admin)
-         * @description Admins only (403 for users). Blocked by: its desks (and so by any reservation of them). Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). Blocked by: its desks (and so by any reservation of them). Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         delete: {
             parameters: {
@@ -3913,7 +3905,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a desk (admin)
-         * @description Admins only (403 for users). Blocked by: its equipment and its future reservations (those ending after now). Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). Blocked by: its equipment and its future reservations (those ending after now). Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         delete: {
             parameters: {
@@ -6933,14 +6925,6 @@ export interface components {
                  */
                 endTime: string;
             }[];
-            /** @description What is still beneath the department, room or desk that was not deleted (HAS_DEPENDENTS). */
-            dependents?: {
-                rooms: number;
-                desks: number;
-                equipment: number;
-                /** @description Reservations of desks beneath that have not ended. */
-                futureReservations: number;
-            };
         };
     };
     responses: never;
