@@ -3,12 +3,15 @@ import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../shared/errors.js';
+import { isUuid } from '../shared/text.js';
 
 const base: Options = { useDefaults: true, removeAdditional: false, allErrors: false, addUsedSchema: false };
 
 function ajv(options: Options) {
   const instance = new Ajv({ ...base, ...options });
   addFormats.default(instance);
+  // ajv-formats also takes `urn:uuid:…`, which PostgreSQL does not read (it failed there, logged as an error).
+  instance.addFormat('uuid', isUuid);
   return instance;
 }
 

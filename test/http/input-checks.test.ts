@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, expectProblem, type TestApp, type UserBody } from '../helpers/app.js';
 
 /**
- * Text PostgreSQL cannot store as sent (docs/behaviour.md, HTTP): NUL, and UTF-16 surrogates
- * without their pair, which JSON can spell (`"\ud800"`) and which would be stored as U+FFFD.
- * Both are a 400 naming the field, wherever they are, before any work is done.
+ * Input a JSON Schema alone would let through (docs/behaviour.md, HTTP): text PostgreSQL cannot
+ * store as sent (NUL, and UTF-16 surrogates without their pair, which JSON can spell as
+ * `"\ud800"` and which would be stored as U+FFFD), and ids in forms PostgreSQL does not read.
+ * Each is a 400 naming the field, before any work is done.
  */
-describe('text that cannot be stored', () => {
+describe('input checks beyond the schema', () => {
   let t: TestApp;
   let admin: string;
   let user: UserBody;
@@ -66,5 +67,17 @@ describe('text that cannot be stored', () => {
   it('refuses NUL in a query string with 400 naming the parameter', async () => {
     const problem = expectProblem(await t.request({ method: 'GET', url: '/api/users', token: admin, query: { search: 'a\u0000b' } }), 400, 'VALIDATION_FAILED');
     expect(problem.errors).toEqual([{ field: 'search', message: expect.stringContaining('NUL') }]);
+  });
+
+  it('takes ids only as plain UUIDs: a urn:uuid: prefix is 400 naming the field, in paths, queries and bodies', async () => {
+    const urn = `urn:uuid:${user.id}`;
+    expect(expectProblem(await t.request({ method: 'GET', url: `/api/users/${urn}`, token: admin }), 400, 'VALIDATION_FAILED').errors).toEqual([{ field: 'id', message: expect.any(String) }]);
+    expect(expectProblem(await t.request({ method: 'GET', url: '/api/reservation', token: admin, query: { userId: urn } }), 400, 'VALIDATION_FAILED').errors).toEqual([
+      { field: 'userId', message: expect.any(String) },
+    ]);
+    const report = await json('POST', '/api/report', JSON.stringify({ title: 'Broken', description: 'Broken', reportedBy: urn }), admin);
+    expect(expectProblem(report, 400, 'VALIDATION_FAILED').errors).toEqual([{ field: 'reportedBy', message: expect.any(String) }]);
+    // Upper case is a UUID all the same.
+    expect((await t.request({ method: 'GET', url: `/api/users/${user.id.toUpperCase()}`, token: admin })).json()).toMatchObject({ id: user.id });
   });
 });
