@@ -59,6 +59,8 @@ export interface AppOptions {
   directory?: DirectoryAuthenticator;
   /** Stands in for the SMTP mailer built from SMTP_URL. */
   mailer?: Mailer;
+  /** The built web app's directory instead of dist/web (tests serve a fake build). */
+  webRoot?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -167,7 +169,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });
-  await app.register(web);
+  await app.register(web, { root: options.webRoot });
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.
   const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW);

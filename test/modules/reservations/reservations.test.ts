@@ -121,6 +121,26 @@ describe('reservations', () => {
       }
     });
 
+    it('refuses instants PostgreSQL cannot store (before 0001, after 9999) with 400 naming the field, also in the list filters', async () => {
+      const desk = await freshDesk();
+      for (const [startTime, endTime, field] of [
+        ['0000-01-01T00:00:00Z', '2030-03-06T12:00:00Z', 'startTime'],
+        ['0001-01-01T00:30:00+01:00', '2030-03-06T12:00:00Z', 'startTime'],
+        ['2030-03-06T09:00:00Z', '9999-12-31T23:59:59.999-23:59', 'endTime'],
+      ]) {
+        const response = await book(admin, { deskId: desk.id, startTime, endTime });
+        const problem = expectProblem(response, 400, 'VALIDATION_FAILED');
+        expect(problem.errors?.map((error) => error.field)).toEqual([field]);
+      }
+      for (const query of <Record<string, string>[]>[{ from: '0000-01-01T00:00:00Z' }, { to: '9999-12-31T23:00:00-02:00' }]) {
+        const response = await t.request({ method: 'GET', url: '/api/reservation', token: admin, query });
+        expect(expectProblem(response, 400, 'VALIDATION_FAILED').errors?.map((error) => error.field)).toEqual(Object.keys(query));
+      }
+      // The extremes themselves are fine.
+      const extremes = await t.request({ method: 'GET', url: '/api/reservation', token: admin, query: { from: '0001-01-01T00:00:00Z', to: '9999-12-31T23:59:59.999Z' } });
+      expect(extremes.statusCode, extremes.body).toBe(200);
+    });
+
     it('allows back-to-back reservations of one desk (half-open ranges) and refuses an overlap of one millisecond', async () => {
       const desk = await freshDesk();
       const first = await book(aliceToken, { deskId: desk.id, startTime: at(7 * DAY + 2 * HOUR), endTime: at(7 * DAY + 3 * HOUR) });
