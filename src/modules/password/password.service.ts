@@ -69,7 +69,7 @@ export class PasswordService {
       const users = new UsersRepository(tx);
       const user = await users.findById(userId);
       if (!user || user.ldap || !user.enabled) throw new AppError('INVALID_RESET_TOKEN');
-      await users.update(userId, { passwordHash }, this.clock.now());
+      await users.update(userId, { passwordHash, mustChangePassword: false }, this.clock.now());
       await new SessionsRepository(tx).deleteAllOfUser(userId);
       return user.email;
     });

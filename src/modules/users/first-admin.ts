@@ -23,9 +23,10 @@ export async function ensureFirstAdmin(db: Database, options: { email?: string; 
   }
   if (await users.anyAdminExists()) return;
   const password = randomBytes(15).toString('base64url');
-  const created = await users.insertIfAbsent({ ...base, email: GENERATED_ADMIN_EMAIL, passwordHash: await hashPassword(password) }, clock.now());
+  // A printed password lives on in logs: the account must choose its own before anything else.
+  const created = await users.insertIfAbsent({ ...base, email: GENERATED_ADMIN_EMAIL, passwordHash: await hashPassword(password), mustChangePassword: true }, clock.now());
   if (created) {
-    log.warn(`No admin existed: created ${GENERATED_ADMIN_EMAIL} with password ${password} (shown only this once; sign in and change it, or set ADMIN_EMAIL and ADMIN_PASSWORD)`);
+    log.warn(`No admin existed: created ${GENERATED_ADMIN_EMAIL} with password ${password} (shown only this once; sign in and choose your own, which it asks for first, or set ADMIN_EMAIL and ADMIN_PASSWORD)`);
   } else {
     log.warn(`No admin exists and ${GENERATED_ADMIN_EMAIL} is taken by a non-admin; set ADMIN_EMAIL and ADMIN_PASSWORD to create one`);
   }

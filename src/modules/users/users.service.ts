@@ -15,7 +15,15 @@ export interface Caller {
   sessionId: string;
 }
 
-export const isAdmin = (caller: Caller): boolean => caller.user.role === 'ADMIN';
+/** Said in the description of each operation marked `allowedBeforePasswordChange`. */
+export const OPEN_BEFORE_PASSWORD_CHANGE =
+  'Open to a caller who must still replace a generated password (admins then see and end their own sessions only).';
+
+/**
+ * Whether the caller acts as an admin. Not while they must replace a generated password: the few
+ * operations open to them then (their sessions) cover their own things only.
+ */
+export const isAdmin = (caller: Caller): boolean => caller.user.role === 'ADMIN' && !caller.user.mustChangePassword;
 
 /** The User of interface.md; `enabled`, `ldap` and `role` only for admins (and for oneself via /api/self). */
 export function toUserDto(row: UserRow, withAdminFields: boolean): UserDto {
@@ -149,7 +157,7 @@ export class UsersService {
     if (target.ldap) throw new AppError('DIRECTORY_USER');
     const passwordHash = await hashPassword(password);
     await this.db.transaction(async (tx) => {
-      await new UsersRepository(tx).update(id, { passwordHash }, this.clock.now());
+      await new UsersRepository(tx).update(id, { passwordHash, mustChangePassword: false }, this.clock.now());
       await new SessionsRepository(tx).deleteAllOfUser(id, id === caller.user.id ? caller.sessionId : undefined);
       await new PasswordTokensRepository(tx).deleteForUser(id);
     });
@@ -168,7 +176,7 @@ export class UsersService {
     await this.throttle.succeededOnAccount(user.email);
     const passwordHash = await hashPassword(newPassword);
     await this.db.transaction(async (tx) => {
-      await new UsersRepository(tx).update(user.id, { passwordHash }, this.clock.now());
+      await new UsersRepository(tx).update(user.id, { passwordHash, mustChangePassword: false }, this.clock.now());
       await new SessionsRepository(tx).deleteAllOfUser(user.id, caller.sessionId);
       await new PasswordTokensRepository(tx).deleteForUser(user.id);
     });
