@@ -111,7 +111,10 @@ const specs = {
   DATABASE_POOL_SIZE: { doc: 'Maximum PostgreSQL connections per server process.', default: '10', parse: integer(1, 500) },
   DATABASE_CONNECT_TIMEOUT: { doc: 'How long to wait for a PostgreSQL connection before answering 503.', default: '10s', parse: duration(1000, 300_000) },
   DATABASE_STATEMENT_TIMEOUT: { doc: 'A statement running longer is cancelled and the request answers 503.', default: '30s', parse: duration(100, 3_600_000) },
-  ADMIN_EMAIL: { doc: 'E-mail of the first admin, created at start if no user has it (needs ADMIN_PASSWORD).', parse: text({ max: 200, pattern: EMAIL, hint: 'must be an e-mail address' }) },
+  ADMIN_EMAIL: {
+    doc: 'E-mail of the first admin, created at a start while no admin exists at all (and no user has the address; needs ADMIN_PASSWORD). Once any admin exists it is ignored: a deleted admin does not come back.',
+    parse: text({ max: 200, pattern: EMAIL, hint: 'must be an e-mail address' }),
+  },
   ADMIN_PASSWORD: { doc: 'Password of the first admin created from ADMIN_EMAIL (8 to 256 characters).', parse: text({ min: 8, max: 256 }) },
   JWT_SECRET: {
     doc: 'Secret (at least 32 characters) that signs tokens. Unset: a random secret is generated once and kept in the database, shared by every server process.',
