@@ -96,6 +96,10 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const throttle = new LoginThrottle(new ThrottleRepository(db), {
     maxFailuresPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
     accountWindowMs: config.LOGIN_ACCOUNT_WINDOW,
+    delayAfterFailures: config.LOGIN_DELAY_AFTER_FAILURES,
+    delayBaseMs: config.LOGIN_DELAY_BASE,
+    // A count is forgotten after a quiet window, so a longer wait would never be served in full.
+    delayMaxMs: Math.min(config.LOGIN_DELAY_MAX, config.LOGIN_ACCOUNT_WINDOW),
     maxAttemptsPerAddress: config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
     addressWindowMs: config.LOGIN_ADDRESS_WINDOW,
   });

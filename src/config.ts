@@ -122,9 +122,28 @@ const specs = {
   },
   ACCESS_TOKEN_TTL: { doc: 'Lifetime of an access token.', default: '15m', parse: duration(10_000, 86_400_000) },
   REFRESH_TOKEN_TTL: { doc: 'Lifetime of a refresh token; each refresh starts it anew.', default: '30d', parse: duration(60_000, 366 * 86_400_000) },
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: { doc: 'Failed sign-ins of one account allowed per LOGIN_ACCOUNT_WINDOW before 429.', default: '10', parse: integer(1, 1_000_000) },
-  LOGIN_ACCOUNT_WINDOW: { doc: 'Window for LOGIN_MAX_FAILURES_PER_ACCOUNT.', default: '15m', parse: duration(1000, 86_400_000) },
-  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: { doc: 'Sign-in attempts allowed from one client address per LOGIN_ADDRESS_WINDOW before 429.', default: '100', parse: integer(1, 1_000_000) },
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: {
+    doc: 'Failed sign-ins of one account from one client address allowed per LOGIN_ACCOUNT_WINDOW; then that address (only that one) gets 429 for that account until the window ends. Also counts wrong current passwords of PUT /api/self/password.',
+    default: '10',
+    parse: integer(1, 1_000_000),
+  },
+  LOGIN_ACCOUNT_WINDOW: {
+    doc: 'Window of LOGIN_MAX_FAILURES_PER_ACCOUNT; an account\'s failures from everywhere (LOGIN_DELAY_AFTER_FAILURES) are forgotten after this long without one.',
+    default: '15m',
+    parse: duration(1000, 86_400_000),
+  },
+  LOGIN_DELAY_AFTER_FAILURES: {
+    doc: 'Failed sign-ins of one account, from anywhere, after which an address that already failed on it must wait LOGIN_DELAY_BASE, doubling with each further failure up to LOGIN_DELAY_MAX, between password checks (429). Addresses without a failure on the account are not held up.',
+    default: '5',
+    parse: integer(1, 1_000_000),
+  },
+  LOGIN_DELAY_BASE: { doc: 'First wait of LOGIN_DELAY_AFTER_FAILURES (never more than LOGIN_DELAY_MAX).', default: '1s', parse: duration(1000, 3_600_000) },
+  LOGIN_DELAY_MAX: {
+    doc: 'Longest wait of LOGIN_DELAY_AFTER_FAILURES; keep it short, as an owner who mistyped from the attacked address waits it too. Never more than LOGIN_ACCOUNT_WINDOW.',
+    default: '1m',
+    parse: duration(1000, 86_400_000),
+  },
+  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: { doc: 'Sign-in, forgot and reset attempts allowed from one client address (an IPv6 address counts by its /64) per LOGIN_ADDRESS_WINDOW before 429.', default: '100', parse: integer(1, 1_000_000) },
   LOGIN_ADDRESS_WINDOW: { doc: 'Window for LOGIN_MAX_ATTEMPTS_PER_ADDRESS.', default: '1m', parse: duration(1000, 86_400_000) },
   TRUST_PROXY: {
     doc: 'Whether the client address comes from X-Forwarded-For: false, true, a hop count, or the proxies\' addresses/CIDRs.',

@@ -45,10 +45,13 @@ export class AuthService {
   async login(input: { email: string; password: string; userAgent?: string; clientAddress: string }): Promise<TokenPair> {
     const now = this.clock.now();
     await this.throttle.attemptFromAddress(input.clientAddress, now);
-    await this.throttle.attemptOnAccount(input.email, now);
+    await this.throttle.beforePasswordCheck(input.email, input.clientAddress, now);
     const user = await this.verifiedUser(input.email.trim(), input.password);
-    if (!user?.enabled) throw new AppError('INVALID_CREDENTIALS');
-    await this.throttle.succeededOnAccount(input.email);
+    if (!user?.enabled) {
+      await this.throttle.passwordRefused(input.email, now);
+      throw new AppError('INVALID_CREDENTIALS');
+    }
+    await this.throttle.passwordAccepted(input.email, input.clientAddress);
     const session = await new SessionsRepository(this.db).create({
       userId: user.id,
       userAgent: input.userAgent ? input.userAgent.replaceAll('\u0000', '').slice(0, USER_AGENT_MAX) : null,

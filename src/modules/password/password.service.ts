@@ -73,8 +73,8 @@ export class PasswordService {
       await new SessionsRepository(tx).deleteAllOfUser(userId);
       return user.email;
     });
-    // The owner proved control of the mailbox: earlier failed sign-ins no longer lock them out.
-    await this.throttle.succeededOnAccount(email);
+    // The owner proved control of the mailbox: earlier failed sign-ins no longer hold them up.
+    await this.throttle.forgetAccount(email);
   }
 
   /** Waits for mails still being sent (graceful shutdown, tests). */

@@ -47,7 +47,7 @@ export const selfRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = as
       },
     },
     async (request, reply) => {
-      await users.changeOwnPassword(request.caller, request.body.currentPassword, request.body.newPassword);
+      await users.changeOwnPassword(request.caller, request.body.currentPassword, request.body.newPassword, request.ip);
       return reply.code(204).send();
     },
   );

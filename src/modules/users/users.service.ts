@@ -161,19 +161,23 @@ export class UsersService {
       await new SessionsRepository(tx).deleteAllOfUser(id, id === caller.user.id ? caller.sessionId : undefined);
       await new PasswordTokensRepository(tx).deleteForUser(id);
     });
+    // A fresh password: failed sign-ins against the old one no longer hold anyone up.
+    await this.throttle.forgetAccount(target.email);
   }
 
   /** The caller changes their own password; their other sessions are revoked. */
-  async changeOwnPassword(caller: Caller, currentPassword: string, newPassword: string): Promise<void> {
+  async changeOwnPassword(caller: Caller, currentPassword: string, newPassword: string, clientAddress: string): Promise<void> {
     // Authentication loaded the caller's row on this very request: no second read.
     const { user } = caller;
     if (user.ldap) throw new AppError('DIRECTORY_USER');
-    // A stolen access token must not become a password-guessing oracle: same limit as sign-in.
-    await this.throttle.attemptOnAccount(user.email, this.clock.now());
+    // A stolen access token must not become a password-guessing oracle: same limits as sign-in.
+    const now = this.clock.now();
+    await this.throttle.beforePasswordCheck(user.email, clientAddress, now);
     if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+      await this.throttle.passwordRefused(user.email, now);
       throw new AppError('INVALID_CURRENT_PASSWORD', 'currentPassword is wrong', { errors: [{ field: 'currentPassword', message: 'is wrong' }] });
     }
-    await this.throttle.succeededOnAccount(user.email);
+    await this.throttle.passwordAccepted(user.email, clientAddress);
     const passwordHash = await hashPassword(newPassword);
     await this.db.transaction(async (tx) => {
       await new UsersRepository(tx).update(user.id, { passwordHash, mustChangePassword: false }, this.clock.now());

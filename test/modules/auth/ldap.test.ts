@@ -14,7 +14,7 @@ import { PEOPLE, ROOT_DN, ROOT_PASSWORD, freePort, startSlapd, type DirectoryPer
  */
 
 // The throttle must not get in the way of the many failed attempts below.
-const QUIET = { LOGIN_MAX_FAILURES_PER_ACCOUNT: '10000', LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000', LDAP_TIMEOUT: '2s' };
+const QUIET = { LOGIN_MAX_FAILURES_PER_ACCOUNT: '10000', LOGIN_DELAY_AFTER_FAILURES: '10000', LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000', LDAP_TIMEOUT: '2s' };
 const searchEnv = (slapd: Slapd, extra: Record<string, string> = {}) => ({
   ...QUIET,
   LDAP_URL: slapd.url,

@@ -93,7 +93,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Creates a session and answers an access and a refresh token. Unknown e-mail, wrong password and a disabled account give the same 401. Failed attempts are limited per account and all attempts per client address (429 with Retry-After). Directory (LDAP) users sign in with their directory password.
+         * @description Creates a session and answers an access and a refresh token. Unknown e-mail, wrong password and a disabled account give the same 401. Failed attempts are limited per account and all attempts per client address (429 with Retry-After). Directory (LDAP) users sign in with their directory password. An account created with a generated password signs in as usual, but must then choose its own (PUT /api/self/password) before anything else: other operations answer 403 PASSWORD_CHANGE_REQUIRED.
          */
         post: {
             parameters: {
@@ -308,7 +308,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out
-         * @description Revokes the caller's session: its access and refresh tokens are refused from then on.
+         * @description Revokes the caller's session: its access and refresh tokens are refused from then on. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         post: {
             parameters: {
@@ -379,7 +379,7 @@ export interface paths {
         };
         /**
          * The caller
-         * @description The caller's own User, with `enabled`, `ldap` and `role`.
+         * @description The caller's own User, with `enabled`, `ldap` and `role`. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         get: {
             parameters: {
@@ -518,6 +518,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -555,7 +564,7 @@ export interface paths {
         get?: never;
         /**
          * Change the caller's password
-         * @description Needs the current password (wrong: 400 INVALID_CURRENT_PASSWORD; wrong attempts count toward the account's sign-in limit). The caller's other sessions are revoked. Directory users: 409.
+         * @description Needs the current password (wrong: 400 INVALID_CURRENT_PASSWORD; wrong attempts count toward the account's sign-in limits). The caller's other sessions are revoked. Directory users: 409. An account created with a generated password must do this first: until then every other operation but a few answers 403 PASSWORD_CHANGE_REQUIRED. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         put: {
             parameters: {
@@ -771,7 +780,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -880,7 +889,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -982,6 +991,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid, expired or revoked credentials. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1099,7 +1117,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1187,7 +1205,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1294,7 +1312,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1357,7 +1375,7 @@ export interface paths {
         };
         /**
          * List sessions
-         * @description Admins see every session; other users their own. Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed.
+         * @description Admins see every session; other users their own. Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         get: {
             parameters: {
@@ -1479,7 +1497,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1525,7 +1543,7 @@ export interface paths {
         };
         /**
          * Sessions of one user
-         * @description Users may ask for their own id only (403 otherwise). Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed.
+         * @description Users may ask for their own id only (403 otherwise). Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         get: {
             parameters: {
@@ -1647,7 +1665,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1705,7 +1723,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a session
-         * @description Its owner or an admin (403 for anyone else). The session's tokens are refused from then on.
+         * @description Its owner or an admin (403 for anyone else). The session's tokens are refused from then on. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         delete: {
             parameters: {
@@ -1743,7 +1761,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2025,6 +2043,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -2112,7 +2139,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2206,7 +2233,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2363,6 +2390,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -2444,7 +2480,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2530,6 +2566,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid, expired or revoked credentials. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2628,7 +2673,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2710,7 +2755,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2892,6 +2937,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -2996,7 +3050,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3113,6 +3167,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -3221,7 +3284,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3304,7 +3367,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3477,6 +3540,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -3575,7 +3647,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3676,6 +3748,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid, expired or revoked credentials. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3786,7 +3867,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3870,7 +3951,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4041,6 +4122,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -4139,7 +4229,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4245,6 +4335,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -4343,7 +4442,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4428,7 +4527,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4529,6 +4628,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -4607,7 +4715,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4704,7 +4812,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4896,7 +5004,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5025,7 +5133,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5143,6 +5251,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid, expired or revoked credentials. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5275,7 +5392,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5363,7 +5480,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5539,6 +5656,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -5641,7 +5767,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5744,6 +5870,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -5815,7 +5950,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5983,6 +6118,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -6102,7 +6246,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6364,6 +6508,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -6599,6 +6752,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -6776,6 +6938,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid, expired or revoked credentials. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
