@@ -113,7 +113,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     directory,
   );
   const mailer: Mailer = options.mailer ?? (config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, app.log) : new UnconfiguredMailer(app.log));
-  const passwords = new PasswordService(db, mailer, throttle, clock, { publicUrl: config.PUBLIC_URL, resetTtlMs: config.PASSWORD_RESET_TTL, setupTtlMs: config.ACCOUNT_SETUP_TTL }, app.log);
+  const passwords = new PasswordService(db, mailer, throttle, clock, { publicUrl: config.PUBLIC_URL, resetTtlMs: config.PASSWORD_RESET_TTL, setupTtlMs: config.ACCOUNT_SETUP_TTL, resetMailCooldownMs: config.PASSWORD_MAIL_COOLDOWN }, app.log);
   const users = new UsersService(db, clock, throttle, passwords);
   const sessions = new SessionsService(db, clock);
   const avatars = new AvatarsService(db, clock, config.IMAGE_MAX_PIXELS);
@@ -152,7 +152,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(web);
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.
-  const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW);
+  const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW, config.PASSWORD_MAIL_COOLDOWN);
   const housekeeping = setInterval(() => {
     housekeep(db, clock.now(), throttleRetentionMs).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);

@@ -177,6 +177,11 @@ const specs = {
   },
   MAIL_FROM: { doc: 'Sender of the mails.', default: 'Deskbook <deskbook@localhost>', parse: text({ max: 400 }) },
   PASSWORD_RESET_TTL: { doc: 'How long a password-reset link works.', default: '1h', parse: duration(60_000, 7 * 86_400_000) },
+  PASSWORD_MAIL_COOLDOWN: {
+    doc: 'A "forgot password" link is mailed to one account at most once per this time: further requests meanwhile get the same 200 answer but no mail, and the link already mailed keeps working. 0 turns the cooldown off.',
+    default: '5m',
+    parse: duration(0, 86_400_000),
+  },
   ACCOUNT_SETUP_TTL: { doc: 'How long the "set your password" link of a new account works.', default: '72h', parse: duration(60_000, 30 * 86_400_000) },
   IMAGE_MAX_BYTES: { doc: 'Largest image upload (department images, avatars); 413 above.', default: '5242880', parse: integer(1024, 100 * 1024 * 1024) },
   IMAGE_MAX_PIXELS: { doc: 'Largest image in pixels (width × height), refused before decoding (413).', default: '40000000', parse: integer(1, 1_000_000_000) },

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { hashPassword } from '../auth/password.js';
-import type { LoginThrottle } from '../auth/throttle.js';
+import { ThrottleRepository, type LoginThrottle } from '../auth/throttle.js';
 import type { Mailer } from '../mail/mailer.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
@@ -14,7 +14,11 @@ export interface PasswordMailSettings {
   publicUrl: string;
   resetTtlMs: number;
   setupTtlMs: number;
+  /** PASSWORD_MAIL_COOLDOWN: at most one "forgot" mail per account per this time (0: no limit). */
+  resetMailCooldownMs: number;
 }
+
+const resetMailKey = (userId: string) => `reset-mail:${userId}`;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 
@@ -45,8 +49,21 @@ export class PasswordService {
       const user = await new UsersRepository(this.db).findByEmail(email.trim());
       // Directory users change their password in the directory; disabled users cannot sign in anyway.
       if (!user || user.ldap || !user.enabled) return;
-      await this.sendLink(user, 'reset');
+      if (!(await this.claimResetMail(user.id))) return;
+      // A mail that did not go out does not hold the next request back.
+      if (!(await this.sendLink(user, 'reset'))) await new ThrottleRepository(this.db).forget(resetMailKey(user.id));
     });
+  }
+
+  /**
+   * Whether this request may mail a reset link: one per account per cooldown, decided by one
+   * atomic upsert, so concurrent requests and several processes agree. A request in the cooldown
+   * changes nothing: the link already mailed keeps working.
+   */
+  private async claimResetMail(userId: string): Promise<boolean> {
+    if (this.settings.resetMailCooldownMs === 0) return true;
+    const { retryAfter } = await new ThrottleRepository(this.db).hit({ key: resetMailKey(userId), limit: 1, windowMs: this.settings.resetMailCooldownMs }, this.clock.now());
+    return retryAfter === undefined;
   }
 
   /** After an admin creates a local user: a mail with a link to set the first password. */
@@ -82,14 +99,16 @@ export class PasswordService {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  private inBackground(work: () => Promise<void>): void {
-    const task = work()
+  private inBackground(work: () => Promise<unknown>): void {
+    const task: Promise<void> = work()
+      .then(() => undefined)
       .catch((error: unknown) => this.log.error({ err: error }, 'password mail failed'))
       .finally(() => this.pending.delete(task));
     this.pending.add(task);
   }
 
-  private async sendLink(user: UserRow, purpose: PasswordTokenPurpose): Promise<void> {
+  /** Replaces the user's link with a new one and mails it; answers whether the mail went out. */
+  private async sendLink(user: UserRow, purpose: PasswordTokenPurpose): Promise<boolean> {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     const ttl = purpose === 'reset' ? this.settings.resetTtlMs : this.settings.setupTtlMs;
@@ -111,5 +130,6 @@ export class PasswordService {
         `<p><a href="${escapeHtml(link)}">${escapeHtml(body.action)}</a> (the link works once, for ${validity}).</p><p>${escapeHtml(body.after)}</p>`,
     });
     if (sent) this.log.info({ userId: user.id, purpose }, 'password link sent');
+    return sent;
   }
 }

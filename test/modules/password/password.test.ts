@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordTokens } from '../../../src/db/schema.js';
+import { openDatabase } from '../../../src/db/client.js';
 import { createTestApp, expectProblem, type TestApp, type UserBody } from '../../helpers/app.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../../helpers/database.js';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../../helpers/smtp.js';
 
 const PUBLIC_URL = 'https://desk.example.test';
@@ -68,7 +70,8 @@ describe('password links by e-mail', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000' } });
+    // Several links for one user in a row: the cooldown between reset mails is off here (tested below).
+    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000', PASSWORD_MAIL_COOLDOWN: '0' } });
   });
   afterAll(async () => {
     await t?.close();
@@ -329,6 +332,84 @@ describe('password links by e-mail', () => {
       expect(smtp.mails.slice(since).map((mail) => mail.envelopeTo)).toEqual([[sentinel.email]]);
       expect([ldapUser.ldap, disabled.enabled]).toEqual([true, false]);
     });
+  });
+});
+
+describe('reset mails with the default cooldown (PASSWORD_MAIL_COOLDOWN 5 min)', () => {
+  let smtp: TestSmtp;
+  let database: TestDatabase;
+  let other: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+
+  const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.envelopeTo.includes(email));
+  /** Waits for the first mail to `email`, then long enough for any further one to arrive too. */
+  async function settledMailsTo(email: string): Promise<ReceivedMail[]> {
+    await smtp.waitForMail((mail) => mail.envelopeTo.includes(email), 10_000);
+    await sleep(700);
+    return mailsTo(email);
+  }
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    database = await createTestDatabase();
+    // Two services on one database, as two server processes (on PostgreSQL each with its own pool).
+    other = onPostgres ? { handle: await openDatabase({ kind: 'postgres', url: database.url!, poolSize: 10 }), dispose: async () => {} } : database;
+    const env = { SMTP_URL: smtp.url, PUBLIC_URL, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000' };
+    a = await createTestApp({ database, env });
+    b = await createTestApp({ database: other, env, clock: a.clock });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    if (other !== database) await other?.handle.close();
+    await database?.dispose();
+    await smtp?.stop();
+  });
+
+  it('mails one link for 20 concurrent requests over two processes, answering each the same 200', async () => {
+    const email = 'flooded@example.test';
+    // Created with a password by the admin: its "account ready" mail is not a reset mail and does not count.
+    await a.createUser({ email, password: 'flooded-pw-1' });
+    await smtp.waitForMail((mail) => mail.envelopeTo.includes(email));
+    const before = mailsTo(email).length;
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => forgotOn(i % 2 === 0 ? a : b, i % 3 === 0 ? email.toUpperCase() : email)));
+    const unknown = await forgotOn(a, 'not.flooded@example.test');
+    for (const response of answers) {
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(unknown.body);
+    }
+    await smtp.waitForMail(() => mailsTo(email).length > before, 10_000);
+    await sleep(700);
+    const resets = mailsTo(email).slice(before);
+    expect(resets.map((mail) => mail.subject)).toEqual([expect.stringMatching(/reset/i)]);
+
+    // The mailed link is the live one: the other 19 requests did not replace it.
+    const { token } = linkOf(resets[0]!);
+    expect((await resetOn(b, { token, password: 'from-the-one-mail-1' })).statusCode).toBe(204);
+  });
+
+  it('mails again only after the cooldown; a request within it keeps the mailed link working', async () => {
+    const email = 'patient@example.test';
+    await a.createUser({ email, password: 'patient-pw-1' });
+    await smtp.waitForMail((mail) => mail.envelopeTo.includes(email));
+    const since = mailsTo(email).length;
+    expect((await forgotOn(a, email)).statusCode).toBe(200);
+    const first = linkOf((await settledMailsTo(email)).slice(since)[0]!);
+    expect(mailsTo(email).length).toBe(since + 1);
+
+    a.clock.advance(4 * 60_000);
+    expect((await forgotOn(b, email)).statusCode).toBe(200);
+    await sleep(700);
+    expect(mailsTo(email).length).toBe(since + 1);
+
+    a.clock.advance(60_000 + 1000);
+    expect((await forgotOn(a, email)).statusCode).toBe(200);
+    await smtp.waitForMail(() => mailsTo(email).length > since + 1, 10_000);
+    const second = linkOf(mailsTo(email)[since + 1]!);
+    // A newer link replaces the older one, as always.
+    expectProblem(await resetOn(a, { token: first.token, password: 'first-link-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+    expect((await resetOn(a, { token: second.token, password: 'second-link-pw-1' })).statusCode).toBe(204);
   });
 });
 
