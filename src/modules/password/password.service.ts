@@ -72,6 +72,12 @@ export class PasswordService {
     this.inBackground(() => this.sendLink(user, 'setup'));
   }
 
+  /** After an admin changed the address of a user whose link was pending: a fresh link of that kind, to the new address. */
+  announceAddressChange(user: UserRow, purpose: PasswordTokenPurpose): void {
+    if (user.ldap || !user.enabled) return;
+    this.inBackground(() => this.sendLink(user, purpose));
+  }
+
   /**
    * POST /api/password/reset: sets the password, consumes the token, ends every session of the
    * user. Limited per client address like sign-in, since each attempt costs a password hash.
@@ -112,7 +118,8 @@ export class PasswordService {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     const ttl = purpose === 'reset' ? this.settings.resetTtlMs : this.settings.setupTtlMs;
-    await new PasswordTokensRepository(this.db).replace(user.id, hashToken(token), purpose, now, new Date(now.getTime() + ttl));
+    // Not stored when the address changed meanwhile: a link never goes to an address the user no longer has.
+    if (!(await new PasswordTokensRepository(this.db).replace(user.id, user.email, hashToken(token), purpose, now, new Date(now.getTime() + ttl)))) return false;
     const link = `${this.settings.publicUrl.replace(/\/$/, '')}/reset-password?token=${token}`;
     const hours = Math.round(ttl / 3_600_000);
     const validity = hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'}` : `${Math.round(ttl / 60_000)} minutes`;

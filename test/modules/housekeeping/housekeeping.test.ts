@@ -27,7 +27,7 @@ describe('housekeeping', () => {
     await throttle.hit({ key: 'address:192.0.2.1', limit: 100, windowMs: 60_000 }, start);
     const delays = { threshold: 1, baseMs: 1000, maxMs: 60_000, quietMs: 15 * 60_000 };
     await throttle.recordFailure('old.failures@example.test', start, delays);
-    await new PasswordTokensRepository(db).replace(old.id, 'hash-of-old-link', 'reset', start, new Date(start.getTime() + 3_600_000));
+    await new PasswordTokensRepository(db).replace(old.id, old.email, 'hash-of-old-link', 'reset', start, new Date(start.getTime() + 3_600_000));
 
     // 31 days on: the first session and link have ended; a new session, window and link are live.
     t.clock.advance(31 * DAY);
@@ -35,7 +35,7 @@ describe('housekeeping', () => {
     const live = await t.login(fresh.email, 'fresh-session-1');
     await throttle.hit({ key: 'address:192.0.2.2', limit: 100, windowMs: 60_000 }, now);
     await throttle.recordFailure('fresh.failures@example.test', now, delays);
-    await new PasswordTokensRepository(db).replace(fresh.id, 'hash-of-fresh-link', 'reset', now, new Date(now.getTime() + 3_600_000));
+    await new PasswordTokensRepository(db).replace(fresh.id, fresh.email, 'hash-of-fresh-link', 'reset', now, new Date(now.getTime() + 3_600_000));
     const sessionsBefore = await count('sessions');
     const throttleBefore = await count('login_throttle');
 

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordTokens } from '../../../src/db/schema.js';
 import { openDatabase } from '../../../src/db/client.js';
+import { PasswordTokensRepository } from '../../../src/modules/password/password.repository.js';
 import { createTestApp, expectProblem, type TestApp, type UserBody } from '../../helpers/app.js';
 import { createTestDatabase, onPostgres, type TestDatabase } from '../../helpers/database.js';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../../helpers/smtp.js';
@@ -271,6 +272,75 @@ describe('password links by e-mail', () => {
       // Once used, the token is gone.
       expect((await reset({ token, password: 'hashed-token-pw-1' })).statusCode).toBe(204);
       expect(await t.database.handle.db.select().from(passwordTokens).where(eq(passwordTokens.userId, user.id))).toHaveLength(0);
+    });
+  });
+
+  describe('changing a user\'s e-mail address', () => {
+    const changeEmail = async (id: string, email: string) => {
+      const response = await t.request({ method: 'PUT', url: `/api/users/${id}`, token: await t.adminToken(), payload: { email } });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+
+    it('ends a "set your password" link mailed to a mistyped address and mails a fresh one to the corrected address', async () => {
+      counter += 1;
+      const wrong = `new.person.${counter}@exmaple.test`;
+      const right = `new.person.${counter}@example.test`;
+      const since = smtp.mails.length;
+      const user = await t.createUser({ email: wrong, firstName: 'Mia', lastName: 'Typo' });
+      const stale = linkOf(await mailTo(wrong, since));
+
+      const corrected = smtp.mails.length;
+      await changeEmail(user.id, right);
+      expectProblem(await reset({ token: stale.token, password: 'stolen-link-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+      const mail = await mailTo(right, corrected);
+      expect(mail.subject).toMatch(/account/i);
+      const fresh = linkOf(mail);
+      expect(fresh.token).not.toBe(stale.token);
+      expect((await reset({ token: fresh.token, password: 'own-choice-pw-1' })).statusCode).toBe(204);
+      expect(await loginStatus(right, 'own-choice-pw-1')).toBe(200);
+      expect(await loginStatus(right, 'stolen-link-pw-1')).toBe(401);
+      expect(mailsTo(wrong, corrected)).toEqual([]);
+    });
+
+    it('ends a pending reset link and mails a fresh reset link to the new address', async () => {
+      const { user, password } = await freshUser();
+      const old = await resetLinkFor(user.email);
+      const moved = `moved.${counter}@example.test`;
+      const since = smtp.mails.length;
+      await changeEmail(user.id, moved);
+      expectProblem(await reset({ token: old.token, password: 'old-address-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+      const mail = await mailTo(moved, since);
+      expect(mail.subject).toMatch(/reset/i);
+      expect((await reset({ token: linkOf(mail).token, password: 'new-address-pw-1' })).statusCode).toBe(204);
+      expect(await loginStatus(moved, 'new-address-pw-1')).toBe(200);
+      expect(await loginStatus(moved, password)).toBe(401);
+    });
+
+    it('mails nothing when no link was pending, and keeps a link when only the case of the address changes', async () => {
+      const { user } = await freshUser();
+      const quiet = `quiet.${counter}@example.test`;
+      const since = smtp.mails.length;
+      await changeEmail(user.id, quiet);
+      const pending = await resetLinkFor(quiet);
+      await changeEmail(user.id, `Quiet.${counter}@Example.test`);
+      const { user: sentinel } = await freshUser();
+      await sleep(300);
+      // Only the reset link asked for, and the sentinel's account mail.
+      expect(smtp.mails.slice(since).map((mail) => mail.envelopeTo[0])).toEqual([quiet, sentinel.email]);
+      expect((await reset({ token: pending.token, password: 'same-mailbox-pw-1' })).statusCode).toBe(204);
+    });
+
+    it('never stores a link for an address the user no longer has (a "forgot" that read the user before the change)', async () => {
+      const { user } = await freshUser();
+      const moved = `raced.${counter}@example.test`;
+      await changeEmail(user.id, moved);
+      const links = new PasswordTokensRepository(t.database.handle.db);
+      const now = t.clock.now();
+      const later = new Date(now.getTime() + HOUR);
+      expect(await links.replace(user.id, user.email, 'hash-for-the-old-address', 'reset', now, later)).toBe(false);
+      expect(await t.database.handle.db.select().from(passwordTokens).where(eq(passwordTokens.userId, user.id))).toEqual([]);
+      expect(await links.replace(user.id, moved, 'hash-for-the-new-address', 'reset', now, later)).toBe(true);
+      expect((await t.database.handle.db.select().from(passwordTokens).where(eq(passwordTokens.userId, user.id))).map((row) => row.tokenHash)).toEqual(['hash-for-the-new-address']);
     });
   });
 
