@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passwordTokens } from '../../../src/db/schema.js';
+import { passwordTokens, users } from '../../../src/db/schema.js';
 import { openDatabase } from '../../../src/db/client.js';
 import { PasswordTokensRepository } from '../../../src/modules/password/password.repository.js';
 import { createTestApp, expectProblem, type TestApp, type UserBody } from '../../helpers/app.js';
@@ -154,6 +154,17 @@ describe('password links by e-mail', () => {
       expectProblem(await reset({ token, password: 'third-password-1' }), 400, 'INVALID_RESET_TOKEN');
       expect(await loginStatus(user.email, 'new-password-1')).toBe(200);
       expect(await loginStatus(user.email, 'third-password-1')).toBe(401);
+    });
+
+    it('lifts "must change password" (docs/behaviour.md, "Generated passwords")', async () => {
+      const { user, password } = await freshUser();
+      await t.database.handle.db.update(users).set({ mustChangePassword: true }).where(eq(users.id, user.id));
+      const held = await t.login(user.email, password);
+      expectProblem(await t.request({ method: 'GET', url: '/api/users', token: held.accessToken }), 403, 'PASSWORD_CHANGE_REQUIRED');
+      const { token } = await resetLinkFor(user.email);
+      expect((await reset({ token, password: 'reset-choice-pw-1' })).statusCode).toBe(204);
+      const pair = await t.login(user.email, 'reset-choice-pw-1');
+      expect((await t.request({ method: 'GET', url: '/api/users', token: pair.accessToken })).statusCode).toBe(200);
     });
 
     it('works with the link asked for with a differently-cased address', async () => {
