@@ -114,6 +114,10 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const throttle = new LoginThrottle(new ThrottleRepository(db), {
     maxFailuresPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
     accountWindowMs: config.LOGIN_ACCOUNT_WINDOW,
+    delayAfterFailures: config.LOGIN_DELAY_AFTER_FAILURES,
+    delayBaseMs: config.LOGIN_DELAY_BASE,
+    // A count is forgotten after a quiet window, so a longer wait would never be served in full.
+    delayMaxMs: Math.min(config.LOGIN_DELAY_MAX, config.LOGIN_ACCOUNT_WINDOW),
     maxAttemptsPerAddress: config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
     addressWindowMs: config.LOGIN_ADDRESS_WINDOW,
   });
@@ -127,7 +131,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     directory,
   );
   const mailer: Mailer = options.mailer ?? (config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, app.log) : new UnconfiguredMailer(app.log));
-  const passwords = new PasswordService(db, mailer, throttle, clock, { publicUrl: config.PUBLIC_URL, resetTtlMs: config.PASSWORD_RESET_TTL, setupTtlMs: config.ACCOUNT_SETUP_TTL }, app.log);
+  const passwords = new PasswordService(db, mailer, throttle, clock, { publicUrl: config.PUBLIC_URL, resetTtlMs: config.PASSWORD_RESET_TTL, setupTtlMs: config.ACCOUNT_SETUP_TTL, resetMailCooldownMs: config.PASSWORD_MAIL_COOLDOWN }, app.log);
   const users = new UsersService(db, clock, throttle, passwords);
   const sessions = new SessionsService(db, clock);
   const avatars = new AvatarsService(db, clock, config.IMAGE_MAX_PIXELS);
@@ -172,7 +176,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(web, { root: options.webRoot });
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.
-  const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW);
+  const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW, config.PASSWORD_MAIL_COOLDOWN);
   const housekeeping = setInterval(() => {
     housekeep(db, clock.now(), throttleRetentionMs).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);

@@ -115,7 +115,10 @@ const specs = {
     parse: duration(500, 300_000),
   },
   DATABASE_STATEMENT_TIMEOUT: { doc: 'A statement running longer is cancelled and the request answers 503.', default: '30s', parse: duration(100, 3_600_000) },
-  ADMIN_EMAIL: { doc: 'E-mail of the first admin, created at start if no user has it (needs ADMIN_PASSWORD).', parse: text({ max: 200, pattern: EMAIL, hint: 'must be an e-mail address' }) },
+  ADMIN_EMAIL: {
+    doc: 'E-mail of the first admin, created at a start while no admin exists at all (and no user has the address; needs ADMIN_PASSWORD). Once any admin exists it is ignored: a deleted admin does not come back.',
+    parse: text({ max: 200, pattern: EMAIL, hint: 'must be an e-mail address' }),
+  },
   ADMIN_PASSWORD: { doc: 'Password of the first admin created from ADMIN_EMAIL (8 to 256 characters).', parse: text({ min: 8, max: 256 }) },
   JWT_SECRET: {
     doc: 'Secret (at least 32 characters) that signs tokens. Unset: a random secret is generated once and kept in the database, shared by every server process.',
@@ -123,9 +126,28 @@ const specs = {
   },
   ACCESS_TOKEN_TTL: { doc: 'Lifetime of an access token.', default: '15m', parse: duration(10_000, 86_400_000) },
   REFRESH_TOKEN_TTL: { doc: 'Lifetime of a refresh token; each refresh starts it anew.', default: '30d', parse: duration(60_000, 366 * 86_400_000) },
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: { doc: 'Failed sign-ins of one account allowed per LOGIN_ACCOUNT_WINDOW before 429.', default: '10', parse: integer(1, 1_000_000) },
-  LOGIN_ACCOUNT_WINDOW: { doc: 'Window for LOGIN_MAX_FAILURES_PER_ACCOUNT.', default: '15m', parse: duration(1000, 86_400_000) },
-  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: { doc: 'Sign-in attempts allowed from one client address per LOGIN_ADDRESS_WINDOW before 429.', default: '100', parse: integer(1, 1_000_000) },
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: {
+    doc: 'Failed sign-ins of one account from one client address allowed per LOGIN_ACCOUNT_WINDOW; then that address (only that one) gets 429 for that account until the window ends. Also counts wrong current passwords of PUT /api/self/password.',
+    default: '10',
+    parse: integer(1, 1_000_000),
+  },
+  LOGIN_ACCOUNT_WINDOW: {
+    doc: 'Window of LOGIN_MAX_FAILURES_PER_ACCOUNT; an account\'s failures from everywhere (LOGIN_DELAY_AFTER_FAILURES) are forgotten after this long without one.',
+    default: '15m',
+    parse: duration(1000, 86_400_000),
+  },
+  LOGIN_DELAY_AFTER_FAILURES: {
+    doc: 'Failed sign-ins of one account, from anywhere, after which an address that already failed on it must wait LOGIN_DELAY_BASE, doubling with each further failure up to LOGIN_DELAY_MAX, between password checks (429). Addresses without a failure on the account are not held up.',
+    default: '5',
+    parse: integer(1, 1_000_000),
+  },
+  LOGIN_DELAY_BASE: { doc: 'First wait of LOGIN_DELAY_AFTER_FAILURES (never more than LOGIN_DELAY_MAX).', default: '1s', parse: duration(1000, 3_600_000) },
+  LOGIN_DELAY_MAX: {
+    doc: 'Longest wait of LOGIN_DELAY_AFTER_FAILURES; keep it short, as an owner who mistyped from the attacked address waits it too. Never more than LOGIN_ACCOUNT_WINDOW.',
+    default: '1m',
+    parse: duration(1000, 86_400_000),
+  },
+  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: { doc: 'Sign-in, forgot and reset attempts allowed from one client address (an IPv6 address counts by its /64) per LOGIN_ADDRESS_WINDOW before 429.', default: '100', parse: integer(1, 1_000_000) },
   LOGIN_ADDRESS_WINDOW: { doc: 'Window for LOGIN_MAX_ATTEMPTS_PER_ADDRESS.', default: '1m', parse: duration(1000, 86_400_000) },
   TRUST_PROXY: {
     doc: 'Whether the client address comes from X-Forwarded-For: false, true, a hop count, or the proxies\' addresses/CIDRs.',
@@ -175,6 +197,11 @@ const specs = {
   },
   MAIL_FROM: { doc: 'Sender of the mails.', default: 'Deskbook <deskbook@localhost>', parse: text({ max: 400 }) },
   PASSWORD_RESET_TTL: { doc: 'How long a password-reset link works.', default: '1h', parse: duration(60_000, 7 * 86_400_000) },
+  PASSWORD_MAIL_COOLDOWN: {
+    doc: 'A "forgot password" link is mailed to one account at most once per this time: further requests meanwhile get the same 200 answer but no mail, and the link already mailed keeps working. 0 turns the cooldown off.',
+    default: '5m',
+    parse: duration(0, 86_400_000),
+  },
   ACCOUNT_SETUP_TTL: { doc: 'How long the "set your password" link of a new account works.', default: '72h', parse: duration(60_000, 30 * 86_400_000) },
   IMAGE_MAX_BYTES: { doc: 'Largest image upload (department images, avatars); 413 above.', default: '5242880', parse: integer(1024, 100 * 1024 * 1024) },
   IMAGE_MAX_PIXELS: { doc: 'Largest image in pixels (width × height), refused before decoding (413).', default: '40000000', parse: integer(1, 1_000_000_000) },

@@ -32,6 +32,9 @@ describe('loadConfig', () => {
       expect(config.LOGIN_ACCOUNT_WINDOW).toBe(15 * 60_000);
       expect(config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS).toBe(100);
       expect(config.LOGIN_ADDRESS_WINDOW).toBe(60_000);
+      expect(config.LOGIN_DELAY_AFTER_FAILURES).toBe(5);
+      expect(config.LOGIN_DELAY_BASE).toBe(1000);
+      expect(config.LOGIN_DELAY_MAX).toBe(60_000);
       expect(config.TRUST_PROXY).toBe(false);
       expect(config.LOG_LEVEL).toBe('info');
       expect(config.BODY_LIMIT_BYTES).toBe(1024 * 1024);
@@ -95,7 +98,9 @@ describe('loadConfig', () => {
     });
 
     it('reads every duration key the same way', () => {
-      const config = loadConfig({ REFRESH_TOKEN_TTL: '7d', LOGIN_ACCOUNT_WINDOW: '2h', LOGIN_ADDRESS_WINDOW: '90', SHUTDOWN_TIMEOUT: '500ms' });
+      const config = loadConfig({ REFRESH_TOKEN_TTL: '7d', LOGIN_ACCOUNT_WINDOW: '2h', LOGIN_ADDRESS_WINDOW: '90', SHUTDOWN_TIMEOUT: '500ms', LOGIN_DELAY_BASE: '2s', LOGIN_DELAY_MAX: '5m' });
+      expect(config.LOGIN_DELAY_BASE).toBe(2000);
+      expect(config.LOGIN_DELAY_MAX).toBe(5 * 60_000);
       expect(config.REFRESH_TOKEN_TTL).toBe(7 * 86_400_000);
       expect(config.LOGIN_ACCOUNT_WINDOW).toBe(2 * 3_600_000);
       expect(config.LOGIN_ADDRESS_WINDOW).toBe(90_000);

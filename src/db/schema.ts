@@ -19,6 +19,8 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     /** Kept with the avatar in one transaction: read on every request, so no join for it. */
     hasAvatar: boolean('has_avatar').notNull().default(false),
+    /** Set on an account created with a generated password: it must choose its own before anything else. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
   },
@@ -53,6 +55,22 @@ export const loginThrottle = pgTable('login_throttle', {
   windowStartedAt: timestamptz('window_started_at').notNull(),
   attempts: integer('attempts').notNull(),
 });
+
+/**
+ * Failed sign-ins of one account from anywhere (the key is the lower-cased address typed, known or
+ * not). The count is forgotten after a quiet LOGIN_ACCOUNT_WINDOW; past LOGIN_DELAY_AFTER_FAILURES,
+ * an address that already failed on the account must wait until `blocked_until`.
+ */
+export const loginAccountFailures = pgTable(
+  'login_account_failures',
+  {
+    account: text('account').primaryKey(),
+    failures: integer('failures').notNull(),
+    lastFailedAt: timestamptz('last_failed_at').notNull(),
+    blockedUntil: timestamptz('blocked_until'),
+  },
+  (t) => [index('login_account_failures_last_idx').on(t.lastFailedAt)],
+);
 
 /** Values generated once and shared by every process (e.g. the token signing secret). */
 export const serverSettings = pgTable('server_settings', {

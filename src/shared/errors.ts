@@ -16,6 +16,7 @@ export const catalogue = {
   INVALID_REFRESH_TOKEN: { status: 401, title: 'The refresh token is invalid, expired or revoked' },
   REFRESH_TOKEN_REUSED: { status: 401, title: 'The refresh token was already used; the session is revoked' },
   FORBIDDEN: { status: 403, title: 'You may not do this' },
+  PASSWORD_CHANGE_REQUIRED: { status: 403, title: 'Choose a new password first (PUT /api/self/password): this account still has a generated one' },
   NOT_FOUND: { status: 404, title: 'Not found' },
   ROUTE_NOT_FOUND: { status: 404, title: 'No such operation' },
   EMAIL_TAKEN: { status: 409, title: 'The e-mail address is already in use' },

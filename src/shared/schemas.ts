@@ -72,7 +72,7 @@ export const problemResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413
   const descriptions: Record<number, string> = {
     400: 'Invalid input (problem+json, with `errors`).',
     401: 'Missing, invalid, expired or revoked credentials.',
-    403: 'Not allowed for this role or owner.',
+    403: 'Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`).',
     404: 'Not found.',
     409: 'Conflicts with the current state.',
     413: 'Body too large.',

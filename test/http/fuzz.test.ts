@@ -42,31 +42,6 @@ const ADMIN_CASES_PER_OPERATION = Number(process.env.FUZZ_CASES_PER_OPERATION ??
 const USER_CASES_PER_OPERATION = Number(process.env.FUZZ_CASES_PER_OPERATION ?? 12);
 const ANONYMOUS_CASES_PER_OPERATION = 2;
 
-/** Raw request paths that @fastify/static refuses with an error the problem handler turns into a 500 (a 400/403 is meant). */
-const ASSET_TRICKS_ANSWERING_500 = [
-  '/assets/../index.html',
-  '/assets/../../secret.txt',
-  '/assets/..%5c..%5cpackage.json',
-  '/assets/..\\..\\package.json',
-  '/assets/%00',
-  '/assets/app-Ab12.js%00.html',
-  '/assets/%2e%2e/%2e%2e/secret.txt',
-  '/assets/....//....//secret.txt',
-  '/assets//etc/passwd',
-];
-/**
- * Cases that fail on this branch because of defects being fixed in branch h-http; they are not
- * sent (an invalid UTF-8 body would even be stored). Once h-http is merged, empty this list: the
- * cases then run with everything else.
- */
-const KNOWN_UNTIL_MERGE: { matches: (label: string) => boolean; defect: string }[] = [
-  { matches: (label) => label.includes('invalid UTF-8'), defect: 'h-http: a JSON body that is not valid UTF-8 answers 200 (stored with U+FFFD) instead of 400' },
-  {
-    matches: (label) => ASSET_TRICKS_ANSWERING_500.some((trick) => label.startsWith(`web ${trick} `)),
-    defect: `h-http: these path tricks under /assets/ answer 500 instead of a 4xx: ${ASSET_TRICKS_ANSWERING_500.join(' ')}`,
-  },
-];
-const knownDefect = (label: string) => KNOWN_UNTIL_MERGE.find((known) => known.matches(label))?.defect;
 
 type Role = 'ADMIN' | 'USER' | 'anonymous';
 /** malformed: must be refused (4xx) and change nothing; edge: legal values at the limits (no 5xx, data may change). */
@@ -490,7 +465,7 @@ describe('fuzzing every documented operation', () => {
         for (const role of ['ADMIN', 'USER'] as const) {
           const { always, others } = casesFor(operation, role);
           const budget = role === 'ADMIN' ? ADMIN_CASES_PER_OPERATION : USER_CASES_PER_OPERATION;
-          const chosen = sample([...always, ...others], budget, random, Math.min(always.length, budget)).filter((item) => !knownDefect(item.label));
+          const chosen = sample([...always, ...others], budget, random, Math.min(always.length, budget));
           for (const fuzzCase of chosen) plan.push({ fuzzCase, role });
           if (role === 'ADMIN') for (const fuzzCase of chosen.filter((item) => item.phase === 'malformed').slice(0, ANONYMOUS_CASES_PER_OPERATION)) plan.push({ fuzzCase, role: 'anonymous' });
         }
@@ -589,7 +564,6 @@ describe('fuzzing every documented operation', () => {
     expect(booking.json()).toMatchObject({ userId: fresh.id, deskId: desk.id });
   });
 
-  for (const known of KNOWN_UNTIL_MERGE) it.todo(`KNOWN_UNTIL_MERGE, not sent until merged: ${known.defect}`);
 });
 
 describe('path tricks on the web app', () => {
@@ -648,7 +622,6 @@ describe('path tricks on the web app', () => {
     for (const trick of TRICKS) {
       for (const accept of ['text/html', '*/*']) {
         const label = `web ${trick} (accept ${accept})`;
-        if (knownDefect(label)) continue;
         sent.push(label);
         const answer = await rawRequest(port, `GET ${trick} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: ${accept}\r\nConnection: close\r\n\r\n`);
         if (answer.status >= 500 || answer.status === 0) faults.push(`${label} -> ${answer.status} ${answer.body.slice(0, 160)}`);

@@ -171,7 +171,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Creates a session and answers an access and a refresh token. Unknown e-mail, wrong password and a disabled account give the same 401. Failed attempts are limited per account and all attempts per client address (429 with Retry-After). Directory (LDAP) users sign in with their directory password.
+         * @description Creates a session and answers an access and a refresh token. Unknown e-mail, wrong password and a disabled account give the same 401. Failed attempts are limited per account and all attempts per client address (429 with Retry-After). Directory (LDAP) users sign in with their directory password. An account created with a generated password signs in as usual, but must then choose its own (PUT /api/self/password) before anything else: other operations answer 403 PASSWORD_CHANGE_REQUIRED.
          */
         post: {
             parameters: {
@@ -386,7 +386,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out
-         * @description Revokes the caller's session: its access and refresh tokens are refused from then on.
+         * @description Revokes the caller's session: its access and refresh tokens are refused from then on. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         post: {
             parameters: {
@@ -457,7 +457,7 @@ export interface paths {
         };
         /**
          * The caller
-         * @description The caller's own User, with `enabled`, `ldap` and `role`.
+         * @description The caller's own User, with `enabled`, `ldap` and `role`. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         get: {
             parameters: {
@@ -596,6 +596,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -633,7 +642,7 @@ export interface paths {
         get?: never;
         /**
          * Change the caller's password
-         * @description Needs the current password (wrong: 400 INVALID_CURRENT_PASSWORD; wrong attempts count toward the account's sign-in limit). The caller's other sessions are revoked. Directory users: 409.
+         * @description Needs the current password (wrong: 400 INVALID_CURRENT_PASSWORD; wrong attempts count toward the account's sign-in limits). The caller's other sessions are revoked. Directory users: 409. An account created with a generated password must do this first: until then every other operation but a few answers 403 PASSWORD_CHANGE_REQUIRED. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         put: {
             parameters: {
@@ -849,7 +858,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -958,7 +967,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1067,6 +1076,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -1098,7 +1116,7 @@ export interface paths {
         };
         /**
          * Change a user (admin)
-         * @description Members left out keep their value. Disabling a user, or switching them to the directory (ldap true, which drops their local password), revokes their sessions at once. The last enabled admin cannot be disabled, demoted or switched to the directory (409).
+         * @description Members left out keep their value. Disabling a user, or switching them to the directory (ldap true, which drops their local password), revokes their sessions at once. A new e-mail address voids a pending password link; a live one is mailed anew, of the same kind, to the new address. The last enabled admin cannot be disabled, demoted or switched to the directory (409).
          */
         put: {
             parameters: {
@@ -1177,7 +1195,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1265,7 +1283,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1372,7 +1390,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1435,7 +1453,7 @@ export interface paths {
         };
         /**
          * List sessions
-         * @description Admins see every session; other users their own. Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed.
+         * @description Admins see every session; other users their own. Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         get: {
             parameters: {
@@ -1557,7 +1575,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1603,7 +1621,7 @@ export interface paths {
         };
         /**
          * Sessions of one user
-         * @description Users may ask for their own id only (403 otherwise). Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed.
+         * @description Users may ask for their own id only (403 otherwise). Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         get: {
             parameters: {
@@ -1725,7 +1743,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1783,7 +1801,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a session
-         * @description Its owner or an admin (403 for anyone else). The session's tokens are refused from then on.
+         * @description Its owner or an admin (403 for anyone else). The session's tokens are refused from then on. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         delete: {
             parameters: {
@@ -1821,7 +1839,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1875,7 +1893,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a password-reset link by e-mail
-         * @description Always the same 200 answer, whether or not the address belongs to an account. A local, enabled user gets a mail with a single-use link (PUBLIC_URL/reset-password?token=…, valid PASSWORD_RESET_TTL, default 1 h); a newer link makes older ones invalid. Directory users get no mail. Limited per client address like sign-in (429).
+         * @description Always the same 200 answer, whether or not the address belongs to an account. A local, enabled user gets a mail with a single-use link (PUBLIC_URL/reset-password?token=…, valid PASSWORD_RESET_TTL, default 1 h); a newer link makes older ones invalid. Directory users get no mail. At most one such mail per account per PASSWORD_MAIL_COOLDOWN (default 5 min): a request within it mails nothing and the link already mailed keeps working. Limited per client address like sign-in (429).
          */
         post: {
             parameters: {
@@ -2103,6 +2121,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -2190,7 +2217,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2284,7 +2311,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2441,6 +2468,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -2522,7 +2558,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2608,6 +2644,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid, expired or revoked credentials. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2706,7 +2751,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2788,7 +2833,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2970,6 +3015,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -3074,7 +3128,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3191,6 +3245,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -3299,7 +3362,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3382,7 +3445,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3555,6 +3618,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -3653,7 +3725,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3754,6 +3826,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid, expired or revoked credentials. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3864,7 +3945,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3948,7 +4029,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4119,6 +4200,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -4217,7 +4307,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4323,6 +4413,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -4421,7 +4520,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4506,7 +4605,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4607,6 +4706,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -4685,7 +4793,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4782,7 +4890,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4974,7 +5082,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5103,7 +5211,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5221,6 +5329,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid, expired or revoked credentials. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5353,7 +5470,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5441,7 +5558,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5617,6 +5734,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -5719,7 +5845,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5822,6 +5948,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -5893,7 +6028,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6061,6 +6196,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -6180,7 +6324,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -6442,6 +6586,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -6677,6 +6830,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -6854,6 +7016,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid, expired or revoked credentials. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
