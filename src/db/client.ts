@@ -21,15 +21,15 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** Told the SQL text of every statement drizzle sends (tests count statements with it). */
-export type QueryListener = (sql: string) => void;
+/** Told the SQL text and parameters of every statement drizzle sends (tests count and explain statements with it). */
+export type QueryListener = (sql: string, params: unknown[]) => void;
 
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize?: number; connectTimeoutMs?: number; statementTimeoutMs?: number; onQuery?: QueryListener }
   /** dataDir undefined: in memory (tests). */
   | { kind: 'pglite'; dataDir?: string; onQuery?: QueryListener };
 
-const queryLogger = (onQuery: QueryListener | undefined) => (onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined);
+const queryLogger = (onQuery: QueryListener | undefined) => (onQuery ? { logQuery: (query: string, params: unknown[]) => onQuery(query, params) } : undefined);
 
 /**
  * Drizzle sends its queries unnamed (parsed and planned anew each time) unless a query is built
