@@ -38,6 +38,7 @@ import { ensureFirstAdmin } from './modules/users/first-admin.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
 import authenticate from './plugins/authenticate.js';
+import expensive from './plugins/expensive.js';
 import openapi from './plugins/openapi.js';
 import problem, { badUrlProblem } from './plugins/problem.js';
 import requestLog from './plugins/request-log.js';
@@ -131,6 +132,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(requestLog, { enabled: config.REQUEST_LOG });
   await app.register(openapi);
   await app.register(authenticate, { auth });
+  await app.register(expensive, { perUser: config.EXPENSIVE_CONCURRENCY_PER_USER });
 
   await app.register(healthRoutes, { db });
   await app.register(authRoutes, { auth });

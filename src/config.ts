@@ -161,6 +161,11 @@ const specs = {
   RESERVATION_MAX_LENGTH: { doc: 'Longest reservation a USER may make (admins are exempt).', default: '24h', parse: duration(60_000, 366 * 86_400_000) },
   RESERVATION_HORIZON: { doc: 'How far ahead of now a USER may start a reservation (admins are exempt).', default: '90d', parse: duration(60_000, 3660 * 86_400_000) },
   RESERVATION_ONE_PER_USER: { doc: 'Refuse a reservation that overlaps another one of the same user (409). Enforced by the database for reservations written while it is on.', default: 'true', parse: boolean },
+  EXPENSIVE_CONCURRENCY_PER_USER: {
+    doc: 'Searches, statistics and image uploads one user may have running at once in each server process; more answer 429 with Retry-After.',
+    default: '3',
+    parse: integer(1, 1000),
+  },
   STATS_CACHE_TTL: { doc: 'GET /api/stats is computed at most once per this time in each server process (0: on every request).', default: '10s', parse: duration(0, 3_600_000) },
   SHUTDOWN_TIMEOUT: { doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.', default: '10s', parse: duration(100, 600_000) },
 } satisfies Record<string, KeySpec<unknown>>;

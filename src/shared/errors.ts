@@ -27,6 +27,7 @@ export const catalogue = {
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },
+  TOO_MANY_CONCURRENT_REQUESTS: { status: 429, title: 'Too many of your searches, statistics or image uploads are running at once; retry when one has finished' },
   INTERNAL: { status: 500, title: 'Internal error' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'A service this request depends on does not answer' },
   WEB_APP_NOT_BUILT: { status: 503, title: 'The web app is not built; run npm run build:web' },

@@ -28,6 +28,7 @@ export const avatarsRoutes: FastifyPluginAsyncTypebox<{ avatars: AvatarsService;
   app.put(
     '/api/users/:id/avatar',
     {
+      config: { expensive: true },
       schema: {
         tags: ['User Avatar'],
         summary: 'Set an avatar (own, or any as admin)',

@@ -7,7 +7,7 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ stats: StatsService }> = a
   app.get(
     '/api/stats',
     {
-      config: { role: 'ADMIN' },
+      config: { role: 'ADMIN', expensive: true },
       schema: {
         tags: ['Stats'],
         summary: 'Statistics (admin)',
