@@ -166,11 +166,11 @@ describe('search with many equipment criteria', () => {
     return { planningMs: plan['Planning Time'], equipmentScans: scans(plan.Plan) };
   }
 
-  it('plans 20 items as cheaply as one: the equipment table is read in as many places, planning stays in milliseconds', async () => {
+  it('plans 20 items as cheaply as two: the equipment table is read in as many places, planning stays in milliseconds', async () => {
     for (const kind of ['rooms', 'departments'] as const) {
-      const one = await planOf(searchStatement((await search(kind, TWENTY.slice(0, 1))).sent));
+      const two = await planOf(searchStatement((await search(kind, TWENTY.slice(0, 2))).sent));
       const twenty = await planOf(searchStatement((await search(kind, TWENTY)).sent));
-      expect(twenty.equipmentScans, kind).toBe(one.equipmentScans);
+      expect(twenty.equipmentScans, kind).toBe(two.equipmentScans);
       // Generous (a loaded machine, PGlite): one EXISTS per item took 800 ms and more.
       expect(twenty.planningMs, kind).toBeLessThan(200);
     }
