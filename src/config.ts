@@ -110,7 +110,11 @@ const specs = {
   DATA_DIR: { doc: 'Directory of the embedded database when DATABASE_URL is unset.', default: './data', parse: text({ max: 4096 }) },
   DATABASE_POOL_SIZE: { doc: 'Maximum PostgreSQL connections per server process.', default: '10', parse: integer(1, 500) },
   DATABASE_CONNECT_TIMEOUT: { doc: 'How long to wait for a PostgreSQL connection before answering 503.', default: '10s', parse: duration(1000, 300_000) },
-  DATABASE_STATEMENT_TIMEOUT: { doc: 'A statement running longer is cancelled and the request answers 503.', default: '30s', parse: duration(100, 3_600_000) },
+  DATABASE_STATEMENT_TIMEOUT: {
+    doc: 'A statement running longer is cancelled and the request answers 503. The embedded database cannot interrupt a statement: there, work that waited longer than this for its turn is not started (503).',
+    default: '30s',
+    parse: duration(100, 3_600_000),
+  },
   ADMIN_EMAIL: { doc: 'E-mail of the first admin, created at start if no user has it (needs ADMIN_PASSWORD).', parse: text({ max: 200, pattern: EMAIL, hint: 'must be an e-mail address' }) },
   ADMIN_PASSWORD: { doc: 'Password of the first admin created from ADMIN_EMAIL (8 to 256 characters).', parse: text({ min: 8, max: 256 }) },
   JWT_SECRET: {

@@ -42,13 +42,13 @@ export interface TestDatabase {
 }
 
 /** A fresh database of this project's kind: in-memory PGlite, or a new PostgreSQL database. */
-export async function createTestDatabase(options: { poolSize?: number; onQuery?: QueryListener } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(options: { poolSize?: number; statementTimeoutMs?: number; onQuery?: QueryListener } = {}): Promise<TestDatabase> {
   if (testDbKind === 'pglite') {
-    const handle = await openDatabase({ kind: 'pglite', onQuery: options.onQuery });
+    const handle = await openDatabase({ kind: 'pglite', statementTimeoutMs: options.statementTimeoutMs, onQuery: options.onQuery });
     return { handle, dispose: () => handle.close() };
   }
   const created = await createPostgresDatabase();
-  const handle = await openDatabase({ kind: 'postgres', url: created.url, poolSize: options.poolSize ?? 10, onQuery: options.onQuery });
+  const handle = await openDatabase({ kind: 'postgres', url: created.url, poolSize: options.poolSize ?? 10, statementTimeoutMs: options.statementTimeoutMs, onQuery: options.onQuery });
   return {
     handle,
     url: created.url,
