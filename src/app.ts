@@ -122,7 +122,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     onePerUser: config.RESERVATION_ONE_PER_USER,
   });
   const reports = new ReportsService(db, clock);
-  const stats = new StatsService(db, clock, config.STATS_CACHE_TTL);
+  const stats = new StatsService(db, clock);
   const search = new SearchService(db);
 
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.

@@ -170,7 +170,6 @@ const specs = {
     default: '3',
     parse: integer(1, 1000),
   },
-  STATS_CACHE_TTL: { doc: 'GET /api/stats is computed at most once per this time in each server process (0: on every request).', default: '10s', parse: duration(0, 3_600_000) },
   SHUTDOWN_TIMEOUT: { doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.', default: '10s', parse: duration(100, 600_000) },
 } satisfies Record<string, KeySpec<unknown>>;
 

@@ -38,7 +38,6 @@ describe('loadConfig', () => {
       expect(config.RESERVATION_MAX_LENGTH).toBe(24 * 3_600_000);
       expect(config.RESERVATION_HORIZON).toBe(90 * 86_400_000);
       expect(config.RESERVATION_ONE_PER_USER).toBe(true);
-      expect(config.STATS_CACHE_TTL).toBe(10_000);
     });
 
     it('derives PUBLIC_URL from PORT unless it is set', () => {

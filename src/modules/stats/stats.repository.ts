@@ -48,11 +48,21 @@ export class StatsRepository {
   constructor(private readonly db: Database) {}
 
   /**
+   * The number of committed write statements that changed what the figures count (the triggers
+   * of migration stats_change_triggers keep it, in the writing transactions). Read before the
+   * figures, it tells which writes they include at least.
+   */
+  async changeCount(): Promise<bigint> {
+    const [row] = await queryRows<{ changes: string }>(this.db, sql`select sum(changes)::text as changes from stats_changes`);
+    return BigInt(row?.changes ?? '0');
+  }
+
+  /**
    * Exact counts. PostgreSQL keeps no row count, so each is a scan; on a million reservations
    * that one dominates (a parallel sequential scan; an index-only scan of the smallest index costs
    * the same, the work being per row), and an estimate such as pg_class.reltuples would not be
-   * exact. StatsService caches the figures and refreshes them in the background, so this runs at
-   * most once per STATS_CACHE_TTL per process.
+   * exact. StatsService keeps the figures while no counted write happens, so this runs once per
+   * change, not per request.
    */
   async totals(): Promise<Totals> {
     const [row] = await queryRows<Totals>(
