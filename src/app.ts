@@ -17,6 +17,7 @@ import { AvatarsService } from './modules/avatars/avatars.service.js';
 import { departmentImagesRoutes } from './modules/department-images/department-images.routes.js';
 import { DepartmentImagesService } from './modules/department-images/department-images.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { DecodeQueue } from './modules/images/images.js';
 import { housekeep } from './modules/housekeeping/housekeeping.js';
 import { SmtpMailer, UnconfiguredMailer, type Mailer } from './modules/mail/mailer.js';
 import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
@@ -113,9 +114,11 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const passwords = new PasswordService(db, mailer, throttle, clock, { publicUrl: config.PUBLIC_URL, resetTtlMs: config.PASSWORD_RESET_TTL, setupTtlMs: config.ACCOUNT_SETUP_TTL }, app.log);
   const users = new UsersService(db, clock, throttle, passwords);
   const sessions = new SessionsService(db, clock);
-  const avatars = new AvatarsService(db, clock, config.IMAGE_MAX_PIXELS);
+  // One queue for every image decode of this process (avatars and department images alike).
+  const decodes = new DecodeQueue(config.IMAGE_DECODE_MEMORY);
+  const avatars = new AvatarsService(db, clock, Math.min(config.AVATAR_MAX_PIXELS, config.IMAGE_MAX_PIXELS), decodes);
   const inventory = new InventoryService(db, clock);
-  const departmentImages = new DepartmentImagesService(db, clock, config.IMAGE_MAX_PIXELS);
+  const departmentImages = new DepartmentImagesService(db, clock, config.IMAGE_MAX_PIXELS, decodes);
   const reservations = new ReservationsService(db, clock, {
     maxLengthMs: config.RESERVATION_MAX_LENGTH,
     horizonMs: config.RESERVATION_HORIZON,

@@ -161,7 +161,17 @@ const specs = {
   PASSWORD_RESET_TTL: { doc: 'How long a password-reset link works.', default: '1h', parse: duration(60_000, 7 * 86_400_000) },
   ACCOUNT_SETUP_TTL: { doc: 'How long the "set your password" link of a new account works.', default: '72h', parse: duration(60_000, 30 * 86_400_000) },
   IMAGE_MAX_BYTES: { doc: 'Largest image upload (department images, avatars); 413 above.', default: '5242880', parse: integer(1024, 100 * 1024 * 1024) },
-  IMAGE_MAX_PIXELS: { doc: 'Largest image in pixels (width × height), refused before decoding (413).', default: '40000000', parse: integer(1, 1_000_000_000) },
+  IMAGE_MAX_PIXELS: { doc: 'Largest image in pixels (width × height), refused before decoding (413); half as many with 16 bits per channel.', default: '40000000', parse: integer(1, 1_000_000_000) },
+  AVATAR_MAX_PIXELS: {
+    doc: 'Largest avatar in pixels (width × height), refused before decoding (413); half as many with 16 bits per channel. Avatars are kept at 512×512; 16 MP takes a 12 MP phone photo or a 5K screenshot.',
+    default: '16000000',
+    parse: integer(1, 1_000_000_000),
+  },
+  IMAGE_DECODE_MEMORY: {
+    doc: 'Bytes of decoded pixels (width × height × channels × bytes per sample) the image uploads of a process may decode at once; more wait in line (beyond 16 waiting: 503). A larger image is decoded alone.',
+    default: '67108864',
+    parse: integer(1_048_576, 64 * 1024 * 1024 * 1024),
+  },
   RESERVATION_MAX_LENGTH: { doc: 'Longest reservation a USER may make (admins are exempt).', default: '24h', parse: duration(60_000, 366 * 86_400_000) },
   RESERVATION_HORIZON: { doc: 'How far ahead of now a USER may start a reservation (admins are exempt).', default: '90d', parse: duration(60_000, 3660 * 86_400_000) },
   RESERVATION_ONE_PER_USER: { doc: 'Refuse a reservation that overlaps another one of the same user (409). Enforced by the database for reservations written while it is on.', default: 'true', parse: boolean },

@@ -2056,7 +2056,7 @@ export interface paths {
         };
         /**
          * Set an avatar (own, or any as admin)
-         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Avatars are cropped to a 512×512 square. Answers the User, whose hasAvatar is then true.
+         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After. Avatars have at most AVATAR_MAX_PIXELS (default 16 megapixels; 413 above) and are cropped to a 512×512 square. Answers the User, whose hasAvatar is then true.
          */
         put: {
             parameters: {
@@ -4569,7 +4569,7 @@ export interface paths {
         };
         /**
          * Set or replace a department image (admin)
-         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Images larger than 1600×1600 are shrunk to fit inside it, keeping their aspect; smaller ones are not enlarged. Answers the Department; its modification time is updated. An unknown department is 404 before the image is decoded.
+         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After. Images larger than 1600×1600 are shrunk to fit inside it, keeping their aspect; smaller ones are not enlarged. Answers the Department; its modification time is updated. An unknown department is 404 before the image is decoded.
          */
         put: {
             parameters: {
