@@ -24,19 +24,15 @@ const RETRY_AFTER_SECONDS = 1;
  * onResponse. A client that goes away does not free it early: the work it started still runs, and
  * the answer Fastify then tries to send passes through onSend all the same.
  */
+type RouteHooks<T> = T | T[] | undefined;
+const withHook = <T>(existing: RouteHooks<T>, hook: T): T[] => [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
+
 export default fp(
   async function expensivePlugin(app: FastifyInstance, options: { perUser: number }) {
     const running = new Map<string, number>();
     const holders = new WeakMap<FastifyRequest, string>();
 
-    // Marked routes document their 429 (register this plugin before the routes and the OpenAPI plugin).
-    app.addHook('onRoute', (route) => {
-      const response = route.schema?.response as Record<string, unknown> | undefined;
-      if (route.config?.expensive && response && !(429 in response)) response[429] = problemResponses(429)[429];
-    });
-
-    app.addHook('preParsing', async (request) => {
-      if (!request.routeOptions.config.expensive) return;
+    const take = async (request: FastifyRequest) => {
       const userId = request.caller.user.id;
       const count = running.get(userId) ?? 0;
       if (count >= options.perUser) {
@@ -46,8 +42,7 @@ export default fp(
       }
       running.set(userId, count + 1);
       holders.set(request, userId);
-    });
-
+    };
     const release = async (request: FastifyRequest) => {
       const userId = holders.get(request);
       if (userId === undefined) return;
@@ -56,11 +51,21 @@ export default fp(
       if (count > 0) running.set(userId, count);
       else running.delete(userId);
     };
-    app.addHook('onSend', async (request, _reply, payload) => {
+    const releaseOnSend = async (request: FastifyRequest, _reply: unknown, payload: unknown) => {
       await release(request);
       return payload;
+    };
+
+    // Only marked routes get the hooks (and document their 429); register this plugin before the
+    // routes and the OpenAPI plugin. Route hooks run after the application's own (authentication).
+    app.addHook('onRoute', (route) => {
+      if (!route.config?.expensive) return;
+      route.preParsing = withHook(route.preParsing, take) as typeof route.preParsing;
+      route.onSend = withHook(route.onSend, releaseOnSend) as typeof route.onSend;
+      route.onResponse = withHook(route.onResponse, release) as typeof route.onResponse;
+      const response = route.schema?.response as Record<string, unknown> | undefined;
+      if (response && !(429 in response)) response[429] = problemResponses(429)[429];
     });
-    app.addHook('onResponse', release);
   },
   { name: 'expensive', dependencies: ['authenticate'] },
 );
