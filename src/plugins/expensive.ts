@@ -13,6 +13,9 @@ declare module 'fastify' {
 /** What a refused caller is told to wait: a slot frees up as soon as one of their requests ends. */
 const RETRY_AFTER_SECONDS = 1;
 
+type RouteHooks<T> = T | T[] | undefined;
+const withHook = <T>(existing: RouteHooks<T>, hook: T): T[] => [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
+
 /**
  * At most `perUser` requests of one user to routes marked `config: { expensive: true }` run at
  * once in this process; more answer 429 TOO_MANY_CONCURRENT_REQUESTS with Retry-After. So one
@@ -24,8 +27,6 @@ const RETRY_AFTER_SECONDS = 1;
  * onResponse. A client that goes away does not free it early: the work it started still runs, and
  * the answer Fastify then tries to send passes through onSend all the same.
  */
-type RouteHooks<T> = T | T[] | undefined;
-const withHook = <T>(existing: RouteHooks<T>, hook: T): T[] => [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
 
 export default fp(
   async function expensivePlugin(app: FastifyInstance, options: { perUser: number }) {

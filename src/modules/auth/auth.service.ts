@@ -112,8 +112,10 @@ export class AuthService {
     await new SessionsRepository(this.db).delete(sessionId);
   }
 
-  /** The caller of an access token, checked against its live session on every request. */
-  /** The caller of an access token; `withStatsChanges`: also the statistics change count, read in the same statement. */
+  /**
+   * The caller of an access token, checked against its live session on every request;
+   * `withStatsChanges`: also the statistics change count, read in the same statement.
+   */
   async authenticate(accessToken: string, withStatsChanges = false): Promise<{ caller: Caller; statsChanges?: bigint }> {
     const claims = await this.tokens.verifyAccess(accessToken);
     if (!claims) throw new AppError('INVALID_TOKEN');
