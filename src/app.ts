@@ -19,6 +19,7 @@ import { AvatarsService } from './modules/avatars/avatars.service.js';
 import { departmentImagesRoutes } from './modules/department-images/department-images.routes.js';
 import { DepartmentImagesService } from './modules/department-images/department-images.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { DecodeQueue } from './modules/images/images.js';
 import { housekeep } from './modules/housekeeping/housekeeping.js';
 import { SmtpMailer, UnconfiguredMailer, type Mailer } from './modules/mail/mailer.js';
 import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
@@ -44,6 +45,7 @@ import apiHeaders from './plugins/api-headers.js';
 import authenticate from './plugins/authenticate.js';
 import availabilityGate from './plugins/availability.js';
 import encoding, { parseQuery } from './plugins/encoding.js';
+import expensive from './plugins/expensive.js';
 import openapi from './plugins/openapi.js';
 import problem, { badUrlProblem, clientErrorProblem } from './plugins/problem.js';
 import requestLog from './plugins/request-log.js';
@@ -134,16 +136,18 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const passwords = new PasswordService(db, mailer, throttle, clock, { publicUrl: config.PUBLIC_URL, resetTtlMs: config.PASSWORD_RESET_TTL, setupTtlMs: config.ACCOUNT_SETUP_TTL, resetMailCooldownMs: config.PASSWORD_MAIL_COOLDOWN }, app.log);
   const users = new UsersService(db, clock, throttle, passwords);
   const sessions = new SessionsService(db, clock);
-  const avatars = new AvatarsService(db, clock, config.IMAGE_MAX_PIXELS);
+  // One queue for every image decode of this process (avatars and department images alike).
+  const decodes = new DecodeQueue(config.IMAGE_DECODE_MEMORY);
+  const avatars = new AvatarsService(db, clock, Math.min(config.AVATAR_MAX_PIXELS, config.IMAGE_MAX_PIXELS), decodes);
   const inventory = new InventoryService(db, clock);
-  const departmentImages = new DepartmentImagesService(db, clock, config.IMAGE_MAX_PIXELS);
+  const departmentImages = new DepartmentImagesService(db, clock, config.IMAGE_MAX_PIXELS, decodes);
   const reservations = new ReservationsService(db, clock, {
     maxLengthMs: config.RESERVATION_MAX_LENGTH,
     horizonMs: config.RESERVATION_HORIZON,
     onePerUser: config.RESERVATION_ONE_PER_USER,
   });
   const reports = new ReportsService(db, clock);
-  const stats = new StatsService(db, clock, config.STATS_CACHE_TTL);
+  const stats = new StatsService(db, clock);
   const search = new SearchService(db);
   const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log);
 
@@ -158,6 +162,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(openapi);
   await app.register(availabilityGate, { availability });
   await app.register(authenticate, { auth });
+  await app.register(expensive, { perUser: config.EXPENSIVE_CONCURRENCY_PER_USER });
 
   await app.register(healthRoutes, { availability });
   await app.register(settingsRoutes, { config });

@@ -114,7 +114,11 @@ const specs = {
     default: '5s',
     parse: duration(500, 300_000),
   },
-  DATABASE_STATEMENT_TIMEOUT: { doc: 'A statement running longer is cancelled and the request answers 503.', default: '30s', parse: duration(100, 3_600_000) },
+  DATABASE_STATEMENT_TIMEOUT: {
+    doc: 'A statement running longer is cancelled and the request answers 503. The embedded database cannot interrupt a statement: there, work that waited longer than this for its turn is not started (503).',
+    default: '30s',
+    parse: duration(100, 3_600_000),
+  },
   ADMIN_EMAIL: {
     doc: 'E-mail of the first admin, created at a start while no admin exists at all (and no user has the address; needs ADMIN_PASSWORD). Once any admin exists it is ignored: a deleted admin does not come back.',
     parse: text({ max: 200, pattern: EMAIL, hint: 'must be an e-mail address' }),
@@ -204,11 +208,25 @@ const specs = {
   },
   ACCOUNT_SETUP_TTL: { doc: 'How long the "set your password" link of a new account works.', default: '72h', parse: duration(60_000, 30 * 86_400_000) },
   IMAGE_MAX_BYTES: { doc: 'Largest image upload (department images, avatars); 413 above.', default: '5242880', parse: integer(1024, 100 * 1024 * 1024) },
-  IMAGE_MAX_PIXELS: { doc: 'Largest image in pixels (width × height), refused before decoding (413).', default: '40000000', parse: integer(1, 1_000_000_000) },
+  IMAGE_MAX_PIXELS: { doc: 'Largest image in pixels (width × height), refused before decoding (413); half as many with 16 bits per channel.', default: '40000000', parse: integer(1, 1_000_000_000) },
+  AVATAR_MAX_PIXELS: {
+    doc: 'Largest avatar in pixels (width × height), refused before decoding (413); half as many with 16 bits per channel. Avatars are kept at 512×512; 16 MP takes a 12 MP phone photo or a 5K screenshot.',
+    default: '16000000',
+    parse: integer(1, 1_000_000_000),
+  },
+  IMAGE_DECODE_MEMORY: {
+    doc: 'Bytes of decoded pixels (width × height × channels × bytes per sample) the image uploads of a process may decode at once; more wait in line (beyond 16 waiting: 503). A larger image is decoded alone.',
+    default: '67108864',
+    parse: integer(1_048_576, 64 * 1024 * 1024 * 1024),
+  },
   RESERVATION_MAX_LENGTH: { doc: 'Longest reservation a USER may make (admins are exempt).', default: '24h', parse: duration(60_000, 366 * 86_400_000) },
   RESERVATION_HORIZON: { doc: 'How far ahead of now a USER may start a reservation (admins are exempt).', default: '90d', parse: duration(60_000, 3660 * 86_400_000) },
   RESERVATION_ONE_PER_USER: { doc: 'Refuse a reservation that overlaps another one of the same user (409). Enforced by the database for reservations written while it is on.', default: 'true', parse: boolean },
-  STATS_CACHE_TTL: { doc: 'GET /api/stats is computed at most once per this time in each server process (0: on every request).', default: '10s', parse: duration(0, 3_600_000) },
+  EXPENSIVE_CONCURRENCY_PER_USER: {
+    doc: 'Searches, statistics and image uploads one user may have running at once in each server process; more answer 429 with Retry-After.',
+    default: '3',
+    parse: integer(1, 1000),
+  },
   SHUTDOWN_TIMEOUT: { doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.', default: '10s', parse: duration(100, 600_000) },
 } satisfies Record<string, KeySpec<unknown>>;
 

@@ -42,7 +42,9 @@ describe('loadConfig', () => {
       expect(config.RESERVATION_MAX_LENGTH).toBe(24 * 3_600_000);
       expect(config.RESERVATION_HORIZON).toBe(90 * 86_400_000);
       expect(config.RESERVATION_ONE_PER_USER).toBe(true);
-      expect(config.STATS_CACHE_TTL).toBe(10_000);
+      expect(config.EXPENSIVE_CONCURRENCY_PER_USER).toBe(3);
+      expect(config.AVATAR_MAX_PIXELS).toBe(16_000_000);
+      expect(config.IMAGE_DECODE_MEMORY).toBe(64 * 1024 * 1024);
     });
 
     it('derives PUBLIC_URL from PORT unless it is set', () => {

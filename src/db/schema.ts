@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, customType, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, index, integer, pgEnum, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -256,3 +256,15 @@ export const reports = pgTable(
     index('reports_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
   ],
 );
+
+/**
+ * How many write statements changed what GET /api/stats counts. Statement triggers on the counted
+ * tables (departments, rooms, desks, equipment, users, reservations, reports; migration
+ * stats_change_triggers) add one in the writing transaction, so a committed write is always seen
+ * together with its count. Sixteen rows, one chosen by transaction id, so that concurrent
+ * bookings rarely wait for one another's row lock; the sum is what counts.
+ */
+export const statsChanges = pgTable('stats_changes', {
+  shard: smallint('shard').primaryKey(),
+  changes: bigint('changes', { mode: 'bigint' }).notNull().default(sql`0`),
+});

@@ -75,8 +75,7 @@ export interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownDatabase = options.database === undefined;
   const database = options.database ?? (await createTestDatabase());
-  // Statistics are cached in production; tests read them fresh unless they set STATS_CACHE_TTL.
-  const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', STATS_CACHE_TTL: '0', ...options.env });
+  const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', ...options.env });
   const clock = options.clock ?? new TestClock();
   const app = Fastify(serverOptions(config, false));
   await app.register(deskbook, { config, database: database.handle, clock, directory: options.directory, webRoot: options.webRoot });

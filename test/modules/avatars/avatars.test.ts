@@ -547,3 +547,31 @@ describe('avatar upload limits (IMAGE_MAX_BYTES, IMAGE_MAX_PIXELS)', () => {
     expect(await hasAvatar(t, owner)).toEqual({ self: false, byAdmin: false });
   });
 });
+
+describe('avatar pixel limit (AVATAR_MAX_PIXELS)', () => {
+  let t: TestApp;
+  let owner: { user: UserBody; token: string };
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { AVATAR_MAX_PIXELS: '250000' } });
+    owner = await freshUser(t, 'avatar-pixels');
+  });
+  afterAll(() => t.close());
+
+  it('answers 413 to an avatar over AVATAR_MAX_PIXELS (16-bit ones: half) before decoding it, while a department image of that size is taken', async () => {
+    const wide = await solidImage('png', 501, 500);
+    const problem = expectProblem(await putAvatar(t, owner.user.id, owner.token, wide), 413, 'PAYLOAD_TOO_LARGE');
+    expect(problem.detail).toContain('250,000');
+    expect(await hasAvatar(t, owner)).toEqual({ self: false, byAdmin: false });
+    expect((await putAvatar(t, owner.user.id, owner.token, await solidImage('png', 500, 500))).statusCode).toBe(200);
+    // 16 bits per channel: 400×400 RGBA is within the pixels but decodes to 1.28 MB, more than 4 bytes for each of 250,000 pixels.
+    const deep = await sharp({ create: { width: 400, height: 400, channels: 4, background: { r: 1, g: 2, b: 3, alpha: 0.5 } } }).toColourspace('rgb16').png().toBuffer();
+    expect((await sharp(deep).metadata()).depth).toBe('ushort');
+    expect(expectProblem(await putAvatar(t, owner.user.id, owner.token, deep), 413, 'PAYLOAD_TOO_LARGE').detail).toContain('8 bits per channel');
+
+    const admin = await t.adminToken();
+    const department = (await t.request({ method: 'POST', url: '/api/departments', token: admin, payload: { location: 'Bonn', building: 'A', floor: 1 } })).json<{ id: string }>();
+    const picture = await t.request({ method: 'PUT', url: `/api/departments/${department.id}/image`, token: admin, payload: wide, headers: { 'content-type': 'image/png' } });
+    expect(picture.statusCode).toBe(200);
+  });
+});

@@ -160,6 +160,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published limits
+         * @description The limits the service enforces, so a client can check input before sending it: image uploads (size, pixels, types) and the booking rules that bind USERs. No authentication. They change only when the service restarts with another configuration, so the answer may be cached for 5 minutes (`Cache-Control: public, max-age=300`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Largest image upload in bytes (IMAGE_MAX_BYTES); larger is 413. */
+                            imageMaxBytes: number;
+                            /** @description Largest image in pixels, width × height (IMAGE_MAX_PIXELS); larger is 413. */
+                            imageMaxPixels: number;
+                            /** @description Media types of the images accepted (decided by the bytes); anything else is 415. */
+                            imageTypes: string[];
+                            /** @description Longest reservation a USER may make, in whole seconds (RESERVATION_MAX_LENGTH); admins are exempt. */
+                            reservationMaxLengthSeconds: number;
+                            /** @description How far ahead of now a USER may start a reservation, in whole seconds (RESERVATION_HORIZON); admins are exempt. */
+                            reservationHorizonSeconds: number;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -2161,7 +2247,7 @@ export interface paths {
         };
         /**
          * Set an avatar (own, or any as admin)
-         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Avatars are cropped to a 512×512 square. Answers the User, whose hasAvatar is then true.
+         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After. Avatars have at most AVATAR_MAX_PIXELS (default 16 megapixels; 413 above) and are cropped to a 512×512 square. Answers the User, whose hasAvatar is then true.
          */
         put: {
             parameters: {
@@ -2246,6 +2332,15 @@ export interface paths {
                 };
                 /** @description Unsupported media type. */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2792,7 +2887,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a department (admin)
-         * @description Admins only (403 for users). Blocked by: its rooms, and future reservations of their desks. Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Its image goes with it.
+         * @description Admins only (403 for users). Blocked by: its rooms, and future reservations of their desks. Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Its image goes with it.
          */
         delete: {
             parameters: {
@@ -3403,7 +3498,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a room (admin)
-         * @description Admins only (403 for users). Blocked by: its desks (and so by any reservation of them). Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). Blocked by: its desks (and so by any reservation of them). Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         delete: {
             parameters: {
@@ -3986,7 +4081,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a desk (admin)
-         * @description Admins only (403 for users). Blocked by: its equipment and its future reservations (those ending after now). Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). Blocked by: its equipment and its future reservations (those ending after now). Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         delete: {
             parameters: {
@@ -4746,7 +4841,7 @@ export interface paths {
         };
         /**
          * Set or replace a department image (admin)
-         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Images larger than 1600×1600 are shrunk to fit inside it, keeping their aspect; smaller ones are not enlarged. Answers the Department; its modification time is updated. An unknown department is 404 before the image is decoded.
+         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After. Images larger than 1600×1600 are shrunk to fit inside it, keeping their aspect; smaller ones are not enlarged. Answers the Department; its modification time is updated. An unknown department is 404 before the image is decoded.
          */
         put: {
             parameters: {
@@ -4822,6 +4917,15 @@ export interface paths {
                 };
                 /** @description Unsupported media type. */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6251,7 +6355,7 @@ export interface paths {
         };
         /**
          * Statistics (admin)
-         * @description Users get 403. Computed at most once per STATS_CACHE_TTL (default 10 s) in each server process; older figures are answered while fresh ones are computed, so they may lag by that time plus one computation. Totals are exact counts of the rows. Days are UTC days; "today" is the current UTC date, and each `date` is that day's 00:00:00Z. `dailyCreatedReservationsLast30Days` and `dailyCreatedReportsLast30Days`: the 29 days before today and today (30 entries), counting by creation time within [00:00Z, next 00:00Z). `dailyReservationsLast15DaysAndNext15Days`: today−15 to today+15 (31 entries), counting the reservations whose half-open [startTime, endTime) overlaps the day (a reservation spanning several days counts on each; one ending exactly at 00:00Z does not count for the day that starts then). Every series is oldest first and lists days with no rows as 0.
+         * @description Users get 403. Never stale: the answer includes every write acknowledged before the request began, through any server process. Figures are kept while no counted row is added, removed or (reservations, reports) changed and the UTC day is the same; otherwise they are computed anew. At most EXPENSIVE_CONCURRENCY_PER_USER requests of one user run at once (429 beyond). Totals are exact counts of the rows. Days are UTC days; "today" is the current UTC date, and each `date` is that day's 00:00:00Z. `dailyCreatedReservationsLast30Days` and `dailyCreatedReportsLast30Days`: the 29 days before today and today (30 entries), counting by creation time within [00:00Z, next 00:00Z). `dailyReservationsLast15DaysAndNext15Days`: today−15 to today+15 (31 entries), counting the reservations whose half-open [startTime, endTime) overlaps the day (a reservation spanning several days counts on each; one ending exactly at 00:00Z does not count for the day that starts then). Every series is oldest first and lists days with no rows as 0.
          */
         get: {
             parameters: {
@@ -6326,6 +6430,15 @@ export interface paths {
                 };
                 /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6595,6 +6708,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -6839,6 +6961,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -7032,6 +7163,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -7096,6 +7236,14 @@ export interface components {
                  */
                 endTime: string;
             }[];
+            /** @description What is still beneath the department, room or desk that was not deleted (HAS_DEPENDENTS). */
+            dependents?: {
+                rooms: number;
+                desks: number;
+                equipment: number;
+                /** @description Reservations of desks beneath that have not ended. */
+                futureReservations: number;
+            };
         };
     };
     responses: never;
