@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
-import type { AsyncState } from '../lib/async.js';
+import { useEffect, useId, useRef, type ComponentProps, type ReactNode } from 'react';
+import { errorText } from '../lib/problems.js';
 
 export function Alert({ kind, children, onDismiss }: { kind: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; onDismiss?: () => void }) {
   // Errors interrupt (alert); confirmations are announced politely (status).
@@ -24,22 +24,31 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** Shows loading and error states of a load; renders children with the data once there. */
-export function Loaded<T>({ state, retry, label, children }: { state: AsyncState<T>; retry?: () => void; label?: string; children: (data: T) => ReactNode }) {
-  if (state.status === 'failed') {
+/** What Loaded needs of a query (TanStack Query's result has it). */
+export interface QueryView<T> {
+  data: T | undefined;
+  error: unknown;
+  refetch: () => unknown;
+}
+
+/**
+ * Shows the loading and failure of a query; renders children with its data once there (the data
+ * already cached stays on screen while it is read again). `subject` ("This office") names the
+ * thing in failure messages.
+ */
+export function Loaded<T>({ query, label, subject, children }: { query: QueryView<T>; label?: string; subject?: string; children: (data: T) => ReactNode }) {
+  if (query.error) {
     return (
       <Alert kind="error">
-        {state.error}{' '}
-        {retry && (
-          <button type="button" className="button-link" onClick={retry}>
-            Try again
-          </button>
-        )}
+        {errorText(query.error, subject)}{' '}
+        <button type="button" className="button-link" onClick={() => void query.refetch()}>
+          Try again
+        </button>
       </Alert>
     );
   }
-  if (state.data === undefined) return <Loading label={label} />;
-  return <>{children(state.data)}</>;
+  if (query.data === undefined) return <Loading label={label} />;
+  return <>{children(query.data)}</>;
 }
 
 interface FieldShell {
@@ -69,7 +78,8 @@ function FieldFrame({ id, label, error, hint, children }: FieldShell & { id: str
 
 const describedBy = (id: string, { error, hint }: FieldShell) => (error ? `${id}-error` : hint ? `${id}-hint` : undefined);
 
-export function TextField({ label, error, hint, ...input }: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
+// Props include `ref` (React 19), so react-hook-form's register() can be spread onto these fields.
+export function TextField({ label, error, hint, ...input }: FieldShell & ComponentProps<'input'>) {
   const id = useId();
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
@@ -78,7 +88,7 @@ export function TextField({ label, error, hint, ...input }: FieldShell & InputHT
   );
 }
 
-export function TextArea({ label, error, hint, ...input }: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextArea({ label, error, hint, ...input }: FieldShell & ComponentProps<'textarea'>) {
   const id = useId();
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
@@ -87,7 +97,7 @@ export function TextArea({ label, error, hint, ...input }: FieldShell & Textarea
   );
 }
 
-export function SelectField({ label, error, hint, children, ...select }: FieldShell & SelectHTMLAttributes<HTMLSelectElement>) {
+export function SelectField({ label, error, hint, children, ...select }: FieldShell & ComponentProps<'select'>) {
   const id = useId();
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
@@ -98,7 +108,7 @@ export function SelectField({ label, error, hint, children, ...select }: FieldSh
   );
 }
 
-export function Checkbox({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+export function Checkbox({ label, ...input }: { label: string } & ComponentProps<'input'>) {
   return (
     <label className="checkbox">
       <input type="checkbox" {...input} />

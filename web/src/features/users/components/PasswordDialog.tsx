@@ -1,0 +1,38 @@
+import { $api } from '../../../api/client.js';
+import type { User } from '../../../api/types.js';
+import { Alert, Dialog, TextField } from '../../../components/ui.js';
+import { PASSWORD_MIN } from '../../../lib/fields.js';
+import { useSchemaForm } from '../../../lib/forms.js';
+import { errorText } from '../../../lib/problems.js';
+import { NEW_PASSWORD_RULES, NewPassword, NO_PASSWORD } from '../../password/new-password.js';
+import { fullName } from '../person.js';
+
+/** An admin sets someone's password (it signs out their sessions). */
+export function PasswordDialog({ user, onClose, onSaved }: { user: User; onClose: () => void; onSaved: () => void }) {
+  const form = useSchemaForm(NewPassword, NO_PASSWORD, NEW_PASSWORD_RULES);
+  const setting = $api.useMutation('put', '/api/users/{id}/password', { meta: { invalidates: ['/api/users'] }, onSuccess: onSaved });
+  const failure = errorText(setting.error, 'This user');
+  return (
+    <Dialog title={`Set the password of ${fullName(user)}`} onClose={onClose}>
+      <form onSubmit={form.handleSubmit(({ password }) => setting.mutate({ params: { path: { id: user.id } }, body: { password } }))} noValidate className="stack">
+        {failure && <Alert kind="error">{failure}</Alert>}
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          {...form.field('password')}
+          hint={`At least ${PASSWORD_MIN} characters. Tell it to ${user.firstName} in a safe way.`}
+        />
+        <TextField label="Repeat the password" type="password" autoComplete="new-password" {...form.field('confirm')} />
+        <div className="dialog-actions">
+          <button type="button" className="button-secondary" onClick={onClose} disabled={setting.isPending}>
+            Later
+          </button>
+          <button type="submit" className="button-primary" disabled={setting.isPending}>
+            {setting.isPending ? 'Saving…' : 'Set the password'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
