@@ -50,29 +50,21 @@ const PUBLIC: Record<string, () => ReactNode> = {
   '/reset-password': () => <ResetPasswordPage />,
 };
 
-function NotFound() {
-  useTitle('Not found');
+/** A page that only says something (and links to "Find a desk"). */
+function MessagePage({ title, heading, text }: { title: string; heading: string; text: string }) {
+  useTitle(title);
   return (
     <div className="page">
-      <PageHeader title="Page not found" />
+      <PageHeader title={heading} />
       <p>
-        There is no page at this address. <Link to="/">Find a desk</Link>
+        {text} <Link to="/">Find a desk</Link>
       </p>
     </div>
   );
 }
 
-function Forbidden() {
-  useTitle('Administrators only');
-  return (
-    <div className="page">
-      <PageHeader title="Administrators only" />
-      <p>
-        This page is for administrators. <Link to="/">Find a desk</Link>
-      </p>
-    </div>
-  );
-}
+const NotFound = () => <MessagePage title="Not found" heading="Page not found" text="There is no page at this address." />;
+const Forbidden = () => <MessagePage title="Administrators only" heading="Administrators only" text="This page is for administrators." />;
 
 function Pages() {
   const { state } = useAuth();

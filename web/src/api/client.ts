@@ -42,7 +42,8 @@ const RENEW_BEFORE_MS = 30_000;
 
 let renewing: Promise<StoredSession | undefined> | undefined;
 
-const sessionOf = (pair: StoredSession): StoredSession => ({
+/** The members of a token pair that the tab keeps. */
+export const sessionOf = (pair: StoredSession): StoredSession => ({
   accessToken: pair.accessToken,
   refreshToken: pair.refreshToken,
   expiresAt: pair.expiresAt,

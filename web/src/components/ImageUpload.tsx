@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { pictureRoutes, type PictureOf } from '../api/pictures.js';
 import { useSettings } from '../api/settings.js';
 import { imageAccept, imageRefusal, uploadRefusal } from '../lib/images.js';
 import { problemMessage, problemOf } from '../lib/problems.js';
@@ -9,67 +10,50 @@ export interface ImageMessage {
   text: string;
 }
 
+/** What the picture editor says: after an upload, after a removal, and whose picture failed ("This office"). */
+export interface ImageTexts {
+  uploaded: string;
+  removed: string;
+  uploadSubject: string;
+  removeSubject: string;
+}
+
 /**
  * Upload and removal of a picture (avatar, office picture): busy flag, the message to show and the
  * file input, which is cleared after each upload so the same file can be chosen again. The file is
  * checked against the limits the service publishes before it is sent.
  */
-export function useImageUpload({
-  upload,
-  remove,
-  invalidates,
-  uploaded,
-  removed,
-  uploadSubject,
-  removeSubject,
-}: {
-  upload: (file: File) => Promise<unknown>;
-  remove: () => Promise<unknown>;
-  /** What a change of the picture makes stale (api/query.ts, STALE_AFTER). */
-  invalidates: readonly string[];
-  /** Success messages. */
-  uploaded: string;
-  removed: string;
-  /** "This office": used in failure messages. */
-  uploadSubject: string;
-  removeSubject: string;
-}) {
+export function useImageUpload(of: PictureOf, texts: ImageTexts) {
+  const routes = pictureRoutes(of);
   const input = useRef<HTMLInputElement>(null);
   const [message, setMessage] = useState<ImageMessage>();
   const limits = useSettings();
-  const failed = (subject: string) => (error: unknown) => {
-    const problem = problemOf(error);
-    setMessage({ kind: 'error', text: uploadRefusal(problem, limits) ?? problemMessage(problem, subject) });
+  const clearInput = () => {
+    if (input.current) input.current.value = '';
   };
-  const uploading = useMutation({
-    mutationFn: upload,
-    meta: { invalidates },
+  const change = <T,>(send: (value: T) => Promise<unknown>, done: string, subject: string) => ({
+    mutationFn: send,
+    meta: { invalidates: routes.invalidates },
     onMutate: () => setMessage(undefined),
-    onSuccess: () => setMessage({ kind: 'success', text: uploaded }),
-    onError: failed(uploadSubject),
-    onSettled: () => {
-      if (input.current) input.current.value = '';
+    onSuccess: () => setMessage({ kind: 'success', text: done }),
+    onError: (error: unknown) => {
+      const problem = problemOf(error);
+      setMessage({ kind: 'error', text: uploadRefusal(problem, limits) ?? problemMessage(problem, subject) });
     },
+    onSettled: clearInput,
   });
-  const removing = useMutation({
-    mutationFn: remove,
-    meta: { invalidates },
-    onMutate: () => setMessage(undefined),
-    onSuccess: () => setMessage({ kind: 'success', text: removed }),
-    onError: failed(removeSubject),
-  });
+  const uploading = useMutation(change(routes.upload, texts.uploaded, texts.uploadSubject));
+  const removing = useMutation(change(() => routes.remove(), texts.removed, texts.removeSubject));
 
-  const uploadFile = (file: File | undefined) => {
+  const upload = (file: File | undefined) => {
     if (!file) return;
     const refused = imageRefusal(file, limits);
-    if (refused) {
-      if (input.current) input.current.value = '';
-      return setMessage({ kind: 'error', text: refused });
-    }
-    uploading.mutate(file);
+    if (!refused) return uploading.mutate(file);
+    clearInput();
+    setMessage({ kind: 'error', text: refused });
   };
 
-  return { input, message, limits, busy: uploading.isPending || removing.isPending, upload: uploadFile, remove: () => removing.mutate() };
+  return { input, message, limits, busy: uploading.isPending || removing.isPending, upload, remove: () => removing.mutate(undefined) };
 }
 
 /** The file button ("Upload a picture" or `replaceLabel` once there is one) and, with a picture, "Remove the picture". */

@@ -76,35 +76,112 @@ function FieldFrame({ id, label, error, hint, children }: FieldShell & { id: str
   );
 }
 
-const describedBy = (id: string, { error, hint }: FieldShell) => (error ? `${id}-error` : hint ? `${id}-hint` : undefined);
+/** The id and ARIA members of a field's control, and its frame (label, hint, error) around it. */
+function Field({ label, error, hint, control }: FieldShell & { control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
+  const id = useId();
+  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
+  return (
+    <FieldFrame id={id} label={label} error={error} hint={hint}>
+      {control({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
+    </FieldFrame>
+  );
+}
 
 // Props include `ref` (React 19), so react-hook-form's register() can be spread onto these fields.
 export function TextField({ label, error, hint, ...input }: FieldShell & ComponentProps<'input'>) {
-  const id = useId();
-  return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...input} />
-    </FieldFrame>
-  );
+  return <Field label={label} error={error} hint={hint} control={(aria) => <input {...aria} {...input} />} />;
 }
 
 export function TextArea({ label, error, hint, ...input }: FieldShell & ComponentProps<'textarea'>) {
-  const id = useId();
-  return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...input} />
-    </FieldFrame>
-  );
+  return <Field label={label} error={error} hint={hint} control={(aria) => <textarea {...aria} {...input} />} />;
 }
 
 export function SelectField({ label, error, hint, children, ...select }: FieldShell & ComponentProps<'select'>) {
-  const id = useId();
   return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...select}>
-        {children}
-      </select>
-    </FieldFrame>
+    <Field
+      label={label}
+      error={error}
+      hint={hint}
+      control={(aria) => (
+        <select {...aria} {...select}>
+          {children}
+        </select>
+      )}
+    />
+  );
+}
+
+/** A form's submit button, which says `busyLabel` (else its label) while the form is being sent. */
+export function SubmitButton({ busy, busyLabel, small, children }: { busy: boolean; busyLabel?: string; small?: boolean; children: ReactNode }) {
+  return (
+    <button type="submit" className={small ? 'button-primary button-small' : 'button-primary'} disabled={busy}>
+      {busy && busyLabel ? busyLabel : children}
+    </button>
+  );
+}
+
+/** A form's "Cancel" (or `cancelLabel`) and submit buttons, in a row of class `className`. */
+export function FormButtons({
+  className = 'form-actions',
+  cancelLabel = 'Cancel',
+  onCancel,
+  small,
+  ...submit
+}: { className?: string; cancelLabel?: string; onCancel?: () => void; busy: boolean; busyLabel?: string; small?: boolean; children: ReactNode }) {
+  return (
+    <div className={className}>
+      {onCancel && (
+        <button type="button" className={small ? 'button-secondary button-small' : 'button-secondary'} onClick={onCancel} disabled={submit.busy}>
+          {cancelLabel}
+        </button>
+      )}
+      <SubmitButton small={small} {...submit} />
+    </div>
+  );
+}
+
+/** A page of items as a table (each row: the item's cells, then its actions) and its pager. */
+export function ItemTable<T extends { id: string }>({
+  columns,
+  page,
+  onPage,
+  label,
+  cells,
+  actions,
+}: {
+  columns: string[];
+  page: { content: T[]; number: number; totalPages: number };
+  onPage: (page: number) => void;
+  label: string;
+  cells: (item: T) => ReactNode;
+  actions: (item: T) => ReactNode;
+}) {
+  return (
+    <>
+      <table className="table">
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.content.map((item) => (
+            <tr key={item.id}>
+              {cells(item)}
+              <td className="table-actions">{actions(item)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager page={page.number} totalPages={page.totalPages} onPage={onPage} label={label} />
+    </>
   );
 }
 

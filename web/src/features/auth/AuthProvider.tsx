@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { $api, api, call, publicApi } from '../../api/client.js';
+import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { $api, api, call, publicApi, sessionOf } from '../../api/client.js';
 import { getSession, onSessionChange, setSession } from '../../api/session.js';
 import type { User } from '../../api/types.js';
 
@@ -40,31 +40,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
-  const signIn = useCallback(
-    async (email: string, password: string) => {
-      const pair = await call(publicApi.POST('/api/auth/login', { body: { email: email.trim(), password } }));
-      setSession({
-        accessToken: pair.accessToken,
-        refreshToken: pair.refreshToken,
-        expiresAt: pair.expiresAt,
-        refreshExpiresAt: pair.refreshExpiresAt,
-        sessionId: pair.sessionId,
-        userId: pair.userId,
-      });
-      setReason(undefined);
-      await queryClient.fetchQuery($api.queryOptions('get', '/api/self'));
-    },
-    [queryClient],
-  );
+  const signIn = async (email: string, password: string) => {
+    const pair = await call(publicApi.POST('/api/auth/login', { body: { email: email.trim(), password } }));
+    setSession(sessionOf(pair));
+    setReason(undefined);
+    await queryClient.fetchQuery($api.queryOptions('get', '/api/self'));
+  };
 
-  const signOut = useCallback(async () => {
+  const signOut = async () => {
     // The session is revoked on the server when it can be reached; it is forgotten here in any case.
     await api.POST('/api/auth/logout').catch(() => undefined);
     signingOut.current = true;
     setSession(undefined);
     signingOut.current = false;
     setReason(undefined);
-  }, []);
+  };
 
   const state: AuthState = !session
     ? { status: 'signed-out', reason }

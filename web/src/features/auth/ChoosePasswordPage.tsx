@@ -14,7 +14,7 @@ export function ChoosePasswordPage() {
   return (
     <PublicFrame title="Choose your password">
       <p>Your account was set up with a password chosen for you. Choose your own to continue.</p>
-      <PasswordChangeForm submitLabel="Save my password" onChanged={() => setPasswordChangeRequired(false)} />
+      <PasswordChangeForm submitLabel="Save my password" onChanged={() => setPasswordChangeRequired(false)} narrow />
       <p className="public-footer">
         <button type="button" className="button-link" onClick={() => void signOut()}>
           Sign out

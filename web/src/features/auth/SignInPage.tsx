@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { useMutation } from '@tanstack/react-query';
 import { PublicFrame } from '../../components/Layout.js';
-import { Alert, TextField } from '../../components/ui.js';
+import { Alert, SubmitButton, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { EmailInput, PasswordInput } from '../../lib/fields.js';
 import { useSchemaForm } from '../../lib/forms.js';
@@ -30,9 +30,9 @@ export function SignInPage({ reason }: { reason?: string }) {
       <form onSubmit={form.handleSubmit((values) => signingIn.mutate(values))} noValidate className="stack">
         <TextField label="E-mail" type="email" autoComplete="username" {...form.field('email')} autoFocus />
         <TextField label="Password" type="password" autoComplete="current-password" {...form.field('password')} />
-        <button type="submit" className="button-primary" disabled={signingIn.isPending}>
-          {signingIn.isPending ? 'Signing in…' : 'Sign in'}
-        </button>
+        <SubmitButton busy={signingIn.isPending} busyLabel="Signing in…">
+          Sign in
+        </SubmitButton>
       </form>
       <p className="public-footer">
         <Link to="/forgot-password">Forgot your password?</Link>

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { useMutation } from '@tanstack/react-query';
 import { call, publicApi } from '../../api/client.js';
 import { PublicFrame } from '../../components/Layout.js';
-import { Alert, TextField } from '../../components/ui.js';
+import { Alert, SubmitButton, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { EmailInput } from '../../lib/fields.js';
 import { useSchemaForm } from '../../lib/forms.js';
@@ -27,9 +27,9 @@ export function ForgotPasswordPage() {
           {failure && <Alert kind="error">{failure}</Alert>}
           <form onSubmit={form.handleSubmit(({ email }) => sending.mutate(email))} noValidate className="stack">
             <TextField label="E-mail" type="email" autoComplete="email" {...form.field('email')} autoFocus />
-            <button type="submit" className="button-primary" disabled={sending.isPending}>
-              {sending.isPending ? 'Sending…' : 'Send the link'}
-            </button>
+            <SubmitButton busy={sending.isPending} busyLabel="Sending…">
+              Send the link
+            </SubmitButton>
           </form>
         </>
       )}

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { call, publicApi } from '../../api/client.js';
 import { PublicFrame } from '../../components/Layout.js';
-import { Alert, TextField } from '../../components/ui.js';
+import { Alert, SubmitButton, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { PASSWORD_MIN } from '../../lib/fields.js';
 import { useSchemaForm } from '../../lib/forms.js';
@@ -39,9 +39,9 @@ export function ResetPasswordPage() {
           <form onSubmit={form.handleSubmit(({ password }) => resetting.mutate(password))} noValidate className="stack">
             <TextField label="New password" type="password" autoComplete="new-password" {...form.field('password')} hint={`At least ${PASSWORD_MIN} characters.`} autoFocus />
             <TextField label="Repeat the new password" type="password" autoComplete="new-password" {...form.field('confirm')} />
-            <button type="submit" className="button-primary" disabled={resetting.isPending}>
-              {resetting.isPending ? 'Saving…' : 'Set the new password'}
-            </button>
+            <SubmitButton busy={resetting.isPending} busyLabel="Saving…">
+              Set the new password
+            </SubmitButton>
           </form>
         </>
       )}

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { $api } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
-import { Alert, EmptyState, Loaded, PageHeader, SelectField, TextArea, TextField } from '../../components/ui.js';
+import { Alert, EmptyState, FormButtons, Loaded, PageHeader, SelectField, TextArea, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { LONG_TEXT_MAX, Name, ReportDescription, SHORT_TEXT_MAX } from '../../lib/fields.js';
 import { useSchemaForm } from '../../lib/forms.js';
@@ -108,11 +108,9 @@ export function ReportProblemPage() {
         {rooms.error && <Alert kind="error">{errorText(rooms.error)}</Alert>}
         <TextField label="Title" maxLength={SHORT_TEXT_MAX} {...form.field('title')} placeholder="For example: Docking station has no power" />
         <TextArea label="What is wrong?" rows={5} maxLength={LONG_TEXT_MAX} {...form.field('description')} />
-        <div className="form-actions">
-          <button type="submit" className="button-primary" disabled={sending.isPending}>
-            {sending.isPending ? 'Sending…' : 'Send the report'}
-          </button>
-        </div>
+        <FormButtons busy={sending.isPending} busyLabel="Sending…">
+          Send the report
+        </FormButtons>
       </form>
       <section aria-labelledby="my-reports-heading">
         <h2 id="my-reports-heading">Your latest reports</h2>

@@ -1,5 +1,5 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import { useMemo, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { $api } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
 import { Alert, Checkbox, Loading, PageHeader, SelectField, TextField } from '../../components/ui.js';
@@ -35,7 +35,7 @@ export function FindDeskPage() {
   const [notice, setNotice] = useState<Notice>();
   const resultsHeading = useRef<HTMLHeadingElement>(null);
 
-  const departmentsById = useMemo(() => new Map((departments.data ?? []).map((department) => [department.id, department])), [departments.data]);
+  const departmentsById = new Map((departments.data ?? []).map((department) => [department.id, department]));
   const choices = filterChoices(departments.data ?? [], filters);
 
   const found = $api.useInfiniteQuery(

@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { $api, api, asIs, call, fileBody } from '../../api/client.js';
+import { $api } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
 import { Avatar } from '../../components/Avatar.js';
 import { ImageButtons, useImageUpload } from '../../components/ImageUpload.js';
-import { Alert, EmptyState, Loaded, PageHeader, TextField } from '../../components/ui.js';
+import { Alert, EmptyState, FormButtons, Loaded, PageHeader, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { useSchemaForm } from '../../lib/forms.js';
 import { imageHint } from '../../lib/images.js';
@@ -37,19 +37,11 @@ export function ProfilePage() {
   );
 }
 
+const AVATAR_TEXTS = { uploaded: 'Your picture has been updated.', removed: 'Your picture has been removed.', uploadSubject: 'Your account', removeSubject: 'Your picture' };
+
 function AvatarSection() {
   const { user } = useUser();
-  const path = { id: user.id };
-  const image = useImageUpload({
-    // The avatar routes take a multipart body, which the OpenAPI document does not describe.
-    upload: (file) => call(api.PUT('/api/users/{id}/avatar', { params: { path }, body: fileBody(file) as never, bodySerializer: asIs })),
-    remove: () => call(api.DELETE('/api/users/{id}/avatar', { params: { path } })),
-    invalidates: STALE_AFTER.users,
-    uploaded: 'Your picture has been updated.',
-    removed: 'Your picture has been removed.',
-    uploadSubject: 'Your account',
-    removeSubject: 'Your picture',
-  });
+  const image = useImageUpload({ kind: 'avatar', userId: user.id }, AVATAR_TEXTS);
   const hint = imageHint(image.limits);
 
   return (
@@ -83,11 +75,9 @@ function NameSection() {
           <TextField label="First name" autoComplete="given-name" {...form.field('firstName')} />
           <TextField label="Last name" autoComplete="family-name" {...form.field('lastName')} />
         </div>
-        <div className="form-actions">
-          <button type="submit" className="button-primary" disabled={saving.isPending}>
-            {saving.isPending ? 'Saving…' : 'Save the name'}
-          </button>
-        </div>
+        <FormButtons busy={saving.isPending} busyLabel="Saving…">
+          Save the name
+        </FormButtons>
       </form>
     </section>
   );

@@ -5,7 +5,7 @@ import { STALE_AFTER } from '../../api/query.js';
 import type { User } from '../../api/types.js';
 import { Avatar } from '../../components/Avatar.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
-import { Alert, EmptyState, Loaded, PageHeader, Pager, TextField } from '../../components/ui.js';
+import { Alert, EmptyState, ItemTable, Loaded, PageHeader, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { PasswordDialog } from './components/PasswordDialog.js';
 import { PersonDialog } from './components/PersonDialog.js';
@@ -56,55 +56,45 @@ export function UsersPage() {
           result.content.length === 0 ? (
             <EmptyState>{search ? 'No user matches this search.' : 'No users.'}</EmptyState>
           ) : (
-            <>
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">E-mail</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {result.content.map((user) => (
-                    <tr key={user.id}>
-                      <td data-label="Name">
-                        <span className="person">
-                          <Avatar user={user} size={28} />
-                          {fullName(user)}
-                        </span>
-                      </td>
-                      <td data-label="E-mail" className="break">
-                        {user.email}
-                      </td>
-                      <td data-label="Role">{user.role === 'ADMIN' ? 'Administrator' : 'User'}</td>
-                      <td data-label="Status">
-                        {user.enabled ? <span className="badge badge-success">Active</span> : <span className="badge badge-warning">Disabled</span>}
-                        {user.ldap && <span className="badge">Directory</span>}
-                      </td>
-                      <td className="table-actions">
-                        <button type="button" className="button-secondary button-small" onClick={() => setDialog({ kind: 'edit', user })} aria-label={`Edit ${fullName(user)}`}>
-                          Edit
-                        </button>
-                        {!user.ldap && (
-                          <button type="button" className="button-secondary button-small" onClick={() => setDialog({ kind: 'password', user })} aria-label={`Set the password of ${fullName(user)}`}>
-                            Set password
-                          </button>
-                        )}
-                        <button type="button" className="button-danger button-small" onClick={() => setDialog({ kind: 'delete', user })} aria-label={`Delete ${fullName(user)}`}>
-                          Delete
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager page={result.number} totalPages={result.totalPages} onPage={setPage} label="User pages" />
-            </>
+            <ItemTable
+              columns={['Name', 'E-mail', 'Role', 'Status']}
+              page={result}
+              onPage={setPage}
+              label="User pages"
+              cells={(user) => (
+                <>
+                  <td data-label="Name">
+                    <span className="person">
+                      <Avatar user={user} size={28} />
+                      {fullName(user)}
+                    </span>
+                  </td>
+                  <td data-label="E-mail" className="break">
+                    {user.email}
+                  </td>
+                  <td data-label="Role">{user.role === 'ADMIN' ? 'Administrator' : 'User'}</td>
+                  <td data-label="Status">
+                    {user.enabled ? <span className="badge badge-success">Active</span> : <span className="badge badge-warning">Disabled</span>}
+                    {user.ldap && <span className="badge">Directory</span>}
+                  </td>
+                </>
+              )}
+              actions={(user) => (
+                <>
+                  <button type="button" className="button-secondary button-small" onClick={() => setDialog({ kind: 'edit', user })} aria-label={`Edit ${fullName(user)}`}>
+                    Edit
+                  </button>
+                  {!user.ldap && (
+                    <button type="button" className="button-secondary button-small" onClick={() => setDialog({ kind: 'password', user })} aria-label={`Set the password of ${fullName(user)}`}>
+                      Set password
+                    </button>
+                  )}
+                  <button type="button" className="button-danger button-small" onClick={() => setDialog({ kind: 'delete', user })} aria-label={`Delete ${fullName(user)}`}>
+                    Delete
+                  </button>
+                </>
+              )}
+            />
           )
         }
       </Loaded>

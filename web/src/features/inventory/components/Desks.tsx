@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { $api } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
 import type { Desk } from '../../../api/types.js';
-import { Alert, SelectField, TextField } from '../../../components/ui.js';
+import { Alert, FormButtons, SelectField, SubmitButton, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
 import { useSchemaForm, type SchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
@@ -41,9 +41,9 @@ export function NewDesk({ departmentId, roomId }: { departmentId: string; roomId
       {failure && <Alert kind="error">{failure}</Alert>}
       <div className="field-row field-row-end">
         <DeskFields form={form} />
-        <button type="submit" className="button-primary" disabled={creating.isPending}>
-          {creating.isPending ? 'Adding…' : 'Add the desk'}
-        </button>
+        <SubmitButton busy={creating.isPending} busyLabel="Adding…">
+          Add the desk
+        </SubmitButton>
       </div>
     </form>
   );
@@ -66,14 +66,9 @@ export function DeskItem({ desk }: { desk: Desk }) {
         {editing ? (
           <form onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path }, body }))} noValidate className="field-row field-row-end grow" aria-label={`Edit desk ${desk.name}`}>
             <DeskFields form={form} />
-            <div className="item-actions">
-              <button type="button" className="button-secondary button-small" onClick={() => setEditing(false)}>
-                Cancel
-              </button>
-              <button type="submit" className="button-primary button-small" disabled={saving.isPending}>
-                Save
-              </button>
-            </div>
+            <FormButtons className="item-actions" onCancel={() => setEditing(false)} busy={saving.isPending} small>
+              Save
+            </FormButtons>
           </form>
         ) : (
           <>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { $api } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
 import type { Desk, Equipment } from '../../../api/types.js';
-import { Alert, Loaded, SelectField, TextArea, TextField } from '../../../components/ui.js';
+import { Alert, FormButtons, Loaded, SelectField, TextArea, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
 import { useSchemaForm, type SchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
@@ -72,14 +72,9 @@ function NewEquipment({ desk, onDone }: { desk: Desk; onDone: () => void }) {
     <form onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: deskPath(desk) }, body }))} noValidate className="inline-form stack" aria-label={`Add equipment to desk ${desk.name}`}>
       {failure && <Alert kind="error">{failure}</Alert>}
       <EquipmentFields form={form} />
-      <div className="form-actions">
-        <button type="button" className="button-secondary button-small" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="submit" className="button-primary button-small" disabled={creating.isPending}>
-          {creating.isPending ? 'Adding…' : 'Add the equipment'}
-        </button>
-      </div>
+      <FormButtons onCancel={onDone} busy={creating.isPending} busyLabel="Adding…" small>
+        Add the equipment
+      </FormButtons>
     </form>
   );
 }
@@ -105,14 +100,9 @@ function EquipmentItem({ desk, item }: { desk: Desk; item: Equipment }) {
         >
           {failure && <Alert kind="error">{failure}</Alert>}
           <EquipmentFields form={form} />
-          <div className="form-actions">
-            <button type="button" className="button-secondary button-small" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-            <button type="submit" className="button-primary button-small" disabled={saving.isPending}>
-              Save
-            </button>
-          </div>
+          <FormButtons onCancel={() => setEditing(false)} busy={saving.isPending} small>
+            Save
+          </FormButtons>
         </form>
       </li>
     );

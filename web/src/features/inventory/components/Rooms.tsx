@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { $api } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
 import type { Room } from '../../../api/types.js';
-import { Alert, Checkbox, EmptyState, Loaded, Pager, TextField } from '../../../components/ui.js';
+import { Alert, Checkbox, EmptyState, Loaded, Pager, SubmitButton, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
 import { useSchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
@@ -96,9 +96,9 @@ function NewRoom({ departmentId, onCreated }: { departmentId: string; onCreated:
       <div className="field-row field-row-end">
         <TextField label="Room name" maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
         <Checkbox label="Open for booking" {...form.register('available')} />
-        <button type="submit" className="button-primary" disabled={creating.isPending}>
-          {creating.isPending ? 'Adding…' : 'Add the room'}
-        </button>
+        <SubmitButton busy={creating.isPending} busyLabel="Adding…">
+          Add the room
+        </SubmitButton>
       </div>
     </form>
   );

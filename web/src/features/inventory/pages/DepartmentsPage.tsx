@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { $api } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
 import type { Department } from '../../../api/types.js';
-import { Alert, EmptyState, Loaded, PageHeader, Pager } from '../../../components/ui.js';
+import { Alert, EmptyState, FormButtons, ItemTable, Loaded, PageHeader } from '../../../components/ui.js';
 import { useTitle } from '../../../hooks.js';
 import { useSchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
@@ -45,42 +45,32 @@ export function DepartmentsPage() {
           result.content.length === 0 ? (
             <EmptyState>No offices yet. Add the first one to start.</EmptyState>
           ) : (
-            <>
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Location</th>
-                    <th scope="col">Building</th>
-                    <th scope="col">Floor</th>
-                    <th scope="col">Rooms</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {result.content.map((department) => (
-                    <tr key={department.id}>
-                      <td data-label="Location">
-                        <Link to={`/admin/departments/${department.id}`}>{department.location}</Link>
-                      </td>
-                      <td data-label="Building">{department.building}</td>
-                      <td data-label="Floor">{floorLabel(department.floor)}</td>
-                      <td data-label="Rooms">{department.rooms.length}</td>
-                      <td className="table-actions">
-                        <Link to={`/admin/departments/${department.id}`} className="button button-secondary button-small" aria-label={`Manage ${departmentLabel(department)}`}>
-                          Manage
-                        </Link>
-                        <button type="button" className="button-danger button-small" onClick={() => setDeleting(department)} aria-label={`Delete ${departmentLabel(department)}`}>
-                          Delete
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <Pager page={result.number} totalPages={result.totalPages} onPage={setPage} label="Office pages" />
-            </>
+            <ItemTable
+              columns={['Location', 'Building', 'Floor', 'Rooms']}
+              page={result}
+              onPage={setPage}
+              label="Office pages"
+              cells={(department) => (
+                <>
+                  <td data-label="Location">
+                    <Link to={`/admin/departments/${department.id}`}>{department.location}</Link>
+                  </td>
+                  <td data-label="Building">{department.building}</td>
+                  <td data-label="Floor">{floorLabel(department.floor)}</td>
+                  <td data-label="Rooms">{department.rooms.length}</td>
+                </>
+              )}
+              actions={(department) => (
+                <>
+                  <Link to={`/admin/departments/${department.id}`} className="button button-secondary button-small" aria-label={`Manage ${departmentLabel(department)}`}>
+                    Manage
+                  </Link>
+                  <button type="button" className="button-danger button-small" onClick={() => setDeleting(department)} aria-label={`Delete ${departmentLabel(department)}`}>
+                    Delete
+                  </button>
+                </>
+              )}
+            />
           )
         }
       </Loaded>
@@ -110,14 +100,9 @@ function NewDepartment({ onCancel }: { onCancel: () => void }) {
       <h2>New office</h2>
       {failure && <Alert kind="error">{failure}</Alert>}
       <DepartmentFields form={form} />
-      <div className="form-actions">
-        <button type="button" className="button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="button-primary" disabled={creating.isPending}>
-          {creating.isPending ? 'Creating…' : 'Create the office'}
-        </button>
-      </div>
+      <FormButtons onCancel={onCancel} busy={creating.isPending} busyLabel="Creating…">
+        Create the office
+      </FormButtons>
     </form>
   );
 }

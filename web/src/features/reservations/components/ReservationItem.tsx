@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { $api } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
 import type { Reservation } from '../../../api/types.js';
-import { Alert, Dialog, TextField } from '../../../components/ui.js';
+import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
 import { errorText } from '../../../lib/problems.js';
 import { formatRange, isoToLocalWindow, windowToIso } from '../../../lib/time.js';
 import { Link } from '../../../router.js';
@@ -91,14 +91,9 @@ function ChangeDialog({ reservation, onClose, onDone }: { reservation: Reservati
           <TextField label="From" type="time" {...form.field('start')} />
           <TextField label="To" type="time" {...form.field('end')} />
         </div>
-        <div className="dialog-actions">
-          <button type="button" className="button-secondary" onClick={onClose} disabled={saving.isPending}>
-            Keep as it is
-          </button>
-          <button type="submit" className="button-primary" disabled={saving.isPending}>
-            {saving.isPending ? 'Saving…' : 'Save the new time'}
-          </button>
-        </div>
+        <FormButtons className="dialog-actions" cancelLabel="Keep as it is" onCancel={onClose} busy={saving.isPending} busyLabel="Saving…">
+          Save the new time
+        </FormButtons>
       </form>
     </Dialog>
   );

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { $api } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
-import { Alert, TextField } from '../../../components/ui.js';
+import { Alert, FormButtons, TextField } from '../../../components/ui.js';
 import { Password, PASSWORD_MIN, PasswordInput } from '../../../lib/fields.js';
 import { passwordsMatch, useSchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
@@ -14,7 +14,7 @@ const EMPTY = { currentPassword: '', newPassword: '', confirm: '' };
  * service signs out one's other sessions). On the profile page, and as the "Choose your password"
  * form that an account with a generated password must fill in first.
  */
-export function PasswordChangeForm({ submitLabel, success, onChanged }: { submitLabel: string; success?: string; onChanged?: () => void }) {
+export function PasswordChangeForm({ submitLabel, success, onChanged, narrow }: { submitLabel: string; success?: string; onChanged?: () => void; narrow?: boolean }) {
   const form = useSchemaForm(PasswordChange, EMPTY, { refine: passwordsMatch('newPassword') });
   const changing = $api.useMutation('put', '/api/self/password', {
     meta: { invalidates: STALE_AFTER.sessions },
@@ -32,15 +32,13 @@ export function PasswordChangeForm({ submitLabel, success, onChanged }: { submit
       {changing.isSuccess && success && <Alert kind="success">{success}</Alert>}
       <form onSubmit={submit} noValidate className="stack">
         <TextField label="Current password" type="password" autoComplete="current-password" {...form.field('currentPassword')} />
-        <div className="field-pair">
+        <div className={narrow ? 'stack' : 'field-pair'}>
           <TextField label="New password" type="password" autoComplete="new-password" {...form.field('newPassword')} hint={`At least ${PASSWORD_MIN} characters.`} />
           <TextField label="Repeat the new password" type="password" autoComplete="new-password" {...form.field('confirm')} />
         </div>
-        <div className="form-actions">
-          <button type="submit" className="button-primary" disabled={changing.isPending}>
-            {changing.isPending ? 'Changing…' : submitLabel}
-          </button>
-        </div>
+        <FormButtons busy={changing.isPending} busyLabel="Changing…">
+          {submitLabel}
+        </FormButtons>
       </form>
     </>
   );

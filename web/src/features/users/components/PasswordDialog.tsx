@@ -1,6 +1,6 @@
 import { $api } from '../../../api/client.js';
 import type { User } from '../../../api/types.js';
-import { Alert, Dialog, TextField } from '../../../components/ui.js';
+import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
 import { PASSWORD_MIN } from '../../../lib/fields.js';
 import { useSchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
@@ -24,14 +24,9 @@ export function PasswordDialog({ user, onClose, onSaved }: { user: User; onClose
           hint={`At least ${PASSWORD_MIN} characters. Tell it to ${user.firstName} in a safe way.`}
         />
         <TextField label="Repeat the password" type="password" autoComplete="new-password" {...form.field('confirm')} />
-        <div className="dialog-actions">
-          <button type="button" className="button-secondary" onClick={onClose} disabled={setting.isPending}>
-            Later
-          </button>
-          <button type="submit" className="button-primary" disabled={setting.isPending}>
-            {setting.isPending ? 'Saving…' : 'Set the password'}
-          </button>
-        </div>
+        <FormButtons className="dialog-actions" cancelLabel="Later" onCancel={onClose} busy={setting.isPending} busyLabel="Saving…">
+          Set the password
+        </FormButtons>
       </form>
     </Dialog>
   );

@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { api, call } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
 import type { User } from '../../../api/types.js';
-import { Alert, Checkbox, Dialog, SelectField, TextField } from '../../../components/ui.js';
+import { Alert, Checkbox, Dialog, FormButtons, SelectField, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
 import { useSchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
@@ -51,14 +51,9 @@ export function PersonDialog({ user, onClose, onSaved }: { user?: User; onClose:
         <Checkbox label="Active (may sign in)" {...form.register('enabled')} disabled={self} />
         <Checkbox label="Signs in through the company directory (LDAP)" {...form.register('ldap')} />
         {self && <p className="field-hint">You cannot disable your own account.</p>}
-        <div className="dialog-actions">
-          <button type="button" className="button-secondary" onClick={onClose} disabled={saving.isPending}>
-            Cancel
-          </button>
-          <button type="submit" className="button-primary" disabled={saving.isPending}>
-            {saving.isPending ? 'Saving…' : user ? 'Save' : 'Add the user'}
-          </button>
-        </div>
+        <FormButtons className="dialog-actions" onCancel={onClose} busy={saving.isPending} busyLabel="Saving…">
+          {user ? 'Save' : 'Add the user'}
+        </FormButtons>
       </form>
     </Dialog>
   );
