@@ -45,7 +45,7 @@ export const queryClient = createQueryClient();
 export const STALE_AFTER = {
   /** Departments, rooms, desks, equipment, department pictures; and so the free desks. */
   inventory: ['/api/departments', '/api/search/rooms'],
-  /** A forced delete also removes reservations, and reports lose their place. */
+  /** A forced delete also removes reservations, and reports lose their department, room and desk. */
   inventoryTree: ['/api/departments', '/api/search/rooms', '/api/reservation', '/api/report', '/api/search/reports', '/api/stats'],
   reservations: ['/api/reservation', '/api/search/rooms', '/api/stats'],
   reports: ['/api/report', '/api/search/reports', '/api/stats'],

@@ -19,7 +19,7 @@ export interface ImageTexts {
 }
 
 /**
- * Upload and removal of a picture (avatar, office picture): busy flag, the message to show and the
+ * Upload and removal of a picture (avatar, department picture): busy flag, the message to show and the
  * file input, which is cleared after each upload so the same file can be chosen again. The file is
  * checked against the limits the service publishes before it is sent.
  */

@@ -79,7 +79,7 @@ export function FindDeskPage() {
   };
   const bookingDesk = booking.isPending ? booking.variables.body.deskId : undefined;
 
-  // Text criteria match substrings on the server; the exact place is kept here.
+  // Text criteria match substrings on the server; the exact department is kept here.
   const rooms = roomsOfPages(found.data?.pages ?? []).filter((room) => {
     const department = departmentsById.get(room.departmentId);
     return !department || departmentMatches(department, searched.filters);

@@ -60,7 +60,7 @@ function deleteOf(item: InventoryItem): Texts {
   }
 }
 
-/** Confirms the delete of an office, room, desk or piece of equipment. */
+/** Confirms the delete of a department, room, desk or piece of equipment. */
 export function DeleteInventoryDialog({ item, onDeleted, onClose }: { item: InventoryItem; onDeleted: () => void; onClose: () => void }) {
   return <DeleteDialog {...deleteOf(item)} invalidates={STALE_AFTER.inventoryTree} onDeleted={onDeleted} onClose={onClose} />;
 }

@@ -15,7 +15,7 @@ import { departmentLabel, floorLabel } from '../labels.js';
 
 const PAGE_SIZE = 20;
 
-/** The offices (departments): one floor of a building at a location each. */
+/** The departments ("Offices" to people): one floor of a building at a location each. */
 export function DepartmentsPage() {
   useTitle('Offices');
   const [page, setPage] = useState(0);
