@@ -1,5 +1,8 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 
+// The field schemas live in fields.ts, which the web app's forms share; re-exported for the routes.
+export { Email, LONG_TEXT_MAX, Name, Password, SHORT_TEXT_MAX, StringEnum } from './fields.js';
+
 /** Shared building blocks of the route schemas (and so of the OpenAPI document). */
 
 export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -7,27 +10,7 @@ export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(
 export const Timestamp = (description?: string) =>
   Type.String({ format: 'date-time', description: description ?? 'ISO 8601 date-time in UTC (ends in Z).' });
 
-/**
- * A string enum written with the `enum` keyword: one validation error naming the field (a union
- * of literals gives one per value) and a plain `enum` in the OpenAPI document.
- */
-export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
-
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** Names, e-mail, location, building, titles: docs/api.md#limits. */
-export const SHORT_TEXT_MAX = 200;
-export const LONG_TEXT_MAX = 10_000;
-
-export const Name = (description: string) =>
-  Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, pattern: '\\S', description: `${description} (1–${SHORT_TEXT_MAX} characters, not blank).` });
-
-export const Email = () =>
-  Type.String({ format: 'email', maxLength: SHORT_TEXT_MAX, description: `E-mail address, unique regardless of case (at most ${SHORT_TEXT_MAX} characters).` });
-
-export const Password = (description = 'Password') =>
-  Type.String({ minLength: 8, maxLength: 256, description: `${description} (8–256 characters).` });
 
 export const IdParams = Type.Object({ id: Uuid() });
 
