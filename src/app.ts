@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { LogController, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from './config.js';
+import { DatabaseAvailability } from './db/availability.js';
 import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { loggerOptions } from './logging.js';
@@ -17,6 +19,7 @@ import { AvatarsService } from './modules/avatars/avatars.service.js';
 import { departmentImagesRoutes } from './modules/department-images/department-images.routes.js';
 import { DepartmentImagesService } from './modules/department-images/department-images.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { DecodeQueue } from './modules/images/images.js';
 import { housekeep } from './modules/housekeeping/housekeeping.js';
 import { SmtpMailer, UnconfiguredMailer, type Mailer } from './modules/mail/mailer.js';
 import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
@@ -27,6 +30,7 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportsService } from './modules/reports/reports.service.js';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
 import { ReservationsService } from './modules/reservations/reservations.service.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { SearchService } from './modules/search/search.service.js';
 import { selfRoutes } from './modules/self/self.routes.js';
@@ -37,9 +41,13 @@ import { StatsService } from './modules/stats/stats.service.js';
 import { ensureFirstAdmin } from './modules/users/first-admin.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
+import apiHeaders from './plugins/api-headers.js';
 import authenticate from './plugins/authenticate.js';
+import availabilityGate from './plugins/availability.js';
+import encoding, { parseQuery } from './plugins/encoding.js';
+import expensive from './plugins/expensive.js';
 import openapi from './plugins/openapi.js';
-import problem, { badUrlProblem } from './plugins/problem.js';
+import problem, { badUrlProblem, clientErrorProblem } from './plugins/problem.js';
 import requestLog from './plugins/request-log.js';
 import validation from './plugins/validation.js';
 import web from './plugins/web.js';
@@ -53,13 +61,15 @@ export interface AppOptions {
   directory?: DirectoryAuthenticator;
   /** Stands in for the SMTP mailer built from SMTP_URL. */
   mailer?: Mailer;
+  /** The built web app's directory instead of dist/web (tests serve a fake build). */
+  webRoot?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 
 /** Options of the Fastify instance itself (they cannot be set from inside a plugin). */
-export function serverOptions(config: Config, logger: FastifyServerOptions['logger'] = loggerOptions(config)): FastifyServerOptions<RawServerDefault> {
+export function serverOptions(config: Config, logger: FastifyServerOptions['logger'] = loggerOptions(config)): FastifyHttpOptions<RawServerDefault> {
   return {
     logger,
     // Fastify's two lines per request are replaced by one (plugins/request-log.ts).
@@ -67,12 +77,22 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
     // Fastify accepts a hop count at run time; its types omit it.
     trustProxy: config.TRUST_PROXY as boolean | string[],
     bodyLimit: config.BODY_LIMIT_BYTES,
+    // A client that trickles its request holds a connection only this long (docs/behaviour.md, HTTP).
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT,
+    keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT,
+    http: {
+      requestTimeout: config.HTTP_REQUEST_TIMEOUT,
+      headersTimeout: config.HTTP_HEADERS_TIMEOUT,
+      // Node checks the two timeouts above only this often (its default, 30 s, would double them).
+      connectionsCheckingInterval: Math.min(1000, Math.floor(config.HTTP_HEADERS_TIMEOUT / 2)),
+    },
+    clientErrorHandler: clientErrorProblem,
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQuery },
     frameworkErrors: badUrlProblem,
     // Migrations run inside the plugin; an index built on a large table may take minutes.
     pluginTimeout: 0,
@@ -96,6 +116,10 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const throttle = new LoginThrottle(new ThrottleRepository(db), {
     maxFailuresPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
     accountWindowMs: config.LOGIN_ACCOUNT_WINDOW,
+    delayAfterFailures: config.LOGIN_DELAY_AFTER_FAILURES,
+    delayBaseMs: config.LOGIN_DELAY_BASE,
+    // A count is forgotten after a quiet window, so a longer wait would never be served in full.
+    delayMaxMs: Math.min(config.LOGIN_DELAY_MAX, config.LOGIN_ACCOUNT_WINDOW),
     maxAttemptsPerAddress: config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS,
     addressWindowMs: config.LOGIN_ADDRESS_WINDOW,
   });
@@ -109,30 +133,39 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     directory,
   );
   const mailer: Mailer = options.mailer ?? (config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, app.log) : new UnconfiguredMailer(app.log));
-  const passwords = new PasswordService(db, mailer, throttle, clock, { publicUrl: config.PUBLIC_URL, resetTtlMs: config.PASSWORD_RESET_TTL, setupTtlMs: config.ACCOUNT_SETUP_TTL }, app.log);
+  const passwords = new PasswordService(db, mailer, throttle, clock, { publicUrl: config.PUBLIC_URL, resetTtlMs: config.PASSWORD_RESET_TTL, setupTtlMs: config.ACCOUNT_SETUP_TTL, resetMailCooldownMs: config.PASSWORD_MAIL_COOLDOWN }, app.log);
   const users = new UsersService(db, clock, throttle, passwords);
   const sessions = new SessionsService(db, clock);
-  const avatars = new AvatarsService(db, clock, config.IMAGE_MAX_PIXELS);
+  // One queue for every image decode of this process (avatars and department images alike).
+  const decodes = new DecodeQueue(config.IMAGE_DECODE_MEMORY);
+  const avatars = new AvatarsService(db, clock, Math.min(config.AVATAR_MAX_PIXELS, config.IMAGE_MAX_PIXELS), decodes);
   const inventory = new InventoryService(db, clock);
-  const departmentImages = new DepartmentImagesService(db, clock, config.IMAGE_MAX_PIXELS);
+  const departmentImages = new DepartmentImagesService(db, clock, config.IMAGE_MAX_PIXELS, decodes);
   const reservations = new ReservationsService(db, clock, {
     maxLengthMs: config.RESERVATION_MAX_LENGTH,
     horizonMs: config.RESERVATION_HORIZON,
     onePerUser: config.RESERVATION_ONE_PER_USER,
   });
   const reports = new ReportsService(db, clock);
-  const stats = new StatsService(db, clock, config.STATS_CACHE_TTL);
+  const stats = new StatsService(db, clock);
   const search = new SearchService(db);
+  const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log);
 
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
   app.removeContentTypeParser('text/plain');
   await app.register(validation);
-  await app.register(problem, { databaseOpen: () => database.isOpen() });
+  await app.register(problem, { databaseOpen: () => database.isOpen(), observe: (error) => availability.observe(error) });
   await app.register(requestLog, { enabled: config.REQUEST_LOG });
+  await app.register(apiHeaders);
+  // After the two above: a refused query string still carries their headers.
+  await app.register(encoding);
   await app.register(openapi);
+  await app.register(availabilityGate, { availability });
   await app.register(authenticate, { auth });
+  await app.register(expensive, { perUser: config.EXPENSIVE_CONCURRENCY_PER_USER });
 
-  await app.register(healthRoutes, { db });
+  await app.register(healthRoutes, { availability });
+  await app.register(settingsRoutes, { config });
   await app.register(authRoutes, { auth });
   await app.register(selfRoutes, { users });
   await app.register(usersRoutes, { users });
@@ -145,16 +178,17 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });
-  await app.register(web);
+  await app.register(web, { root: options.webRoot });
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.
-  const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW);
+  const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW, config.PASSWORD_MAIL_COOLDOWN);
   const housekeeping = setInterval(() => {
     housekeep(db, clock.now(), throttleRetentionMs).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
+    availability.stop();
     await passwords.settle();
     mailer.close();
   });

@@ -109,9 +109,20 @@ const specs = {
   },
   DATA_DIR: { doc: 'Directory of the embedded database when DATABASE_URL is unset.', default: './data', parse: text({ max: 4096 }) },
   DATABASE_POOL_SIZE: { doc: 'Maximum PostgreSQL connections per server process.', default: '10', parse: integer(1, 500) },
-  DATABASE_CONNECT_TIMEOUT: { doc: 'How long to wait for a PostgreSQL connection before answering 503.', default: '10s', parse: duration(1000, 300_000) },
-  DATABASE_STATEMENT_TIMEOUT: { doc: 'A statement running longer is cancelled and the request answers 503.', default: '30s', parse: duration(100, 3_600_000) },
-  ADMIN_EMAIL: { doc: 'E-mail of the first admin, created at start if no user has it (needs ADMIN_PASSWORD).', parse: text({ max: 200, pattern: EMAIL, hint: 'must be an e-mail address' }) },
+  DATABASE_CONNECT_TIMEOUT: {
+    doc: 'How long to wait for a PostgreSQL connection before answering 503 (once one connection fails, requests answer 503 at once until the database answers again).',
+    default: '5s',
+    parse: duration(500, 300_000),
+  },
+  DATABASE_STATEMENT_TIMEOUT: {
+    doc: 'A statement running longer is cancelled and the request answers 503. The embedded database cannot interrupt a statement: there, work that waited longer than this for its turn is not started (503).',
+    default: '30s',
+    parse: duration(100, 3_600_000),
+  },
+  ADMIN_EMAIL: {
+    doc: 'E-mail of the first admin, created at a start while no admin exists at all (and no user has the address; needs ADMIN_PASSWORD). Once any admin exists it is ignored: a deleted admin does not come back.',
+    parse: text({ max: 200, pattern: EMAIL, hint: 'must be an e-mail address' }),
+  },
   ADMIN_PASSWORD: { doc: 'Password of the first admin created from ADMIN_EMAIL (8 to 256 characters).', parse: text({ min: 8, max: 256 }) },
   JWT_SECRET: {
     doc: 'Secret (at least 32 characters) that signs tokens. Unset: a random secret is generated once and kept in the database, shared by every server process.',
@@ -119,15 +130,50 @@ const specs = {
   },
   ACCESS_TOKEN_TTL: { doc: 'Lifetime of an access token.', default: '15m', parse: duration(10_000, 86_400_000) },
   REFRESH_TOKEN_TTL: { doc: 'Lifetime of a refresh token; each refresh starts it anew.', default: '30d', parse: duration(60_000, 366 * 86_400_000) },
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: { doc: 'Failed sign-ins of one account allowed per LOGIN_ACCOUNT_WINDOW before 429.', default: '10', parse: integer(1, 1_000_000) },
-  LOGIN_ACCOUNT_WINDOW: { doc: 'Window for LOGIN_MAX_FAILURES_PER_ACCOUNT.', default: '15m', parse: duration(1000, 86_400_000) },
-  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: { doc: 'Sign-in attempts allowed from one client address per LOGIN_ADDRESS_WINDOW before 429.', default: '100', parse: integer(1, 1_000_000) },
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: {
+    doc: 'Failed sign-ins of one account from one client address allowed per LOGIN_ACCOUNT_WINDOW; then that address (only that one) gets 429 for that account until the window ends. Also counts wrong current passwords of PUT /api/self/password.',
+    default: '10',
+    parse: integer(1, 1_000_000),
+  },
+  LOGIN_ACCOUNT_WINDOW: {
+    doc: 'Window of LOGIN_MAX_FAILURES_PER_ACCOUNT; an account\'s failures from everywhere (LOGIN_DELAY_AFTER_FAILURES) are forgotten after this long without one.',
+    default: '15m',
+    parse: duration(1000, 86_400_000),
+  },
+  LOGIN_DELAY_AFTER_FAILURES: {
+    doc: 'Failed sign-ins of one account, from anywhere, after which an address that already failed on it must wait LOGIN_DELAY_BASE, doubling with each further failure up to LOGIN_DELAY_MAX, between password checks (429). Addresses without a failure on the account are not held up.',
+    default: '5',
+    parse: integer(1, 1_000_000),
+  },
+  LOGIN_DELAY_BASE: { doc: 'First wait of LOGIN_DELAY_AFTER_FAILURES (never more than LOGIN_DELAY_MAX).', default: '1s', parse: duration(1000, 3_600_000) },
+  LOGIN_DELAY_MAX: {
+    doc: 'Longest wait of LOGIN_DELAY_AFTER_FAILURES; keep it short, as an owner who mistyped from the attacked address waits it too. Never more than LOGIN_ACCOUNT_WINDOW.',
+    default: '1m',
+    parse: duration(1000, 86_400_000),
+  },
+  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: { doc: 'Sign-in, forgot and reset attempts allowed from one client address (an IPv6 address counts by its /64) per LOGIN_ADDRESS_WINDOW before 429.', default: '100', parse: integer(1, 1_000_000) },
   LOGIN_ADDRESS_WINDOW: { doc: 'Window for LOGIN_MAX_ATTEMPTS_PER_ADDRESS.', default: '1m', parse: duration(1000, 86_400_000) },
   TRUST_PROXY: {
     doc: 'Whether the client address comes from X-Forwarded-For: false, true, a hop count, or the proxies\' addresses/CIDRs.',
     default: 'false',
     parse: trustProxy,
   },
+  HTTP_REQUEST_TIMEOUT: {
+    doc: 'A request (headers and body) must arrive within this time, or it is answered 408 and its connection closed (slow clients hold no connection longer).',
+    default: '30s',
+    parse: duration(1000, 3_600_000),
+  },
+  HTTP_HEADERS_TIMEOUT: {
+    doc: 'The request headers must arrive within this time of connecting (or of the previous request), at most HTTP_REQUEST_TIMEOUT: a connection that sends nothing is closed after it too.',
+    default: '10s',
+    parse: duration(1000, 3_600_000),
+  },
+  HTTP_KEEP_ALIVE_TIMEOUT: {
+    doc: 'An idle keep-alive connection is closed after this time. Behind a proxy, keep it longer than the proxy\'s own idle timeout.',
+    default: '72s',
+    parse: duration(1000, 600_000),
+  },
+  HTTP_MAX_CONNECTIONS: { doc: 'Open connections one server process accepts; further connections are closed at once.', default: '1024', parse: integer(1, 1_000_000) },
   BODY_LIMIT_BYTES: { doc: 'Largest JSON request body accepted (413 above).', default: '1048576', parse: integer(1024, 100 * 1024 * 1024) },
   LOG_LEVEL: { doc: 'Log level: fatal, error, warn, info, debug, trace or silent.', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   REQUEST_LOG: { doc: 'Write one log line per request (method, path, status, time).', default: 'true', parse: boolean },
@@ -155,13 +201,32 @@ const specs = {
   },
   MAIL_FROM: { doc: 'Sender of the mails.', default: 'Deskbook <deskbook@localhost>', parse: text({ max: 400 }) },
   PASSWORD_RESET_TTL: { doc: 'How long a password-reset link works.', default: '1h', parse: duration(60_000, 7 * 86_400_000) },
+  PASSWORD_MAIL_COOLDOWN: {
+    doc: 'A "forgot password" link is mailed to one account at most once per this time: further requests meanwhile get the same 200 answer but no mail, and the link already mailed keeps working. 0 turns the cooldown off.',
+    default: '5m',
+    parse: duration(0, 86_400_000),
+  },
   ACCOUNT_SETUP_TTL: { doc: 'How long the "set your password" link of a new account works.', default: '72h', parse: duration(60_000, 30 * 86_400_000) },
   IMAGE_MAX_BYTES: { doc: 'Largest image upload (department images, avatars); 413 above.', default: '5242880', parse: integer(1024, 100 * 1024 * 1024) },
-  IMAGE_MAX_PIXELS: { doc: 'Largest image in pixels (width × height), refused before decoding (413).', default: '40000000', parse: integer(1, 1_000_000_000) },
+  IMAGE_MAX_PIXELS: { doc: 'Largest image in pixels (width × height), refused before decoding (413); half as many with 16 bits per channel.', default: '40000000', parse: integer(1, 1_000_000_000) },
+  AVATAR_MAX_PIXELS: {
+    doc: 'Largest avatar in pixels (width × height), refused before decoding (413); half as many with 16 bits per channel. Avatars are kept at 512×512; 16 MP takes a 12 MP phone photo or a 5K screenshot.',
+    default: '16000000',
+    parse: integer(1, 1_000_000_000),
+  },
+  IMAGE_DECODE_MEMORY: {
+    doc: 'Bytes of decoded pixels (width × height × channels × bytes per sample) the image uploads of a process may decode at once; more wait in line (beyond 16 waiting: 503). A larger image is decoded alone.',
+    default: '67108864',
+    parse: integer(1_048_576, 64 * 1024 * 1024 * 1024),
+  },
   RESERVATION_MAX_LENGTH: { doc: 'Longest reservation a USER may make (admins are exempt).', default: '24h', parse: duration(60_000, 366 * 86_400_000) },
   RESERVATION_HORIZON: { doc: 'How far ahead of now a USER may start a reservation (admins are exempt).', default: '90d', parse: duration(60_000, 3660 * 86_400_000) },
   RESERVATION_ONE_PER_USER: { doc: 'Refuse a reservation that overlaps another one of the same user (409). Enforced by the database for reservations written while it is on.', default: 'true', parse: boolean },
-  STATS_CACHE_TTL: { doc: 'GET /api/stats is computed at most once per this time in each server process (0: on every request).', default: '10s', parse: duration(0, 3_600_000) },
+  EXPENSIVE_CONCURRENCY_PER_USER: {
+    doc: 'Searches, statistics and image uploads one user may have running at once in each server process; more answer 429 with Retry-After.',
+    default: '3',
+    parse: integer(1, 1000),
+  },
   SHUTDOWN_TIMEOUT: { doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.', default: '10s', parse: duration(100, 600_000) },
 } satisfies Record<string, KeySpec<unknown>>;
 
@@ -207,6 +272,9 @@ export function loadConfig(env: Environment = process.env): Config {
   if (config.ADMIN_EMAIL !== undefined && config.ADMIN_PASSWORD === undefined && !problems.some((p) => p.startsWith('ADMIN_PASSWORD'))) {
     problems.push('ADMIN_PASSWORD is required when ADMIN_EMAIL is set');
   }
+  if (typeof config.HTTP_HEADERS_TIMEOUT === 'number' && typeof config.HTTP_REQUEST_TIMEOUT === 'number' && config.HTTP_HEADERS_TIMEOUT > config.HTTP_REQUEST_TIMEOUT) {
+    problems.push('HTTP_HEADERS_TIMEOUT must not be longer than HTTP_REQUEST_TIMEOUT');
+  }
   if (config.LDAP_URL !== undefined && config.LDAP_USER_BASE === undefined && config.LDAP_USER_DN_TEMPLATE === undefined) {
     problems.push('LDAP_USER_BASE or LDAP_USER_DN_TEMPLATE is required when LDAP_URL is set');
   }
@@ -214,7 +282,7 @@ export function loadConfig(env: Environment = process.env): Config {
   return config as Config;
 }
 
-/** Markdown table of every key, used by `npm run docs:config` and checked by a test. */
+/** Markdown table of every key, used by `npm run docs` and checked by a test. */
 export function configurationTable(): string {
   const rows = Object.entries(specs).map(([key, spec]) => {
     const fallback = 'default' in spec ? `\`${spec.default}\`` : '(unset)';

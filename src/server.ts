@@ -19,9 +19,11 @@ const config = configOrExit();
 const database = await openDatabase(
   config.DATABASE_URL
     ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT, statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT }
-    : { kind: 'pglite', dataDir: config.DATA_DIR },
+    : { kind: 'pglite', dataDir: config.DATA_DIR, statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT },
 );
 const app = Fastify(serverOptions(config));
+// Further connections are closed as they arrive, before they cost any parsing.
+app.server.maxConnections = config.HTTP_MAX_CONNECTIONS;
 
 let stopping = false;
 async function stop(signal: string) {

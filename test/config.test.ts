@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { serverOptions } from '../src/app.js';
 import { ConfigError, configurationTable, loadConfig, type Environment } from '../src/config.js';
 
 /** Runs loadConfig and answers the ConfigError it throws (fails the test when it does not throw one). */
@@ -31,6 +32,9 @@ describe('loadConfig', () => {
       expect(config.LOGIN_ACCOUNT_WINDOW).toBe(15 * 60_000);
       expect(config.LOGIN_MAX_ATTEMPTS_PER_ADDRESS).toBe(100);
       expect(config.LOGIN_ADDRESS_WINDOW).toBe(60_000);
+      expect(config.LOGIN_DELAY_AFTER_FAILURES).toBe(5);
+      expect(config.LOGIN_DELAY_BASE).toBe(1000);
+      expect(config.LOGIN_DELAY_MAX).toBe(60_000);
       expect(config.TRUST_PROXY).toBe(false);
       expect(config.LOG_LEVEL).toBe('info');
       expect(config.BODY_LIMIT_BYTES).toBe(1024 * 1024);
@@ -38,7 +42,9 @@ describe('loadConfig', () => {
       expect(config.RESERVATION_MAX_LENGTH).toBe(24 * 3_600_000);
       expect(config.RESERVATION_HORIZON).toBe(90 * 86_400_000);
       expect(config.RESERVATION_ONE_PER_USER).toBe(true);
-      expect(config.STATS_CACHE_TTL).toBe(10_000);
+      expect(config.EXPENSIVE_CONCURRENCY_PER_USER).toBe(3);
+      expect(config.AVATAR_MAX_PIXELS).toBe(16_000_000);
+      expect(config.IMAGE_DECODE_MEMORY).toBe(64 * 1024 * 1024);
     });
 
     it('derives PUBLIC_URL from PORT unless it is set', () => {
@@ -94,7 +100,9 @@ describe('loadConfig', () => {
     });
 
     it('reads every duration key the same way', () => {
-      const config = loadConfig({ REFRESH_TOKEN_TTL: '7d', LOGIN_ACCOUNT_WINDOW: '2h', LOGIN_ADDRESS_WINDOW: '90', SHUTDOWN_TIMEOUT: '500ms' });
+      const config = loadConfig({ REFRESH_TOKEN_TTL: '7d', LOGIN_ACCOUNT_WINDOW: '2h', LOGIN_ADDRESS_WINDOW: '90', SHUTDOWN_TIMEOUT: '500ms', LOGIN_DELAY_BASE: '2s', LOGIN_DELAY_MAX: '5m' });
+      expect(config.LOGIN_DELAY_BASE).toBe(2000);
+      expect(config.LOGIN_DELAY_MAX).toBe(5 * 60_000);
       expect(config.REFRESH_TOKEN_TTL).toBe(7 * 86_400_000);
       expect(config.LOGIN_ACCOUNT_WINDOW).toBe(2 * 3_600_000);
       expect(config.LOGIN_ADDRESS_WINDOW).toBe(90_000);
@@ -199,10 +207,36 @@ describe('loadConfig', () => {
   });
 });
 
+describe('HTTP limits (docs/behaviour.md, HTTP)', () => {
+  it('cut a slow request within 30 s by default and cap the connections', () => {
+    const config = loadConfig({});
+    expect(config.HTTP_REQUEST_TIMEOUT).toBeGreaterThan(0);
+    expect(config.HTTP_REQUEST_TIMEOUT).toBeLessThanOrEqual(30_000);
+    expect(config.HTTP_HEADERS_TIMEOUT).toBeGreaterThan(0);
+    expect(config.HTTP_HEADERS_TIMEOUT).toBeLessThanOrEqual(config.HTTP_REQUEST_TIMEOUT);
+    expect(config.HTTP_KEEP_ALIVE_TIMEOUT).toBeGreaterThanOrEqual(5000);
+    expect(config.HTTP_KEEP_ALIVE_TIMEOUT).toBeLessThanOrEqual(72_000);
+    expect(config.HTTP_MAX_CONNECTIONS).toBe(1024);
+  });
+
+  it('hand the timeouts to the HTTP server, checked at least every second', () => {
+    const options = serverOptions(loadConfig({ HTTP_REQUEST_TIMEOUT: '20s', HTTP_HEADERS_TIMEOUT: '5s', HTTP_KEEP_ALIVE_TIMEOUT: '65s' }), false);
+    expect(options).toMatchObject({ requestTimeout: 20_000, keepAliveTimeout: 65_000 });
+    expect(options.http).toMatchObject({ requestTimeout: 20_000, headersTimeout: 5000 });
+    expect(options.http?.connectionsCheckingInterval).toBeLessThanOrEqual(1000);
+  });
+
+  it('refuse headers allowed longer than the whole request', () => {
+    const error = configError({ HTTP_REQUEST_TIMEOUT: '5s', HTTP_HEADERS_TIMEOUT: '6s' });
+    expect(error.problems).toEqual(['HTTP_HEADERS_TIMEOUT must not be longer than HTTP_REQUEST_TIMEOUT']);
+    expect(configError({ HTTP_MAX_CONNECTIONS: '0' }).problems[0]).toMatch(/^HTTP_MAX_CONNECTIONS /);
+  });
+});
+
 describe('docs/configuration.md', () => {
   it('holds exactly the generated configuration table between its markers', () => {
     const file = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));
-    expect(existsSync(file), `${file} is missing; generate it with npm run docs:config`).toBe(true);
+    expect(existsSync(file), `${file} is missing; generate it with npm run docs`).toBe(true);
     const text = readFileSync(file, 'utf8');
     const start = '<!-- config:start -->';
     const end = '<!-- config:end -->';

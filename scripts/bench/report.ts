@@ -4,7 +4,7 @@ import { SCENARIOS, type ScenarioId } from './scenarios.js';
 
 export const MB = 1024 * 1024;
 
-/** The targets of issue 4 §3. */
+/** The targets; each full run lists them beside the results in docs/benchmarks.md. */
 export const TARGETS = {
   ratioToR1: { self: 0.15, departments: 0.06, reservations: 0.06, 'search-rooms': 0.01, 'search-rooms-partly': 0.01, 'search-departments': 0.01, 'search-reports': 0.01, stats: 0.01 } as Partial<
     Record<ScenarioId, number>
@@ -149,7 +149,7 @@ export function documentSection(report: BenchReport): string {
     `- Dataset (${report.database}): ${counts}`,
     `- Load: autocannon, ${parameters.connections} connections, ${parameters.warmupSeconds} s warm-up then ${parameters.seconds} s measured per scenario, ${parameters.rounds} round${parameters.rounds === 1 ? '' : 's'} (scenarios alternate within each round); req/s = responses ÷ seconds of the run; req/s, p50 and p99 are medians of the rounds, errors and statuses totals. Fixed-rate runs: ${parameters.fixedRateSeconds} s per round, requests started evenly spaced (open loop, up to ${parameters.connections} connections), latency counted from when each request was due`,
     `- Searches look for desks free ${parameters.searchWindow.start} – ${parameters.searchWindow.end} (09:00–17:00 UTC of the next workday)`,
-    `- Server under test: \`node --max-old-space-size=192 dist/server.js\` (as \`npm start\`), ${report.serverSettings}`,
+    `- Server under test: \`MALLOC_ARENA_MAX=2 node --max-old-space-size=192 dist/server.js\` (as \`npm start\`), ${report.serverSettings}`,
     `- Write path: admin books for random seeded users two years ahead (free desks: a shuffled desk list, never colliding) and three years ahead (${parameters.hotDesks} hot desks, random 1–3 h slots in a fresh week per run); all removed afterwards`,
     '',
     resultsMarkdown(report),

@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres, { type Sql } from 'postgres';
+import { PG } from './errors.js';
 import * as schema from './schema.js';
 
 /** The one database type repositories see: PGlite and postgres.js share the PostgreSQL dialect. */
@@ -21,15 +22,15 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** Told the SQL text of every statement drizzle sends (tests count statements with it). */
-export type QueryListener = (sql: string) => void;
+/** Told the SQL text and parameters of every statement drizzle sends (tests count and explain statements with it). */
+export type QueryListener = (sql: string, params: unknown[]) => void;
 
 export type DatabaseOptions =
   | { kind: 'postgres'; url: string; poolSize?: number; connectTimeoutMs?: number; statementTimeoutMs?: number; onQuery?: QueryListener }
-  /** dataDir undefined: in memory (tests). */
-  | { kind: 'pglite'; dataDir?: string; onQuery?: QueryListener };
+  /** dataDir undefined: in memory (tests). statementTimeoutMs: see waitingNoLongerThan. */
+  | { kind: 'pglite'; dataDir?: string; statementTimeoutMs?: number; onQuery?: QueryListener };
 
-const queryLogger = (onQuery: QueryListener | undefined) => (onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined);
+const queryLogger = (onQuery: QueryListener | undefined) => (onQuery ? { logQuery: (query: string, params: unknown[]) => onQuery(query, params) } : undefined);
 
 /**
  * Drizzle sends its queries unnamed (parsed and planned anew each time) unless a query is built
@@ -49,12 +50,17 @@ function alwaysPrepared(client: Sql): Sql {
   });
 }
 
+const RECONNECT_BACKOFF_S = 0.2;
+
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'postgres') {
     const client = postgres(options.url, {
       max: options.poolSize ?? 10,
-      connect_timeout: Math.ceil((options.connectTimeoutMs ?? 10_000) / 1000),
+      connect_timeout: (options.connectTimeoutMs ?? 5000) / 1000,
       idle_timeout: 60,
+      // The driver's default backoff between reconnection attempts grows to 20 s, and queued
+      // queries wait through it: after an outage the service would stay away that long.
+      backoff: () => RECONNECT_BACKOFF_S,
       onnotice: () => {},
       connection: {
         application_name: 'deskbook',
@@ -75,7 +81,56 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const client = new PGlite(location ?? 'memory://', { extensions: { btree_gist, pg_trgm } });
   await client.waitReady;
   await client.exec(`SET TIME ZONE 'UTC'`);
-  return handle(drizzlePglite(client, { schema, logger: queryLogger(options.onQuery) }), 'pglite', () => client.close());
+  if (options.statementTimeoutMs !== undefined) await client.exec(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
+  const queued = options.statementTimeoutMs === undefined ? client : waitingNoLongerThan(client, options.statementTimeoutMs);
+  return handle(drizzlePglite(queued, { schema, logger: queryLogger(options.onQuery) }), 'pglite', () => client.close());
+}
+
+/**
+ * PGlite runs one statement at a time, on this thread, and cannot interrupt one: it accepts
+ * statement_timeout but the timer never fires inside WebAssembly (a 1 s pg_sleep with a 200 ms
+ * timeout runs its second, and no timer or request of the process runs meanwhile). What it can
+ * bound is the wait: statements and transactions take turns in one queue here, and one whose turn
+ * comes after it waited longer than `timeoutMs` is not started and fails like a cancelled
+ * statement (its request answers 503). A transaction is one turn, so it is refused before its
+ * BEGIN or runs to its end, never in part. So the backlog behind a slow statement is dropped
+ * instead of growing, and a request waits at most about that long plus the statement ahead of it.
+ */
+function waitingNoLongerThan(client: PGlite, timeoutMs: number): PGlite {
+  let queue: Promise<unknown> = Promise.resolve();
+  const inTurn =
+    <A extends unknown[], R>(work: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> => {
+      const queuedAt = performance.now();
+      const turn = queue.then(() => {
+        if (performance.now() - queuedAt > timeoutMs) throw new StatementWaitedTooLong(timeoutMs);
+        return work(...args);
+      });
+      queue = turn.catch(() => undefined);
+      return turn;
+    };
+  const turns: Partial<Record<keyof PGlite, unknown>> = {
+    query: inTurn(client.query.bind(client)),
+    exec: inTurn(client.exec.bind(client)),
+    transaction: inTurn(client.transaction.bind(client)),
+  };
+  return new Proxy(client, {
+    get(target, property) {
+      if (Object.hasOwn(turns, property)) return turns[property as keyof PGlite];
+      // PGlite keeps its state in private fields: its methods must run on the instance itself.
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** Carries PostgreSQL's code for a cancelled statement, so it is handled like one (503). */
+class StatementWaitedTooLong extends Error {
+  override name = 'StatementWaitedTooLong';
+  readonly code = PG.QUERY_CANCELED;
+  constructor(timeoutMs: number) {
+    super(`the statement waited longer than ${timeoutMs} ms for the embedded database and was not started`);
+  }
 }
 
 function handle(db: unknown, kind: DatabaseHandle['kind'], closeClient: () => Promise<void>): DatabaseHandle {

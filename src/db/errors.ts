@@ -10,6 +10,7 @@ export const PG = {
   UNTRANSLATABLE_CHARACTER: '22P05',
   QUERY_CANCELED: '57014',
   ADMIN_SHUTDOWN: '57P01',
+  CRASH_SHUTDOWN: '57P02',
   CANNOT_CONNECT_NOW: '57P03',
 } as const;
 
@@ -44,9 +45,14 @@ export function pgConstraint(error: unknown): string | undefined {
   return typeof name === 'string' ? name : undefined;
 }
 
-/** True when the database did not answer (down, unreachable, timed out, shutting down). */
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** True when the database cannot be reached at all (down, unreachable, shutting down, starting up). */
+export function isConnectionFailure(error: unknown): boolean {
   const code = pgErrorCode(error);
   if (code === undefined) return false;
-  return CONNECTION_ERRORS.has(code) || code === PG.QUERY_CANCELED || code === PG.ADMIN_SHUTDOWN || code === PG.CANNOT_CONNECT_NOW || code.startsWith('08');
+  return CONNECTION_ERRORS.has(code) || code === PG.ADMIN_SHUTDOWN || code === PG.CRASH_SHUTDOWN || code === PG.CANNOT_CONNECT_NOW || code.startsWith('08');
+}
+
+/** True when the database did not answer (down, unreachable, timed out, shutting down). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return isConnectionFailure(error) || pgErrorCode(error) === PG.QUERY_CANCELED;
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, customType, index, integer, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, index, integer, pgEnum, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -19,6 +19,8 @@ export const users = pgTable(
     passwordHash: text('password_hash'),
     /** Kept with the avatar in one transaction: read on every request, so no join for it. */
     hasAvatar: boolean('has_avatar').notNull().default(false),
+    /** Set on an account created with a generated password: it must choose its own before anything else. */
+    mustChangePassword: boolean('must_change_password').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
   },
@@ -53,6 +55,22 @@ export const loginThrottle = pgTable('login_throttle', {
   windowStartedAt: timestamptz('window_started_at').notNull(),
   attempts: integer('attempts').notNull(),
 });
+
+/**
+ * Failed sign-ins of one account from anywhere (the key is the lower-cased address typed, known or
+ * not). The count is forgotten after a quiet LOGIN_ACCOUNT_WINDOW; past LOGIN_DELAY_AFTER_FAILURES,
+ * an address that already failed on the account must wait until `blocked_until`.
+ */
+export const loginAccountFailures = pgTable(
+  'login_account_failures',
+  {
+    account: text('account').primaryKey(),
+    failures: integer('failures').notNull(),
+    lastFailedAt: timestamptz('last_failed_at').notNull(),
+    blockedUntil: timestamptz('blocked_until'),
+  },
+  (t) => [index('login_account_failures_last_idx').on(t.lastFailedAt)],
+);
 
 /** Values generated once and shared by every process (e.g. the token signing secret). */
 export const serverSettings = pgTable('server_settings', {
@@ -238,3 +256,15 @@ export const reports = pgTable(
     index('reports_description_trgm_idx').using('gin', t.description.op('gin_trgm_ops')),
   ],
 );
+
+/**
+ * How many write statements changed what GET /api/stats counts. Statement triggers on the counted
+ * tables (departments, rooms, desks, equipment, users, reservations, reports; migration
+ * stats_change_triggers) add one in the writing transaction, so a committed write is always seen
+ * together with its count. Sixteen rows, one chosen by transaction id, so that concurrent
+ * bookings rarely wait for one another's row lock; the sum is what counts.
+ */
+export const statsChanges = pgTable('stats_changes', {
+  shard: smallint('shard').primaryKey(),
+  changes: bigint('changes', { mode: 'bigint' }).notNull().default(sql`0`),
+});

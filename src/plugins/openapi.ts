@@ -17,9 +17,9 @@ export const openApiInfo = {
 /** @fastify/swagger (document from the route schemas) and Swagger UI at /api/docs. Register before any route. */
 export default fp(
   async function openApiPlugin(app: FastifyInstance) {
-    // The documentation pages are public, like health and sign-in.
+    // The documentation pages are public, like health and sign-in, and need no database.
     app.addHook('onRoute', (route) => {
-      if (route.url.startsWith(DOCS_PREFIX)) route.config = { ...(route.config ?? {}), public: true };
+      if (route.url.startsWith(DOCS_PREFIX)) route.config = { ...(route.config ?? {}), public: true, offline: true };
     });
     await app.register(swagger, {
       // Shared schemas (app.addSchema) appear under their $id in components.schemas.
@@ -47,11 +47,12 @@ export default fp(
           { name: 'Search' },
           { name: 'Stats' },
           { name: 'Health' },
+          { name: 'Settings' },
         ],
       },
     });
     await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, staticCSP: true });
-    app.get('/api/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+    app.get('/api/openapi.json', { config: { public: true, offline: true }, schema: { hide: true } }, async () => app.swagger());
   },
   { name: 'openapi' },
 );

@@ -49,9 +49,9 @@ async function webRoutes(app: FastifyInstance, options: WebOptions) {
   const index = path.join(root, 'index.html');
   if (!existsSync(index)) app.log.warn(`the web app is not built (${index} is missing): run npm run build:web`);
 
-  // These are the public files of the site: no token, and not part of the API document.
+  // These are the public files of the site: no token, no database, and not part of the API document.
   app.addHook('onRoute', (route) => {
-    route.config = { ...(route.config ?? {}), public: true };
+    route.config = { ...(route.config ?? {}), public: true, offline: true };
     route.schema = { ...(route.schema ?? {}), hide: true };
   });
 

@@ -6,6 +6,7 @@
 export const catalogue = {
   VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
   MALFORMED_JSON: { status: 400, title: 'The request body is not valid JSON' },
+  INVALID_ENCODING: { status: 400, title: 'Text in the request is not valid UTF-8' },
   INVALID_CURRENT_PASSWORD: { status: 400, title: 'The current password is wrong' },
   RESERVATION_NOT_ALLOWED: { status: 400, title: 'The reservation breaks a booking rule' },
   INVALID_RESET_TOKEN: { status: 400, title: 'The link is invalid, used or expired; ask for a new one' },
@@ -15,6 +16,7 @@ export const catalogue = {
   INVALID_REFRESH_TOKEN: { status: 401, title: 'The refresh token is invalid, expired or revoked' },
   REFRESH_TOKEN_REUSED: { status: 401, title: 'The refresh token was already used; the session is revoked' },
   FORBIDDEN: { status: 403, title: 'You may not do this' },
+  PASSWORD_CHANGE_REQUIRED: { status: 403, title: 'Choose a new password first (PUT /api/self/password): this account still has a generated one' },
   NOT_FOUND: { status: 404, title: 'Not found' },
   ROUTE_NOT_FOUND: { status: 404, title: 'No such operation' },
   EMAIL_TAKEN: { status: 409, title: 'The e-mail address is already in use' },
@@ -24,11 +26,15 @@ export const catalogue = {
   DESK_NOT_BOOKABLE: { status: 409, title: 'This desk cannot be booked' },
   HAS_DEPENDENTS: { status: 409, title: 'It still has children or future reservations; remove them first or delete with ?force=true' },
   CONFLICT: { status: 409, title: 'The request conflicts with the current state' },
+  REQUEST_TIMEOUT: { status: 408, title: 'The request did not arrive in time' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'The request headers are too large' },
+  TOO_MANY_CONCURRENT_REQUESTS: { status: 429, title: 'Too many of your searches, statistics or image uploads are running at once; retry when one has finished' },
   INTERNAL: { status: 500, title: 'Internal error' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'A service this request depends on does not answer' },
+  SERVER_BUSY: { status: 503, title: 'The server is busy with work of this kind; retry shortly' },
   WEB_APP_NOT_BUILT: { status: 503, title: 'The web app is not built; run npm run build:web' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
@@ -42,6 +48,8 @@ export interface FieldError {
 export interface ProblemExtras {
   errors?: FieldError[];
   conflicts?: { startTime: string; endTime: string }[];
+  /** What keeps a department, room or desk from being deleted (HAS_DEPENDENTS). */
+  dependents?: { rooms: number; desks: number; equipment: number; futureReservations: number };
   /** Seconds; also sent as the Retry-After header. */
   retryAfter?: number;
 }

@@ -3,7 +3,7 @@ import { asc, desc, type AnyColumn, type SQL } from 'drizzle-orm';
 import { AppError } from './errors.js';
 
 /**
- * Spring-style paging shared by every list and search operation (decisions.md §6):
+ * Spring-style paging shared by every list and search operation (docs/api.md#paging):
  * `page` (0-based), `size` (default 20, clamped to 1000), `sort=property[,asc|desc]`, given as
  * plain parameters, as `pageable[page]=…` parameters, or as one JSON `pageable={…}` parameter.
  */
@@ -132,7 +132,7 @@ export async function totalOfPage(rows: { total: number }[], request: PageReques
   return offsetOf(request) === 0 ? 0 : countAll();
 }
 
-// ---- the envelope of interface.md -------------------------------------------------------------
+// ---- the envelope of docs/api.md#page-envelope ------------------------------------------------
 
 const SortSchema = Type.Object({
   direction: Type.String({ description: 'ASC or DESC.' }),

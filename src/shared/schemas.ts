@@ -1,5 +1,8 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 
+// The field schemas live in fields.ts, which the web app's forms share; re-exported for the routes.
+export { Email, LONG_TEXT_MAX, Name, Password, SHORT_TEXT_MAX, StringEnum } from './fields.js';
+
 /** Shared building blocks of the route schemas (and so of the OpenAPI document). */
 
 export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
@@ -7,27 +10,7 @@ export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(
 export const Timestamp = (description?: string) =>
   Type.String({ format: 'date-time', description: description ?? 'ISO 8601 date-time in UTC (ends in Z).' });
 
-/**
- * A string enum written with the `enum` keyword: one validation error naming the field (a union
- * of literals gives one per value) and a plain `enum` in the OpenAPI document.
- */
-export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string } = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
-
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** Names, e-mail, location, building, titles: decisions.md §10. */
-export const SHORT_TEXT_MAX = 200;
-export const LONG_TEXT_MAX = 10_000;
-
-export const Name = (description: string) =>
-  Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, pattern: '\\S', description: `${description} (1–${SHORT_TEXT_MAX} characters, not blank).` });
-
-export const Email = () =>
-  Type.String({ format: 'email', maxLength: SHORT_TEXT_MAX, description: `E-mail address, unique regardless of case (at most ${SHORT_TEXT_MAX} characters).` });
-
-export const Password = (description = 'Password') =>
-  Type.String({ minLength: 8, maxLength: 256, description: `${description} (8–256 characters).` });
 
 export const IdParams = Type.Object({ id: Uuid() });
 
@@ -49,6 +32,17 @@ export const Problem = Type.Object(
     conflicts: Type.Optional(
       Type.Array(Type.Object({ startTime: Timestamp(), endTime: Timestamp() }), { description: 'Time ranges that collided (reservation conflicts).' }),
     ),
+    dependents: Type.Optional(
+      Type.Object(
+        {
+          rooms: Type.Integer({ minimum: 0 }),
+          desks: Type.Integer({ minimum: 0 }),
+          equipment: Type.Integer({ minimum: 0 }),
+          futureReservations: Type.Integer({ minimum: 0, description: 'Reservations of desks beneath that have not ended.' }),
+        },
+        { description: 'What is still beneath the department, room or desk that was not deleted (HAS_DEPENDENTS).' },
+      ),
+    ),
   },
   { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
 );
@@ -61,7 +55,7 @@ export const problemResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413
   const descriptions: Record<number, string> = {
     400: 'Invalid input (problem+json, with `errors`).',
     401: 'Missing, invalid, expired or revoked credentials.',
-    403: 'Not allowed for this role or owner.',
+    403: 'Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`).',
     404: 'Not found.',
     409: 'Conflicts with the current state.',
     413: 'Body too large.',

@@ -15,8 +15,8 @@ import { createTestDatabase, testDbKind, type TestDatabase } from '../helpers/da
 
 /**
  * The web app in a real browser (Debian's Chromium, headless) against a real server on a fresh
- * database: an admin sets up an office and two users, one user books a desk that the other one
- * then loses, the booker reports a broken docking station, the admin sees the report and the
+ * database: an admin sets up an office and two users, one of whom must first choose his own
+ * password, one user books a desk that the other one then loses, the booker reports a broken docking station, the admin sees the report and the
  * statistics. Screenshots of the main pages land in docs/screenshots/.
  *
  * It runs once per `npm test`: in the postgres project when TEST_DATABASE_URL is set, else in pglite.
@@ -30,7 +30,7 @@ const PHONE = { width: 390, height: 844 };
 const SCREENSHOTS = projectPath('docs', 'screenshots');
 
 const ALICE = { firstName: 'Alice', lastName: 'Lindqvist', email: 'alice@example.test', password: 'alice-password-1' };
-const BOB = { firstName: 'Bob', lastName: 'Okafor', email: 'bob@example.test', password: 'bob-password-1' };
+const BOB = { firstName: 'Bob', lastName: 'Okafor', email: 'bob@example.test', password: 'bob-password-1', newPassword: 'bob-own-password-2' };
 
 /** The elements sticking out on the right, to say what makes a page scroll sideways. */
 const WIDER_THAN_SCREEN = `[...document.querySelectorAll('body *')]
@@ -128,6 +128,26 @@ describe.skipIf(!runsHere)('the web app in a browser', () => {
     await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
   }
 
+  /**
+   * Until the account has chosen its own password (PUT /api/self/password succeeded), the tab gets
+   * what the service answers such an account: 403 PASSWORD_CHANGE_REQUIRED for every operation but
+   * reading oneself, changing one's password, one's sessions and signing in or out.
+   */
+  async function mustChoosePassword(page: Page) {
+    let required = true;
+    const allowed = (path: string) => /^\/api\/(self|self\/password|settings|sessions\/[^/]+|users\/[^/]+\/sessions|auth\/(login|logout|refresh))$/.test(path);
+    await page.route(`${baseUrl}/api/**`, async (route) => {
+      const path = new URL(route.request().url()).pathname;
+      if (!required || allowed(path)) {
+        const response = await route.fetch();
+        if (path === '/api/self/password' && response.ok()) required = false;
+        return route.fulfill({ response });
+      }
+      const problem = { type: 'urn:deskbook:problem:password_change_required', title: 'Choose your own password first', status: 403, detail: 'Choose your own password first', instance: path, code: 'PASSWORD_CHANGE_REQUIRED', requestId: 'e2e' };
+      return route.fulfill({ status: 403, contentType: 'application/problem+json', body: JSON.stringify(problem) });
+    });
+  }
+
   async function openMenu(page: Page, link: string) {
     const menu = page.getByRole('button', { name: 'Menu' });
     if (await menu.isVisible()) await menu.click();
@@ -190,10 +210,24 @@ describe.skipIf(!runsHere)('the web app in a browser', () => {
     await admin.getByRole('cell', { name: BOB.email }).waitFor();
     await screenshots(admin, 'admin-users');
 
-    // Bob looks first: desk A1 is free tomorrow 09:00–12:00.
+    // Bob looks first: desk A1 is free tomorrow 09:00–12:00. His account must first get a password
+    // of his own: the service then refuses every other operation with 403 PASSWORD_CHANGE_REQUIRED.
     const tomorrow = tomorrowIn(TIME_ZONE);
     const bob = await tab();
-    await signIn(bob, BOB.email, BOB.password);
+    await mustChoosePassword(bob);
+    await bob.goto(`${baseUrl}/`);
+    await bob.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await bob.getByLabel('E-mail', { exact: true }).fill(BOB.email);
+    await bob.getByLabel('Password', { exact: true }).fill(BOB.password);
+    await bob.getByRole('button', { name: 'Sign in' }).click();
+    await bob.getByRole('heading', { name: 'Choose your password' }).waitFor();
+    await screenshots(bob, 'choose-password');
+    await bob.getByLabel('Current password', { exact: true }).fill(BOB.password);
+    await bob.getByLabel('New password', { exact: true }).fill(BOB.newPassword);
+    await bob.getByLabel('Repeat the new password', { exact: true }).fill(BOB.newPassword);
+    await bob.getByRole('button', { name: 'Save my password' }).click();
+    // Then the page he asked for.
+    await bob.getByRole('heading', { name: 'Find a desk' }).waitFor();
     expect(await bob.getByLabel('Date', { exact: true }).inputValue()).toBe(tomorrow);
     expect(await bob.getByLabel('From', { exact: true }).inputValue()).toBe('09:00');
     expect(await bob.getByLabel('To', { exact: true }).inputValue()).toBe('17:00');

@@ -67,17 +67,18 @@ export interface TestAppOptions {
   directory?: DirectoryAuthenticator;
   /** Use an existing database instead of a fresh one (it is then not disposed). */
   database?: TestDatabase;
+  /** Serve this directory as the built web app (default dist/web). */
+  webRoot?: string;
 }
 
 /** A fresh service on a fresh database, exercised through Fastify's inject (no socket). */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownDatabase = options.database === undefined;
   const database = options.database ?? (await createTestDatabase());
-  // Statistics are cached in production; tests read them fresh unless they set STATS_CACHE_TTL.
-  const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', STATS_CACHE_TTL: '0', ...options.env });
+  const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', ...options.env });
   const clock = options.clock ?? new TestClock();
   const app = Fastify(serverOptions(config, false));
-  await app.register(deskbook, { config, database: database.handle, clock, directory: options.directory });
+  await app.register(deskbook, { config, database: database.handle, clock, directory: options.directory, webRoot: options.webRoot });
   await app.ready();
 
   const request: TestApp['request'] = ({ token, headers, ...rest }) =>

@@ -1,5 +1,5 @@
 /**
- * The page envelope of interface.md §2, written out independently of src/ so that tests check
+ * The page envelope of docs/api.md#page-envelope, written out independently of src/ so that tests check
  * the contract rather than the code's own idea of it.
  */
 

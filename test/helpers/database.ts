@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
 import postgres from 'postgres';
 import { openDatabase, type DatabaseHandle, type QueryListener } from '../../src/db/client.js';
 
@@ -41,13 +42,13 @@ export interface TestDatabase {
 }
 
 /** A fresh database of this project's kind: in-memory PGlite, or a new PostgreSQL database. */
-export async function createTestDatabase(options: { poolSize?: number; onQuery?: QueryListener } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(options: { poolSize?: number; statementTimeoutMs?: number; onQuery?: QueryListener } = {}): Promise<TestDatabase> {
   if (testDbKind === 'pglite') {
-    const handle = await openDatabase({ kind: 'pglite', onQuery: options.onQuery });
+    const handle = await openDatabase({ kind: 'pglite', statementTimeoutMs: options.statementTimeoutMs, onQuery: options.onQuery });
     return { handle, dispose: () => handle.close() };
   }
   const created = await createPostgresDatabase();
-  const handle = await openDatabase({ kind: 'postgres', url: created.url, poolSize: options.poolSize ?? 10, onQuery: options.onQuery });
+  const handle = await openDatabase({ kind: 'postgres', url: created.url, poolSize: options.poolSize ?? 10, statementTimeoutMs: options.statementTimeoutMs, onQuery: options.onQuery });
   return {
     handle,
     url: created.url,
@@ -58,21 +59,37 @@ export async function createTestDatabase(options: { poolSize?: number; onQuery?:
   };
 }
 
-/** Counts the statements a database is sent while an action runs; pass `onQuery` to createTestDatabase. */
+export interface SentStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/** Counts (and keeps) the statements a database is sent while an action runs; pass `onQuery` to createTestDatabase. */
 export class StatementCounter {
   private recording = false;
-  private statements = 0;
-  readonly onQuery = (): void => {
-    if (this.recording) this.statements++;
+  private sent: SentStatement[] = [];
+  readonly onQuery = (text: string, params: unknown[]): void => {
+    if (this.recording) this.sent.push({ sql: text, params });
   };
 
   async count<T>(action: () => Promise<T>): Promise<{ result: T; statements: number }> {
-    this.statements = 0;
+    const { result, sent } = await this.record(action);
+    return { result, statements: sent.length };
+  }
+
+  async record<T>(action: () => Promise<T>): Promise<{ result: T; sent: SentStatement[] }> {
+    this.sent = [];
     this.recording = true;
     try {
-      return { result: await action(), statements: this.statements };
+      return { result: await action(), sent: this.sent };
     } finally {
       this.recording = false;
     }
   }
+}
+
+/** A sent statement rebuilt as drizzle SQL with the same parameters (to run EXPLAIN on it). */
+export function rebuilt(statement: SentStatement): SQL {
+  const pieces = statement.sql.split(/\$(\d+)/);
+  return sql.join(pieces.map((piece, index) => (index % 2 === 0 ? sql.raw(piece) : sql`${statement.params[Number(piece) - 1]}`)));
 }

@@ -16,7 +16,8 @@ export const ROOT_PASSWORD = 'slapd-admin-secret';
 
 export interface DirectoryPerson {
   uid: string;
-  mail: string;
+  /** One address, or several (in this order: a search reads them back first to last). */
+  mail: string | string[];
   givenName: string;
   sn: string;
   password: string;
@@ -56,7 +57,7 @@ function ldif(people: DirectoryPerson[]): string {
     ...people.map(
       (person) =>
         `dn: uid=${person.uid},${PEOPLE}\nobjectClass: inetOrgPerson\nuid: ${person.uid}\ncn: ${person.givenName} ${person.sn}\n` +
-        `givenName: ${person.givenName}\nsn: ${person.sn}\nmail: ${person.mail}\nuserPassword: ${person.password}`,
+        `givenName: ${person.givenName}\nsn: ${person.sn}\n${[person.mail].flat().map((mail) => `mail: ${mail}\n`).join('')}userPassword: ${person.password}`,
     ),
   ];
   return `${entries.join('\n\n')}\n`;

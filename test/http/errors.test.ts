@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UUID, createTestApp, expectProblem, type TestApp, type TokenPairBody, type UserBody } from '../helpers/app.js';
 
-/** The HTTP layer: problem+json for every error, request ids, body handling, hostile input (decisions.md §9, §10). */
+/** The HTTP layer: problem+json for every error, request ids, body handling, hostile input (docs/behaviour.md#errors, docs/behaviour.md#limits). */
 
 const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance', 'code', 'requestId'];
 /** What must never reach a client: stack frames, module paths, SQL, raw error messages. */
@@ -382,10 +382,15 @@ describe('HTTP layer', () => {
       expect(response.statusCode, response.body).toBe(200);
     });
 
-    it('answers 503 SERVICE_UNAVAILABLE on /api/health once the database is gone', async () => {
+    it('answers readiness with 503 SERVICE_UNAVAILABLE once the database is gone; liveness stays 200', async () => {
+      expect((await small.request({ method: 'GET', url: '/api/health/ready' })).json()).toEqual({ status: 'ready' });
       await small.database.handle.close();
-      const response = await small.request({ method: 'GET', url: '/api/health' });
-      expectWellFormedProblem(response, 503, '/api/health', 'SERVICE_UNAVAILABLE');
+      const response = await small.request({ method: 'GET', url: '/api/health/ready' });
+      expectWellFormedProblem(response, 503, '/api/health/ready', 'SERVICE_UNAVAILABLE');
+      expect(Number(response.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      const live = await small.request({ method: 'GET', url: '/api/health' });
+      expect(live.statusCode).toBe(200);
+      expect(live.json()).toEqual({ status: 'ok' });
     });
 
     it('answers 503, not 500, to other operations while the database is gone', async () => {

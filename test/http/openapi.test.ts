@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, createTestApp, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
-/** GET /api/openapi.json and /api/docs (decisions.md §1 "docs"). */
+/** GET /api/openapi.json and /api/docs (docs/behaviour.md#running-it, "Documentation"). */
 
 interface Operation {
   summary?: string;
@@ -51,13 +51,15 @@ const EXPECTED_OPERATIONS = [
   'GET /api/sessions',
   'DELETE /api/sessions/{id}',
   'GET /api/health',
+  'GET /api/settings',
+  'GET /api/health/ready',
   'POST /api/password/forgot',
   'POST /api/password/reset',
   'GET /api/users/{id}/avatar',
   'PUT /api/users/{id}/avatar',
   'DELETE /api/users/{id}/avatar',
 ];
-const PUBLIC_OPERATIONS = ['POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/health', 'POST /api/password/forgot', 'POST /api/password/reset'];
+const PUBLIC_OPERATIONS = ['POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/health', 'GET /api/health/ready', 'GET /api/settings', 'POST /api/password/forgot', 'POST /api/password/reset'];
 /** Operations answering an image instead of JSON. */
 const IMAGE_OPERATIONS = ['GET /api/users/{id}/avatar', 'GET /api/departments/{departmentId}/image'];
 const PAGED_OPERATIONS = ['GET /api/users', 'GET /api/sessions', 'GET /api/users/{id}/sessions'];

@@ -13,7 +13,7 @@ import { freePort, killServers, START_TIMEOUT_MS, startHealthy, startServer, sto
 
 /**
  * Real server processes: `node --import tsx src/server.ts` with a controlled environment, talked
- * to over HTTP. decisions.md §1 (running it).
+ * to over HTTP. docs/behaviour.md#running-it.
  */
 
 const GENERATED_ADMIN = 'admin@localhost';
@@ -182,6 +182,12 @@ describe.runIf(testDbKind === 'pglite')('a server on the embedded database (DATA
     expect(second.logLines().some((line) => line.msg === 'database migrations applied')).toBe(false);
     const pair = await login(second, GENERATED_ADMIN, password);
     expect((await api(second, 'GET', '/api/self', { token: pair.accessToken })).status).toBe(200);
+    // The printed password must be replaced before anything else.
+    const held = await api(second, 'GET', '/api/users', { token: pair.accessToken });
+    expect(held.status).toBe(403);
+    expect(((await held.json()) as { code: string }).code).toBe('PASSWORD_CHANGE_REQUIRED');
+    const changed = await api(second, 'PUT', '/api/self/password', { token: pair.accessToken, body: { currentPassword: password, newPassword: 'chosen-by-the-admin-1' } });
+    expect(changed.status).toBe(204);
     const users = await api(second, 'GET', '/api/users', { token: pair.accessToken });
     expect(users.status).toBe(200);
     const body = (await users.json()) as { content: { email: string }[] };

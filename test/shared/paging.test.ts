@@ -242,7 +242,7 @@ describe('parsePageRequest', () => {
 describe('pageOf', () => {
   const request = (page: number, size: number, orders: PageRequest['orders'] = []): PageRequest => ({ page, size, orders });
 
-  it('builds exactly the envelope of interface.md', () => {
+  it('builds exactly the envelope of docs/api.md#page-envelope', () => {
     const envelope = pageOf(['a', 'b'], 5, request(1, 2, [{ property: 'name', direction: 'DESC' }]));
     expect(Object.keys(envelope).sort()).toEqual(['content', 'empty', 'first', 'last', 'number', 'numberOfElements', 'pageable', 'size', 'sort', 'totalElements', 'totalPages']);
     expect(Object.keys(envelope.pageable).sort()).toEqual(['offset', 'pageNumber', 'pageSize', 'paged', 'sort', 'unpaged']);

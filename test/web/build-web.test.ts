@@ -10,16 +10,21 @@ describe('web build staleness', () => {
   let source: string;
   let output: string;
   let lock: string;
+  let shared: string;
 
   const write = (file: string, text: string) => writeFileSync(file, text);
-  const stamp = () => write(path.join(output, '.source-hash'), `${webSourceHash(source, lock)}\n`);
+  const stamp = () => write(path.join(output, '.source-hash'), `${webSourceHash(source, lock, [shared])}\n`);
+  const current = () => webBuildIsCurrent(output, source, lock, [shared]);
 
   beforeEach(() => {
     root = mkdtempSync(path.join(tmpdir(), 'deskbook-build-'));
     source = path.join(root, 'web');
     output = path.join(root, 'dist', 'web');
     lock = path.join(root, 'package-lock.json');
+    shared = path.join(root, 'src', 'shared', 'fields.ts');
     mkdirSync(path.join(source, 'src'), { recursive: true });
+    mkdirSync(path.dirname(shared), { recursive: true });
+    write(shared, 'export const SHORT_TEXT_MAX = 200;');
     mkdirSync(output, { recursive: true });
     write(path.join(source, 'index.html'), '<div id="root"></div>');
     write(path.join(source, 'vite.config.ts'), 'export default {};');
@@ -32,14 +37,14 @@ describe('web build staleness', () => {
 
   it('is current when the stamp matches the sources', () => {
     stamp();
-    expect(webBuildIsCurrent(output, source, lock)).toBe(true);
+    expect(current()).toBe(true);
   });
 
   it('is stale without a build or without a stamp', () => {
-    expect(webBuildIsCurrent(output, source, lock)).toBe(false);
+    expect(current()).toBe(false);
     stamp();
     unlinkSync(path.join(output, 'index.html'));
-    expect(webBuildIsCurrent(output, source, lock)).toBe(false);
+    expect(current()).toBe(false);
   });
 
   it('is stale once a source, the Vite config or the dependencies change', () => {
@@ -49,16 +54,20 @@ describe('web build staleness', () => {
       () => write(path.join(source, 'src', 'extra.ts'), ''),
       () => renameSync(path.join(source, 'src', 'main.tsx'), path.join(source, 'src', 'app.tsx')),
       () => write(lock, '{"lockfileVersion":3,"packages":{}}'),
+      // A server file the web app bundles (its forms share the field schemas).
+      () => write(shared, 'export const SHORT_TEXT_MAX = 100;'),
     ]) {
       stamp();
       change();
-      expect(webBuildIsCurrent(output, source, lock)).toBe(false);
+      expect(current()).toBe(false);
     }
   });
 
-  it('does not depend on when or in which order files were written', () => {
-    const before = webSourceHash(source, lock);
+  it('does not depend on when or in which order files were written, nor on installed packages', () => {
+    const before = webSourceHash(source, lock, [shared]);
     write(path.join(source, 'src', 'main.tsx'), 'console.log(1);');
-    expect(webSourceHash(source, lock)).toBe(before);
+    mkdirSync(path.join(source, 'node_modules', '.vite'), { recursive: true });
+    write(path.join(source, 'node_modules', '.vite', 'deps.json'), '{}');
+    expect(webSourceHash(source, lock, [shared])).toBe(before);
   });
 });

@@ -14,8 +14,10 @@ class PageRequest extends Request {
 }
 globalThis.Request = PageRequest;
 
-const { api, call } = await import('../../web/src/api/client.js');
+const { $api, api, call } = await import('../../web/src/api/client.js');
 const { getSession, onSessionChange, setSession } = await import('../../web/src/api/session.js');
+const { passwordChangeRequired, setPasswordChangeRequired } = await import('../../web/src/api/password-change.js');
+const { createQueryClient } = await import('../../web/src/api/query.js');
 const { ApiError } = await import('../../web/src/lib/problems.js');
 
 const HOUR = 3_600_000;
@@ -39,6 +41,8 @@ class FakeServer {
   next = 2;
   calls: { method: string; path: string; authorization: string | null; body: string }[] = [];
   refreshes = 0;
+  /** The signed-in account still has the password it was created with. */
+  generatedPassword = false;
 
   fetch = async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;
@@ -56,8 +60,16 @@ class FakeServer {
       return json(200, { ...fresh, tokenType: 'Bearer' });
     }
     if (request.headers.get('authorization') !== `Bearer ${this.validAccess}`) return problem(401, 'INVALID_TOKEN');
+    if (path === '/api/self/password' && request.method === 'PUT') {
+      this.generatedPassword = false;
+      return new Response(null, { status: 204 });
+    }
     if (path === '/api/self' && request.method === 'PUT') return json(200, { ...SELF, ...(JSON.parse(body) as object) });
     if (path === '/api/self') return json(200, SELF);
+    if (this.generatedPassword) return problem(403, 'PASSWORD_CHANGE_REQUIRED');
+    if (path === '/api/users') return problem(403, 'FORBIDDEN');
+    if (path === '/api/stats') return new Response('', { status: 502 });
+    if (path === '/api/departments') return json(200, { content: [], totalElements: 0, totalPages: 0, number: 0, size: 20, first: true, last: true, empty: true });
     return problem(404, 'ROUTE_NOT_FOUND');
   };
 }
@@ -74,6 +86,7 @@ beforeEach(() => {
 afterEach(() => {
   globalThis.fetch = realFetch;
   setSession(undefined);
+  setPasswordChangeRequired(false);
 });
 
 describe('the API client', () => {
@@ -146,3 +159,43 @@ describe('the API client', () => {
     expect(getSession()?.accessToken).toBe('access-1');
   });
 });
+
+describe('the query hooks over the client', () => {
+  it('answer the data, and fail with the ApiError, even for an answer without a body', async () => {
+    const queries = createQueryClient();
+    expect(await queries.fetchQuery($api.queryOptions('get', '/api/self'))).toEqual(SELF);
+    // openapi-react-query alone would take an empty error body for success (undefined data).
+    const failure = await queries.fetchQuery($api.queryOptions('get', '/api/stats')).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as InstanceType<typeof ApiError>).problem).toEqual({ status: 502 });
+  });
+});
+
+describe('an account that must choose its own password', () => {
+  it('is detected from the first refused operation, whichever it is', async () => {
+    server.generatedPassword = true;
+    // GET /api/self is allowed: signing in works and says nothing.
+    await call(api.GET('/api/self'));
+    expect(passwordChangeRequired()).toBe(false);
+    const failure = await createQueryClient()
+      .fetchQuery($api.queryOptions('get', '/api/departments'))
+      .catch((error: unknown) => error);
+    expect((failure as InstanceType<typeof ApiError>).problem).toMatchObject({ status: 403, code: 'PASSWORD_CHANGE_REQUIRED' });
+    expect(passwordChangeRequired()).toBe(true);
+  });
+
+  it('is not confused with an operation that is simply forbidden', async () => {
+    const failure = await call(api.GET('/api/users')).catch((error: unknown) => error);
+    expect((failure as InstanceType<typeof ApiError>).problem).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    expect(passwordChangeRequired()).toBe(false);
+  });
+
+  it('is forgotten when the session ends, so the next person in the tab starts without it', async () => {
+    server.generatedPassword = true;
+    await call(api.GET('/api/departments')).catch(() => undefined);
+    expect(passwordChangeRequired()).toBe(true);
+    setSession(undefined);
+    expect(passwordChangeRequired()).toBe(false);
+  });
+});
+

@@ -1,7 +1,7 @@
 process.env.TZ = 'Europe/Berlin';
 
 import { describe, expect, it } from 'vitest';
-import { ApiError, bookingConflictMessage, dependentsMessage, fieldErrorMessages, problemMessage, problemOf, toProblem, type Problem } from '../../web/src/lib/problems.js';
+import { ApiError, bookingConflictMessage, dependentsList, dependentsMessage, fieldErrorMessages, problemMessage, problemOf, toProblem, type Problem } from '../../web/src/lib/problems.js';
 
 const problem = (status: number, code?: string, extra: Partial<Problem> = {}): Problem => ({ status, code, ...extra });
 
@@ -55,8 +55,9 @@ describe('messages for people', () => {
     expect(problemMessage(problem(409, 'DESK_NOT_BOOKABLE'))).toBe('This desk cannot be booked: it is a fixed desk or its room is closed.');
     expect(problemMessage(problem(400, 'INVALID_CURRENT_PASSWORD'))).toBe('The current password is wrong.');
     expect(problemMessage(problem(400, 'INVALID_RESET_TOKEN'))).toBe('This link is invalid, has been used or has expired. Ask for a new one.');
-    expect(problemMessage(problem(413, 'PAYLOAD_TOO_LARGE'))).toBe('The file is too large (at most 5 MB and 40 megapixels).');
-    expect(problemMessage(problem(415, 'UNSUPPORTED_MEDIA_TYPE'))).toBe('Use a PNG, JPEG or WebP image.');
+    expect(problemMessage(problem(413, 'PAYLOAD_TOO_LARGE'))).toBe('The file is too large.');
+    expect(problemMessage(problem(415, 'UNSUPPORTED_MEDIA_TYPE'))).toBe('This kind of file is not accepted.');
+    expect(problemMessage(problem(403, 'PASSWORD_CHANGE_REQUIRED'))).toBe('Choose your own password first.');
   });
 
   it('passes on the rule a refused booking broke, as one sentence', () => {
@@ -105,14 +106,30 @@ describe('messages for people', () => {
 });
 
 describe('refused deletes', () => {
-  it('repeats what is in the way when the service counted it', () => {
-    const blocked = problem(409, 'HAS_DEPENDENTS', { detail: 'Department 1234 still has 2 rooms, 3 desks and 1 future reservation; remove them first or delete with ?force=true' });
-    expect(dependentsMessage(blocked, 'This office')).toBe('This office still has 2 rooms, 3 desks and 1 future reservation.');
-    expect(problemMessage(blocked, 'This office')).toBe('This office still has 2 rooms, 3 desks and 1 future reservation.');
+  const dependents = { rooms: 2, desks: 3, equipment: 0, futureReservations: 1 };
+
+  it('reads the counts the service sends in `dependents`', () => {
+    expect(toProblem(409, { code: 'HAS_DEPENDENTS', detail: 'prose', dependents }).dependents).toEqual(dependents);
+    // Anything else in their place is left out, never guessed from the detail's prose.
+    expect(toProblem(409, { code: 'HAS_DEPENDENTS', dependents: { ...dependents, desks: '3' } }).dependents).toBeUndefined();
+    expect(toProblem(409, { code: 'HAS_DEPENDENTS', dependents: { rooms: 1 } }).dependents).toBeUndefined();
+    expect(toProblem(409, { code: 'HAS_DEPENDENTS', dependents: { ...dependents, rooms: -1 } }).dependents).toBeUndefined();
+    expect(toProblem(409, { code: 'HAS_DEPENDENTS', detail: 'Department 1 still has 2 rooms' }).dependents).toBeUndefined();
   });
 
-  it('falls back to a general sentence otherwise', () => {
-    expect(dependentsMessage(problem(409, 'HAS_DEPENDENTS'), 'This room')).toBe('This room still has things under it (rooms, desks, equipment) or future reservations.');
+  it('says what is in the way, in words', () => {
+    const blocked = problem(409, 'HAS_DEPENDENTS', { dependents });
+    expect(dependentsMessage(blocked, 'This office')).toBe('This office still has 2 rooms, 3 desks and 1 future reservation.');
+    expect(problemMessage(blocked, 'This office')).toBe('This office still has 2 rooms, 3 desks and 1 future reservation.');
+    expect(dependentsList({ rooms: 0, desks: 1, equipment: 4, futureReservations: 0 })).toBe('1 desk and 4 equipment items');
+    expect(dependentsList({ rooms: 0, desks: 0, equipment: 1, futureReservations: 0 })).toBe('1 equipment item');
+  });
+
+  it('falls back to a general sentence without the counts', () => {
+    const general = 'This room still has things under it (rooms, desks, equipment) or future reservations.';
+    expect(dependentsMessage(problem(409, 'HAS_DEPENDENTS'), 'This room')).toBe(general);
+    expect(dependentsMessage(problem(409, 'HAS_DEPENDENTS', { detail: 'Room 1 still has 2 desks; remove them first' }), 'This room')).toBe(general);
+    expect(dependentsMessage(problem(409, 'HAS_DEPENDENTS', { dependents: { rooms: 0, desks: 0, equipment: 0, futureReservations: 0 } }), 'This room')).toBe(general);
   });
 });
 

@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  changeFilter,
-  departmentMatches,
-  filterChoices,
-  findDeskReducer,
-  floorLabel,
-  freeDeskCount,
-  initialFindDesk,
-  NO_FILTERS,
-  roomSearchBody,
-  type RoomWithFreeDesks,
-} from '../../web/src/lib/search.js';
+import { floorLabel } from '../../web/src/features/inventory/labels.js';
+import { changeFilter, departmentMatches, filterChoices, freeDeskCount, NO_FILTERS, roomSearchBody, roomsOfPages, type RoomWithFreeDesks } from '../../web/src/features/search/search.js';
 
 const DEPARTMENTS = [
   { id: 'd1', location: 'Berlin', building: 'Spree House', floor: 2 },
@@ -84,37 +74,12 @@ describe('the room search body', () => {
   });
 });
 
-describe('the find-a-desk state', () => {
-  it('keeps the rooms shown while a new search loads, then replaces them', () => {
-    const loaded = findDeskReducer(initialFindDesk, { type: 'results', rooms: [room('r1', ['a'])], totalRooms: 1, page: 0 });
-    const searching = findDeskReducer(loaded, { type: 'search' });
-    expect(searching.status).toBe('loading');
-    expect(searching.rooms).toHaveLength(1);
-    const replaced = findDeskReducer(searching, { type: 'results', rooms: [room('r2', ['b', 'c'])], totalRooms: 1, page: 0 });
-    expect(replaced).toEqual({ status: 'ready', rooms: [room('r2', ['b', 'c'])], totalRooms: 1, page: 0, error: undefined });
-    expect(freeDeskCount(replaced.rooms)).toBe(2);
-  });
-
-  it('appends later pages without repeating a room', () => {
-    const first = findDeskReducer(initialFindDesk, { type: 'results', rooms: [room('r1', ['a']), room('r2', ['b'])], totalRooms: 3, page: 0 });
-    const second = findDeskReducer(findDeskReducer(first, { type: 'more' }), { type: 'results', rooms: [room('r2', ['b']), room('r3', ['c'])], totalRooms: 3, page: 1 });
-    expect(second.rooms.map((item) => item.id)).toEqual(['r1', 'r2', 'r3']);
-    expect(second.page).toBe(1);
-  });
-
-  it('tracks one booking at a time and its outcome', () => {
-    const booking = findDeskReducer({ ...initialFindDesk, notice: { kind: 'success', text: 'old' } }, { type: 'book', deskId: 'a' });
-    expect(booking.booking).toBe('a');
-    expect(booking.notice).toBeUndefined();
-    const failed = findDeskReducer(booking, { type: 'book-failed', notice: { kind: 'error', text: 'taken' } });
-    expect(failed.booking).toBeUndefined();
-    expect(failed.notice).toEqual({ kind: 'error', text: 'taken' });
-    expect(findDeskReducer(failed, { type: 'dismiss' }).notice).toBeUndefined();
-  });
-
-  it('shows a failed search as an error, and a new search clears it', () => {
-    const failed = findDeskReducer(initialFindDesk, { type: 'search-failed', message: 'The server cannot be reached.' });
-    expect(failed).toMatchObject({ status: 'failed', error: 'The server cannot be reached.' });
-    expect(findDeskReducer(failed, { type: 'search' })).toMatchObject({ status: 'loading', error: undefined });
+describe('the rooms found', () => {
+  it('lists the rooms of every page read, each once, in order', () => {
+    const pages = [{ content: [room('r1', ['a']), room('r2', ['b'])] }, { content: [room('r2', ['b']), room('r3', ['c', 'd'])] }];
+    const rooms = roomsOfPages(pages);
+    expect(rooms.map((item) => item.id)).toEqual(['r1', 'r2', 'r3']);
+    expect(freeDeskCount(rooms)).toBe(4);
+    expect(roomsOfPages([])).toEqual([]);
   });
 });

@@ -1,20 +1,24 @@
-import { useEffect, type ReactNode } from 'react';
-import { AuthProvider, useAuth } from './auth.js';
+import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { onPasswordChangeRequired, passwordChangeRequired } from './api/password-change.js';
 import { Layout } from './components/Layout.js';
 import { Loading, PageHeader } from './components/ui.js';
+import { AuthProvider, useAuth } from './features/auth/AuthProvider.js';
+import { ChoosePasswordPage } from './features/auth/ChoosePasswordPage.js';
+import { SignInPage } from './features/auth/SignInPage.js';
+import { DepartmentPage } from './features/inventory/pages/DepartmentPage.js';
+import { DepartmentsPage } from './features/inventory/pages/DepartmentsPage.js';
+import { RoomPage } from './features/inventory/pages/RoomPage.js';
+import { ForgotPasswordPage } from './features/password/ForgotPasswordPage.js';
+import { ResetPasswordPage } from './features/password/ResetPasswordPage.js';
+import { ReportProblemPage } from './features/reports/ReportProblemPage.js';
+import { ReportsPage } from './features/reports/ReportsPage.js';
+import { MyReservationsPage } from './features/reservations/MyReservationsPage.js';
+import { FindDeskPage } from './features/search/FindDeskPage.js';
+import { ProfilePage } from './features/self/ProfilePage.js';
+import { StatsPage } from './features/stats/StatsPage.js';
+import { UsersPage } from './features/users/UsersPage.js';
 import { useTitle } from './hooks.js';
 import { matchRoute, type RouteParams } from './lib/routes.js';
-import { DepartmentPage, DepartmentsPage, RoomPage } from './pages/admin/Offices.js';
-import { ReportsPage } from './pages/admin/Reports.js';
-import { StatsPage } from './pages/admin/Stats.js';
-import { UsersPage } from './pages/admin/Users.js';
-import { FindDesk } from './pages/FindDesk.js';
-import { ForgotPassword } from './pages/ForgotPassword.js';
-import { MyReservations } from './pages/MyReservations.js';
-import { Profile } from './pages/Profile.js';
-import { ReportProblem } from './pages/ReportProblem.js';
-import { ResetPassword } from './pages/ResetPassword.js';
-import { SignIn } from './pages/SignIn.js';
 import { Link, navigate, useLocation } from './router.js';
 
 interface Route {
@@ -24,10 +28,10 @@ interface Route {
 }
 
 const ROUTES: Route[] = [
-  { path: '/', render: () => <FindDesk /> },
-  { path: '/reservations', render: () => <MyReservations /> },
-  { path: '/report', render: () => <ReportProblem /> },
-  { path: '/profile', render: () => <Profile /> },
+  { path: '/', render: () => <FindDeskPage /> },
+  { path: '/reservations', render: () => <MyReservationsPage /> },
+  { path: '/report', render: () => <ReportProblemPage /> },
+  { path: '/profile', render: () => <ProfilePage /> },
   { path: '/admin/departments', admin: true, render: () => <DepartmentsPage /> },
   { path: '/admin/departments/:departmentId', admin: true, render: (params) => <DepartmentPage key={params.departmentId} departmentId={params.departmentId!} /> },
   {
@@ -42,37 +46,30 @@ const ROUTES: Route[] = [
 
 // Pages reachable without signing in.
 const PUBLIC: Record<string, () => ReactNode> = {
-  '/forgot-password': () => <ForgotPassword />,
-  '/reset-password': () => <ResetPassword />,
+  '/forgot-password': () => <ForgotPasswordPage />,
+  '/reset-password': () => <ResetPasswordPage />,
 };
 
-function NotFound() {
-  useTitle('Not found');
+/** A page that only says something (and links to "Find a desk"). */
+function MessagePage({ title, heading, text }: { title: string; heading: string; text: string }) {
+  useTitle(title);
   return (
     <div className="page">
-      <PageHeader title="Page not found" />
+      <PageHeader title={heading} />
       <p>
-        There is no page at this address. <Link to="/">Find a desk</Link>
+        {text} <Link to="/">Find a desk</Link>
       </p>
     </div>
   );
 }
 
-function Forbidden() {
-  useTitle('Administrators only');
-  return (
-    <div className="page">
-      <PageHeader title="Administrators only" />
-      <p>
-        This page is for administrators. <Link to="/">Find a desk</Link>
-      </p>
-    </div>
-  );
-}
+const NotFound = () => <MessagePage title="Not found" heading="Page not found" text="There is no page at this address." />;
+const Forbidden = () => <MessagePage title="Administrators only" heading="Administrators only" text="This page is for administrators." />;
 
 function Pages() {
   const { state } = useAuth();
   const { pathname, search } = useLocation();
+  const mustChoosePassword = useSyncExternalStore(onPasswordChangeRequired, passwordChangeRequired);
 
   // Signed-out visitors of a page go to sign-in, and come back after it.
   const mustSignIn = state.status === 'signed-out' && !PUBLIC[pathname] && pathname !== '/sign-in';
@@ -86,8 +83,11 @@ function Pages() {
   const publicPage = PUBLIC[pathname];
   if (publicPage) return <>{publicPage()}</>;
   if (state.status === 'checking') return <Loading label="Signing you in…" />;
-  if (state.status === 'signed-out') return <SignIn reason={state.reason} />;
+  if (state.status === 'signed-out') return <SignInPage reason={state.reason} />;
   if (pathname === '/sign-in') return <Loading />;
+  // Any page the service refuses until the person has chosen their own password: the form comes
+  // first, at the page's address, and the page follows.
+  if (mustChoosePassword) return <ChoosePasswordPage />;
 
   for (const route of ROUTES) {
     const params = matchRoute(route.path, pathname);

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { headerText } from '../../plugins/encoding.js';
 import { problemResponses } from '../../shared/schemas.js';
+import { OPEN_BEFORE_PASSWORD_CHANGE } from '../users/users.service.js';
 import type { AuthService, TokenPair } from './auth.service.js';
 import { LoginBody, RefreshBody, TokenPairSchema } from './auth.schemas.js';
 
@@ -15,7 +17,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
         summary: 'Sign in',
         description:
           'Creates a session and answers an access and a refresh token. Unknown e-mail, wrong password and a disabled account give the same 401. ' +
-          'Failed attempts are limited per account and all attempts per client address (429 with Retry-After). Directory (LDAP) users sign in with their directory password.',
+          'Failed attempts are limited per account and all attempts per client address (429 with Retry-After). Directory (LDAP) users sign in with their directory password. ' +
+          'An account created with a generated password signs in as usual, but must then choose its own (PUT /api/self/password) before anything else: other operations answer 403 PASSWORD_CHANGE_REQUIRED.',
         security: [],
         body: LoginBody,
         response: { 200: TokenPairSchema, ...problemResponses(429) },
@@ -23,7 +26,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     },
     async (request) =>
       serialize(
-        await auth.login({ email: request.body.email, password: request.body.password, userAgent: request.headers['user-agent'], clientAddress: request.ip }),
+        await auth.login({ email: request.body.email, password: request.body.password, userAgent: headerText(request, 'user-agent'), clientAddress: request.ip }),
       ),
   );
 
@@ -48,10 +51,11 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
   app.post(
     '/api/auth/logout',
     {
+      config: { allowedBeforePasswordChange: true },
       schema: {
         tags: ['Authentication'],
         summary: 'Sign out',
-        description: "Revokes the caller's session: its access and refresh tokens are refused from then on.",
+        description: `Revokes the caller's session: its access and refresh tokens are refused from then on. ${OPEN_BEFORE_PASSWORD_CHANGE}`,
         response: { 204: { type: 'null', description: 'Signed out.' }, ...problemResponses() },
       },
     },

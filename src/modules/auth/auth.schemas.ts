@@ -1,10 +1,11 @@
 import { Type } from '@sinclair/typebox';
+import { EmailInput, PasswordInput } from '../../shared/fields.js';
 import { Timestamp, Uuid } from '../../shared/schemas.js';
 
 export const LoginBody = Type.Object(
   {
-    email: Type.String({ minLength: 1, maxLength: 200, description: 'E-mail address (any case).' }),
-    password: Type.String({ minLength: 1, maxLength: 256 }),
+    email: EmailInput(),
+    password: PasswordInput(),
   },
   { additionalProperties: false },
 );

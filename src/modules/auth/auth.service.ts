@@ -45,10 +45,13 @@ export class AuthService {
   async login(input: { email: string; password: string; userAgent?: string; clientAddress: string }): Promise<TokenPair> {
     const now = this.clock.now();
     await this.throttle.attemptFromAddress(input.clientAddress, now);
-    await this.throttle.attemptOnAccount(input.email, now);
+    await this.throttle.beforePasswordCheck(input.email, input.clientAddress, now);
     const user = await this.verifiedUser(input.email.trim(), input.password);
-    if (!user?.enabled) throw new AppError('INVALID_CREDENTIALS');
-    await this.throttle.succeededOnAccount(input.email);
+    if (!user?.enabled) {
+      await this.throttle.passwordRefused(input.email, now);
+      throw new AppError('INVALID_CREDENTIALS');
+    }
+    await this.throttle.passwordAccepted(input.email, input.clientAddress);
     const session = await new SessionsRepository(this.db).create({
       userId: user.id,
       userAgent: input.userAgent ? input.userAgent.replaceAll('\u0000', '').slice(0, USER_AGENT_MAX) : null,
@@ -69,17 +72,22 @@ export class AuthService {
       await verifyPassword(null, password); // same cost as a wrong password
       return undefined;
     }
-    const result = await this.directory!.verify(user?.email ?? email, password);
+    const address = user?.email ?? email;
+    const result = await this.directory!.verify(address, password);
     if (result.verdict === 'rejected') return undefined;
+    // An entry speaks only for the addresses it lists: link by the address signed in with, never
+    // by another value of the entry (its first `mail` may well be someone else's address).
+    const listed = result.profile.mails.find((mail) => mail.toLowerCase() === address.toLowerCase());
+    if (listed === undefined) return undefined;
     if (user) return user;
     // First directory sign-in of someone unknown here: create the local USER (a racing twin finds it).
     const { profile } = result;
     const created = await users.insertIfAbsent(
-      { email: profile.email.slice(0, 200), firstName: profile.firstName.slice(0, 200), lastName: profile.lastName.slice(0, 200), role: 'USER', enabled: true, ldap: true },
+      { email: listed, firstName: profile.firstName.slice(0, 200), lastName: profile.lastName.slice(0, 200), role: 'USER', enabled: true, ldap: true },
       this.clock.now(),
     );
     // A racing twin may have created it; an existing local (non-directory) account is never taken over.
-    const existing = created ?? (await users.findByEmail(profile.email));
+    const existing = created ?? (await users.findByEmail(listed));
     return existing?.ldap ? existing : undefined;
   }
 
@@ -112,13 +120,23 @@ export class AuthService {
     await new SessionsRepository(this.db).delete(sessionId);
   }
 
-  /** The caller of an access token, checked against its live session on every request. */
-  async authenticate(accessToken: string): Promise<Caller> {
+  /**
+   * The caller of an access token, checked against its live session on every request;
+   * `withStatsChanges`: also the statistics change count, read in the same statement.
+   */
+  async authenticate(accessToken: string, withStatsChanges = false): Promise<{ caller: Caller; statsChanges?: bigint }> {
     const claims = await this.tokens.verifyAccess(accessToken);
     if (!claims) throw new AppError('INVALID_TOKEN');
-    const found = await new SessionsRepository(this.db).findLiveWithUser(claims.sessionId, claims.userId, this.clock.now());
+    const repository = new SessionsRepository(this.db);
+    const now = this.clock.now();
+    if (withStatsChanges) {
+      const found = await repository.findLiveWithUserAndStatsChanges(claims.sessionId, claims.userId, now);
+      if (!found) throw new AppError('INVALID_TOKEN');
+      return { caller: { user: found.user, sessionId: found.session.id }, statsChanges: BigInt(found.statsChanges ?? '0') };
+    }
+    const found = await repository.findLiveWithUser(claims.sessionId, claims.userId, now);
     if (!found) throw new AppError('INVALID_TOKEN');
-    return { user: found.user, sessionId: found.session.id };
+    return { caller: { user: found.user, sessionId: found.session.id } };
   }
 
   private async issue(session: SessionRow): Promise<TokenPair> {

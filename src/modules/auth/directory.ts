@@ -3,7 +3,8 @@
  * never with a local password.
  */
 export interface DirectoryProfile {
-  email: string;
+  /** Every `mail` value of the entry: the addresses it speaks for (a sign-in links by one of them). */
+  mails: string[];
   firstName: string;
   lastName: string;
 }

@@ -21,17 +21,15 @@ export function escapeDnValue(value: string): string {
 const REJECTED: DirectoryResult = { verdict: 'rejected' };
 const PROFILE_ATTRIBUTES = ['mail', 'givenName', 'sn', 'cn'];
 
-const first = (value: Entry[string] | undefined): string | undefined => {
-  const item = Array.isArray(value) ? value[0] : value;
-  if (item === undefined) return undefined;
-  return Buffer.isBuffer(item) ? item.toString('utf8') : String(item);
-};
+const all = (value: Entry[string] | undefined): string[] =>
+  (value === undefined ? [] : Array.isArray(value) ? value : [value]).map((item) => (Buffer.isBuffer(item) ? item.toString('utf8') : String(item)));
+const first = (value: Entry[string] | undefined): string | undefined => all(value)[0];
 
 function profileOf(entry: Entry, fallbackEmail: string): DirectoryProfile {
   const cn = first(entry.cn)?.trim() ?? '';
   const [cnFirst = '', ...cnRest] = cn.split(/\s+/);
   return {
-    email: first(entry.mail)?.trim() || fallbackEmail,
+    mails: all(entry.mail).map((mail) => mail.trim()).filter(Boolean),
     firstName: first(entry.givenName)?.trim() || cnFirst || fallbackEmail.split('@')[0]!,
     lastName: first(entry.sn)?.trim() || cnRest.join(' ') || '-',
   };
@@ -97,7 +95,8 @@ export class LdapDirectory implements DirectoryAuthenticator {
     try {
       if (!(await this.userBind(client, dn, password))) return REJECTED;
       const entry = await this.attempt(async () => (await client.search(dn, { scope: 'base', attributes: PROFILE_ATTRIBUTES })).searchEntries[0]);
-      return { verdict: 'accepted', profile: entry ? profileOf(entry, email) : { email, firstName: username, lastName: '-' } };
+      // An entry we may not read lists no addresses, so it cannot be linked to an account.
+      return { verdict: 'accepted', profile: entry ? profileOf(entry, email) : { mails: [], firstName: username, lastName: '-' } };
     } finally {
       await client.unbind().catch(() => {});
     }

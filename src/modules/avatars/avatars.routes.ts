@@ -11,7 +11,7 @@ export const IMAGE_RESPONSE = {
 export const UPLOAD_NOTE =
   'Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); ' +
   'anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. ' +
-  'The image is re-encoded (metadata stripped).';
+  'The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process\'s decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After.';
 
 export const avatarsRoutes: FastifyPluginAsyncTypebox<{ avatars: AvatarsService; maxUploadBytes: number }> = async (app, { avatars, maxUploadBytes }) => {
   // Image and multipart bodies are accepted here only; elsewhere they stay 415.
@@ -28,10 +28,11 @@ export const avatarsRoutes: FastifyPluginAsyncTypebox<{ avatars: AvatarsService;
   app.put(
     '/api/users/:id/avatar',
     {
+      config: { expensive: true },
       schema: {
         tags: ['User Avatar'],
         summary: 'Set an avatar (own, or any as admin)',
-        description: `${UPLOAD_NOTE} Avatars are cropped to a ${AVATAR_SIDE}×${AVATAR_SIDE} square. Answers the User, whose hasAvatar is then true.`,
+        description: `${UPLOAD_NOTE} Avatars have at most AVATAR_MAX_PIXELS (default 16 megapixels; 413 above) and are cropped to a ${AVATAR_SIDE}×${AVATAR_SIDE} square. Answers the User, whose hasAvatar is then true.`,
         params: IdParams,
         response: { 200: User, ...problemResponses(403, 404, 413, 415) },
       },

@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { forbidden, notFound } from '../../shared/errors.js';
-import { reencodeImage } from '../images/images.js';
+import { reencodeImage, type DecodeQueue } from '../images/images.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { isAdmin, toUserDto, type Caller } from '../users/users.service.js';
 import type { UserDto } from '../users/users.schemas.js';
@@ -15,6 +15,7 @@ export class AvatarsService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly maxPixels: number,
+    private readonly decodes: DecodeQueue,
   ) {}
 
   async get(userId: string) {
@@ -26,7 +27,7 @@ export class AvatarsService {
   async put(caller: Caller, userId: string, upload: Buffer): Promise<UserDto> {
     this.ensureMayChange(caller, userId);
     if (!(await new UsersRepository(this.db).findById(userId))) throw notFound('User', userId);
-    const image = await reencodeImage(upload, this.maxPixels, { square: AVATAR_SIDE });
+    const image = await reencodeImage(upload, this.maxPixels, { square: AVATAR_SIDE }, this.decodes);
     const user = await new AvatarsRepository(this.db).save(userId, image, this.clock.now());
     if (!user) throw notFound('User', userId);
     return toUserDto(user, isAdmin(caller));

@@ -28,7 +28,7 @@ export const departmentImagesRoutes: FastifyPluginAsyncTypebox<{ images: Departm
   app.put(
     '/api/departments/:departmentId/image',
     {
-      config: { role: 'ADMIN' },
+      config: { role: 'ADMIN', expensive: true },
       schema: {
         tags: ['Department Image'],
         summary: 'Set or replace a department image (admin)',

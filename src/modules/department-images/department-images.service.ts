@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { notFound } from '../../shared/errors.js';
-import { reencodeImage } from '../images/images.js';
+import { reencodeImage, type DecodeQueue } from '../images/images.js';
 import type { DepartmentDto } from '../inventory/inventory.schemas.js';
 import { DepartmentImagesRepository } from './department-images.repository.js';
 
@@ -13,6 +13,7 @@ export class DepartmentImagesService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly maxPixels: number,
+    private readonly decodes: DecodeQueue,
   ) {}
 
   async get(departmentId: string) {
@@ -26,7 +27,7 @@ export class DepartmentImagesService {
     const repository = new DepartmentImagesRepository(this.db);
     // An unknown department is refused before the (costly) decoding.
     if (!(await repository.departmentExists(departmentId))) throw notFound('Department', departmentId);
-    const image = await reencodeImage(upload, this.maxPixels, { maxSide: DEPARTMENT_IMAGE_MAX_SIDE });
+    const image = await reencodeImage(upload, this.maxPixels, { maxSide: DEPARTMENT_IMAGE_MAX_SIDE }, this.decodes);
     const department = await repository.save(departmentId, image, this.clock.now());
     if (!department) throw notFound('Department', departmentId);
     return { id: department.id, location: department.location, building: department.building, floor: department.floor };

@@ -1,30 +1,42 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
-import { AppError } from '../../shared/errors.js';
+import { databaseUnavailable, type DatabaseAvailability } from '../../db/availability.js';
 import { problemResponses } from '../../shared/schemas.js';
 
-export const healthRoutes: FastifyPluginAsyncTypebox<{ db: Database }> = async (app, { db }) => {
+/** How long readiness waits for the database before answering 503. */
+export const READINESS_TIMEOUT_MS = 1000;
+
+export const healthRoutes: FastifyPluginAsyncTypebox<{ availability: DatabaseAvailability }> = async (app, { availability }) => {
   app.get(
     '/api/health',
     {
-      config: { public: true },
+      config: { public: true, offline: true },
       schema: {
         tags: ['Health'],
-        summary: 'Readiness',
-        description: '200 once migrations have run and the database answers; 503 otherwise. No authentication.',
+        summary: 'Liveness',
+        description: '200 while the process serves HTTP; it does not ask the database (see /api/health/ready). No authentication.',
         security: [],
         response: { 200: Type.Object({ status: Type.Literal('ok') }), ...problemResponses() },
       },
     },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/api/health/ready',
+    {
+      config: { public: true, offline: true },
+      schema: {
+        tags: ['Health'],
+        summary: 'Readiness',
+        description: `200 when the database answers within ${READINESS_TIMEOUT_MS / 1000} s; 503 SERVICE_UNAVAILABLE (with Retry-After) otherwise. No authentication.`,
+        security: [],
+        response: { 200: Type.Object({ status: Type.Literal('ready') }), ...problemResponses(503) },
+      },
+    },
     async () => {
-      try {
-        await db.execute(sql`select 1`);
-      } catch {
-        throw new AppError('SERVICE_UNAVAILABLE', 'The database does not answer');
-      }
-      return { status: 'ok' as const };
+      if (!(await availability.check(READINESS_TIMEOUT_MS))) throw databaseUnavailable('The database does not answer');
+      return { status: 'ready' as const };
     },
   );
 };

@@ -2,15 +2,20 @@ import { createHash } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../../shared/errors.js';
 
 /**
  * Image uploads shared by avatars and department images: the type is decided by the bytes (PNG,
  * JPEG, WebP; anything else 415), the pixel count is checked from the header before decoding
  * (413), and every image is re-encoded by sharp, so metadata and anything smuggled after the
- * image data (a polyglot) never come back.
+ * image data (a polyglot) never come back. Decoding happens outside the V8 heap (libvips), so
+ * what the decodes of a process may hold at once is bounded apart: see DecodeQueue.
  */
+
+// libvips' operation cache would keep recent images (up to 50 MB) for reuse; uploads are never
+// decoded twice.
+sharp.cache(false);
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/webp';
 export const IMAGE_TYPES: ImageType[] = ['image/png', 'image/jpeg', 'image/webp'];
@@ -34,20 +39,98 @@ export interface ImageShape {
   maxSide?: number;
 }
 
-export async function reencodeImage(bytes: Buffer, maxPixels: number, shape: ImageShape): Promise<StoredImage> {
+/** An image may decode to at most this many bytes per pixel of its limit (8-bit RGBA). */
+const BYTES_PER_ALLOWED_PIXEL = 4;
+const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(0);
+
+/** Bytes per sample of each libvips band format sharp reports as `depth`. */
+const SAMPLE_BYTES: Record<string, number> = { uchar: 1, char: 1, ushort: 2, short: 2, uint: 4, int: 4, float: 4, complex: 8, double: 8, dpcomplex: 16 };
+
+/**
+ * Decodes of uploaded images, process-wide: together they may hold at most `budgetBytes` of
+ * decoded pixels (width × height × channels × bytes per sample: what an interlaced PNG, which
+ * cannot be decoded in stripes, needs in full). Others wait in line, first come first served; an
+ * image larger than the budget is decoded alone. At most `maxWaiting` wait: beyond, 503
+ * SERVER_BUSY with Retry-After. Decoded pixels live outside the V8 heap, so this is what keeps an
+ * upload burst within a bounded amount of memory (docs/behaviour.md, Images).
+ */
+export class DecodeQueue {
+  private inUse = 0;
+  private running = 0;
+  private readonly waiting: { cost: number; start: () => void }[] = [];
+
+  constructor(
+    private readonly budgetBytes: number,
+    private readonly maxWaiting = 16,
+  ) {}
+
+  async run<T>(cost: number, work: () => Promise<T>): Promise<T> {
+    await this.admit(cost);
+    try {
+      return await work();
+    } finally {
+      this.inUse -= cost;
+      this.running--;
+      this.startWaiting();
+    }
+  }
+
+  private fits(cost: number): boolean {
+    return this.running === 0 || this.inUse + cost <= this.budgetBytes;
+  }
+
+  private admit(cost: number): Promise<void> {
+    if (this.waiting.length === 0 && this.fits(cost)) {
+      this.take(cost);
+      return Promise.resolve();
+    }
+    if (this.waiting.length >= this.maxWaiting) {
+      throw new AppError('SERVER_BUSY', 'Too many images are being processed; retry shortly', { retryAfter: 2 });
+    }
+    return new Promise((resolve) => this.waiting.push({ cost, start: resolve }));
+  }
+
+  private take(cost: number): void {
+    this.inUse += cost;
+    this.running++;
+  }
+
+  private startWaiting(): void {
+    while (this.waiting.length > 0 && this.fits(this.waiting[0]!.cost)) {
+      const next = this.waiting.shift()!;
+      this.take(next.cost);
+      next.start();
+    }
+  }
+}
+
+export async function reencodeImage(bytes: Buffer, maxPixels: number, shape: ImageShape, decodes: DecodeQueue): Promise<StoredImage> {
   const contentType = detectImageType(bytes);
   if (!contentType) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only PNG, JPEG and WebP images are accepted (decided by the file content)');
-  let width: number | undefined;
-  let height: number | undefined;
+  let header: Metadata;
   try {
-    ({ width, height } = await sharp(bytes, { limitInputPixels: false }).metadata());
+    // The header only: no pixel is decoded yet.
+    header = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw new AppError('VALIDATION_FAILED', 'The image is damaged or incomplete', { errors: [{ field: 'file', message: 'is not a readable image' }] });
   }
+  const { width, height } = header;
   if (!width || !height) throw new AppError('VALIDATION_FAILED', 'The image has no size', { errors: [{ field: 'file', message: 'is not a readable image' }] });
   if (width * height > maxPixels) {
     throw new AppError('PAYLOAD_TOO_LARGE', `The image has ${width}×${height} pixels; at most ${maxPixels.toLocaleString('en')} pixels are accepted`);
   }
+  // As much as 8-bit RGBA at the pixel limit: deeper samples (16-bit PNG) allow fewer pixels.
+  const decodedBytes = width * height * (header.channels ?? 4) * (SAMPLE_BYTES[header.depth ?? ''] ?? 8);
+  if (decodedBytes > maxPixels * BYTES_PER_ALLOWED_PIXEL) {
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      `The image takes ${megabytes(decodedBytes)} MB decoded (${width}×${height} pixels, ${header.channels} channels of ${header.depth}); at most ${megabytes(maxPixels * BYTES_PER_ALLOWED_PIXEL)} MB are accepted: save it with 8 bits per channel, or smaller`,
+    );
+  }
+  return decodes.run(decodedBytes, () => reencode(bytes, contentType, maxPixels, shape));
+}
+
+async function reencode(bytes: Buffer, contentType: ImageType, maxPixels: number, shape: ImageShape): Promise<StoredImage> {
   let pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' }).rotate();
   pipeline = shape.square
     ? pipeline.resize(shape.square, shape.square, { fit: 'cover', position: 'attention' })

@@ -43,7 +43,7 @@ const ADMIN_NOTE = 'Admins only (403 for users).';
 const PARTIAL_NOTE = 'Members left out keep their value.';
 const NAMES_NOTE = 'Names are trimmed and need not be unique.';
 const FORCE_NOTE =
-  'Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too ' +
+  'Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too ' +
   '(reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. ' +
   'Defect reports that named a deleted place stay, with that reference set to null.';
 

@@ -1,17 +1,14 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Page, pageQueryProperties } from '../../shared/paging.js';
-import { LONG_TEXT_MAX, Name, SHORT_TEXT_MAX, StringEnum, Uuid } from '../../shared/schemas.js';
+import { DESK_TYPES, DeskType, EQUIPMENT_TYPES, EquipmentDescription, EquipmentType, FLOOR_MAX, FLOOR_MIN, Floor } from '../../shared/fields.js';
+import { Name, SHORT_TEXT_MAX, Uuid } from '../../shared/schemas.js';
 
 /**
- * Response shapes of the inventory, exactly interface.md's fields. Shared by the inventory
+ * Response shapes of the inventory, exactly the fields of docs/api.md#resources. Shared by the inventory
  * routes and by search (Room with its desks, Department without rooms).
  */
 
-export const DESK_TYPES = ['FLEX', 'FIXED'] as const;
-export const EQUIPMENT_TYPES = ['DOCKING_STATION', 'MONITOR', 'KEYBOARD', 'MOUSE', 'HEADSET', 'WEBCAM', 'CHAIR', 'OTHER'] as const;
-
-export const DeskType = StringEnum(DESK_TYPES, { description: 'FLEX: a shared desk anyone may book (the default). FIXED: assigned by an admin; users cannot book it.' });
-export const EquipmentType = StringEnum(EQUIPMENT_TYPES, { description: EQUIPMENT_TYPES.join(', ') + '.' });
+export { DESK_TYPES, DeskType, EQUIPMENT_TYPES, EquipmentType, FLOOR_MAX, FLOOR_MIN };
 
 export const Department = Type.Object(
   {
@@ -81,8 +78,6 @@ export type RoomParams = Static<typeof RoomParams>;
 export type DeskParams = Static<typeof DeskParams>;
 export type EquipmentParams = Static<typeof EquipmentParams>;
 
-export const FLOOR_MIN = -1000;
-export const FLOOR_MAX = 10_000;
 /** At most this many ids in one `ids` filter (the largest page). */
 export const MAX_IDS = 1000;
 /** At most this many values in one equipment `filter`. */
@@ -130,8 +125,6 @@ export const DeleteQuery = Type.Object({
 });
 export type DeleteQuery = Static<typeof DeleteQuery>;
 
-const Floor = () => Type.Integer({ minimum: FLOOR_MIN, maximum: FLOOR_MAX, description: `Floor number (${FLOOR_MIN} to ${FLOOR_MAX}; negative below ground).` });
-
 export const CreateDepartmentBody = Type.Object(
   { location: Name('Location, e.g. a city or site'), building: Name('Building'), floor: Floor() },
   { additionalProperties: false },
@@ -173,7 +166,7 @@ export type UpdateDeskBody = Static<typeof UpdateDeskBody>;
 export const CreateEquipmentBody = Type.Object(
   {
     name: Name('Equipment name'),
-    description: Type.String({ maxLength: LONG_TEXT_MAX, description: `Free text (0–${LONG_TEXT_MAX} characters; may be empty; kept as given).` }),
+    description: EquipmentDescription(),
     type: EquipmentType,
   },
   { additionalProperties: false },

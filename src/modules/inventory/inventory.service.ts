@@ -83,7 +83,10 @@ function hasDependents(what: string, dependents: Dependents): AppError {
     dependents.futureReservations > 0 ? counted(dependents.futureReservations, 'future reservation') : undefined,
   ].filter((part): part is string => part !== undefined);
   const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0];
-  return new AppError('HAS_DEPENDENTS', `${what} still has ${list}; remove them first or delete with ?force=true`);
+  const { rooms, desks, equipment, futureReservations } = dependents;
+  return new AppError('HAS_DEPENDENTS', `${what} still has ${list}; remove them first or delete with ?force=true`, {
+    dependents: { rooms, desks, equipment, futureReservations },
+  });
 }
 
 const isForeignKeyViolation = (error: unknown) => pgErrorCode(error) === PG.FOREIGN_KEY_VIOLATION;

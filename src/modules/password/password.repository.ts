@@ -1,5 +1,5 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { queryRows, type Database } from '../../db/client.js';
 import { passwordTokens } from '../../db/schema.js';
 
 export type PasswordTokenPurpose = (typeof passwordTokens.$inferSelect)['purpose'];
@@ -7,18 +7,30 @@ export type PasswordTokenPurpose = (typeof passwordTokens.$inferSelect)['purpose
 export class PasswordTokensRepository {
   constructor(private readonly db: Database) {}
 
-  /** Stores a new token for the user; the older one, if any, stops working (one row per user). */
-  async replace(userId: string, tokenHash: string, purpose: PasswordTokenPurpose, now: Date, expiresAt: Date): Promise<void> {
-    const values = { tokenHash, purpose, createdAt: now, expiresAt };
-    await this.db
-      .insert(passwordTokens)
-      .values({ userId, ...values })
-      .onConflictDoUpdate({ target: passwordTokens.userId, set: values });
+  /**
+   * Stores a new token for the user, if `email` (where it is about to be mailed) is still their
+   * address; the older one, if any, stops working (one row per user). The user row is read
+   * FOR SHARE, so an address change in flight is waited for and then seen. Answers whether it was stored.
+   */
+  async replace(userId: string, email: string, tokenHash: string, purpose: PasswordTokenPurpose, now: Date, expiresAt: Date): Promise<boolean> {
+    const rows = await queryRows<{ user_id: string }>(
+      this.db,
+      sql`insert into password_tokens (user_id, token_hash, purpose, created_at, expires_at)
+          select id, ${tokenHash}, ${purpose}::password_token_purpose, ${now.toISOString()}::timestamptz, ${expiresAt.toISOString()}::timestamptz
+          from users where id = ${userId} and email = ${email} for share
+          on conflict (user_id) do update set token_hash = excluded.token_hash, purpose = excluded.purpose, created_at = excluded.created_at, expires_at = excluded.expires_at
+          returning user_id`,
+    );
+    return rows.length > 0;
   }
 
-  /** A password set another way makes an outstanding link useless. */
-  async deleteForUser(userId: string): Promise<void> {
-    await this.db.delete(passwordTokens).where(eq(passwordTokens.userId, userId));
+  /** A password set another way makes an outstanding link useless. Answers the link that was deleted, if any. */
+  async deleteForUser(userId: string): Promise<{ purpose: PasswordTokenPurpose; expiresAt: Date } | undefined> {
+    const [row] = await this.db
+      .delete(passwordTokens)
+      .where(eq(passwordTokens.userId, userId))
+      .returning({ purpose: passwordTokens.purpose, expiresAt: passwordTokens.expiresAt });
+    return row;
   }
 
   /** Consumes a live token (atomically: of two concurrent uses, one gets the user id). */

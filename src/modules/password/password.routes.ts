@@ -16,6 +16,7 @@ export const passwordRoutes: FastifyPluginAsyncTypebox<{ passwords: PasswordServ
         description:
           'Always the same 200 answer, whether or not the address belongs to an account. A local, enabled user gets a mail with a single-use link ' +
           '(PUBLIC_URL/reset-password?token=…, valid PASSWORD_RESET_TTL, default 1 h); a newer link makes older ones invalid. Directory users get no mail. ' +
+          'At most one such mail per account per PASSWORD_MAIL_COOLDOWN (default 5 min): a request within it mails nothing and the link already mailed keeps working. ' +
           'Limited per client address like sign-in (429).',
         security: [],
         body: ForgotBody,

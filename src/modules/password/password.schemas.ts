@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { Password } from '../../shared/schemas.js';
+import { EmailInput, Password } from '../../shared/fields.js';
 
-export const ForgotBody = Type.Object({ email: Type.String({ minLength: 1, maxLength: 200, description: 'E-mail address (any case).' }) }, { additionalProperties: false });
+export const ForgotBody = Type.Object({ email: EmailInput() }, { additionalProperties: false });
 
 export const ForgotAnswer = Type.Object({ message: Type.String() }, { title: 'ForgotPasswordAnswer' });
 

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { hashPassword } from '../auth/password.js';
-import type { LoginThrottle } from '../auth/throttle.js';
+import { ThrottleRepository, type LoginThrottle } from '../auth/throttle.js';
 import type { Mailer } from '../mail/mailer.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
@@ -14,14 +14,18 @@ export interface PasswordMailSettings {
   publicUrl: string;
   resetTtlMs: number;
   setupTtlMs: number;
+  /** PASSWORD_MAIL_COOLDOWN: at most one "forgot" mail per account per this time (0: no limit). */
+  resetMailCooldownMs: number;
 }
+
+const resetMailKey = (userId: string) => `reset-mail:${userId}`;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
- * Password links by e-mail (decisions.md §2): "forgot password" and "your account was created".
+ * Password links by e-mail (docs/behaviour.md#password-links-and-directory-sign-in): "forgot password" and "your account was created".
  * Tokens are 256 random bits, stored only as a hash, single use, expiring; a newer link makes
  * older ones invalid. Mails go out after the answer, so the answer to `forgot` is the same,
  * equally fast, for known and unknown addresses.
@@ -45,14 +49,33 @@ export class PasswordService {
       const user = await new UsersRepository(this.db).findByEmail(email.trim());
       // Directory users change their password in the directory; disabled users cannot sign in anyway.
       if (!user || user.ldap || !user.enabled) return;
-      await this.sendLink(user, 'reset');
+      if (!(await this.claimResetMail(user.id))) return;
+      // A mail that did not go out does not hold the next request back.
+      if (!(await this.sendLink(user, 'reset'))) await new ThrottleRepository(this.db).forget(resetMailKey(user.id));
     });
+  }
+
+  /**
+   * Whether this request may mail a reset link: one per account per cooldown, decided by one
+   * atomic upsert, so concurrent requests and several processes agree. A request in the cooldown
+   * changes nothing: the link already mailed keeps working.
+   */
+  private async claimResetMail(userId: string): Promise<boolean> {
+    if (this.settings.resetMailCooldownMs === 0) return true;
+    const { retryAfter } = await new ThrottleRepository(this.db).hit({ key: resetMailKey(userId), limit: 1, windowMs: this.settings.resetMailCooldownMs }, this.clock.now());
+    return retryAfter === undefined;
   }
 
   /** After an admin creates a local user: a mail with a link to set the first password. */
   announceNewAccount(user: UserRow): void {
     if (user.ldap || !user.enabled) return;
     this.inBackground(() => this.sendLink(user, 'setup'));
+  }
+
+  /** After an admin changed the address of a user whose link was pending: a fresh link of that kind, to the new address. */
+  announceAddressChange(user: UserRow, purpose: PasswordTokenPurpose): void {
+    if (user.ldap || !user.enabled) return;
+    this.inBackground(() => this.sendLink(user, purpose));
   }
 
   /**
@@ -69,12 +92,12 @@ export class PasswordService {
       const users = new UsersRepository(tx);
       const user = await users.findById(userId);
       if (!user || user.ldap || !user.enabled) throw new AppError('INVALID_RESET_TOKEN');
-      await users.update(userId, { passwordHash }, this.clock.now());
+      await users.update(userId, { passwordHash, mustChangePassword: false }, this.clock.now());
       await new SessionsRepository(tx).deleteAllOfUser(userId);
       return user.email;
     });
-    // The owner proved control of the mailbox: earlier failed sign-ins no longer lock them out.
-    await this.throttle.succeededOnAccount(email);
+    // The owner proved control of the mailbox: earlier failed sign-ins no longer hold them up.
+    await this.throttle.forgetAccount(email);
   }
 
   /** Waits for mails still being sent (graceful shutdown, tests). */
@@ -82,18 +105,21 @@ export class PasswordService {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  private inBackground(work: () => Promise<void>): void {
-    const task = work()
+  private inBackground(work: () => Promise<unknown>): void {
+    const task: Promise<void> = work()
+      .then(() => undefined)
       .catch((error: unknown) => this.log.error({ err: error }, 'password mail failed'))
       .finally(() => this.pending.delete(task));
     this.pending.add(task);
   }
 
-  private async sendLink(user: UserRow, purpose: PasswordTokenPurpose): Promise<void> {
+  /** Replaces the user's link with a new one and mails it; answers whether the mail went out. */
+  private async sendLink(user: UserRow, purpose: PasswordTokenPurpose): Promise<boolean> {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     const ttl = purpose === 'reset' ? this.settings.resetTtlMs : this.settings.setupTtlMs;
-    await new PasswordTokensRepository(this.db).replace(user.id, hashToken(token), purpose, now, new Date(now.getTime() + ttl));
+    // Not stored when the address changed meanwhile: a link never goes to an address the user no longer has.
+    if (!(await new PasswordTokensRepository(this.db).replace(user.id, user.email, hashToken(token), purpose, now, new Date(now.getTime() + ttl)))) return false;
     const link = `${this.settings.publicUrl.replace(/\/$/, '')}/reset-password?token=${token}`;
     const hours = Math.round(ttl / 3_600_000);
     const validity = hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'}` : `${Math.round(ttl / 60_000)} minutes`;
@@ -111,5 +137,6 @@ export class PasswordService {
         `<p><a href="${escapeHtml(link)}">${escapeHtml(body.action)}</a> (the link works once, for ${validity}).</p><p>${escapeHtml(body.after)}</p>`,
     });
     if (sent) this.log.info({ userId: user.id, purpose }, 'password link sent');
+    return sent;
   }
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LONG_TEXT_MAX, Name, Nullable, Timestamp, Uuid } from '../../shared/schemas.js';
+import { ReportDescription } from '../../shared/fields.js';
+import { Name, Nullable, Timestamp, Uuid } from '../../shared/schemas.js';
 import { Page, pageQueryProperties } from '../../shared/paging.js';
 
 export const Report = Type.Object(
@@ -23,7 +24,7 @@ export const ReportPage = Page(Report, 'PageOfReport');
 export const CreateReportBody = Type.Object(
   {
     title: Name('Title'),
-    description: Type.String({ minLength: 1, maxLength: LONG_TEXT_MAX, pattern: '\\S', description: `What is wrong (1–${LONG_TEXT_MAX} characters, not blank).` }),
+    description: ReportDescription(),
     reportedBy: Uuid('The user filing it: the caller\'s own id, unless the caller is an admin.'),
     departmentId: Type.Optional(Uuid()),
     roomId: Type.Optional(Uuid()),

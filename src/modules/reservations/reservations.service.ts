@@ -3,6 +3,7 @@ import { pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
+import { parseInstant } from '../../shared/time.js';
 import { isAdmin, type Caller } from '../users/users.service.js';
 import { RESERVATION_SORTABLE, ReservationsRepository, type BookableDesk, type ReservationType, type ReservationView } from './reservations.repository.js';
 import type { CreateReservationBody, ReservationDto, ReservationListQuery, UpdateReservationBody } from './reservations.schemas.js';
@@ -40,13 +41,6 @@ export const toReservationDto = (row: ReservationView): ReservationDto => ({
   type: row.type,
 });
 
-function instant(field: string, value: string): Date {
-  const date = new Date(value);
-  // The schema checked the format; a leap second (…:60) still makes no Date.
-  if (Number.isNaN(date.getTime())) throw invalid(field, 'is not a valid instant');
-  return date;
-}
-
 function describeDuration(ms: number): string {
   const hours = ms / 3_600_000;
   if (hours >= 48 && Number.isInteger(hours / 24)) return `${hours / 24} days`;
@@ -57,7 +51,7 @@ function describeDuration(ms: number): string {
 const ruleBroken = (field: string, message: string) => new AppError('RESERVATION_NOT_ALLOWED', `${field} ${message}`, { errors: [{ field, message }] });
 
 /**
- * Reservations (decisions.md §5). The database keeps a desk, and a user, from ever holding two
+ * Reservations (docs/behaviour.md#reservations). The database keeps a desk, and a user, from ever holding two
  * overlapping reservations (exclusion constraints); this service adds the booking rules that bind
  * USERs (not in the past, not too long or too far ahead, bookable desks only) and turns a
  * constraint violation into a 409 naming the ranges that collided.
@@ -76,8 +70,8 @@ export class ReservationsService {
   async list(caller: Caller, query: ReservationListQuery): Promise<PageOf<ReservationDto>> {
     const admin = isAdmin(caller);
     if (!admin && query.userId !== undefined && query.userId !== caller.user.id) throw forbidden('You may list only your own reservations');
-    const from = query.from === undefined ? undefined : instant('from', query.from);
-    const to = query.to === undefined ? undefined : instant('to', query.to);
+    const from = query.from === undefined ? undefined : parseInstant('from', query.from);
+    const to = query.to === undefined ? undefined : parseInstant('to', query.to);
     if (from && to && from >= to) throw invalid('to', 'must be after from');
     const request = parsePageRequest(query, RESERVATION_SORTABLE);
     const { rows, total } = await this.reservations.page(
@@ -97,7 +91,7 @@ export class ReservationsService {
     if (!admin && userId !== caller.user.id) throw forbidden('You may book only for yourself');
     const type = body.type ?? 'shared';
     if (!admin && type !== 'shared') throw forbidden('Only admins make fixed reservations');
-    const booking: Booking = { userId, deskId: body.deskId, startTime: instant('startTime', body.startTime), endTime: instant('endTime', body.endTime), type };
+    const booking: Booking = { userId, deskId: body.deskId, startTime: parseInstant('startTime', body.startTime), endTime: parseInstant('endTime', body.endTime), type };
     const desk = await this.checkBooking(caller, booking, true);
     const { id } = await this.write(caller, booking, undefined, (values, now) => this.reservations.insert(values, now));
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
@@ -110,8 +104,8 @@ export class ReservationsService {
     const booking: Booking = {
       userId: existing.userId,
       deskId: body.deskId ?? existing.deskId,
-      startTime: body.startTime === undefined ? existing.startTime : instant('startTime', body.startTime),
-      endTime: body.endTime === undefined ? existing.endTime : instant('endTime', body.endTime),
+      startTime: body.startTime === undefined ? existing.startTime : parseInstant('startTime', body.startTime),
+      endTime: body.endTime === undefined ? existing.endTime : parseInstant('endTime', body.endTime),
       type: body.type ?? existing.type,
     };
     const startMoved = booking.startTime.getTime() !== existing.startTime.getTime();
@@ -141,7 +135,7 @@ export class ReservationsService {
     if (existing.endTime <= this.clock.now()) throw new AppError('CONFLICT', 'This reservation has already ended and can no longer be changed or cancelled');
   }
 
-  /** The rules of decisions.md §5; admins are exempt from all but start < end and an existing desk. */
+  /** The rules of docs/behaviour.md#reservations; admins are exempt from all but start < end and an existing desk. */
   private async checkBooking(caller: Caller, booking: Booking, startMoved: boolean): Promise<BookableDesk> {
     const { startTime, endTime } = booking;
     if (startTime >= endTime) throw invalid('endTime', 'must be after startTime');

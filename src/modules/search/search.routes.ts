@@ -24,6 +24,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
   app.post(
     '/api/search/rooms',
     {
+      config: { expensive: true },
       schema: {
         tags: ['Search'],
         summary: 'Search rooms',
@@ -42,6 +43,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
   app.post(
     '/api/search/departments',
     {
+      config: { expensive: true },
       schema: {
         tags: ['Search'],
         summary: 'Search departments',
@@ -60,6 +62,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
   app.post(
     '/api/search/reports',
     {
+      config: { expensive: true },
       schema: {
         tags: ['Search'],
         summary: 'Search reports',

@@ -4,7 +4,7 @@ import { LONG_TEXT_MAX, SHORT_TEXT_MAX, Uuid } from '../../shared/schemas.js';
 import { Department, DeskType, EquipmentType, Room } from '../inventory/inventory.schemas.js';
 import { Report } from '../reports/reports.schemas.js';
 
-/** Search criteria of interface.md §4 (rooms and departments); every member optional, unknown members refused. */
+/** Search criteria (docs/behaviour.md#search) of rooms and departments; every member optional, unknown members refused. */
 
 const Contains = (what: string, maxLength = SHORT_TEXT_MAX) =>
   Type.String({ maxLength, description: `Part of the ${what}, any case; \`%\`, \`_\` and \`\\\` are taken literally (at most ${maxLength} characters).` });

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/client.js';
 import { invalid } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf, type PageQuery } from '../../shared/paging.js';
+import { parseInstant } from '../../shared/time.js';
 import type { DepartmentDto, RoomDto } from '../inventory/inventory.schemas.js';
 import type { ReportDto } from '../reports/reports.schemas.js';
 import { toReportDto } from '../reports/reports.service.js';
@@ -17,29 +18,9 @@ import {
 type FreeCriterion = NonNullable<NonNullable<SearchCriteria['reservation']>['free']>;
 type PartlyBetween = NonNullable<FreeCriterion['partlyBetween']>;
 
-// The schema has checked the shape (format date-time: a date, a time and Z or an offset).
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|([+-])(\d{2})(?::?(\d{2}))?)$/i;
-const EARLIEST = Date.parse('0001-01-01T00:00:00.000Z');
-const LATEST = Date.parse('9999-12-31T23:59:59.999Z');
-
-/** An ISO 8601 date-time with any offset, as an instant (milliseconds; finer digits are dropped). */
-function instant(field: string, text: string): Date {
-  const match = DATE_TIME.exec(text);
-  if (!match) throw invalid(field, 'must be an ISO 8601 date-time with Z or an offset, e.g. 2025-03-03T09:00:00+02:00');
-  const [, year, month, day, hour, minute, second, fraction, sign, offsetHours, offsetMinutes] = match;
-  if (Number(second) > 59) throw invalid(field, 'leap seconds are not supported');
-  const local = new Date(0);
-  local.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
-  local.setUTCHours(Number(hour), Number(minute), Number(second), Number((fraction ?? '').slice(0, 3).padEnd(3, '0')));
-  const offsetMs = sign === undefined ? 0 : (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes ?? 0)) * 60_000;
-  const time = local.getTime() - offsetMs;
-  if (time < EARLIEST || time > LATEST) throw invalid(field, 'must lie between the years 0001 and 9999 (UTC)');
-  return new Date(time);
-}
-
 function timeWindow(field: string, window: { start: string; end: string }): TimeWindow {
-  const start = instant(`${field}.start`, window.start);
-  const end = instant(`${field}.end`, window.end);
+  const start = parseInstant(`${field}.start`, window.start);
+  const end = parseInstant(`${field}.end`, window.end);
   if (start.getTime() >= end.getTime()) throw invalid(`${field}.end`, 'must be after start');
   return { start, end };
 }

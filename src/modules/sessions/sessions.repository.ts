@@ -2,6 +2,7 @@ import { and, count, eq, gt, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { sessions, users } from '../../db/schema.js';
 import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
+import { statsChangeCount } from '../stats/stats.repository.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -26,23 +27,26 @@ export interface NewSession {
   refreshExpiresAt: Date;
 }
 
+const isLive = and(
+  eq(sessions.id, sql.placeholder('sessionId')),
+  eq(sessions.userId, sql.placeholder('userId')),
+  gt(sessions.refreshExpiresAt, sql`${sql.placeholder('now')}::timestamptz`),
+  eq(users.enabled, true),
+);
 /** Runs on every authenticated request: built once per database and kept prepared. */
 const liveSessionQuery = (db: Database) =>
+  db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(isLive).limit(1).prepare('live_session_with_user');
+/** The same for GET /api/stats, with the statistics change count: one round trip instead of two. */
+const liveSessionAndStatsQuery = (db: Database) =>
   db
-    .select({ session: sessions, user: users })
+    .select({ session: sessions, user: users, statsChanges: statsChangeCount })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.id, sql.placeholder('sessionId')),
-        eq(sessions.userId, sql.placeholder('userId')),
-        gt(sessions.refreshExpiresAt, sql`${sql.placeholder('now')}::timestamptz`),
-        eq(users.enabled, true),
-      ),
-    )
+    .where(isLive)
     .limit(1)
-    .prepare('live_session_with_user');
+    .prepare('live_session_with_user_and_stats_changes');
 const liveSessionQueries = new WeakMap<Database, ReturnType<typeof liveSessionQuery>>();
+const liveSessionAndStatsQueries = new WeakMap<Database, ReturnType<typeof liveSessionAndStatsQuery>>();
 
 export class SessionsRepository {
   constructor(private readonly db: Database) {}
@@ -66,6 +70,14 @@ export class SessionsRepository {
   async findLiveWithUser(sessionId: string, userId: string, now: Date): Promise<{ session: SessionRow; user: UserRow } | undefined> {
     let query = liveSessionQueries.get(this.db);
     if (!query) liveSessionQueries.set(this.db, (query = liveSessionQuery(this.db)));
+    const [row] = await query.execute({ sessionId, userId, now: now.toISOString() });
+    return row;
+  }
+
+  /** The same, with the statistics change count read in the same statement. */
+  async findLiveWithUserAndStatsChanges(sessionId: string, userId: string, now: Date): Promise<{ session: SessionRow; user: UserRow; statsChanges: string | null } | undefined> {
+    let query = liveSessionAndStatsQueries.get(this.db);
+    if (!query) liveSessionAndStatsQueries.set(this.db, (query = liveSessionAndStatsQuery(this.db)));
     const [row] = await query.execute({ sessionId, userId, now: now.toISOString() });
     return row;
   }

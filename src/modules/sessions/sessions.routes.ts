@@ -2,13 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, NoContent, problemResponses } from '../../shared/schemas.js';
 import { SessionListQuery, SessionPage, UserSessionsQuery } from './sessions.schemas.js';
 import type { SessionsService } from './sessions.service.js';
+import { OPEN_BEFORE_PASSWORD_CHANGE } from '../users/users.service.js';
 
-const ORDER_NOTE = 'Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed.';
+const ORDER_NOTE = `Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed. ${OPEN_BEFORE_PASSWORD_CHANGE}`;
 
 export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsService }> = async (app, { sessions }) => {
   app.get(
     '/api/sessions',
     {
+      config: { allowedBeforePasswordChange: true },
       schema: {
         tags: ['Session'],
         summary: 'List sessions',
@@ -23,6 +25,7 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   app.get(
     '/api/users/:id/sessions',
     {
+      config: { allowedBeforePasswordChange: true },
       schema: {
         tags: ['Session'],
         summary: 'Sessions of one user',
@@ -38,10 +41,11 @@ export const sessionsRoutes: FastifyPluginAsyncTypebox<{ sessions: SessionsServi
   app.delete(
     '/api/sessions/:id',
     {
+      config: { allowedBeforePasswordChange: true },
       schema: {
         tags: ['Session'],
         summary: 'Revoke a session',
-        description: "Its owner or an admin (403 for anyone else). The session's tokens are refused from then on.",
+        description: `Its owner or an admin (403 for anyone else). The session's tokens are refused from then on. ${OPEN_BEFORE_PASSWORD_CHANGE}`,
         params: IdParams,
         response: { 204: NoContent, ...problemResponses(403, 404) },
       },

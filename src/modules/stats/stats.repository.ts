@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
+import { statsChanges } from '../../db/schema.js';
 
 export interface Totals {
   totalDesks: number;
@@ -44,15 +45,37 @@ const createdPerDay = (table: 'reservations' | 'reports', days: DayRange) => sql
   from ${dayNumbers(days)}
   order by i`;
 
+/**
+ * The number of committed write statements that changed what the figures count (the triggers of
+ * migration stats_change_triggers keep it, in the writing transactions), as text (a bigint).
+ * Authentication reads it along with the session for GET /api/stats, saving a round trip.
+ */
+export const statsChangeCount = sql<string | null>`(select sum(${statsChanges.changes})::text from ${statsChanges})`;
+
+const changeCountQuery = (db: Database) =>
+  db
+    .select({ changes: sql<string | null>`sum(${statsChanges.changes})::text` })
+    .from(statsChanges)
+    .prepare('stats_change_count');
+const changeCountQueries = new WeakMap<Database, ReturnType<typeof changeCountQuery>>();
+
 export class StatsRepository {
   constructor(private readonly db: Database) {}
+
+  /** The change count (statsChangeCount). Read before the figures, it tells which writes they include at least. */
+  async changeCount(): Promise<bigint> {
+    let query = changeCountQueries.get(this.db);
+    if (!query) changeCountQueries.set(this.db, (query = changeCountQuery(this.db)));
+    const [row] = await query.execute();
+    return BigInt(row?.changes ?? '0');
+  }
 
   /**
    * Exact counts. PostgreSQL keeps no row count, so each is a scan; on a million reservations
    * that one dominates (a parallel sequential scan; an index-only scan of the smallest index costs
    * the same, the work being per row), and an estimate such as pg_class.reltuples would not be
-   * exact. StatsService caches the figures and refreshes them in the background, so this runs at
-   * most once per STATS_CACHE_TTL per process.
+   * exact. StatsService keeps the figures while no counted write happens, so this runs once per
+   * change, not per request.
    */
   async totals(): Promise<Totals> {
     const [row] = await queryRows<Totals>(

@@ -1,18 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { problemResponses } from '../../shared/schemas.js';
-import { Statistics } from './stats.schemas.js';
+import { Statistics, type StatisticsDto } from './stats.schemas.js';
 import type { StatsService } from './stats.service.js';
 
 export const statsRoutes: FastifyPluginAsyncTypebox<{ stats: StatsService }> = async (app, { stats }) => {
+  const serialised = new WeakMap<StatisticsDto, string>();
   app.get(
     '/api/stats',
     {
-      config: { role: 'ADMIN' },
+      config: { role: 'ADMIN', expensive: true, statsChanges: true },
       schema: {
         tags: ['Stats'],
         summary: 'Statistics (admin)',
         description:
-          'Users get 403. Computed at most once per STATS_CACHE_TTL (default 10 s) in each server process; older figures are answered while fresh ones are computed, so they may lag by that time plus one computation. Totals are exact counts of the rows. Days are UTC days; "today" is the current UTC date, and each `date` is that day\'s 00:00:00Z. ' +
+          'Users get 403. Never stale: the answer includes every write acknowledged before the request began, through any server process. Figures are kept while no counted row is added, removed or (reservations, reports) changed and the UTC day is the same; otherwise they are computed anew. At most EXPENSIVE_CONCURRENCY_PER_USER requests of one user run at once (429 beyond). Totals are exact counts of the rows. Days are UTC days; "today" is the current UTC date, and each `date` is that day\'s 00:00:00Z. ' +
           '`dailyCreatedReservationsLast30Days` and `dailyCreatedReportsLast30Days`: the 29 days before today and today (30 entries), counting by creation time within [00:00Z, next 00:00Z). ' +
           '`dailyReservationsLast15DaysAndNext15Days`: today−15 to today+15 (31 entries), counting the reservations whose half-open [startTime, endTime) overlaps the day ' +
           '(a reservation spanning several days counts on each; one ending exactly at 00:00Z does not count for the day that starts then). ' +
@@ -20,6 +21,15 @@ export const statsRoutes: FastifyPluginAsyncTypebox<{ stats: StatsService }> = a
         response: { 200: Statistics, ...problemResponses(403) },
       },
     },
-    async () => stats.statistics(),
+    async (request, reply) => {
+      // The same figures are answered until a counted write: each is serialised once.
+      const figures = await stats.statistics(request.statsChanges);
+      let json = serialised.get(figures);
+      if (json === undefined) {
+        json = JSON.stringify(figures);
+        serialised.set(figures, json);
+      }
+      return reply.type('application/json; charset=utf-8').send(json as unknown as StatisticsDto);
+    },
   );
 };

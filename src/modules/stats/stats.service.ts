@@ -11,52 +11,97 @@ function daysAround(today: number, from: number, to: number): DayRange {
 /** Pairs each count with its day's 00:00:00Z; the counts come oldest first, one per day. */
 const series = (days: DayRange, counts: number[]) => counts.map((count, index) => ({ date: new Date(days.first.getTime() + index * DAY_MS).toISOString(), count }));
 
+/** Figures and what they are known to include: every counted write up to `changes`, on `day`. */
+interface Figures {
+  changes: bigint;
+  day: number;
+  value: StatisticsDto;
+}
+
+/** A computation, and once it has read it, the change count it started from. */
+interface Computation {
+  startedFrom?: { changes: bigint; day: number };
+  figures: Promise<Figures>;
+}
+
+const utcDay = (now: Date) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+
 /**
  * Statistics are a dashboard: counting a million reservations on every request would make the
- * busiest admin page the costliest one. Each process computes them at most once per `cacheTtlMs`
- * (STATS_CACHE_TTL; 0 computes every time). Simultaneous requests share one computation, and
- * once the figures are older than the TTL they are still answered while a fresh computation
- * runs, so only the very first request of a process waits for one.
+ * busiest admin page the costliest one, yet an answer must include every write acknowledged
+ * before the request began, in any server process. Each request reads the change count that the
+ * database's triggers keep with every counted write (authentication reads it along with the
+ * session, so it costs no statement of its own). Figures computed after the count was read
+ * include every write it counts; so while the count and the UTC day are those of the figures
+ * this process keeps, they are still exact and are answered at once, however old.
+ *
+ * Otherwise the request needs a computation that read the count after it began (or read the same
+ * count): simultaneous requests share one, and while one runs, the requests arriving meanwhile
+ * share the one that follows it, so a steady stream of writes and reads costs at most one
+ * computation at a time.
  */
 export class StatsService {
-  private current?: { computedAt: number; value: StatisticsDto };
-  private pending?: Promise<StatisticsDto>;
+  private current?: Figures;
+  private running?: Computation;
+  private next?: Promise<Figures>;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
-    private readonly cacheTtlMs = 0,
   ) {}
 
-  async statistics(): Promise<StatisticsDto> {
-    if (this.cacheTtlMs === 0) return this.compute();
-    const fresh = this.current && this.clock.now().getTime() - this.current.computedAt < this.cacheTtlMs;
-    if (fresh) return this.current!.value;
-    const refresh = this.refresh();
-    return this.current ? this.current.value : refresh;
+  /** `changes`: the change count if the caller has read it already (after its request began). */
+  async statistics(changes?: bigint): Promise<StatisticsDto> {
+    changes ??= await new StatsRepository(this.db).changeCount();
+    const day = utcDay(this.clock.now());
+    const kept = this.current;
+    if (kept && kept.changes === changes && kept.day === day) return kept.value;
+    return (await this.computationAfter(changes, day)).value;
   }
 
-  private refresh(): Promise<StatisticsDto> {
-    if (!this.pending) {
-      const startedAt = this.clock.now().getTime();
-      this.pending = this.compute()
-        .then((value) => {
-          this.current = { computedAt: startedAt, value };
-          return value;
-        })
-        .finally(() => {
-          this.pending = undefined;
-        });
-      // A failed refresh keeps the previous figures; the next request tries again.
-      this.pending.catch(() => undefined);
-    }
-    return this.pending;
+  /** Figures that include every write counted in `changes`: from a computation that read that count or a later one. */
+  private computationAfter(changes: bigint, day: number): Promise<Figures> {
+    const running = this.running;
+    // One that has not read the count yet will read it later than the caller did.
+    const from = running?.startedFrom;
+    if (running && (!from || (from.changes === changes && from.day === day))) return running.figures;
+    if (this.next) return this.next;
+    if (!running) return this.start().figures;
+    this.next = running.figures
+      .catch(() => undefined)
+      .then(() => {
+        this.next = undefined;
+        return this.start().figures;
+      });
+    return this.next;
   }
 
-  /** Totals and three daily series (decisions.md §8), each computed in the database, in parallel. */
-  private async compute(): Promise<StatisticsDto> {
+  private start(): Computation {
+    const computation: Computation = { figures: this.readAndCompute((from) => (computation.startedFrom = from)) };
+    this.running = computation;
+    computation.figures
+      .finally(() => {
+        if (this.running === computation) this.running = undefined;
+      })
+      .catch(() => undefined);
+    return computation;
+  }
+
+  /** Reads the change count, then computes: the figures include at least the writes it counts. */
+  private async readAndCompute(onRead: (from: Computation['startedFrom']) => void): Promise<Figures> {
+    const changes = await new StatsRepository(this.db).changeCount();
     const now = this.clock.now();
-    const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+    const from = { changes, day: utcDay(now) };
+    onRead(from);
+    const figures: Figures = { ...from, value: await this.compute(now) };
+    // One computation runs at a time, so the last to end is the newest.
+    this.current = figures;
+    return figures;
+  }
+
+  /** Totals and three daily series (docs/behaviour.md#statistics), each computed in the database, in parallel. */
+  private async compute(now: Date): Promise<StatisticsDto> {
+    const today = utcDay(now);
     const last30Days = daysAround(today, -29, 0);
     const around = daysAround(today, -15, 15);
     const repository = new StatsRepository(this.db);

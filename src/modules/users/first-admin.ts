@@ -8,25 +8,28 @@ import { UsersRepository } from './users.repository.js';
 export const GENERATED_ADMIN_EMAIL = 'admin@localhost';
 
 /**
- * decisions.md §1: ADMIN_EMAIL + ADMIN_PASSWORD create that admin if no user has the e-mail yet.
- * Without them, and with no admin at all, admin@localhost is created with a random password
- * that is printed once. Safe when several processes start at once (unique e-mail, insert-if-absent).
+ * Bootstraps an admin only while no admin exists, whatever the settings: a deleted admin is never
+ * brought back by a restart. Then ADMIN_EMAIL + ADMIN_PASSWORD create that admin (unless a user has
+ * the address); without them admin@localhost is created with a random password that is printed
+ * once. Safe when several processes start at once (unique e-mail, insert-if-absent).
  */
 export async function ensureFirstAdmin(db: Database, options: { email?: string; password?: string }, log: FastifyBaseLogger, clock: Clock): Promise<void> {
   const users = new UsersRepository(db);
+  if (await users.anyAdminExists()) return;
   const base = { firstName: 'Deskbook', lastName: 'Admin', role: 'ADMIN' as const, enabled: true, ldap: false };
   if (options.email !== undefined && options.password !== undefined) {
-    if (await users.findByEmail(options.email)) return;
     const created = await users.insertIfAbsent({ ...base, email: options.email, passwordHash: await hashPassword(options.password) }, clock.now());
     if (created) log.info({ email: created.email }, 'created the first admin from ADMIN_EMAIL');
+    // A twin process may have created it at the same moment; otherwise a non-admin has the address.
+    else if (!(await users.anyAdminExists())) log.warn({ email: options.email }, 'No admin exists and ADMIN_EMAIL belongs to a user who is not an admin; no admin was created');
     return;
   }
-  if (await users.anyAdminExists()) return;
   const password = randomBytes(15).toString('base64url');
-  const created = await users.insertIfAbsent({ ...base, email: GENERATED_ADMIN_EMAIL, passwordHash: await hashPassword(password) }, clock.now());
+  // A printed password lives on in logs: the account must choose its own before anything else.
+  const created = await users.insertIfAbsent({ ...base, email: GENERATED_ADMIN_EMAIL, passwordHash: await hashPassword(password), mustChangePassword: true }, clock.now());
   if (created) {
-    log.warn(`No admin existed: created ${GENERATED_ADMIN_EMAIL} with password ${password} (shown only this once; sign in and change it, or set ADMIN_EMAIL and ADMIN_PASSWORD)`);
-  } else {
+    log.warn(`No admin existed: created ${GENERATED_ADMIN_EMAIL} with password ${password} (shown only this once; sign in and choose your own, which it asks for first, or set ADMIN_EMAIL and ADMIN_PASSWORD)`);
+  } else if (!(await users.anyAdminExists())) {
     log.warn(`No admin exists and ${GENERATED_ADMIN_EMAIL} is taken by a non-admin; set ADMIN_EMAIL and ADMIN_PASSWORD to create one`);
   }
 }

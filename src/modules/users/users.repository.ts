@@ -5,8 +5,8 @@ import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.
 import { containsPattern } from '../../shared/text.js';
 
 export type UserRow = typeof users.$inferSelect;
-export type NewUser = Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' | 'enabled' | 'ldap'> & { passwordHash?: string | null };
-export type UserPatch = Partial<Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' | 'enabled' | 'ldap' | 'passwordHash'>>;
+export type NewUser = Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' | 'enabled' | 'ldap'> & { passwordHash?: string | null; mustChangePassword?: boolean };
+export type UserPatch = Partial<Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' | 'enabled' | 'ldap' | 'passwordHash' | 'mustChangePassword'>>;
 
 /** Sort properties anyone may use; the admin-only fields may be sorted by admins only. */
 export const USER_SORTABLE = ['id', 'firstName', 'lastName', 'email'] as const;

@@ -52,6 +52,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
         summary: 'Change a user (admin)',
         description:
           'Members left out keep their value. Disabling a user, or switching them to the directory (ldap true, which drops their local password), revokes their sessions at once. ' +
+          'A new e-mail address voids a pending password link; a live one is mailed anew, of the same kind, to the new address. ' +
           'The last enabled admin cannot be disabled, demoted or switched to the directory (409).',
         params: IdParams,
         body: UpdateUserBody,

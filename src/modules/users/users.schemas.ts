@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Email, Name, Password, StringEnum, Uuid } from '../../shared/schemas.js';
+import { PasswordInput, Role } from '../../shared/fields.js';
+import { Email, Name, Password, Uuid } from '../../shared/schemas.js';
 import { Page, pageQueryProperties } from '../../shared/paging.js';
 
-export const Role = StringEnum(['USER', 'ADMIN'], { description: 'USER or ADMIN.' });
+export { Role };
 
 export const User = Type.Object(
   {
@@ -42,7 +43,7 @@ export type UpdateSelfBody = Static<typeof UpdateSelfBody>;
 
 export const SetPasswordBody = Type.Object({ password: Password('New password') }, { additionalProperties: false });
 export const ChangeOwnPasswordBody = Type.Object(
-  { currentPassword: Type.String({ minLength: 1, maxLength: 256 }), newPassword: Password('New password') },
+  { currentPassword: PasswordInput(), newPassword: Password('New password') },
   { additionalProperties: false },
 );
 

@@ -5,7 +5,7 @@ import type { Clock } from '../../shared/clock.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import type { LoginThrottle } from '../auth/throttle.js';
-import { PasswordTokensRepository } from '../password/password.repository.js';
+import { PasswordTokensRepository, type PasswordTokenPurpose } from '../password/password.repository.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import type { CreateUserBody, UpdateSelfBody, UpdateUserBody, UserDto, UserListQuery } from './users.schemas.js';
 import { USER_SORTABLE, USER_SORTABLE_BY_ADMIN, UsersRepository, type UserPatch, type UserRow } from './users.repository.js';
@@ -15,9 +15,17 @@ export interface Caller {
   sessionId: string;
 }
 
-export const isAdmin = (caller: Caller): boolean => caller.user.role === 'ADMIN';
+/** Said in the description of each operation marked `allowedBeforePasswordChange`. */
+export const OPEN_BEFORE_PASSWORD_CHANGE =
+  'Open to a caller who must still replace a generated password (admins then see and end their own sessions only).';
 
-/** The User of interface.md; `enabled`, `ldap` and `role` only for admins (and for oneself via /api/self). */
+/**
+ * Whether the caller acts as an admin. Not while they must replace a generated password: the few
+ * operations open to them then (their sessions) cover their own things only.
+ */
+export const isAdmin = (caller: Caller): boolean => caller.user.role === 'ADMIN' && !caller.user.mustChangePassword;
+
+/** The User of docs/api.md#user; `enabled`, `ldap` and `role` only for admins (and for oneself via /api/self). */
 export function toUserDto(row: UserRow, withAdminFields: boolean): UserDto {
   const dto: UserDto = { id: row.id, firstName: row.firstName, lastName: row.lastName, email: row.email, hasAvatar: row.hasAvatar };
   if (withAdminFields) {
@@ -30,9 +38,12 @@ export function toUserDto(row: UserRow, withAdminFields: boolean): UserDto {
 
 const emailTaken = (email: string) => new AppError('EMAIL_TAKEN', `A user with e-mail ${email} already exists`);
 
-/** Told about each new local account (PasswordService mails a link to set the first password). */
-export interface NewAccountListener {
+/** Mails password links on behalf of admin actions (PasswordService). */
+export interface PasswordLinkMailer {
+  /** A new local account: a link to set the first password. */
   announceNewAccount(user: UserRow): void;
+  /** The address changed while a link was pending: a fresh link of the same kind to the new address. */
+  announceAddressChange(user: UserRow, purpose: PasswordTokenPurpose): void;
 }
 
 export class UsersService {
@@ -40,7 +51,7 @@ export class UsersService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly throttle: LoginThrottle,
-    private readonly newAccounts?: NewAccountListener,
+    private readonly links?: PasswordLinkMailer,
   ) {}
 
   private get users() {
@@ -73,7 +84,7 @@ export class UsersService {
         { email: body.email.trim(), firstName: body.firstName.trim(), lastName: body.lastName.trim(), role: body.role ?? 'USER', enabled: body.enabled ?? true, ldap: body.ldap ?? false },
         this.clock.now(),
       );
-      this.newAccounts?.announceNewAccount(row);
+      this.links?.announceNewAccount(row);
       return toUserDto(row, true);
     } catch (error) {
       if (pgErrorCode(error) === PG.UNIQUE_VIOLATION) throw emailTaken(body.email);
@@ -95,19 +106,29 @@ export class UsersService {
     if (body.enabled !== undefined) patch.enabled = body.enabled;
     if (body.ldap !== undefined) patch.ldap = body.ldap;
     if (body.ldap === true) patch.passwordHash = null;
+    const now = this.clock.now();
     try {
-      const row = await this.db.transaction(async (tx) => {
+      const { row, resend } = await this.db.transaction(async (tx) => {
         const users = new UsersRepository(tx);
+        const tokens = new PasswordTokensRepository(tx);
         const losesAdmin = body.role === 'USER' || body.enabled === false || body.ldap === true;
         if (losesAdmin) await this.ensureAnotherAdmin(users, id);
-        const updated = await users.update(id, patch, this.clock.now());
+        const before = patch.email === undefined ? undefined : await users.findById(id);
+        const updated = await users.update(id, patch, now);
         if (!updated) throw notFound('User', id);
         if (body.enabled === false || body.ldap === true) {
           await new SessionsRepository(tx).deleteAllOfUser(id);
-          await new PasswordTokensRepository(tx).deleteForUser(id);
+          await tokens.deleteForUser(id);
+          return { row: updated };
         }
-        return updated;
+        if (before && before.email.toLowerCase() !== updated.email.toLowerCase()) {
+          // A link mailed to the old (perhaps mistyped) address must not outlive it; a live one is sent anew to the new address.
+          const pending = await tokens.deleteForUser(id);
+          return { row: updated, resend: pending && pending.expiresAt > now ? pending.purpose : undefined };
+        }
+        return { row: updated };
       });
+      if (resend) this.links?.announceAddressChange(row, resend);
       return toUserDto(row, true);
     } catch (error) {
       if (pgErrorCode(error) === PG.UNIQUE_VIOLATION) throw emailTaken(body.email ?? '');
@@ -149,26 +170,30 @@ export class UsersService {
     if (target.ldap) throw new AppError('DIRECTORY_USER');
     const passwordHash = await hashPassword(password);
     await this.db.transaction(async (tx) => {
-      await new UsersRepository(tx).update(id, { passwordHash }, this.clock.now());
+      await new UsersRepository(tx).update(id, { passwordHash, mustChangePassword: false }, this.clock.now());
       await new SessionsRepository(tx).deleteAllOfUser(id, id === caller.user.id ? caller.sessionId : undefined);
       await new PasswordTokensRepository(tx).deleteForUser(id);
     });
+    // A fresh password: failed sign-ins against the old one no longer hold anyone up.
+    await this.throttle.forgetAccount(target.email);
   }
 
   /** The caller changes their own password; their other sessions are revoked. */
-  async changeOwnPassword(caller: Caller, currentPassword: string, newPassword: string): Promise<void> {
+  async changeOwnPassword(caller: Caller, currentPassword: string, newPassword: string, clientAddress: string): Promise<void> {
     // Authentication loaded the caller's row on this very request: no second read.
     const { user } = caller;
     if (user.ldap) throw new AppError('DIRECTORY_USER');
-    // A stolen access token must not become a password-guessing oracle: same limit as sign-in.
-    await this.throttle.attemptOnAccount(user.email, this.clock.now());
+    // A stolen access token must not become a password-guessing oracle: same limits as sign-in.
+    const now = this.clock.now();
+    await this.throttle.beforePasswordCheck(user.email, clientAddress, now);
     if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+      await this.throttle.passwordRefused(user.email, now);
       throw new AppError('INVALID_CURRENT_PASSWORD', 'currentPassword is wrong', { errors: [{ field: 'currentPassword', message: 'is wrong' }] });
     }
-    await this.throttle.succeededOnAccount(user.email);
+    await this.throttle.passwordAccepted(user.email, clientAddress);
     const passwordHash = await hashPassword(newPassword);
     await this.db.transaction(async (tx) => {
-      await new UsersRepository(tx).update(user.id, { passwordHash }, this.clock.now());
+      await new UsersRepository(tx).update(user.id, { passwordHash, mustChangePassword: false }, this.clock.now());
       await new SessionsRepository(tx).deleteAllOfUser(user.id, caller.sessionId);
       await new PasswordTokensRepository(tx).deleteForUser(user.id);
     });

@@ -14,7 +14,7 @@ describe('authentication', () => {
   afterAll(() => t.close());
 
   describe('POST /api/auth/login', () => {
-    it('answers the token pair of decisions.md §2 and creates a session', async () => {
+    it('answers the token pair (docs/api.md#token-pair-sign-in-and-refresh) and creates a session', async () => {
       const response = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'alice.smith@example.test', password }, headers: { 'user-agent': 'TestBrowser/1.0' } });
       expect(response.statusCode).toBe(200);
       const body = response.json();
@@ -200,7 +200,7 @@ describe('authentication', () => {
   });
 
   describe('sign-in rate limits', () => {
-    it('answers 429 with Retry-After after too many failures for one account, even with the right password', async () => {
+    it('answers 429 with Retry-After after too many failures for one account from one address, even with the right password', async () => {
       await t.createUser({ email: 'bob@example.test', password: 'bob-password-1' });
       for (let attempt = 0; attempt < 5; attempt++) {
         expectProblem(await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'bob@example.test', password: 'wrong-password' } }), 401);

@@ -10,11 +10,11 @@ import { PEOPLE, ROOT_DN, ROOT_PASSWORD, freePort, startSlapd, type DirectoryPer
 
 /**
  * Directory (LDAP) sign-in against a real, throwaway OpenLDAP (test/helpers/slapd.ts):
- * decisions.md §2 (LDAP row) and §9 (503 when the directory does not answer).
+ * docs/behaviour.md#password-links-and-directory-sign-in and docs/behaviour.md#errors (503 when the directory does not answer).
  */
 
 // The throttle must not get in the way of the many failed attempts below.
-const QUIET = { LOGIN_MAX_FAILURES_PER_ACCOUNT: '10000', LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000', LDAP_TIMEOUT: '2s' };
+const QUIET = { LOGIN_MAX_FAILURES_PER_ACCOUNT: '10000', LOGIN_DELAY_AFTER_FAILURES: '10000', LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000', LDAP_TIMEOUT: '2s' };
 const searchEnv = (slapd: Slapd, extra: Record<string, string> = {}) => ({
   ...QUIET,
   LDAP_URL: slapd.url,
@@ -25,7 +25,7 @@ const searchEnv = (slapd: Slapd, extra: Record<string, string> = {}) => ({
 });
 const TEMPLATE = `uid={username},${PEOPLE}`;
 
-const person = (uid: string, givenName: string, sn: string, mail = `${uid}@example.test`): DirectoryPerson => ({
+const person = (uid: string, givenName: string, sn: string, mail = `${uid}@example.test`): DirectoryPerson & { mail: string } => ({
   uid,
   mail,
   givenName,
@@ -245,7 +245,7 @@ describe('LDAP search-then-bind', () => {
     // Control: the same directory object accepts the real password and reads the profile.
     await expect(directory.verify(ann.mail, ann.password)).resolves.toEqual({
       verdict: 'accepted',
-      profile: { email: ann.mail, firstName: 'Ann', lastName: 'Lee' },
+      profile: { mails: [ann.mail], firstName: 'Ann', lastName: 'Lee' },
     });
     await expect(directory.verify('ANN.LEE@example.test', ann.password)).resolves.toMatchObject({ verdict: 'accepted' });
     await expect(directory.verify(ann.mail, 'wrong-password')).resolves.toEqual({ verdict: 'rejected' });
@@ -567,6 +567,60 @@ describe('LDAP_AUTO_CREATE', () => {
       await expectRefused(byUid, ivy.mail, ivy.password);
       // The local account still works with its local password only.
       expect((await signInAndSelf(byUid, ivy.mail, localPassword)).self).toMatchObject({ id: local.id, ldap: false });
+    } finally {
+      await byUid.close();
+    }
+  });
+});
+
+describe('LDAP entries with several mail addresses', () => {
+  // boss is a directory admin. mallory's entry lists boss's address first and her own second: a
+  // directory that lets people edit their own mail attribute, or a shared alias, looks like this.
+  const boss = person('boss', 'Bea', 'Boss');
+  const mallory = { ...person('mallory', 'Mal', 'Lory'), mail: [boss.mail, 'mallory@example.test'] };
+  const carl = { ...person('carl', 'Carl', 'Two'), mail: ['carl.primary@example.test', 'carl.alias@example.test'] };
+  let slapd: Slapd;
+  let t: TestApp;
+  let bossId: string;
+
+  beforeAll(async () => {
+    slapd = await startSlapd([boss, mallory, carl]);
+    t = await createTestApp({ env: searchEnv(slapd, { LDAP_AUTO_CREATE: 'true' }) });
+    bossId = (await t.createUser({ email: boss.mail, firstName: 'Bea', lastName: 'Boss', role: 'ADMIN', ldap: true })).id;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await slapd?.stop();
+  });
+
+  it('signs an entry in only as the address typed, never as the account of its first mail value', async () => {
+    const { pair, self } = await signInAndSelf(t, 'mallory@example.test', mallory.password);
+    expect(pair.userId).not.toBe(bossId);
+    expect(self).toMatchObject({ email: 'mallory@example.test', role: 'USER', ldap: true });
+    // Again, now that the account exists: still her own.
+    expect((await signInAndSelf(t, 'MALLORY@example.test', mallory.password)).pair.userId).toBe(pair.userId);
+    // boss's address finds two entries: nobody signs in with it, not even with mallory's password.
+    await expectRefused(t, boss.mail, mallory.password);
+    const admins = (await allUsers(t)).filter((user) => user.email.toLowerCase() === boss.mail);
+    expect(admins).toEqual([expect.objectContaining({ id: bossId })]);
+  });
+
+  it('links an entry by any of its mail values, each to its own account', async () => {
+    const primary = await signInAndSelf(t, 'carl.primary@example.test', carl.password);
+    const alias = await signInAndSelf(t, 'Carl.Alias@example.test', carl.password);
+    expect(primary.self.email).toBe('carl.primary@example.test');
+    expect(alias.self.email).toBe('carl.alias@example.test');
+    expect(alias.pair.userId).not.toBe(primary.pair.userId);
+  });
+
+  it('refuses an entry found by a filter when the typed address is not one of its mail values', async () => {
+    // A filter that also finds people by uid: "carl" finds carl's entry, whose mails do not include "carl".
+    const byUid = await createTestApp({ env: searchEnv(slapd, { LDAP_AUTO_CREATE: 'true', LDAP_USER_FILTER: '(|(mail={email})(uid={email}))' }) });
+    try {
+      const before = await allUsers(byUid);
+      await expectRefused(byUid, 'carl', carl.password);
+      expect(await allUsers(byUid)).toEqual(before);
+      expect((await signInAndSelf(byUid, 'carl.alias@example.test', carl.password)).self.email).toBe('carl.alias@example.test');
     } finally {
       await byUid.close();
     }

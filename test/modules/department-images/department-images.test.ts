@@ -10,7 +10,7 @@ import { insertDepartment } from '../../helpers/fixtures.js';
 import { expectColourNear, FORMATS, meanColour, MIME, MODES, multipartBody, noisyPng, SCRIPT, solidImage, SVG, withPngChunk, type Format, type Mode, type Rgb } from '../../helpers/images.js';
 
 /**
- * GET|PUT|DELETE /api/departments/{departmentId}/image (decisions.md §3, §4 "Images and
+ * GET|PUT|DELETE /api/departments/{departmentId}/image (docs/api.md#roles, docs/behaviour.md#images: "Images and
  * avatars"): the avatar upload rules, with images fitted inside 1600×1600 instead of cropped, and
  * changes reserved to admins.
  */
@@ -360,7 +360,7 @@ describe('department image content: the type comes from the bytes, and everythin
   });
 });
 
-describe('department image permissions (decisions.md §3)', () => {
+describe('department image permissions (docs/api.md#roles)', () => {
   let t: TestApp;
   let db: Database;
   let admin: string;

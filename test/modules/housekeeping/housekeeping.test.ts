@@ -17,7 +17,7 @@ describe('housekeeping', () => {
   });
   afterAll(() => t.close());
 
-  it('removes ended sessions, old sign-in windows and expired password links, and keeps the live ones', async () => {
+  it('removes ended sessions, old sign-in windows and failure counts and expired password links, and keeps the live ones', async () => {
     const db = t.database.handle.db;
     const start = t.clock.now();
     const old = await t.createUser({ email: 'old.session@example.test', password: 'old-session-1' });
@@ -25,14 +25,17 @@ describe('housekeeping', () => {
     await t.login(old.email, 'old-session-1');
     const throttle = new ThrottleRepository(db);
     await throttle.hit({ key: 'address:192.0.2.1', limit: 100, windowMs: 60_000 }, start);
-    await new PasswordTokensRepository(db).replace(old.id, 'hash-of-old-link', 'reset', start, new Date(start.getTime() + 3_600_000));
+    const delays = { threshold: 1, baseMs: 1000, maxMs: 60_000, quietMs: 15 * 60_000 };
+    await throttle.recordFailure('old.failures@example.test', start, delays);
+    await new PasswordTokensRepository(db).replace(old.id, old.email, 'hash-of-old-link', 'reset', start, new Date(start.getTime() + 3_600_000));
 
     // 31 days on: the first session and link have ended; a new session, window and link are live.
     t.clock.advance(31 * DAY);
     const now = t.clock.now();
     const live = await t.login(fresh.email, 'fresh-session-1');
     await throttle.hit({ key: 'address:192.0.2.2', limit: 100, windowMs: 60_000 }, now);
-    await new PasswordTokensRepository(db).replace(fresh.id, 'hash-of-fresh-link', 'reset', now, new Date(now.getTime() + 3_600_000));
+    await throttle.recordFailure('fresh.failures@example.test', now, delays);
+    await new PasswordTokensRepository(db).replace(fresh.id, fresh.email, 'hash-of-fresh-link', 'reset', now, new Date(now.getTime() + 3_600_000));
     const sessionsBefore = await count('sessions');
     const throttleBefore = await count('login_throttle');
 
@@ -48,6 +51,9 @@ describe('housekeeping', () => {
     expect(keys).toContain('address:192.0.2.2');
     expect(keys).not.toContain('address:192.0.2.1');
     expect(await count('login_throttle')).toBeLessThan(throttleBefore);
+
+    const accounts = await queryRows<{ account: string }>(db, sql`select account from login_account_failures`);
+    expect(accounts.map((row) => row.account)).toEqual(['fresh.failures@example.test']);
 
     const links = await queryRows<{ user_id: string }>(db, sql`select user_id from password_tokens`);
     expect(links.map((row) => row.user_id)).toEqual([fresh.id]);

@@ -8,7 +8,7 @@ import { onPostgres } from '../../helpers/database.js';
 import { insertDepartment, insertDesk, insertEquipment, insertReport, insertReservation, insertRoom } from '../../helpers/fixtures.js';
 import { TABLES, UNKNOWN_ID, countRows, departmentUrl, deskUrl, equipmentItemUrl, inventoryTest, roomUrl, type InventoryTest, type Table } from './inventory-helpers.js';
 
-/** Deleting departments, rooms, desks and equipment: 409 while something is beneath, ?force=true (decisions.md §4). */
+/** Deleting departments, rooms, desks and equipment: 409 while something is beneath, ?force=true (docs/behaviour.md#inventory-departments-rooms-desks-equipment). */
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -59,6 +59,7 @@ describe('delete', () => {
       for (const url of [departmentUrl(tree.department.id), `${departmentUrl(tree.department.id)}?force=false`]) {
         const problem = expectProblem(await s.send('DELETE', url, s.admin), 409, 'HAS_DEPENDENTS');
         expect(problem.detail).toBe(`Department ${tree.department.id} still has 2 rooms, 2 desks, 1 equipment item and 1 future reservation; remove them first or delete with ?force=true`);
+        expect(problem.dependents).toEqual({ rooms: 2, desks: 2, equipment: 1, futureReservations: 1 });
       }
       expect(await totals(s.db)).toEqual(before);
     });
@@ -68,6 +69,7 @@ describe('delete', () => {
       await insertRoom(s.db, department.id);
       const problem = expectProblem(await s.send('DELETE', departmentUrl(department.id), s.admin), 409, 'HAS_DEPENDENTS');
       expect(problem.detail).toMatch(/still has 1 room;/);
+      expect(problem.dependents).toEqual({ rooms: 1, desks: 0, equipment: 0, futureReservations: 0 });
       expect(await countRows(s.db, 'departments', { column: 'id', value: department.id })).toBe(1);
     });
 
@@ -76,6 +78,7 @@ describe('delete', () => {
       const before = await totals(s.db);
       const problem = expectProblem(await s.send('DELETE', roomUrl(tree.department.id, tree.room.id), s.admin), 409, 'HAS_DEPENDENTS');
       expect(problem.detail).toBe(`Room ${tree.room.id} still has 2 desks, 1 equipment item and 1 future reservation; remove them first or delete with ?force=true`);
+      expect(problem.dependents).toEqual({ rooms: 0, desks: 2, equipment: 1, futureReservations: 1 });
       expect(await totals(s.db)).toEqual(before);
     });
 
@@ -87,6 +90,7 @@ describe('delete', () => {
       await insertEquipment(s.db, desk.id);
       const problem = expectProblem(await s.send('DELETE', deskUrl(department.id, room.id, desk.id), s.admin), 409, 'HAS_DEPENDENTS');
       expect(problem.detail).toMatch(/still has 2 equipment items;/);
+      expect(problem.dependents).toEqual({ rooms: 0, desks: 0, equipment: 2, futureReservations: 0 });
       expect(await countRows(s.db, 'desks', { column: 'id', value: desk.id })).toBe(1);
       expect(await countRows(s.db, 'equipment', { column: 'desk_id', value: desk.id })).toBe(2);
     });
@@ -103,6 +107,7 @@ describe('delete', () => {
         await insertReservation(s.db, { userId: s.userId, deskId: desk.id, startTime: new Date(start), endTime: new Date(end), userExclusive: false });
         const problem = expectProblem(await s.send('DELETE', deskUrl(department.id, room.id, desk.id), s.admin), 409, 'HAS_DEPENDENTS');
         expect(problem.detail).toBe(`Desk ${desk.id} still has 1 future reservation; remove them first or delete with ?force=true`);
+        expect(problem.dependents).toEqual({ rooms: 0, desks: 0, equipment: 0, futureReservations: 1 });
         expect(await countRows(s.db, 'reservations', { column: 'desk_id', value: desk.id })).toBe(1);
       }
     });

@@ -17,7 +17,7 @@ import {
   type InventoryTest,
 } from './inventory-helpers.js';
 
-/** /api/departments and /api/departments/{departmentId} (decisions.md §3, §4). */
+/** /api/departments and /api/departments/{departmentId} (docs/api.md#department, docs/api.md#roles). */
 
 describe('departments', () => {
   let s: InventoryTest;

@@ -89,7 +89,7 @@ export async function inventoryTest(): Promise<InventoryTest> {
   };
 }
 
-/** The page envelope of interface.md, key by key. */
+/** The page envelope (docs/api.md#page-envelope), key by key. */
 export function expectEnvelope<T>(page: Page<T>): void {
   expect(sortedKeys(page)).toEqual(PAGE_KEYS);
   expect(sortedKeys(page.pageable)).toEqual(PAGEABLE_KEYS);

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passwordTokens } from '../../../src/db/schema.js';
+import { passwordTokens, users } from '../../../src/db/schema.js';
+import { openDatabase } from '../../../src/db/client.js';
+import { PasswordTokensRepository } from '../../../src/modules/password/password.repository.js';
 import { createTestApp, expectProblem, type TestApp, type UserBody } from '../../helpers/app.js';
+import { createTestDatabase, onPostgres, type TestDatabase } from '../../helpers/database.js';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../../helpers/smtp.js';
 
 const PUBLIC_URL = 'https://desk.example.test';
@@ -68,7 +71,8 @@ describe('password links by e-mail', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000' } });
+    // Several links for one user in a row: the cooldown between reset mails is off here (tested below).
+    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000', PASSWORD_MAIL_COOLDOWN: '0' } });
   });
   afterAll(async () => {
     await t?.close();
@@ -150,6 +154,17 @@ describe('password links by e-mail', () => {
       expectProblem(await reset({ token, password: 'third-password-1' }), 400, 'INVALID_RESET_TOKEN');
       expect(await loginStatus(user.email, 'new-password-1')).toBe(200);
       expect(await loginStatus(user.email, 'third-password-1')).toBe(401);
+    });
+
+    it('lifts "must change password" (docs/behaviour.md, "Generated passwords")', async () => {
+      const { user, password } = await freshUser();
+      await t.database.handle.db.update(users).set({ mustChangePassword: true }).where(eq(users.id, user.id));
+      const held = await t.login(user.email, password);
+      expectProblem(await t.request({ method: 'GET', url: '/api/users', token: held.accessToken }), 403, 'PASSWORD_CHANGE_REQUIRED');
+      const { token } = await resetLinkFor(user.email);
+      expect((await reset({ token, password: 'reset-choice-pw-1' })).statusCode).toBe(204);
+      const pair = await t.login(user.email, 'reset-choice-pw-1');
+      expect((await t.request({ method: 'GET', url: '/api/users', token: pair.accessToken })).statusCode).toBe(200);
     });
 
     it('works with the link asked for with a differently-cased address', async () => {
@@ -271,6 +286,75 @@ describe('password links by e-mail', () => {
     });
   });
 
+  describe('changing a user\'s e-mail address', () => {
+    const changeEmail = async (id: string, email: string) => {
+      const response = await t.request({ method: 'PUT', url: `/api/users/${id}`, token: await t.adminToken(), payload: { email } });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+
+    it('ends a "set your password" link mailed to a mistyped address and mails a fresh one to the corrected address', async () => {
+      counter += 1;
+      const wrong = `new.person.${counter}@exmaple.test`;
+      const right = `new.person.${counter}@example.test`;
+      const since = smtp.mails.length;
+      const user = await t.createUser({ email: wrong, firstName: 'Mia', lastName: 'Typo' });
+      const stale = linkOf(await mailTo(wrong, since));
+
+      const corrected = smtp.mails.length;
+      await changeEmail(user.id, right);
+      expectProblem(await reset({ token: stale.token, password: 'stolen-link-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+      const mail = await mailTo(right, corrected);
+      expect(mail.subject).toMatch(/account/i);
+      const fresh = linkOf(mail);
+      expect(fresh.token).not.toBe(stale.token);
+      expect((await reset({ token: fresh.token, password: 'own-choice-pw-1' })).statusCode).toBe(204);
+      expect(await loginStatus(right, 'own-choice-pw-1')).toBe(200);
+      expect(await loginStatus(right, 'stolen-link-pw-1')).toBe(401);
+      expect(mailsTo(wrong, corrected)).toEqual([]);
+    });
+
+    it('ends a pending reset link and mails a fresh reset link to the new address', async () => {
+      const { user, password } = await freshUser();
+      const old = await resetLinkFor(user.email);
+      const moved = `moved.${counter}@example.test`;
+      const since = smtp.mails.length;
+      await changeEmail(user.id, moved);
+      expectProblem(await reset({ token: old.token, password: 'old-address-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+      const mail = await mailTo(moved, since);
+      expect(mail.subject).toMatch(/reset/i);
+      expect((await reset({ token: linkOf(mail).token, password: 'new-address-pw-1' })).statusCode).toBe(204);
+      expect(await loginStatus(moved, 'new-address-pw-1')).toBe(200);
+      expect(await loginStatus(moved, password)).toBe(401);
+    });
+
+    it('mails nothing when no link was pending, and keeps a link when only the case of the address changes', async () => {
+      const { user } = await freshUser();
+      const quiet = `quiet.${counter}@example.test`;
+      const since = smtp.mails.length;
+      await changeEmail(user.id, quiet);
+      const pending = await resetLinkFor(quiet);
+      await changeEmail(user.id, `Quiet.${counter}@Example.test`);
+      const { user: sentinel } = await freshUser();
+      await sleep(300);
+      // Only the reset link asked for, and the sentinel's account mail.
+      expect(smtp.mails.slice(since).map((mail) => mail.envelopeTo[0])).toEqual([quiet, sentinel.email]);
+      expect((await reset({ token: pending.token, password: 'same-mailbox-pw-1' })).statusCode).toBe(204);
+    });
+
+    it('never stores a link for an address the user no longer has (a "forgot" that read the user before the change)', async () => {
+      const { user } = await freshUser();
+      const moved = `raced.${counter}@example.test`;
+      await changeEmail(user.id, moved);
+      const links = new PasswordTokensRepository(t.database.handle.db);
+      const now = t.clock.now();
+      const later = new Date(now.getTime() + HOUR);
+      expect(await links.replace(user.id, user.email, 'hash-for-the-old-address', 'reset', now, later)).toBe(false);
+      expect(await t.database.handle.db.select().from(passwordTokens).where(eq(passwordTokens.userId, user.id))).toEqual([]);
+      expect(await links.replace(user.id, moved, 'hash-for-the-new-address', 'reset', now, later)).toBe(true);
+      expect((await t.database.handle.db.select().from(passwordTokens).where(eq(passwordTokens.userId, user.id))).map((row) => row.tokenHash)).toEqual(['hash-for-the-new-address']);
+    });
+  });
+
   describe('new accounts', () => {
     it('mails a new local user a link that sets the first password', async () => {
       counter += 1;
@@ -329,6 +413,84 @@ describe('password links by e-mail', () => {
       expect(smtp.mails.slice(since).map((mail) => mail.envelopeTo)).toEqual([[sentinel.email]]);
       expect([ldapUser.ldap, disabled.enabled]).toEqual([true, false]);
     });
+  });
+});
+
+describe('reset mails with the default cooldown (PASSWORD_MAIL_COOLDOWN 5 min)', () => {
+  let smtp: TestSmtp;
+  let database: TestDatabase;
+  let other: TestDatabase;
+  let a: TestApp;
+  let b: TestApp;
+
+  const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.envelopeTo.includes(email));
+  /** Waits for the first mail to `email`, then long enough for any further one to arrive too. */
+  async function settledMailsTo(email: string): Promise<ReceivedMail[]> {
+    await smtp.waitForMail((mail) => mail.envelopeTo.includes(email), 10_000);
+    await sleep(700);
+    return mailsTo(email);
+  }
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    database = await createTestDatabase();
+    // Two services on one database, as two server processes (on PostgreSQL each with its own pool).
+    other = onPostgres ? { handle: await openDatabase({ kind: 'postgres', url: database.url!, poolSize: 10 }), dispose: async () => {} } : database;
+    const env = { SMTP_URL: smtp.url, PUBLIC_URL, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000' };
+    a = await createTestApp({ database, env });
+    b = await createTestApp({ database: other, env, clock: a.clock });
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    if (other !== database) await other?.handle.close();
+    await database?.dispose();
+    await smtp?.stop();
+  });
+
+  it('mails one link for 20 concurrent requests over two processes, answering each the same 200', async () => {
+    const email = 'flooded@example.test';
+    // Created with a password by the admin: its "account ready" mail is not a reset mail and does not count.
+    await a.createUser({ email, password: 'flooded-pw-1' });
+    await smtp.waitForMail((mail) => mail.envelopeTo.includes(email));
+    const before = mailsTo(email).length;
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => forgotOn(i % 2 === 0 ? a : b, i % 3 === 0 ? email.toUpperCase() : email)));
+    const unknown = await forgotOn(a, 'not.flooded@example.test');
+    for (const response of answers) {
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(unknown.body);
+    }
+    await smtp.waitForMail(() => mailsTo(email).length > before, 10_000);
+    await sleep(700);
+    const resets = mailsTo(email).slice(before);
+    expect(resets.map((mail) => mail.subject)).toEqual([expect.stringMatching(/reset/i)]);
+
+    // The mailed link is the live one: the other 19 requests did not replace it.
+    const { token } = linkOf(resets[0]!);
+    expect((await resetOn(b, { token, password: 'from-the-one-mail-1' })).statusCode).toBe(204);
+  });
+
+  it('mails again only after the cooldown; a request within it keeps the mailed link working', async () => {
+    const email = 'patient@example.test';
+    await a.createUser({ email, password: 'patient-pw-1' });
+    await smtp.waitForMail((mail) => mail.envelopeTo.includes(email));
+    const since = mailsTo(email).length;
+    expect((await forgotOn(a, email)).statusCode).toBe(200);
+    const first = linkOf((await settledMailsTo(email)).slice(since)[0]!);
+    expect(mailsTo(email).length).toBe(since + 1);
+
+    a.clock.advance(4 * 60_000);
+    expect((await forgotOn(b, email)).statusCode).toBe(200);
+    await sleep(700);
+    expect(mailsTo(email).length).toBe(since + 1);
+
+    a.clock.advance(60_000 + 1000);
+    expect((await forgotOn(a, email)).statusCode).toBe(200);
+    await smtp.waitForMail(() => mailsTo(email).length > since + 1, 10_000);
+    const second = linkOf(mailsTo(email)[since + 1]!);
+    // A newer link replaces the older one, as always.
+    expectProblem(await resetOn(a, { token: first.token, password: 'first-link-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+    expect((await resetOn(a, { token: second.token, password: 'second-link-pw-1' })).statusCode).toBe(204);
   });
 });
 

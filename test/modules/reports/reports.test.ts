@@ -9,7 +9,7 @@ import { PAGEABLE_KEYS, PAGE_KEYS, SORT_KEYS, type Page } from '../../helpers/co
 import { insertDepartment, insertDesk, insertEquipment, insertReport, insertRoom } from '../../helpers/fixtures.js';
 
 /**
- * Defect reports (decisions.md §3, §4, §10): filing with place checks and filled-in parents,
+ * Defect reports (docs/behaviour.md#defect-reports, docs/api.md#roles, docs/api.md#limits): filing with place checks and filled-in parents,
  * listing, reading, deleting, the reports of a room, and what deletions of places and users do.
  */
 
@@ -258,7 +258,7 @@ describe('reports', () => {
     const byDefault = (items: ReportBody[]) =>
       [...items].sort((a, b) => (a.createdAt !== b.createdAt ? (a.createdAt < b.createdAt ? 1 : -1) : a.id < b.id ? -1 : 1)).map((item) => item.id);
 
-    it('lists every report to a USER, newest first then id, in the envelope of interface.md', async () => {
+    it('lists every report to a USER, newest first then id, in the page envelope (docs/api.md#page-envelope)', async () => {
       const result = await page(base);
       expect(Object.keys(result).sort()).toEqual(PAGE_KEYS);
       expect(Object.keys(result.pageable).sort()).toEqual(PAGEABLE_KEYS);

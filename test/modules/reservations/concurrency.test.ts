@@ -8,7 +8,7 @@ import { insertDesk, insertDeskInNewRoom } from '../../helpers/fixtures.js';
 import { freePort, killServers, startServer, stopServer, waitHealthy, type ServerProcess } from '../../helpers/server-process.js';
 
 /**
- * The guarantee of decisions.md §5 under load: many simultaneous overlapping bookings over HTTP,
+ * The guarantee of docs/behaviour.md#reservations under load: many simultaneous overlapping bookings over HTTP,
  * through one server process and spread over two processes sharing one PostgreSQL database.
  * Exactly one wins, every other gets 409, none a 5xx, and no overlapping pair exists afterwards.
  */

@@ -6,7 +6,7 @@ import { PAGE_KEYS, type Page } from '../../helpers/contract.js';
 import { insertDepartment, insertDesk, insertDeskInNewRoom, insertReservation, insertRoom } from '../../helpers/fixtures.js';
 
 /**
- * Reservations (interface.md Reservation; decisions.md §3, §4, §5): shapes, the half-open rule,
+ * Reservations (docs/api.md#reservation, docs/api.md#roles, docs/behaviour.md#reservations): shapes, the half-open rule,
  * UTC normalisation, overlap per desk and per user (409 with `conflicts`), the booking rules that
  * bind USERs and not admins, ownership (another's id is 404), and derived room/department.
  */
@@ -119,6 +119,26 @@ describe('reservations', () => {
         const problem = expectProblem(response, 400, 'VALIDATION_FAILED');
         expect(problem.errors?.map((error) => error.field)).toEqual(['startTime']);
       }
+    });
+
+    it('refuses instants PostgreSQL cannot store (before 0001, after 9999) with 400 naming the field, also in the list filters', async () => {
+      const desk = await freshDesk();
+      for (const [startTime, endTime, field] of [
+        ['0000-01-01T00:00:00Z', '2030-03-06T12:00:00Z', 'startTime'],
+        ['0001-01-01T00:30:00+01:00', '2030-03-06T12:00:00Z', 'startTime'],
+        ['2030-03-06T09:00:00Z', '9999-12-31T23:59:59.999-23:59', 'endTime'],
+      ]) {
+        const response = await book(admin, { deskId: desk.id, startTime, endTime });
+        const problem = expectProblem(response, 400, 'VALIDATION_FAILED');
+        expect(problem.errors?.map((error) => error.field)).toEqual([field]);
+      }
+      for (const query of <Record<string, string>[]>[{ from: '0000-01-01T00:00:00Z' }, { to: '9999-12-31T23:00:00-02:00' }]) {
+        const response = await t.request({ method: 'GET', url: '/api/reservation', token: admin, query });
+        expect(expectProblem(response, 400, 'VALIDATION_FAILED').errors?.map((error) => error.field)).toEqual(Object.keys(query));
+      }
+      // The extremes themselves are fine.
+      const extremes = await t.request({ method: 'GET', url: '/api/reservation', token: admin, query: { from: '0001-01-01T00:00:00Z', to: '9999-12-31T23:59:59.999Z' } });
+      expect(extremes.statusCode, extremes.body).toBe(200);
     });
 
     it('allows back-to-back reservations of one desk (half-open ranges) and refuses an overlap of one millisecond', async () => {

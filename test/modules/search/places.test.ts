@@ -5,7 +5,7 @@ import { PAGEABLE_KEYS, PAGE_KEYS, type Page } from '../../helpers/contract.js';
 import { insertDepartment, insertDesk, insertEquipment, insertReservation, insertRoom } from '../../helpers/fixtures.js';
 
 /**
- * POST /api/search/rooms and /api/search/departments (decisions.md §7) over a hand-built
+ * POST /api/search/rooms and /api/search/departments (docs/behaviour.md#search) over a hand-built
  * inventory whose answers are known: every criterion alone, combined, text escaping, the
  * reservation windows at their edges, partlyBetween in each of its forms, paging and refusals.
  */

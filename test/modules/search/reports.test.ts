@@ -4,7 +4,7 @@ import { ISO_UTC, createTestApp, expectProblem, type TestApp } from '../../helpe
 import { PAGEABLE_KEYS, PAGE_KEYS, type Page } from '../../helpers/contract.js';
 import { insertDepartment, insertDesk, insertEquipment, insertReport, insertRoom } from '../../helpers/fixtures.js';
 
-/** POST /api/search/reports (decisions.md §7): each member alone and combined, escaping, order, paging, refusals. */
+/** POST /api/search/reports (docs/behaviour.md#search): each member alone and combined, escaping, order, paging, refusals. */
 
 interface ReportItem {
   id: string;

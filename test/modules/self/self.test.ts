@@ -8,7 +8,7 @@ const DIRECTORY_PASSWORD = 'directory-password-1';
 /** A directory that accepts one password for everybody. */
 const directory: DirectoryAuthenticator = {
   verify: async (email, password) =>
-    password === DIRECTORY_PASSWORD ? { verdict: 'accepted', profile: { email, firstName: 'Directory', lastName: 'Person' } } : { verdict: 'rejected' },
+    password === DIRECTORY_PASSWORD ? { verdict: 'accepted', profile: { mails: [email], firstName: 'Directory', lastName: 'Person' } } : { verdict: 'rejected' },
 };
 
 describe('self', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, ISO_UTC, UUID, createTestApp, expectProblem, type TestApp, type TokenPairBody, type UserBody } from '../../helpers/app.js';
 import { PAGEABLE_KEYS, PAGE_KEYS, SORT_KEYS, type Page } from '../../helpers/contract.js';
 
-/** Sessions: GET /api/sessions, GET /api/users/{id}/sessions, DELETE /api/sessions/{id} (decisions.md §2, §3, §6). */
+/** Sessions: GET /api/sessions, GET /api/users/{id}/sessions, DELETE /api/sessions/{id} (docs/behaviour.md#authentication-and-sessions, docs/api.md#roles, docs/api.md#paging). */
 
 interface SessionItem {
   id: string;
@@ -56,7 +56,7 @@ describe('sessions', () => {
       user = await newUser('items@example.test');
     });
 
-    it('have exactly the fields of interface.md, with UTC timestamps derived from the sign-in time', async () => {
+    it('have exactly the fields of docs/api.md#session, with UTC timestamps derived from the sign-in time', async () => {
       const signedInAt = t.clock.now();
       const pair = await signIn(user.email, { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) DeskbookTest/2.0' });
       const page = await listOfUser(user.id, pair.accessToken);
@@ -117,7 +117,7 @@ describe('sessions', () => {
       }
     });
 
-    it('has exactly the envelope of interface.md, with the defaults of decisions.md §6', async () => {
+    it('has exactly the envelope of docs/api.md#page-envelope, with the defaults of docs/api.md#paging', async () => {
       const response = await t.request({ method: 'GET', url: '/api/sessions', token });
       expect(response.statusCode).toBe(200);
       const page = response.json<Page<SessionItem>>();

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestClock, createTestApp, expectProblem, type TestApp } from '../../helpers/app.js';
+import { openDatabase, type DatabaseHandle } from '../../../src/db/client.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, TestClock, createTestApp, expectProblem, type TestApp } from '../../helpers/app.js';
+import { createTestDatabase, onPostgres, StatementCounter, type TestDatabase } from '../../helpers/database.js';
 import { insertDepartment, insertDesk, insertEquipment, insertReport, insertReservation, insertRoom } from '../../helpers/fixtures.js';
 
 /**
- * GET /api/stats (decisions.md §8): exact totals and the three daily series on UTC day
+ * GET /api/stats (docs/behaviour.md#statistics): exact totals and the three daily series on UTC day
  * boundaries, with a fixed clock. "Today" is 2026-03-29, so the 30-day series run from
  * 2026-02-28 to 2026-03-29 and the ±15-day series from 2026-03-14 to 2026-04-13.
  */
@@ -197,22 +199,120 @@ describe('statistics', () => {
   });
 });
 
-describe('statistics cache (STATS_CACHE_TTL)', () => {
-  let t: TestApp;
-  afterAll(() => t?.close());
+describe('statistics are never stale (read-your-writes across processes)', () => {
+  // Two service instances on one database, each with its own cache; on PostgreSQL each with its
+  // own connection pool, like two server processes (an in-memory PGlite can only be shared).
+  let a: TestApp;
+  let b: TestApp;
+  let database: TestDatabase;
+  let second: DatabaseHandle | undefined;
+  let adminA: string;
+  let adminB: string;
+  let userId: string;
+  const counter = new StatementCounter();
 
-  it('answers the same figures within the time to live; after it, once more the old ones while fresh ones are computed', async () => {
-    t = await createTestApp({ clock: new TestClock(NOW), env: { STATS_CACHE_TTL: '30s' } });
-    const admin = await t.adminToken();
-    const read = async () => (await t.request({ method: 'GET', url: '/api/stats', token: admin })).json<Statistics>();
-    const before = await read();
-    await insertDepartment(t.database.handle.db);
-    t.clock.advance(29_000);
-    expect((await read()).totalDepartments).toBe(before.totalDepartments);
-    t.clock.advance(1_000);
-    // Expired: this answer is the old one, and it started the refresh …
-    expect((await read()).totalDepartments).toBe(before.totalDepartments);
-    // … whose result the following requests get.
-    await expect.poll(async () => (await read()).totalDepartments).toBe(before.totalDepartments + 1);
+  beforeAll(async () => {
+    database = await createTestDatabase({ onQuery: counter.onQuery });
+    const clock = new TestClock(NOW);
+    a = await createTestApp({ database, clock, env: { ACCESS_TOKEN_TTL: '24h' } });
+    second = onPostgres ? await openDatabase({ kind: 'postgres', url: database.url!, poolSize: 4, onQuery: counter.onQuery }) : undefined;
+    // Ten simultaneous requests of one admin below: above the per-user limit of costly requests.
+    b = await createTestApp({ database: second ? { handle: second, dispose: () => second!.close() } : database, clock, env: { ACCESS_TOKEN_TTL: '24h', EXPENSIVE_CONCURRENCY_PER_USER: '20' } });
+    adminA = await a.adminToken();
+    adminB = await b.adminToken();
+    userId = (await a.createUser({ email: 'fresh.stats@example.test' })).id;
+  });
+  afterAll(async () => {
+    await b?.close();
+    await second?.close();
+    await a?.close();
+    await database?.dispose();
+  });
+
+  async function statsOfB(): Promise<Statistics> {
+    const response = await b.request({ method: 'GET', url: '/api/stats', token: adminB });
+    if (response.statusCode !== 200) throw new Error(`stats: ${response.statusCode} ${response.body}`);
+    return response.json<Statistics>();
+  }
+  async function writeThroughA(method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object): Promise<{ id: string }> {
+    const response = await a.request({ method, url, token: adminA, ...(payload ? { payload } : {}) });
+    if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
+    return response.statusCode === 204 ? { id: '' } : response.json<{ id: string }>();
+  }
+  const countOn = (series: DailyCount[], day: string) => series.find((entry) => entry.date.startsWith(day))!.count;
+  /** Statements a request to B sends, and how many of them compute the totals (one per computation). */
+  async function statementsOf(action: () => Promise<unknown>): Promise<{ statements: number; computations: number }> {
+    const { sent } = await counter.record(action);
+    return { statements: sent.length, computations: sent.filter((statement) => statement.sql.includes('"totalDesks"')).length };
+  }
+
+  it('answers what was written through the other instance the moment the write was acknowledged', async () => {
+    a.clock.set(NOW);
+    const before = await statsOfB();
+    const department = await writeThroughA('POST', '/api/departments', { location: 'Leipzig', building: 'Tower', floor: 2 });
+    const room = await writeThroughA('POST', `/api/departments/${department.id}/rooms`, { name: 'Fresh' });
+    const desks = [];
+    for (const name of ['D1', 'D2', 'D3']) desks.push(await writeThroughA('POST', `/api/departments/${department.id}/rooms/${room.id}/desks`, { name }));
+    const afterDesks = await statsOfB();
+    expect([afterDesks.totalDepartments, afterDesks.totalRooms, afterDesks.totalDesks]).toEqual([before.totalDepartments + 1, before.totalRooms + 1, before.totalDesks + 3]);
+
+    const reservation = await writeThroughA('POST', '/api/reservation', { deskId: desks[0]!.id, userId, startTime: '2026-03-29T14:00:00Z', endTime: '2026-03-29T15:00:00Z' });
+    const booked = await statsOfB();
+    expect(booked.totalReservations).toBe(before.totalReservations + 1);
+    expect(countOn(booked.dailyCreatedReservationsLast30Days, '2026-03-29')).toBe(countOn(before.dailyCreatedReservationsLast30Days, '2026-03-29') + 1);
+    expect(countOn(booked.dailyReservationsLast15DaysAndNext15Days, '2026-03-29')).toBe(countOn(before.dailyReservationsLast15DaysAndNext15Days, '2026-03-29') + 1);
+
+    // Moving it to tomorrow moves it in the ±15-day series.
+    await writeThroughA('PUT', `/api/reservation/${reservation.id}`, { deskId: desks[0]!.id, startTime: '2026-03-30T14:00:00Z', endTime: '2026-03-30T15:00:00Z' });
+    const moved = await statsOfB();
+    expect(countOn(moved.dailyReservationsLast15DaysAndNext15Days, '2026-03-29')).toBe(countOn(before.dailyReservationsLast15DaysAndNext15Days, '2026-03-29'));
+    expect(countOn(moved.dailyReservationsLast15DaysAndNext15Days, '2026-03-30')).toBe(countOn(before.dailyReservationsLast15DaysAndNext15Days, '2026-03-30') + 1);
+
+    await writeThroughA('POST', '/api/report', { title: 'Wobbly', description: 'The desk wobbles', reportedBy: userId, deskId: desks[1]!.id });
+    await writeThroughA('DELETE', `/api/reservation/${reservation.id}`);
+    const last = await statsOfB();
+    expect(last.totalReports).toBe(before.totalReports + 1);
+    expect(last.totalReservations).toBe(before.totalReservations);
+  });
+
+  it('keeps its figures while nothing counted changes: a request then costs one statement, the session check that reads the change count too', async () => {
+    a.clock.set(NOW);
+    await statsOfB();
+    expect(await statementsOf(statsOfB)).toEqual({ statements: 1, computations: 0 });
+    // Sign-ins and renamed users change nothing that is counted.
+    await a.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+    await writeThroughA('PUT', `/api/users/${userId}`, { firstName: 'Renamed' });
+    expect(await statementsOf(statsOfB)).toEqual({ statements: 1, computations: 0 });
+  });
+
+  it('answers fresh figures first thing after a long idle time', async () => {
+    a.clock.set(NOW);
+    const before = await statsOfB();
+    // Written by anyone (here straight into the database), then nothing for two hours.
+    await insertDepartment(a.database.handle.db, { location: 'Idle' });
+    a.clock.advance(2 * 3_600_000);
+    expect((await statsOfB()).totalDepartments).toBe(before.totalDepartments + 1);
+  });
+
+  it('moves the series when the UTC day changes, without any write', async () => {
+    a.clock.set(at('2026-03-29T23:59:59.999Z'));
+    expect((await statsOfB()).dailyCreatedReservationsLast30Days.at(-1)!.date).toBe('2026-03-29T00:00:00.000Z');
+    a.clock.set(at('2026-03-30T00:00:00.000Z'));
+    const nextDay = await statsOfB();
+    expect(nextDay.dailyCreatedReservationsLast30Days.at(-1)!.date).toBe('2026-03-30T00:00:00.000Z');
+    expect(nextDay.dailyReservationsLast15DaysAndNext15Days[0]!.date).toBe('2026-03-15T00:00:00.000Z');
+  });
+
+  it('lets simultaneous requests after a write share the computation, each answer including the write', async () => {
+    a.clock.set(NOW);
+    const before = await statsOfB();
+    await insertDepartment(a.database.handle.db, { location: 'Burst' });
+    let answers: Statistics[] = [];
+    const { computations } = await statementsOf(async () => {
+      answers = await Promise.all(Array.from({ length: 10 }, () => statsOfB()));
+    });
+    for (const answer of answers) expect(answer.totalDepartments).toBe(before.totalDepartments + 1);
+    expect(computations).toBeGreaterThanOrEqual(1);
+    expect(computations).toBeLessThanOrEqual(2);
   });
 });

@@ -130,7 +130,7 @@ describe('users', () => {
   });
 
   describe('page envelope', () => {
-    it('has exactly the members of interface.md, with their types', async () => {
+    it('has exactly the members of the User (docs/api.md#user), with their types', async () => {
       const page = await list(admin, { sort: 'lastName,desc' });
       expect(sortedKeys(page)).toEqual(ENVELOPE_KEYS);
       expect(sortedKeys(page.pageable)).toEqual(PAGEABLE_KEYS);

@@ -1,23 +1,49 @@
-import createClient from 'openapi-fetch';
-import { ApiError, toProblem } from '../lib/problems.js';
+import createClient, { type Middleware } from 'openapi-fetch';
+import createQueryHooks from 'openapi-react-query';
+import { ApiError, PASSWORD_CHANGE_REQUIRED, toProblem } from '../lib/problems.js';
+import { setPasswordChangeRequired } from './password-change.js';
 import type { paths } from './schema.js';
 import { getSession, setSession, type StoredSession } from './session.js';
 
 /**
  * Every request goes through openapi-fetch, typed by schema.d.ts (generated from the service's own
  * OpenAPI document with `npm run api:types`), so a changed route breaks the type-check here.
+ * A failed request throws an ApiError holding the problem (status 0: the server could not be
+ * reached), whether it was made directly or through the query hooks ($api).
  */
+
+const isAbort = (error: unknown) => error instanceof Error && error.name === 'AbortError';
+
+const problems: Middleware = {
+  async onResponse({ response }) {
+    if (response.ok) return undefined;
+    const text = await response.clone().text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = text;
+    }
+    const problem = toProblem(response.status, body, response.headers.get('retry-after'));
+    if (problem.code === PASSWORD_CHANGE_REQUIRED) setPasswordChangeRequired(true);
+    throw new ApiError(problem);
+  },
+  // A cancelled request (a query no longer wanted) stays an AbortError, which the query layer ignores.
+  onError: ({ error }) => (isAbort(error) ? undefined : new ApiError({ status: 0 })),
+};
 
 /** For the operations that need no token: sign-in, refresh, forgotten and reset password. */
 // fetch is looked up per call (not captured once), like authorizedFetch's, so tests can stand in for it.
 export const publicApi = createClient<paths>({ baseUrl: '', fetch: (request) => fetch(request) });
+publicApi.use(problems);
 
 // An access token this close to its end is renewed before use rather than after a 401.
 const RENEW_BEFORE_MS = 30_000;
 
 let renewing: Promise<StoredSession | undefined> | undefined;
 
-const sessionOf = (pair: StoredSession): StoredSession => ({
+/** The members of a token pair that the tab keeps. */
+export const sessionOf = (pair: StoredSession): StoredSession => ({
   accessToken: pair.accessToken,
   refreshToken: pair.refreshToken,
   expiresAt: pair.expiresAt,
@@ -36,15 +62,12 @@ export function renewSession(): Promise<StoredSession | undefined> {
   if (!session) return Promise.resolve(undefined);
   renewing ??= (async () => {
     try {
-      const { data, response } = await publicApi.POST('/api/auth/refresh', { body: { refreshToken: session.refreshToken } });
-      if (data) {
-        const next = sessionOf(data);
-        setSession(next);
-        return next;
-      }
-      if (response.status === 401) setSession(undefined);
-      return undefined;
-    } catch {
+      const pair = await call(publicApi.POST('/api/auth/refresh', { body: { refreshToken: session.refreshToken } }));
+      const next = sessionOf(pair);
+      setSession(next);
+      return next;
+    } catch (error) {
+      if (error instanceof ApiError && error.problem.status === 401) setSession(undefined);
       return undefined;
     } finally {
       renewing = undefined;
@@ -77,26 +100,14 @@ async function authorizedFetch(request: Request): Promise<Response> {
 }
 
 export const api = createClient<paths>({ baseUrl: '', fetch: authorizedFetch });
+api.use(problems);
 
-interface Outcome<T> {
-  data?: T;
-  error?: unknown;
-  response: Response;
-}
+/** Typed TanStack Query hooks over `api`: query keys are [method, path, init]. */
+export const $api = createQueryHooks(api);
 
-/**
- * Awaits an openapi-fetch call and answers its data, or throws an ApiError holding the problem
- * (status 0 when the server could not be reached).
- */
-export async function call<T>(pending: Promise<Outcome<T>>): Promise<T> {
-  let outcome: Outcome<T>;
-  try {
-    outcome = await pending;
-  } catch {
-    throw new ApiError({ status: 0 });
-  }
-  if (!outcome.response.ok) throw new ApiError(toProblem(outcome.response.status, outcome.error, outcome.response.headers.get('retry-after')));
-  return outcome.data as T;
+/** The data of a call made directly (failures have thrown an ApiError already). */
+export async function call<T>(pending: Promise<{ data?: T }>): Promise<T> {
+  return (await pending).data as T;
 }
 
 /** Sends a file as multipart/form-data (field `file`), as the image routes take it. */

@@ -12,8 +12,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness
-         * @description 200 once migrations have run and the database answers; 503 otherwise. No authentication.
+         * Liveness
+         * @description 200 while the process serves HTTP; it does not ask the database (see /api/health/ready). No authentication.
          */
         get: {
             parameters: {
@@ -82,6 +82,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description 200 when the database answers within 1 s; 503 SERVICE_UNAVAILABLE (with Retry-After) otherwise. No authentication.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            status: "ready";
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Published limits
+         * @description The limits the service enforces, so a client can check input before sending it: image uploads (size, pixels, types) and the booking rules that bind USERs. No authentication. They change only when the service restarts with another configuration, so the answer may be cached for 5 minutes (`Cache-Control: public, max-age=300`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Largest image upload in bytes (IMAGE_MAX_BYTES); larger is 413. */
+                            imageMaxBytes: number;
+                            /** @description Largest image in pixels, width × height (IMAGE_MAX_PIXELS); larger is 413. */
+                            imageMaxPixels: number;
+                            /** @description Media types of the images accepted (decided by the bytes); anything else is 415. */
+                            imageTypes: string[];
+                            /** @description Longest reservation a USER may make, in whole seconds (RESERVATION_MAX_LENGTH); admins are exempt. */
+                            reservationMaxLengthSeconds: number;
+                            /** @description How far ahead of now a USER may start a reservation, in whole seconds (RESERVATION_HORIZON); admins are exempt. */
+                            reservationHorizonSeconds: number;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -93,7 +257,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Creates a session and answers an access and a refresh token. Unknown e-mail, wrong password and a disabled account give the same 401. Failed attempts are limited per account and all attempts per client address (429 with Retry-After). Directory (LDAP) users sign in with their directory password.
+         * @description Creates a session and answers an access and a refresh token. Unknown e-mail, wrong password and a disabled account give the same 401. Failed attempts are limited per account and all attempts per client address (429 with Retry-After). Directory (LDAP) users sign in with their directory password. An account created with a generated password signs in as usual, but must then choose its own (PUT /api/self/password) before anything else: other operations answer 403 PASSWORD_CHANGE_REQUIRED.
          */
         post: {
             parameters: {
@@ -308,7 +472,7 @@ export interface paths {
         put?: never;
         /**
          * Sign out
-         * @description Revokes the caller's session: its access and refresh tokens are refused from then on.
+         * @description Revokes the caller's session: its access and refresh tokens are refused from then on. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         post: {
             parameters: {
@@ -379,7 +543,7 @@ export interface paths {
         };
         /**
          * The caller
-         * @description The caller's own User, with `enabled`, `ldap` and `role`.
+         * @description The caller's own User, with `enabled`, `ldap` and `role`. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         get: {
             parameters: {
@@ -518,6 +682,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -555,7 +728,7 @@ export interface paths {
         get?: never;
         /**
          * Change the caller's password
-         * @description Needs the current password (wrong: 400 INVALID_CURRENT_PASSWORD; wrong attempts count toward the account's sign-in limit). The caller's other sessions are revoked. Directory users: 409.
+         * @description Needs the current password (wrong: 400 INVALID_CURRENT_PASSWORD; wrong attempts count toward the account's sign-in limits). The caller's other sessions are revoked. Directory users: 409. An account created with a generated password must do this first: until then every other operation but a few answers 403 PASSWORD_CHANGE_REQUIRED. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         put: {
             parameters: {
@@ -771,7 +944,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -880,7 +1053,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -989,6 +1162,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -1020,7 +1202,7 @@ export interface paths {
         };
         /**
          * Change a user (admin)
-         * @description Members left out keep their value. Disabling a user, or switching them to the directory (ldap true, which drops their local password), revokes their sessions at once. The last enabled admin cannot be disabled, demoted or switched to the directory (409).
+         * @description Members left out keep their value. Disabling a user, or switching them to the directory (ldap true, which drops their local password), revokes their sessions at once. A new e-mail address voids a pending password link; a live one is mailed anew, of the same kind, to the new address. The last enabled admin cannot be disabled, demoted or switched to the directory (409).
          */
         put: {
             parameters: {
@@ -1099,7 +1281,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1187,7 +1369,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1294,7 +1476,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1357,7 +1539,7 @@ export interface paths {
         };
         /**
          * List sessions
-         * @description Admins see every session; other users their own. Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed.
+         * @description Admins see every session; other users their own. Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         get: {
             parameters: {
@@ -1479,7 +1661,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1525,7 +1707,7 @@ export interface paths {
         };
         /**
          * Sessions of one user
-         * @description Users may ask for their own id only (403 otherwise). Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed.
+         * @description Users may ask for their own id only (403 otherwise). Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         get: {
             parameters: {
@@ -1647,7 +1829,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1705,7 +1887,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a session
-         * @description Its owner or an admin (403 for anyone else). The session's tokens are refused from then on.
+         * @description Its owner or an admin (403 for anyone else). The session's tokens are refused from then on. Open to a caller who must still replace a generated password (admins then see and end their own sessions only).
          */
         delete: {
             parameters: {
@@ -1743,7 +1925,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -1797,7 +1979,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a password-reset link by e-mail
-         * @description Always the same 200 answer, whether or not the address belongs to an account. A local, enabled user gets a mail with a single-use link (PUBLIC_URL/reset-password?token=…, valid PASSWORD_RESET_TTL, default 1 h); a newer link makes older ones invalid. Directory users get no mail. Limited per client address like sign-in (429).
+         * @description Always the same 200 answer, whether or not the address belongs to an account. A local, enabled user gets a mail with a single-use link (PUBLIC_URL/reset-password?token=…, valid PASSWORD_RESET_TTL, default 1 h); a newer link makes older ones invalid. Directory users get no mail. At most one such mail per account per PASSWORD_MAIL_COOLDOWN (default 5 min): a request within it mails nothing and the link already mailed keeps working. Limited per client address like sign-in (429).
          */
         post: {
             parameters: {
@@ -2025,6 +2207,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -2056,7 +2247,7 @@ export interface paths {
         };
         /**
          * Set an avatar (own, or any as admin)
-         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Avatars are cropped to a 512×512 square. Answers the User, whose hasAvatar is then true.
+         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After. Avatars have at most AVATAR_MAX_PIXELS (default 16 megapixels; 413 above) and are cropped to a 512×512 square. Answers the User, whose hasAvatar is then true.
          */
         put: {
             parameters: {
@@ -2112,7 +2303,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2141,6 +2332,15 @@ export interface paths {
                 };
                 /** @description Unsupported media type. */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2206,7 +2406,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2363,6 +2563,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -2444,7 +2653,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2530,6 +2739,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid, expired or revoked credentials. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2628,7 +2846,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2669,7 +2887,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a department (admin)
-         * @description Admins only (403 for users). Blocked by: its rooms, and future reservations of their desks. Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Its image goes with it.
+         * @description Admins only (403 for users). Blocked by: its rooms, and future reservations of their desks. Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Its image goes with it.
          */
         delete: {
             parameters: {
@@ -2710,7 +2928,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -2892,6 +3110,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -2996,7 +3223,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3113,6 +3340,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -3221,7 +3457,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3262,7 +3498,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a room (admin)
-         * @description Admins only (403 for users). Blocked by: its desks (and so by any reservation of them). Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). Blocked by: its desks (and so by any reservation of them). Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         delete: {
             parameters: {
@@ -3304,7 +3540,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3477,6 +3713,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -3575,7 +3820,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3676,6 +3921,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid, expired or revoked credentials. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -3786,7 +4040,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -3827,7 +4081,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a desk (admin)
-         * @description Admins only (403 for users). Blocked by: its equipment and its future reservations (those ending after now). Without `force=true`, 409 HAS_DEPENDENTS (the detail counts what is in the way) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). Blocked by: its equipment and its future reservations (those ending after now). Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too (reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. Defect reports that named a deleted place stay, with that reference set to null. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         delete: {
             parameters: {
@@ -3870,7 +4124,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4041,6 +4295,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -4139,7 +4402,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4245,6 +4508,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -4343,7 +4615,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4428,7 +4700,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4529,6 +4801,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -4560,7 +4841,7 @@ export interface paths {
         };
         /**
          * Set or replace a department image (admin)
-         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Images larger than 1600×1600 are shrunk to fit inside it, keeping their aspect; smaller ones are not enlarged. Answers the Department; its modification time is updated. An unknown department is 404 before the image is decoded.
+         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After. Images larger than 1600×1600 are shrunk to fit inside it, keeping their aspect; smaller ones are not enlarged. Answers the Department; its modification time is updated. An unknown department is 404 before the image is decoded.
          */
         put: {
             parameters: {
@@ -4607,7 +4888,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4636,6 +4917,15 @@ export interface paths {
                 };
                 /** @description Unsupported media type. */
                 415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -4704,7 +4994,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -4896,7 +5186,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5025,7 +5315,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5143,6 +5433,15 @@ export interface paths {
                 };
                 /** @description Missing, invalid, expired or revoked credentials. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5275,7 +5574,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5363,7 +5662,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5539,6 +5838,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -5641,7 +5949,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5744,6 +6052,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -5815,7 +6132,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -5983,6 +6300,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Not found. */
                 404: {
                     headers: {
@@ -6029,7 +6355,7 @@ export interface paths {
         };
         /**
          * Statistics (admin)
-         * @description Users get 403. Computed at most once per STATS_CACHE_TTL (default 10 s) in each server process; older figures are answered while fresh ones are computed, so they may lag by that time plus one computation. Totals are exact counts of the rows. Days are UTC days; "today" is the current UTC date, and each `date` is that day's 00:00:00Z. `dailyCreatedReservationsLast30Days` and `dailyCreatedReportsLast30Days`: the 29 days before today and today (30 entries), counting by creation time within [00:00Z, next 00:00Z). `dailyReservationsLast15DaysAndNext15Days`: today−15 to today+15 (31 entries), counting the reservations whose half-open [startTime, endTime) overlaps the day (a reservation spanning several days counts on each; one ending exactly at 00:00Z does not count for the day that starts then). Every series is oldest first and lists days with no rows as 0.
+         * @description Users get 403. Never stale: the answer includes every write acknowledged before the request began, through any server process. Figures are kept while no counted row is added, removed or (reservations, reports) changed and the UTC day is the same; otherwise they are computed anew. At most EXPENSIVE_CONCURRENCY_PER_USER requests of one user run at once (429 beyond). Totals are exact counts of the rows. Days are UTC days; "today" is the current UTC date, and each `date` is that day's 00:00:00Z. `dailyCreatedReservationsLast30Days` and `dailyCreatedReportsLast30Days`: the 29 days before today and today (30 entries), counting by creation time within [00:00Z, next 00:00Z). `dailyReservationsLast15DaysAndNext15Days`: today−15 to today+15 (31 entries), counting the reservations whose half-open [startTime, endTime) overlaps the day (a reservation spanning several days counts on each; one ending exactly at 00:00Z does not count for the day that starts then). Every series is oldest first and lists days with no rows as 0.
          */
         get: {
             parameters: {
@@ -6102,8 +6428,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not allowed for this role or owner. */
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6364,6 +6699,24 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -6599,6 +6952,24 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -6783,6 +7154,24 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -6847,6 +7236,14 @@ export interface components {
                  */
                 endTime: string;
             }[];
+            /** @description What is still beneath the department, room or desk that was not deleted (HAS_DEPENDENTS). */
+            dependents?: {
+                rooms: number;
+                desks: number;
+                equipment: number;
+                /** @description Reservations of desks beneath that have not ended. */
+                futureReservations: number;
+            };
         };
     };
     responses: never;

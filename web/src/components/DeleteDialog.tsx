@@ -1,47 +1,43 @@
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { dependentsMessage, problemMessage, problemOf, type Problem } from '../lib/problems.js';
 import { Alert, Dialog } from './ui.js';
 
-/**
- * Confirms a delete. Inventory deletes refuse (409 HAS_DEPENDENTS) while children or future
- * reservations remain; the dialog then explains what is in the way and offers to delete it all.
- */
-export function DeleteDialog({
-  title,
-  question,
-  subject,
-  forceNote,
-  onDelete,
-  onDeleted,
-  onClose,
-}: {
+export interface DeleteDialogProps {
   title: string;
   question: string;
   /** "This room": used in messages. */
   subject: string;
   /** What a forced delete removes, shown when the plain delete was refused; absent: no force option. */
   forceNote?: string;
-  onDelete: (force: boolean) => Promise<unknown>;
+  /** Sends the delete (`force`: everything under it too). */
+  remove: (force: boolean) => Promise<unknown>;
+  /** What the delete makes stale (api/query.ts, STALE_AFTER). */
+  invalidates: readonly string[];
   onDeleted: () => void;
   onClose: () => void;
-}) {
-  const [busy, setBusy] = useState(false);
+}
+
+/**
+ * Confirms a delete. Inventory deletes refuse (409 HAS_DEPENDENTS) while children or future
+ * reservations remain; the dialog then explains what is in the way and offers to delete it all.
+ */
+export function DeleteDialog({ title, question, subject, forceNote, remove, invalidates, onDeleted, onClose }: DeleteDialogProps) {
   const [blocked, setBlocked] = useState<Problem>();
   const [error, setError] = useState<string>();
+  const mutation = useMutation({ mutationFn: remove, meta: { invalidates }, onSuccess: onDeleted });
 
-  const run = async (force: boolean) => {
-    setBusy(true);
+  const run = (force: boolean) => {
     setError(undefined);
-    try {
-      await onDelete(force);
-      onDeleted();
-    } catch (failure) {
-      const problem = problemOf(failure);
-      if (problem.code === 'HAS_DEPENDENTS' && forceNote && !force) setBlocked(problem);
-      else setError(problemMessage(problem, subject));
-      setBusy(false);
-    }
+    mutation.mutate(force, {
+      onError: (failure) => {
+        const problem = problemOf(failure);
+        if (problem.code === 'HAS_DEPENDENTS' && forceNote && !force) setBlocked(problem);
+        else setError(problemMessage(problem, subject));
+      },
+    });
   };
+  const busy = mutation.isPending;
 
   return (
     <Dialog title={title} onClose={onClose}>
@@ -58,7 +54,7 @@ export function DeleteDialog({
             <button type="button" className="button-secondary" onClick={onClose} disabled={busy}>
               Keep it
             </button>
-            <button type="button" className="button-danger" onClick={() => void run(true)} disabled={busy}>
+            <button type="button" className="button-danger" onClick={() => run(true)} disabled={busy}>
               {busy ? 'Deleting…' : 'Delete everything under it'}
             </button>
           </div>
@@ -71,7 +67,7 @@ export function DeleteDialog({
             <button type="button" className="button-secondary" onClick={onClose} disabled={busy}>
               Cancel
             </button>
-            <button type="button" className="button-danger" onClick={() => void run(false)} disabled={busy}>
+            <button type="button" className="button-danger" onClick={() => run(false)} disabled={busy}>
               {busy ? 'Deleting…' : 'Delete'}
             </button>
           </div>

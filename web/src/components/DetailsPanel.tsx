@@ -1,5 +1,4 @@
-import { useState, type ComponentProps, type FormEvent, type ReactNode } from 'react';
-import { DeleteDialog } from './DeleteDialog.js';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Alert } from './ui.js';
 
 /**
@@ -23,7 +22,8 @@ export function DetailsPanel({
   onSubmit: (event: FormEvent) => void;
   /** "Delete the room" */
   deleteLabel: string;
-  deleteDialog: Omit<ComponentProps<typeof DeleteDialog>, 'onClose'>;
+  /** The delete dialog, given the function that closes it. */
+  deleteDialog: (close: () => void) => ReactNode;
   /** The fields. */
   children: ReactNode;
 }) {
@@ -44,7 +44,7 @@ export function DetailsPanel({
           </button>
         </div>
       </form>
-      {deleting && <DeleteDialog {...deleteDialog} onClose={() => setDeleting(false)} />}
+      {deleting && deleteDialog(() => setDeleting(false))}
     </section>
   );
 }

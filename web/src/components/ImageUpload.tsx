@@ -1,63 +1,59 @@
+import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { pictureRoutes, type PictureOf } from '../api/pictures.js';
+import { useSettings } from '../api/settings.js';
+import { imageAccept, imageRefusal, uploadRefusal } from '../lib/images.js';
 import { problemMessage, problemOf } from '../lib/problems.js';
-import { validateImage } from '../lib/validation.js';
 
 export interface ImageMessage {
   kind: 'success' | 'error';
   text: string;
 }
 
-/**
- * Upload and removal of a picture (avatar, office picture): busy flag, the message to show and the
- * file input, which is cleared after each upload so the same file can be chosen again.
- * `upload` and `remove` send the request and update the caller's state; a failure in either is shown.
- */
-export function useImageUpload({
-  upload,
-  remove,
-  uploaded,
-  removed,
-  uploadSubject,
-  removeSubject,
-}: {
-  upload: (file: File) => Promise<unknown>;
-  remove: () => Promise<unknown>;
-  /** Success messages. */
+/** What the picture editor says: after an upload, after a removal, and whose picture failed ("This office"). */
+export interface ImageTexts {
   uploaded: string;
   removed: string;
-  /** "This office": used in failure messages. */
   uploadSubject: string;
   removeSubject: string;
-}) {
+}
+
+/**
+ * Upload and removal of a picture (avatar, department picture): busy flag, the message to show and the
+ * file input, which is cleared after each upload so the same file can be chosen again. The file is
+ * checked against the limits the service publishes before it is sent.
+ */
+export function useImageUpload(of: PictureOf, texts: ImageTexts) {
+  const routes = pictureRoutes(of);
   const input = useRef<HTMLInputElement>(null);
   const [message, setMessage] = useState<ImageMessage>();
-  const [busy, setBusy] = useState(false);
-
-  const run = async (action: () => Promise<unknown>, success: string, subject: string) => {
-    setBusy(true);
-    setMessage(undefined);
-    try {
-      await action();
-      setMessage({ kind: 'success', text: success });
-    } catch (error) {
-      setMessage({ kind: 'error', text: problemMessage(problemOf(error), subject) });
-    } finally {
-      setBusy(false);
-    }
+  const limits = useSettings();
+  const clearInput = () => {
+    if (input.current) input.current.value = '';
   };
+  const change = <T,>(send: (value: T) => Promise<unknown>, done: string, subject: string) => ({
+    mutationFn: send,
+    meta: { invalidates: routes.invalidates },
+    onMutate: () => setMessage(undefined),
+    onSuccess: () => setMessage({ kind: 'success', text: done }),
+    onError: (error: unknown) => {
+      const problem = problemOf(error);
+      setMessage({ kind: 'error', text: uploadRefusal(problem, limits) ?? problemMessage(problem, subject) });
+    },
+    onSettled: clearInput,
+  });
+  const uploading = useMutation(change(routes.upload, texts.uploaded, texts.uploadSubject));
+  const removing = useMutation(change(() => routes.remove(), texts.removed, texts.removeSubject));
 
-  const uploadFile = async (file: File | undefined) => {
+  const upload = (file: File | undefined) => {
     if (!file) return;
-    const refused = validateImage(file);
-    if (refused) return setMessage({ kind: 'error', text: refused });
-    try {
-      await run(() => upload(file), uploaded, uploadSubject);
-    } finally {
-      if (input.current) input.current.value = '';
-    }
+    const refused = imageRefusal(file, limits);
+    if (!refused) return uploading.mutate(file);
+    clearInput();
+    setMessage({ kind: 'error', text: refused });
   };
 
-  return { input, message, busy, upload: uploadFile, remove: () => run(remove, removed, removeSubject) };
+  return { input, message, limits, busy: uploading.isPending || removing.isPending, upload, remove: () => removing.mutate(undefined) };
 }
 
 /** The file button ("Upload a picture" or `replaceLabel` once there is one) and, with a picture, "Remove the picture". */
@@ -66,10 +62,10 @@ export function ImageButtons({ image, present, replaceLabel }: { image: ReturnTy
     <>
       <label className="button button-secondary file-button">
         {image.busy ? 'Working…' : present ? replaceLabel : 'Upload a picture'}
-        <input ref={image.input} type="file" accept="image/png,image/jpeg,image/webp" className="visually-hidden" disabled={image.busy} onChange={(event) => void image.upload(event.target.files?.[0])} />
+        <input ref={image.input} type="file" accept={imageAccept(image.limits)} className="visually-hidden" disabled={image.busy} onChange={(event) => image.upload(event.target.files?.[0])} />
       </label>
       {present && (
-        <button type="button" className="button-link" onClick={() => void image.remove()} disabled={image.busy}>
+        <button type="button" className="button-link" onClick={image.remove} disabled={image.busy}>
           Remove the picture
         </button>
       )}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useAuth, useUser } from '../auth.js';
+import { useAuth, useUser } from '../features/auth/AuthProvider.js';
 import { Link, useLocation } from '../router.js';
 import { Avatar } from './Avatar.js';
 

@@ -1,5 +1,5 @@
-import { useEffect, useId, useRef, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
-import type { AsyncState } from '../lib/async.js';
+import { useEffect, useId, useRef, type ComponentProps, type ReactNode } from 'react';
+import { errorText } from '../lib/problems.js';
 
 export function Alert({ kind, children, onDismiss }: { kind: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; onDismiss?: () => void }) {
   // Errors interrupt (alert); confirmations are announced politely (status).
@@ -24,22 +24,31 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-/** Shows loading and error states of a load; renders children with the data once there. */
-export function Loaded<T>({ state, retry, label, children }: { state: AsyncState<T>; retry?: () => void; label?: string; children: (data: T) => ReactNode }) {
-  if (state.status === 'failed') {
+/** What Loaded needs of a query (TanStack Query's result has it). */
+export interface QueryView<T> {
+  data: T | undefined;
+  error: unknown;
+  refetch: () => unknown;
+}
+
+/**
+ * Shows the loading and failure of a query; renders children with its data once there (the data
+ * already cached stays on screen while it is read again). `subject` ("This office") names the
+ * thing in failure messages.
+ */
+export function Loaded<T>({ query, label, subject, children }: { query: QueryView<T>; label?: string; subject?: string; children: (data: T) => ReactNode }) {
+  if (query.error) {
     return (
       <Alert kind="error">
-        {state.error}{' '}
-        {retry && (
-          <button type="button" className="button-link" onClick={retry}>
-            Try again
-          </button>
-        )}
+        {errorText(query.error, subject)}{' '}
+        <button type="button" className="button-link" onClick={() => void query.refetch()}>
+          Try again
+        </button>
       </Alert>
     );
   }
-  if (state.data === undefined) return <Loading label={label} />;
-  return <>{children(state.data)}</>;
+  if (query.data === undefined) return <Loading label={label} />;
+  return <>{children(query.data)}</>;
 }
 
 interface FieldShell {
@@ -67,38 +76,116 @@ function FieldFrame({ id, label, error, hint, children }: FieldShell & { id: str
   );
 }
 
-const describedBy = (id: string, { error, hint }: FieldShell) => (error ? `${id}-error` : hint ? `${id}-hint` : undefined);
-
-export function TextField({ label, error, hint, ...input }: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
+/** The id and ARIA members of a field's control, and its frame (label, hint, error) around it. */
+function Field({ label, error, hint, control }: FieldShell & { control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
   const id = useId();
+  const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...input} />
+      {control({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
     </FieldFrame>
   );
 }
 
-export function TextArea({ label, error, hint, ...input }: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
+// Props include `ref` (React 19), so react-hook-form's register() can be spread onto these fields.
+export function TextField({ label, error, hint, ...input }: FieldShell & ComponentProps<'input'>) {
+  return <Field label={label} error={error} hint={hint} control={(aria) => <input {...aria} {...input} />} />;
+}
+
+export function TextArea({ label, error, hint, ...input }: FieldShell & ComponentProps<'textarea'>) {
+  return <Field label={label} error={error} hint={hint} control={(aria) => <textarea {...aria} {...input} />} />;
+}
+
+export function SelectField({ label, error, hint, children, ...select }: FieldShell & ComponentProps<'select'>) {
   return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...input} />
-    </FieldFrame>
+    <Field
+      label={label}
+      error={error}
+      hint={hint}
+      control={(aria) => (
+        <select {...aria} {...select}>
+          {children}
+        </select>
+      )}
+    />
   );
 }
 
-export function SelectField({ label, error, hint, children, ...select }: FieldShell & SelectHTMLAttributes<HTMLSelectElement>) {
-  const id = useId();
+/** A form's submit button, which says `busyLabel` (else its label) while the form is being sent. */
+export function SubmitButton({ busy, busyLabel, small, children }: { busy: boolean; busyLabel?: string; small?: boolean; children: ReactNode }) {
   return (
-    <FieldFrame id={id} label={label} error={error} hint={hint}>
-      <select id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, { label, error, hint })} {...select}>
-        {children}
-      </select>
-    </FieldFrame>
+    <button type="submit" className={small ? 'button-primary button-small' : 'button-primary'} disabled={busy}>
+      {busy && busyLabel ? busyLabel : children}
+    </button>
   );
 }
 
-export function Checkbox({ label, ...input }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+/** A form's "Cancel" (or `cancelLabel`) and submit buttons, in a row of class `className`. */
+export function FormButtons({
+  className = 'form-actions',
+  cancelLabel = 'Cancel',
+  onCancel,
+  small,
+  ...submit
+}: { className?: string; cancelLabel?: string; onCancel?: () => void; busy: boolean; busyLabel?: string; small?: boolean; children: ReactNode }) {
+  return (
+    <div className={className}>
+      {onCancel && (
+        <button type="button" className={small ? 'button-secondary button-small' : 'button-secondary'} onClick={onCancel} disabled={submit.busy}>
+          {cancelLabel}
+        </button>
+      )}
+      <SubmitButton small={small} {...submit} />
+    </div>
+  );
+}
+
+/** A page of items as a table (each row: the item's cells, then its actions) and its pager. */
+export function ItemTable<T extends { id: string }>({
+  columns,
+  page,
+  onPage,
+  label,
+  cells,
+  actions,
+}: {
+  columns: string[];
+  page: { content: T[]; number: number; totalPages: number };
+  onPage: (page: number) => void;
+  label: string;
+  cells: (item: T) => ReactNode;
+  actions: (item: T) => ReactNode;
+}) {
+  return (
+    <>
+      <table className="table">
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {page.content.map((item) => (
+            <tr key={item.id}>
+              {cells(item)}
+              <td className="table-actions">{actions(item)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager page={page.number} totalPages={page.totalPages} onPage={onPage} label={label} />
+    </>
+  );
+}
+
+export function Checkbox({ label, ...input }: { label: string } & ComponentProps<'input'>) {
   return (
     <label className="checkbox">
       <input type="checkbox" {...input} />

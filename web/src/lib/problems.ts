@@ -1,3 +1,4 @@
+import type { Dependents } from '../api/published.js';
 import { formatRange, formatWait } from './time.js';
 
 /**
@@ -13,6 +14,8 @@ export interface Problem {
   requestId?: string;
   errors?: { field: string; message: string }[];
   conflicts?: { startTime: string; endTime: string }[];
+  /** What is in the way of a delete (HAS_DEPENDENTS). */
+  dependents?: Dependents;
   /** Seconds, from the Retry-After header. */
   retryAfter?: number;
 }
@@ -24,8 +27,19 @@ export class ApiError extends Error {
   }
 }
 
+/** The code of the 403 that asks the signed-in person to choose their own password first. */
+export const PASSWORD_CHANGE_REQUIRED = 'PASSWORD_CHANGE_REQUIRED';
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const count = (value: unknown) => (Number.isInteger(value) && (value as number) >= 0 ? (value as number) : undefined);
+
+function dependentsOf(value: unknown): Dependents | undefined {
+  if (!isRecord(value)) return undefined;
+  const [rooms, desks, equipment, futureReservations] = [value.rooms, value.desks, value.equipment, value.futureReservations].map(count);
+  if (rooms === undefined || desks === undefined || equipment === undefined || futureReservations === undefined) return undefined;
+  return { rooms, desks, equipment, futureReservations };
+}
 
 /** A Problem from whatever a failed response carried; unknown shapes keep only the status. */
 export function toProblem(status: number, body: unknown, retryAfterHeader?: string | null): Problem {
@@ -43,6 +57,8 @@ export function toProblem(status: number, body: unknown, retryAfterHeader?: stri
         .filter(isRecord)
         .flatMap((item) => (typeof item.startTime === 'string' && typeof item.endTime === 'string' ? [{ startTime: item.startTime, endTime: item.endTime }] : []));
     }
+    const dependents = dependentsOf(body.dependents);
+    if (dependents) problem.dependents = dependents;
   }
   const retryAfter = Number(retryAfterHeader);
   if (retryAfterHeader && Number.isFinite(retryAfter) && retryAfter > 0) problem.retryAfter = retryAfter;
@@ -54,6 +70,9 @@ export function problemOf(error: unknown): Problem {
   if (error instanceof ApiError) return error.problem;
   return { status: 0 };
 }
+
+/** The sentence for a failed query or mutation, if it failed. */
+export const errorText = (error: unknown, subject?: string) => (error ? problemMessage(problemOf(error), subject) : undefined);
 
 /** Form field names (as the API reports them) in words people use. */
 const FIELD_LABELS: Record<string, string> = {
@@ -127,6 +146,8 @@ export function problemMessage(problem: Problem, subject = 'It'): string {
       return 'Your session has ended. Please sign in again.';
     case 'FORBIDDEN':
       return 'You are not allowed to do this.';
+    case PASSWORD_CHANGE_REQUIRED:
+      return 'Choose your own password first.';
     case 'NOT_FOUND':
       return `${subject} no longer exists; someone may have removed it. Reload the page.`;
     case 'EMAIL_TAKEN':
@@ -145,10 +166,11 @@ export function problemMessage(problem: Problem, subject = 'It'): string {
       return sentence(`This booking is not allowed: ${problem.detail ?? 'it breaks a booking rule'}`);
     case 'HAS_DEPENDENTS':
       return dependentsMessage(problem, subject);
+    // Image uploads say which limits (lib/images.ts); these are for anything else.
     case 'PAYLOAD_TOO_LARGE':
-      return 'The file is too large (at most 5 MB and 40 megapixels).';
+      return 'The file is too large.';
     case 'UNSUPPORTED_MEDIA_TYPE':
-      return 'Use a PNG, JPEG or WebP image.';
+      return 'This kind of file is not accepted.';
     case 'TOO_MANY_REQUESTS':
       return `Too many attempts. Try again in ${formatWait(problem.retryAfter ?? 60)}.`;
     case 'CONFLICT':
@@ -164,14 +186,26 @@ export function problemMessage(problem: Problem, subject = 'It'): string {
   return 'The request was refused. Check your input and try again.';
 }
 
+const counted = (number: number, singular: string, plural = `${singular}s`) => `${number} ${number === 1 ? singular : plural}`;
+
+/** "2 rooms, 3 desks and 1 future reservation": the non-zero counts, in words. */
+export function dependentsList(dependents: Dependents): string {
+  const parts = [
+    dependents.rooms > 0 ? counted(dependents.rooms, 'room') : undefined,
+    dependents.desks > 0 ? counted(dependents.desks, 'desk') : undefined,
+    dependents.equipment > 0 ? counted(dependents.equipment, 'equipment item') : undefined,
+    dependents.futureReservations > 0 ? counted(dependents.futureReservations, 'future reservation') : undefined,
+  ].filter((part) => part !== undefined);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+}
+
 /**
- * What keeps a delete from happening. The service's detail counts it ("… still has 2 rooms and
- * 1 future reservation; …"); that count is shown when the detail has this shape, else a general
- * sentence.
+ * What keeps a delete from happening: the counts the service sends in `dependents`, or, from a
+ * service that does not send them, a general sentence.
  */
 export function dependentsMessage(problem: Problem, subject = 'It'): string {
-  const counted = /still has ([^;.]+)/.exec(problem.detail ?? '');
-  if (counted) return `${subject} still has ${counted[1]!.trim()}.`;
+  const list = problem.dependents ? dependentsList(problem.dependents) : '';
+  if (list) return `${subject} still has ${list}.`;
   return `${subject} still has things under it (rooms, desks, equipment) or future reservations.`;
 }
 

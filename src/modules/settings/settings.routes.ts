@@ -1,0 +1,43 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Config } from '../../config.js';
+import { problemResponses } from '../../shared/schemas.js';
+import { IMAGE_TYPES } from '../images/images.js';
+import { Settings, type SettingsDto } from './settings.schemas.js';
+
+/** The configured limits a client checks input against before sending it. */
+export function publishedSettings(config: Config): SettingsDto {
+  return {
+    imageMaxBytes: config.IMAGE_MAX_BYTES,
+    imageMaxPixels: config.IMAGE_MAX_PIXELS,
+    imageTypes: [...IMAGE_TYPES],
+    // Rounded down, so a client that stays within them is never refused.
+    reservationMaxLengthSeconds: Math.floor(config.RESERVATION_MAX_LENGTH / 1000),
+    reservationHorizonSeconds: Math.floor(config.RESERVATION_HORIZON / 1000),
+  };
+}
+
+// The values change only when the service restarts with another configuration.
+const CACHE_CONTROL = 'public, max-age=300';
+
+export const settingsRoutes: FastifyPluginAsyncTypebox<{ config: Config }> = async (app, { config }) => {
+  const settings = publishedSettings(config);
+  app.get(
+    '/api/settings',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['Settings'],
+        summary: 'Published limits',
+        description:
+          'The limits the service enforces, so a client can check input before sending it: image uploads (size, pixels, types) and the booking rules that bind USERs. ' +
+          'No authentication. They change only when the service restarts with another configuration, so the answer may be cached for 5 minutes (`Cache-Control: public, max-age=300`).',
+        security: [],
+        response: { 200: Settings, ...problemResponses() },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', CACHE_CONTROL);
+      return settings;
+    },
+  );
+};

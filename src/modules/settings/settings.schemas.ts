@@ -1,0 +1,19 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+export const Settings = Type.Object(
+  {
+    imageMaxBytes: Type.Integer({ minimum: 1, description: 'Largest image upload in bytes (IMAGE_MAX_BYTES); larger is 413.' }),
+    imageMaxPixels: Type.Integer({ minimum: 1, description: 'Largest image in pixels, width × height (IMAGE_MAX_PIXELS); larger is 413.' }),
+    imageTypes: Type.Array(Type.String(), { description: 'Media types of the images accepted (decided by the bytes); anything else is 415.' }),
+    reservationMaxLengthSeconds: Type.Integer({
+      minimum: 1,
+      description: 'Longest reservation a USER may make, in whole seconds (RESERVATION_MAX_LENGTH); admins are exempt.',
+    }),
+    reservationHorizonSeconds: Type.Integer({
+      minimum: 1,
+      description: 'How far ahead of now a USER may start a reservation, in whole seconds (RESERVATION_HORIZON); admins are exempt.',
+    }),
+  },
+  { title: 'Settings', additionalProperties: false },
+);
+export type SettingsDto = Static<typeof Settings>;

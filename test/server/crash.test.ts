@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
+import { createPostgresDatabase, onPostgres } from '../helpers/database.js';
+import { adminWithDesk, call, slot, summary, timed, type Outcome } from '../helpers/load.js';
+import { freePort, killServers, startServer, waitHealthy, type ServerProcess } from '../helpers/server-process.js';
+
+/**
+ * Crash safety (docs/behaviour.md, Crashes): bookings stream into a real server process, which is
+ * killed with SIGKILL in the middle of it; restarted on the same data, it has every reservation
+ * it acknowledged with a 200. On the embedded database (DATA_DIR on disk) and on PostgreSQL.
+ */
+
+const WORKERS = 6;
+const LOAD_MS = 3000;
+
+let environment: Record<string, string>;
+let dispose: () => Promise<void> = async () => {};
+
+async function startOn(env: Record<string, string>): Promise<ServerProcess> {
+  const server = startServer({ ...env, ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'warn', REQUEST_LOG: 'false' }, await freePort());
+  await waitHealthy(server);
+  return server;
+}
+
+describe(`crash safety on ${onPostgres ? 'PostgreSQL' : 'the embedded database'}`, () => {
+  beforeAll(async () => {
+    if (onPostgres) {
+      const database = await createPostgresDatabase();
+      environment = { DATABASE_URL: database.url };
+      dispose = () => database.drop();
+    } else {
+      const dir = mkdtempSync(path.join(tmpdir(), 'deskbook-crash-'));
+      environment = { DATA_DIR: dir };
+      dispose = async () => rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  afterAll(async () => {
+    await killServers();
+    await dispose();
+  });
+
+  it('keeps every acknowledged reservation across a SIGKILL', async () => {
+    const first = await startOn(environment);
+    const { token, deskId } = await adminWithDesk(first);
+
+    const t0 = Date.now();
+    const outcomes: Outcome[] = [];
+    let next = 0;
+    let killed = false;
+    // Each worker books one slot after another until the process dies under it.
+    const workers = Array.from({ length: WORKERS }, async () => {
+      while (!killed) {
+        const n = next++;
+        outcomes.push(await timed(t0, 'book', () => call(first, 'POST', '/api/reservation', { token, body: slot(deskId, n) })));
+      }
+    });
+    await sleep(LOAD_MS);
+    first.child.kill('SIGKILL');
+    const exit = await first.exited;
+    killed = true;
+    await Promise.all(workers);
+    expect(exit.signal).toBe('SIGKILL');
+
+    const acknowledged = outcomes.filter((o) => o.status === 200).map((o) => o.id!);
+    const cut = outcomes.filter((o) => o.status === 0).length;
+    console.log(`${outcomes.length} bookings before the kill (${summary(outcomes)}), ${cut} cut off by it`);
+    expect(acknowledged.length).toBeGreaterThan(10);
+    // Answers other than 200 are only requests the kill cut off.
+    expect(outcomes.filter((o) => o.status !== 200 && o.status !== 0)).toEqual([]);
+
+    const second = await startOn(environment);
+    const login = await call(second, 'POST', '/api/auth/login', { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const fresh = ((await login.json()) as { accessToken: string }).accessToken;
+    const stored = new Set<string>();
+    for (let page = 0; ; page++) {
+      const response = await call(second, 'GET', `/api/reservation?deskId=${deskId}&size=1000&page=${page}`, { token: fresh });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { content: { id: string }[]; last: boolean };
+      for (const item of body.content) stored.add(item.id);
+      if (body.last) break;
+    }
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    // At most the bookings cut off by the kill may have been written without an answer.
+    expect(stored.size - acknowledged.length).toBeLessThanOrEqual(cut);
+  }, 60_000);
+});

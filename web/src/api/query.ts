@@ -1,0 +1,54 @@
+import { MutationCache, QueryClient, type Query } from '@tanstack/react-query';
+
+/**
+ * The one cache of everything read from the API (TanStack Query). Each resource has one entry per
+ * request, keyed [method, path, init] by $api (api/client.ts). A mutation names in its `meta` the
+ * paths whose entries it makes stale; they are invalidated once, here, after it succeeded.
+ */
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    mutationMeta: {
+      /** Path prefixes ('/api/departments' covers every inventory read) of the entries a success makes stale. */
+      invalidates?: readonly string[];
+    };
+  }
+}
+
+/** Whether a query reads one of these paths (or anything below them). */
+export const readsAny = (prefixes: readonly string[]) => (query: Query) => {
+  const path = query.queryKey[1];
+  return typeof path === 'string' && prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+};
+
+export function createQueryClient(): QueryClient {
+  const client: QueryClient = new QueryClient({
+    defaultOptions: {
+      // Failures are shown at once with a "Try again"; a page is read afresh each time it is opened
+      // (cached data is shown meanwhile), not each time the window gets focus.
+      queries: { retry: false, refetchOnWindowFocus: false },
+      mutations: { retry: false },
+    },
+    mutationCache: new MutationCache({
+      onSuccess: (_data, _variables, _context, mutation) => {
+        const prefixes = mutation.meta?.invalidates;
+        if (prefixes?.length) return client.invalidateQueries({ predicate: readsAny(prefixes) });
+      },
+    }),
+  });
+  return client;
+}
+
+export const queryClient = createQueryClient();
+
+/** Path prefixes for `meta.invalidates`: what each kind of change makes stale. */
+export const STALE_AFTER = {
+  /** Departments, rooms, desks, equipment, department pictures; and so the free desks. */
+  inventory: ['/api/departments', '/api/search/rooms'],
+  /** A forced delete also removes reservations, and reports lose their department, room and desk. */
+  inventoryTree: ['/api/departments', '/api/search/rooms', '/api/reservation', '/api/report', '/api/search/reports', '/api/stats'],
+  reservations: ['/api/reservation', '/api/search/rooms', '/api/stats'],
+  reports: ['/api/report', '/api/search/reports', '/api/stats'],
+  users: ['/api/users', '/api/self', '/api/stats'],
+  sessions: ['/api/users', '/api/sessions'],
+} as const satisfies Record<string, readonly string[]>;

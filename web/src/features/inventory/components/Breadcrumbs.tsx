@@ -1,0 +1,13 @@
+import { Link } from '../../../router.js';
+
+export function Breadcrumbs({ trail }: { trail: { to?: string; label: string }[] }) {
+  return (
+    <nav aria-label="Breadcrumb" className="breadcrumbs">
+      <ol>
+        {trail.map((step) => (
+          <li key={step.label}>{step.to ? <Link to={step.to}>{step.label}</Link> : <span aria-current="page">{step.label}</span>}</li>
+        ))}
+      </ol>
+    </nav>
+  );
+}

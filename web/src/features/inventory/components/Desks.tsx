@@ -1,0 +1,94 @@
+import { useState } from 'react';
+import { $api } from '../../../api/client.js';
+import { STALE_AFTER } from '../../../api/query.js';
+import type { Desk } from '../../../api/types.js';
+import { Alert, FormButtons, SelectField, SubmitButton, TextField } from '../../../components/ui.js';
+import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
+import { useSchemaForm, type SchemaForm } from '../../../lib/forms.js';
+import { errorText } from '../../../lib/problems.js';
+import { DESK_RULES, DeskForm } from '../forms.js';
+import { DESK_TYPE_CHOICES } from '../labels.js';
+import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
+import { EquipmentList } from './Equipment.js';
+
+function DeskFields({ form }: { form: SchemaForm<typeof DeskForm> }) {
+  return (
+    <>
+      <TextField label="Desk name" maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
+      <SelectField label="Desk type" {...form.field('type')}>
+        {DESK_TYPE_CHOICES.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </SelectField>
+    </>
+  );
+}
+
+const NO_DESK = { name: '', type: 'FLEX' as const };
+
+export function NewDesk({ departmentId, roomId }: { departmentId: string; roomId: string }) {
+  const form = useSchemaForm(DeskForm, NO_DESK, DESK_RULES);
+  const creating = $api.useMutation('post', '/api/departments/{departmentId}/rooms/{roomId}/desks', {
+    meta: { invalidates: STALE_AFTER.inventory },
+    onSuccess: () => form.reset({ ...form.getValues(), name: '' }),
+  });
+  const failure = errorText(creating.error, 'This room');
+  return (
+    <form onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: { departmentId, roomId } }, body }))} noValidate className="inline-form" aria-label="Add a desk">
+      <h3>Add a desk</h3>
+      {failure && <Alert kind="error">{failure}</Alert>}
+      <div className="field-row field-row-end">
+        <DeskFields form={form} />
+        <SubmitButton busy={creating.isPending} busyLabel="Adding…">
+          Add the desk
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+export function DeskItem({ desk }: { desk: Desk }) {
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const form = useSchemaForm(DeskForm, { name: desk.name, type: desk.type }, DESK_RULES);
+  const saving = $api.useMutation('put', '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}', {
+    meta: { invalidates: STALE_AFTER.inventory },
+    onSuccess: () => setEditing(false),
+  });
+  const failure = errorText(saving.error, 'This desk');
+  const path = { departmentId: desk.departmentId, roomId: desk.roomId, deskId: desk.id };
+
+  return (
+    <li className="desk-admin">
+      <div className="desk-admin-head">
+        {editing ? (
+          <form onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path }, body }))} noValidate className="field-row field-row-end grow" aria-label={`Edit desk ${desk.name}`}>
+            <DeskFields form={form} />
+            <FormButtons className="item-actions" onCancel={() => setEditing(false)} busy={saving.isPending} small>
+              Save
+            </FormButtons>
+          </form>
+        ) : (
+          <>
+            <h3>
+              Desk {desk.name} <span className={desk.type === 'FIXED' ? 'badge badge-warning' : 'badge'}>{desk.type === 'FIXED' ? 'Fixed' : 'Flexible'}</span>
+            </h3>
+            <div className="item-actions">
+              <button type="button" className="button-secondary button-small" onClick={() => setEditing(true)} aria-label={`Edit desk ${desk.name}`}>
+                Edit
+              </button>
+              <button type="button" className="button-danger button-small" onClick={() => setDeleting(true)} aria-label={`Delete desk ${desk.name}`}>
+                Delete
+              </button>
+            </div>
+          </>
+        )}
+      </div>
+      {failure && <Alert kind="error">{failure}</Alert>}
+      <EquipmentList desk={desk} />
+      {deleting && <DeleteInventoryDialog item={{ kind: 'desk', desk }} onDeleted={() => setDeleting(false)} onClose={() => setDeleting(false)} />}
+    </li>
+  );
+}

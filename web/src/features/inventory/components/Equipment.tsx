@@ -1,0 +1,127 @@
+import { useState } from 'react';
+import { $api } from '../../../api/client.js';
+import { STALE_AFTER } from '../../../api/query.js';
+import type { Desk, Equipment } from '../../../api/types.js';
+import { Alert, FormButtons, Loaded, SelectField, TextArea, TextField } from '../../../components/ui.js';
+import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
+import { useSchemaForm, type SchemaForm } from '../../../lib/forms.js';
+import { errorText } from '../../../lib/problems.js';
+import { EQUIPMENT_RULES, EquipmentForm } from '../forms.js';
+import { EQUIPMENT_TYPES, equipmentLabel } from '../labels.js';
+import { useEquipmentOf } from '../queries.js';
+import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
+
+function EquipmentFields({ form }: { form: SchemaForm<typeof EquipmentForm> }) {
+  return (
+    <>
+      <div className="field-row">
+        <SelectField label="Equipment type" {...form.field('type')}>
+          {EQUIPMENT_TYPES.map((type) => (
+            <option key={type} value={type}>
+              {equipmentLabel(type)}
+            </option>
+          ))}
+        </SelectField>
+        <TextField label="Equipment name" maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
+      </div>
+      <TextArea label="Description (optional)" rows={2} {...form.field('description')} />
+    </>
+  );
+}
+
+/** The equipment of a desk, and the form that adds a piece. */
+export function EquipmentList({ desk }: { desk: Desk }) {
+  const items = useEquipmentOf(desk);
+  const [adding, setAdding] = useState(false);
+  return (
+    <div className="equipment">
+      <Loaded query={items} label="Loading equipment…">
+        {(page) =>
+          page.content.length === 0 ? (
+            <p className="muted">No equipment.</p>
+          ) : (
+            <ul className="equipment-list" aria-label={`Equipment of desk ${desk.name}`}>
+              {page.content.map((item) => (
+                <EquipmentItem key={item.id} desk={desk} item={item} />
+              ))}
+            </ul>
+          )
+        }
+      </Loaded>
+      {adding ? (
+        <NewEquipment desk={desk} onDone={() => setAdding(false)} />
+      ) : (
+        <button type="button" className="button-link" onClick={() => setAdding(true)} aria-label={`Add equipment to desk ${desk.name}`}>
+          + Add equipment
+        </button>
+      )}
+    </div>
+  );
+}
+
+const deskPath = (desk: Desk) => ({ departmentId: desk.departmentId, roomId: desk.roomId, deskId: desk.id });
+
+function NewEquipment({ desk, onDone }: { desk: Desk; onDone: () => void }) {
+  const form = useSchemaForm(EquipmentForm, { name: '', type: 'DOCKING_STATION', description: '' }, EQUIPMENT_RULES);
+  const creating = $api.useMutation('post', '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment', {
+    meta: { invalidates: STALE_AFTER.inventory },
+    onSuccess: onDone,
+  });
+  const failure = errorText(creating.error, 'This desk');
+  return (
+    <form onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: deskPath(desk) }, body }))} noValidate className="inline-form stack" aria-label={`Add equipment to desk ${desk.name}`}>
+      {failure && <Alert kind="error">{failure}</Alert>}
+      <EquipmentFields form={form} />
+      <FormButtons onCancel={onDone} busy={creating.isPending} busyLabel="Adding…" small>
+        Add the equipment
+      </FormButtons>
+    </form>
+  );
+}
+
+function EquipmentItem({ desk, item }: { desk: Desk; item: Equipment }) {
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const form = useSchemaForm(EquipmentForm, { name: item.name, type: item.type, description: item.description }, EQUIPMENT_RULES);
+  const saving = $api.useMutation('put', '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment/{equipmentId}', {
+    meta: { invalidates: STALE_AFTER.inventory },
+    onSuccess: () => setEditing(false),
+  });
+  const failure = errorText(saving.error, 'This equipment');
+
+  if (editing) {
+    return (
+      <li className="equipment-item">
+        <form
+          onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path: { ...deskPath(desk), equipmentId: item.id } }, body }))}
+          noValidate
+          className="stack grow"
+          aria-label={`Edit ${item.name}`}
+        >
+          {failure && <Alert kind="error">{failure}</Alert>}
+          <EquipmentFields form={form} />
+          <FormButtons onCancel={() => setEditing(false)} busy={saving.isPending} small>
+            Save
+          </FormButtons>
+        </form>
+      </li>
+    );
+  }
+  return (
+    <li className="equipment-item">
+      <div>
+        <strong>{item.name}</strong> <span className="badge">{equipmentLabel(item.type)}</span>
+        {item.description && <p className="muted">{item.description}</p>}
+      </div>
+      <div className="item-actions">
+        <button type="button" className="button-secondary button-small" onClick={() => setEditing(true)} aria-label={`Edit ${item.name}`}>
+          Edit
+        </button>
+        <button type="button" className="button-danger button-small" onClick={() => setDeleting(true)} aria-label={`Delete ${item.name}`}>
+          Delete
+        </button>
+      </div>
+      {deleting && <DeleteInventoryDialog item={{ kind: 'equipment', desk, equipment: item }} onDeleted={() => setDeleting(false)} onClose={() => setDeleting(false)} />}
+    </li>
+  );
+}

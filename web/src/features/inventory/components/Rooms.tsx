@@ -1,0 +1,105 @@
+import { keepPreviousData } from '@tanstack/react-query';
+import { useState } from 'react';
+import { $api } from '../../../api/client.js';
+import { STALE_AFTER } from '../../../api/query.js';
+import type { Room } from '../../../api/types.js';
+import { Alert, Checkbox, EmptyState, Loaded, Pager, SubmitButton, TextField } from '../../../components/ui.js';
+import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
+import { useSchemaForm } from '../../../lib/forms.js';
+import { errorText } from '../../../lib/problems.js';
+import { Link } from '../../../router.js';
+import { ROOM_RULES, RoomForm } from '../forms.js';
+import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
+
+const PAGE_SIZE = 20;
+
+/** The rooms of a department, a page at a time, and the form that adds one. */
+export function Rooms({ departmentId }: { departmentId: string }) {
+  const [page, setPage] = useState(0);
+  const [deleting, setDeleting] = useState<Room>();
+  const [notice, setNotice] = useState<string>();
+  const rooms = $api.useQuery('get', '/api/departments/{departmentId}/rooms', { params: { path: { departmentId }, query: { page, size: PAGE_SIZE } } }, { placeholderData: keepPreviousData });
+
+  return (
+    <section className="panel" aria-labelledby="rooms-heading">
+      <h2 id="rooms-heading">Rooms</h2>
+      {notice && (
+        <Alert kind="success" onDismiss={() => setNotice(undefined)}>
+          {notice}
+        </Alert>
+      )}
+      <Loaded query={rooms} label="Loading rooms…">
+        {(result) =>
+          result.content.length === 0 ? (
+            <EmptyState>No rooms yet.</EmptyState>
+          ) : (
+            <>
+              <ul className="item-list">
+                {result.content.map((room) => (
+                  <li key={room.id} className="item">
+                    <div>
+                      <Link to={`/admin/departments/${departmentId}/rooms/${room.id}`} className="item-title">
+                        {room.name}
+                      </Link>
+                      <p className="muted">
+                        {room.desks.length} {room.desks.length === 1 ? 'desk' : 'desks'}
+                        {!room.available && <span className="badge badge-warning">Closed</span>}
+                      </p>
+                    </div>
+                    <div className="item-actions">
+                      <Link to={`/admin/departments/${departmentId}/rooms/${room.id}`} className="button button-secondary button-small" aria-label={`Manage room ${room.name}`}>
+                        Manage
+                      </Link>
+                      <button type="button" className="button-danger button-small" onClick={() => setDeleting(room)} aria-label={`Delete room ${room.name}`}>
+                        Delete
+                      </button>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+              <Pager page={result.number} totalPages={result.totalPages} onPage={setPage} label="Room pages" />
+            </>
+          )
+        }
+      </Loaded>
+      <NewRoom departmentId={departmentId} onCreated={(room) => setNotice(`Room ${room.name} has been added.`)} />
+      {deleting && (
+        <DeleteInventoryDialog
+          item={{ kind: 'room', room: deleting }}
+          onDeleted={() => {
+            setNotice(`Room ${deleting.name} has been deleted.`);
+            setDeleting(undefined);
+          }}
+          onClose={() => setDeleting(undefined)}
+        />
+      )}
+    </section>
+  );
+}
+
+const NO_ROOM = { name: '', available: true };
+
+function NewRoom({ departmentId, onCreated }: { departmentId: string; onCreated: (room: Room) => void }) {
+  const form = useSchemaForm(RoomForm, NO_ROOM, ROOM_RULES);
+  const creating = $api.useMutation('post', '/api/departments/{departmentId}/rooms', {
+    meta: { invalidates: STALE_AFTER.inventory },
+    onSuccess: (room) => {
+      form.reset(NO_ROOM);
+      onCreated(room);
+    },
+  });
+  const failure = errorText(creating.error, 'This office');
+  return (
+    <form onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: { departmentId } }, body }))} noValidate className="inline-form" aria-label="Add a room">
+      <h3>Add a room</h3>
+      {failure && <Alert kind="error">{failure}</Alert>}
+      <div className="field-row field-row-end">
+        <TextField label="Room name" maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
+        <Checkbox label="Open for booking" {...form.register('available')} />
+        <SubmitButton busy={creating.isPending} busyLabel="Adding…">
+          Add the room
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}

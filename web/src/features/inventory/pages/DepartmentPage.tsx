@@ -1,0 +1,54 @@
+import { $api } from '../../../api/client.js';
+import { STALE_AFTER } from '../../../api/query.js';
+import type { Department } from '../../../api/types.js';
+import { DetailsPanel } from '../../../components/DetailsPanel.js';
+import { Loaded, PageHeader } from '../../../components/ui.js';
+import { useTitle } from '../../../hooks.js';
+import { useSchemaForm } from '../../../lib/forms.js';
+import { navigate } from '../../../router.js';
+import { Breadcrumbs } from '../components/Breadcrumbs.js';
+import { DeleteInventoryDialog } from '../components/DeleteInventoryDialog.js';
+import { DepartmentFields } from '../components/DepartmentFields.js';
+import { DepartmentImage } from '../components/DepartmentImage.js';
+import { detailsState } from '../components/details.js';
+import { Rooms } from '../components/Rooms.js';
+import { DEPARTMENT_RULES, DepartmentForm } from '../forms.js';
+import { departmentLabel } from '../labels.js';
+
+export function DepartmentPage({ departmentId }: { departmentId: string }) {
+  const department = $api.useQuery('get', '/api/departments/{departmentId}', { params: { path: { departmentId } } });
+  useTitle(department.data ? departmentLabel(department.data) : 'Office');
+  return (
+    <div className="page">
+      <Loaded query={department} subject="This office" label="Loading the office…">
+        {(loaded) => (
+          <>
+            <Breadcrumbs trail={[{ to: '/admin/departments', label: 'Offices' }, { label: departmentLabel(loaded) }]} />
+            <PageHeader title={departmentLabel(loaded)} />
+            <div className="two-columns">
+              <DepartmentDetails department={loaded} />
+              <DepartmentImage department={loaded} />
+            </div>
+            <Rooms departmentId={departmentId} />
+          </>
+        )}
+      </Loaded>
+    </div>
+  );
+}
+
+function DepartmentDetails({ department }: { department: Department }) {
+  const form = useSchemaForm(DepartmentForm, { location: department.location, building: department.building, floor: department.floor }, DEPARTMENT_RULES);
+  const saving = $api.useMutation('put', '/api/departments/{departmentId}', { meta: { invalidates: STALE_AFTER.inventory } });
+  return (
+    <DetailsPanel
+      headingId="details-heading"
+      {...detailsState(saving, 'This office')}
+      onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path: { departmentId: department.id } }, body }))}
+      deleteLabel="Delete the office"
+      deleteDialog={(close) => <DeleteInventoryDialog item={{ kind: 'department', department }} onDeleted={() => navigate('/admin/departments')} onClose={close} />}
+    >
+      <DepartmentFields form={form} />
+    </DetailsPanel>
+  );
+}

@@ -1,0 +1,73 @@
+import { $api } from '../../../api/client.js';
+import { STALE_AFTER } from '../../../api/query.js';
+import type { Room } from '../../../api/types.js';
+import { DetailsPanel } from '../../../components/DetailsPanel.js';
+import { Checkbox, EmptyState, Loaded, PageHeader, TextField } from '../../../components/ui.js';
+import { useTitle } from '../../../hooks.js';
+import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
+import { useSchemaForm } from '../../../lib/forms.js';
+import { navigate } from '../../../router.js';
+import { Breadcrumbs } from '../components/Breadcrumbs.js';
+import { DeleteInventoryDialog } from '../components/DeleteInventoryDialog.js';
+import { DeskItem, NewDesk } from '../components/Desks.js';
+import { detailsState } from '../components/details.js';
+import { ROOM_RULES, RoomForm } from '../forms.js';
+import { departmentLabel } from '../labels.js';
+
+export function RoomPage({ departmentId, roomId }: { departmentId: string; roomId: string }) {
+  const department = $api.useQuery('get', '/api/departments/{departmentId}', { params: { path: { departmentId } } });
+  const room = $api.useQuery('get', '/api/departments/{departmentId}/rooms/{roomId}', { params: { path: { departmentId, roomId } } });
+  useTitle(room.data ? `Room ${room.data.name}` : 'Room');
+  return (
+    <div className="page">
+      <Loaded query={room} subject="This room" label="Loading the room…">
+        {(loaded) => (
+          <>
+            <Breadcrumbs
+              trail={[
+                { to: '/admin/departments', label: 'Offices' },
+                { to: `/admin/departments/${departmentId}`, label: department.data ? departmentLabel(department.data) : 'Office' },
+                { label: loaded.name },
+              ]}
+            />
+            <PageHeader title={`Room ${loaded.name}`} />
+            <RoomDetails room={loaded} />
+            <section className="panel" aria-labelledby="desks-heading">
+              <h2 id="desks-heading">Desks</h2>
+              {loaded.desks.length === 0 ? (
+                <EmptyState>No desks yet.</EmptyState>
+              ) : (
+                <ul className="desk-admin-list">
+                  {loaded.desks.map((desk) => (
+                    <DeskItem key={desk.id} desk={desk} />
+                  ))}
+                </ul>
+              )}
+              <NewDesk departmentId={departmentId} roomId={roomId} />
+            </section>
+          </>
+        )}
+      </Loaded>
+    </div>
+  );
+}
+
+function RoomDetails({ room }: { room: Room }) {
+  const form = useSchemaForm(RoomForm, { name: room.name, available: room.available }, ROOM_RULES);
+  const saving = $api.useMutation('put', '/api/departments/{departmentId}/rooms/{roomId}', { meta: { invalidates: STALE_AFTER.inventory } });
+  const path = { departmentId: room.departmentId, roomId: room.id };
+  return (
+    <DetailsPanel
+      headingId="room-details-heading"
+      {...detailsState(saving, 'This room')}
+      onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path }, body }))}
+      deleteLabel="Delete the room"
+      deleteDialog={(close) => <DeleteInventoryDialog item={{ kind: 'room', room }} onDeleted={() => navigate(`/admin/departments/${room.departmentId}`)} onClose={close} />}
+    >
+      <div className="field-row field-row-end">
+        <TextField label="Room name" maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
+        <Checkbox label="Open for booking" {...form.register('available')} />
+      </div>
+    </DetailsPanel>
+  );
+}

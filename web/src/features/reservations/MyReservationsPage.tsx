@@ -1,0 +1,81 @@
+import { keepPreviousData } from '@tanstack/react-query';
+import { useState } from 'react';
+import { $api } from '../../api/client.js';
+import { Alert, EmptyState, Loaded, PageHeader, Pager } from '../../components/ui.js';
+import { useTitle } from '../../hooks.js';
+import { Link } from '../../router.js';
+import { useUser } from '../auth/AuthProvider.js';
+import { ReservationItem } from './components/ReservationItem.js';
+
+const PAGE_SIZE = 20;
+
+export function MyReservationsPage() {
+  useTitle('My reservations');
+  const { user } = useUser();
+  // One instant for both lists, so that an ongoing booking lands in exactly one of them.
+  const [now] = useState(() => new Date().toISOString());
+  const [upcomingPage, setUpcomingPage] = useState(0);
+  const [pastPage, setPastPage] = useState(0);
+  const [notice, setNotice] = useState<string>();
+
+  const mine = { userId: user.id, size: PAGE_SIZE };
+  const upcoming = $api.useQuery('get', '/api/reservation', { params: { query: { ...mine, from: now, sort: ['startTime,asc'], page: upcomingPage } } }, { placeholderData: keepPreviousData });
+  // Reservations that started before now; the ongoing ones are shown as upcoming.
+  const past = $api.useQuery('get', '/api/reservation', { params: { query: { ...mine, to: now, sort: ['startTime,desc'], page: pastPage } } }, { placeholderData: keepPreviousData });
+
+  return (
+    <div className="page">
+      <PageHeader title="My reservations">
+        <Link to="/" className="button button-primary">
+          Book a desk
+        </Link>
+      </PageHeader>
+      {notice && (
+        <Alert kind="success" onDismiss={() => setNotice(undefined)}>
+          {notice}
+        </Alert>
+      )}
+      <section aria-labelledby="upcoming-heading">
+        <h2 id="upcoming-heading">Upcoming</h2>
+        <Loaded query={upcoming} label="Loading your reservations…">
+          {(page) =>
+            page.content.length === 0 ? (
+              <EmptyState>
+                You have no upcoming reservations. <Link to="/">Find a desk</Link>
+              </EmptyState>
+            ) : (
+              <>
+                <ul className="reservation-list">
+                  {page.content.map((reservation) => (
+                    <ReservationItem key={reservation.id} reservation={reservation} editable onChanged={setNotice} />
+                  ))}
+                </ul>
+                <Pager page={page.number} totalPages={page.totalPages} onPage={setUpcomingPage} label="Upcoming reservations pages" />
+              </>
+            )
+          }
+        </Loaded>
+      </section>
+      <section aria-labelledby="past-heading">
+        <h2 id="past-heading">Past</h2>
+        <Loaded query={past} label="Loading past reservations…">
+          {(page) => {
+            const ended = page.content.filter((reservation) => reservation.endTime <= now);
+            return ended.length === 0 && page.number === 0 ? (
+              <EmptyState>No past reservations yet.</EmptyState>
+            ) : (
+              <>
+                <ul className="reservation-list">
+                  {ended.map((reservation) => (
+                    <ReservationItem key={reservation.id} reservation={reservation} editable={false} onChanged={setNotice} />
+                  ))}
+                </ul>
+                <Pager page={page.number} totalPages={page.totalPages} onPage={setPastPage} label="Past reservations pages" />
+              </>
+            );
+          }}
+        </Loaded>
+      </section>
+    </div>
+  );
+}

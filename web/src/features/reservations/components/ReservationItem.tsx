@@ -1,0 +1,119 @@
+import { useState } from 'react';
+import { $api } from '../../../api/client.js';
+import { STALE_AFTER } from '../../../api/query.js';
+import type { Reservation } from '../../../api/types.js';
+import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
+import { errorText } from '../../../lib/problems.js';
+import { formatRange, isoToLocalWindow, windowToIso } from '../../../lib/time.js';
+import { Link } from '../../../router.js';
+import { departmentLabel } from '../../inventory/labels.js';
+import { useInventoryNames } from '../../inventory/queries.js';
+import { useWindowForm } from '../window-form.js';
+
+export function ReservationItem({ reservation, editable, onChanged }: { reservation: Reservation; editable: boolean; onChanged: (message: string) => void }) {
+  const names = useInventoryNames(reservation);
+  const [dialog, setDialog] = useState<'change' | 'cancel'>();
+  const range = formatRange(reservation.startTime, reservation.endTime);
+  const deskLabel = names.deskName ? `Desk ${names.deskName}` : 'Desk';
+  // Fixed assignments are made and removed by an admin.
+  const changeable = editable && reservation.type === 'shared';
+
+  return (
+    <li className="reservation">
+      <div className="reservation-main">
+        <p className="reservation-time">{range}</p>
+        <p>
+          <strong>{deskLabel}</strong>
+          {names.room && <> in {names.room.name}</>}
+          {reservation.type === 'fixed' && <span className="badge">Assigned</span>}
+        </p>
+        {names.department && <p className="muted">{departmentLabel(names.department)}</p>}
+      </div>
+      <div className="reservation-actions">
+        <Link
+          to={`/report?departmentId=${reservation.departmentId}&roomId=${reservation.roomId}&deskId=${reservation.deskId}`}
+          className="button button-secondary button-small"
+          aria-label={`Report a problem with ${names.deskName ? `desk ${names.deskName}` : 'this desk'}`}
+        >
+          Report a problem
+        </Link>
+        {changeable && (
+          <>
+            <button type="button" className="button-secondary button-small" onClick={() => setDialog('change')} aria-label={`Change the time of the reservation of ${range}`}>
+              Change
+            </button>
+            <button type="button" className="button-danger button-small" onClick={() => setDialog('cancel')} aria-label={`Cancel the reservation of ${range}`}>
+              Cancel
+            </button>
+          </>
+        )}
+      </div>
+      {dialog === 'change' && (
+        <ChangeDialog
+          reservation={reservation}
+          onClose={() => setDialog(undefined)}
+          onDone={(updated) => {
+            setDialog(undefined);
+            onChanged(`Changed to ${formatRange(updated.startTime, updated.endTime)}.`);
+          }}
+        />
+      )}
+      {dialog === 'cancel' && (
+        <CancelDialog
+          reservation={reservation}
+          range={range}
+          onClose={() => setDialog(undefined)}
+          onDone={() => {
+            setDialog(undefined);
+            onChanged(`Cancelled your reservation of ${range}.`);
+          }}
+        />
+      )}
+    </li>
+  );
+}
+
+function ChangeDialog({ reservation, onClose, onDone }: { reservation: Reservation; onClose: () => void; onDone: (updated: Reservation) => void }) {
+  const form = useWindowForm(isoToLocalWindow(reservation.startTime, reservation.endTime));
+  const saving = $api.useMutation('put', '/api/reservation/{id}', { meta: { invalidates: STALE_AFTER.reservations }, onSuccess: onDone });
+  const failure = errorText(saving.error, 'This reservation');
+  const submit = form.handleSubmit((when) => {
+    const range = windowToIso(when);
+    if (range) saving.mutate({ params: { path: { id: reservation.id } }, body: { startTime: range.start, endTime: range.end } });
+  });
+
+  return (
+    <Dialog title="Change the time" onClose={onClose}>
+      <form onSubmit={submit} noValidate className="stack">
+        {failure && <Alert kind="error">{failure}</Alert>}
+        <TextField label="Date" type="date" {...form.field('date')} />
+        <div className="field-pair">
+          <TextField label="From" type="time" {...form.field('start')} />
+          <TextField label="To" type="time" {...form.field('end')} />
+        </div>
+        <FormButtons className="dialog-actions" cancelLabel="Keep as it is" onCancel={onClose} busy={saving.isPending} busyLabel="Saving…">
+          Save the new time
+        </FormButtons>
+      </form>
+    </Dialog>
+  );
+}
+
+function CancelDialog({ reservation, range, onClose, onDone }: { reservation: Reservation; range: string; onClose: () => void; onDone: () => void }) {
+  const cancelling = $api.useMutation('delete', '/api/reservation/{id}', { meta: { invalidates: STALE_AFTER.reservations }, onSuccess: onDone });
+  const failure = errorText(cancelling.error, 'This reservation');
+  return (
+    <Dialog title="Cancel this reservation?" onClose={onClose}>
+      <p>{range}. The desk becomes free for others.</p>
+      {failure && <Alert kind="error">{failure}</Alert>}
+      <div className="dialog-actions">
+        <button type="button" className="button-secondary" onClick={onClose} disabled={cancelling.isPending}>
+          Keep it
+        </button>
+        <button type="button" className="button-danger" onClick={() => cancelling.mutate({ params: { path: { id: reservation.id } } })} disabled={cancelling.isPending}>
+          {cancelling.isPending ? 'Cancelling…' : 'Cancel the reservation'}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

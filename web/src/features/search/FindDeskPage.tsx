@@ -1,0 +1,219 @@
+import { keepPreviousData } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { $api } from '../../api/client.js';
+import { STALE_AFTER } from '../../api/query.js';
+import { Alert, Checkbox, Loading, PageHeader, SelectField, TextField } from '../../components/ui.js';
+import { useTitle } from '../../hooks.js';
+import { bookingConflictMessage, errorText, problemMessage, problemOf } from '../../lib/problems.js';
+import { formatRange, tomorrowWindow, windowToIso } from '../../lib/time.js';
+import { Link } from '../../router.js';
+import { useUser } from '../auth/AuthProvider.js';
+import { departmentLabel, EQUIPMENT_TYPES, equipmentLabel, floorLabel } from '../inventory/labels.js';
+import { useAllDepartments } from '../inventory/queries.js';
+import { useWindowForm } from '../reservations/window-form.js';
+import { changeFilter, departmentMatches, filterChoices, freeDeskCount, NO_FILTERS, roomSearchBody, roomsOfPages, type DeskFilters, type FreeDesk, type RoomWithFreeDesks } from './search.js';
+
+const ROOMS_PER_PAGE = 50;
+
+interface Search {
+  filters: DeskFilters;
+  start: string;
+  end: string;
+}
+
+type Notice = { kind: 'success' | 'error'; text: string };
+
+export function FindDeskPage() {
+  useTitle('Find a desk');
+  const { user } = useUser();
+  const departments = useAllDepartments();
+  const when = useWindowForm(tomorrowWindow(new Date()));
+  const [filters, setFilters] = useState<DeskFilters>(NO_FILTERS);
+  // The search shown: results stay tied to the time and filters they were found for. The default
+  // one (tomorrow, 09:00–17:00, anywhere) runs on arrival.
+  const [searched, setSearched] = useState<Search>(() => ({ filters: NO_FILTERS, ...windowToIso(when.getValues())! }));
+  const [notice, setNotice] = useState<Notice>();
+  const resultsHeading = useRef<HTMLHeadingElement>(null);
+
+  const departmentsById = new Map((departments.data ?? []).map((department) => [department.id, department]));
+  const choices = filterChoices(departments.data ?? [], filters);
+
+  const found = $api.useInfiniteQuery(
+    'post',
+    '/api/search/rooms',
+    { params: { query: { size: ROOMS_PER_PAGE } }, body: roomSearchBody(searched.filters, searched) },
+    { pageParamName: 'page', initialPageParam: 0, getNextPageParam: (last) => (last.last ? undefined : last.number + 1), placeholderData: keepPreviousData },
+  );
+  const booking = $api.useMutation('post', '/api/reservation', { meta: { invalidates: STALE_AFTER.reservations }, onMutate: () => setNotice(undefined) });
+
+  const submit = when.handleSubmit((window) => {
+    const range = windowToIso(window);
+    if (!range) return;
+    const next = { filters, ...range };
+    // The same search again reads afresh.
+    if (JSON.stringify(next) === JSON.stringify(searched)) void found.refetch();
+    else setSearched(next);
+    resultsHeading.current?.focus();
+  });
+
+  const book = (desk: FreeDesk, room: RoomWithFreeDesks) => {
+    const range = formatRange(searched.start, searched.end);
+    booking.mutate(
+      { body: { deskId: desk.id, startTime: searched.start, endTime: searched.end } },
+      {
+        onSuccess: () => setNotice({ kind: 'success', text: `Booked: desk ${desk.name} in ${room.name}, ${range}.` }),
+        onError: async (error) => {
+          const problem = problemOf(error);
+          if (problem.code === 'RESERVATION_CONFLICT') {
+            // Whether the desk is still free tells someone else's booking from one of the caller's own.
+            const again = await found.refetch();
+            const stillFree = roomsOfPages(again.data?.pages ?? []).some((candidate) => candidate.desks.some((free) => free.id === desk.id));
+            setNotice({ kind: 'error', text: bookingConflictMessage(problem, stillFree) });
+          } else {
+            setNotice({ kind: 'error', text: problemMessage(problem, 'This desk') });
+            if (problem.code === 'DESK_NOT_BOOKABLE' || problem.code === 'NOT_FOUND') void found.refetch();
+          }
+        },
+      },
+    );
+  };
+  const bookingDesk = booking.isPending ? booking.variables.body.deskId : undefined;
+
+  // Text criteria match substrings on the server; the exact department is kept here.
+  const rooms = roomsOfPages(found.data?.pages ?? []).filter((room) => {
+    const department = departmentsById.get(room.departmentId);
+    return !department || departmentMatches(department, searched.filters);
+  });
+  const loading = found.isFetching;
+  const ready = found.isSuccess && !loading;
+  const setWhere = (change: Partial<DeskFilters>) => setFilters(changeFilter(filters, change));
+
+  return (
+    <div className="page">
+      <PageHeader title="Find a desk" />
+      <p className="lead">
+        Hello {user.firstName}. Choose when you need a desk; the free ones are listed below.
+      </p>
+      <form className="panel search-form" onSubmit={submit} noValidate aria-label="Search for free desks">
+        <fieldset className="fieldset-row">
+          <legend>When</legend>
+          <TextField label="Date" type="date" {...when.field('date')} required />
+          <TextField label="From" type="time" step={900} {...when.field('start')} required />
+          <TextField label="To" type="time" step={900} {...when.field('end')} required />
+        </fieldset>
+        <fieldset className="fieldset-row">
+          <legend>Where</legend>
+          <SelectField label="Location" value={filters.location} onChange={(event) => setWhere({ location: event.target.value })}>
+            <option value="">Any location</option>
+            {choices.locations.map((location) => (
+              <option key={location}>{location}</option>
+            ))}
+          </SelectField>
+          <SelectField label="Building" value={filters.building} onChange={(event) => setWhere({ building: event.target.value })}>
+            <option value="">Any building</option>
+            {choices.buildings.map((building) => (
+              <option key={building}>{building}</option>
+            ))}
+          </SelectField>
+          <SelectField label="Floor" value={filters.floor} onChange={(event) => setWhere({ floor: event.target.value })}>
+            <option value="">Any floor</option>
+            {choices.floors.map((floor) => (
+              <option key={floor} value={String(floor)}>
+                {floorLabel(floor)}
+              </option>
+            ))}
+          </SelectField>
+        </fieldset>
+        <fieldset>
+          <legend>The desk must have</legend>
+          <div className="checkbox-grid">
+            {EQUIPMENT_TYPES.filter((type) => type !== 'OTHER').map((type) => (
+              <Checkbox
+                key={type}
+                label={equipmentLabel(type)}
+                checked={filters.equipment.includes(type)}
+                onChange={(event) => setWhere({ equipment: event.target.checked ? [...filters.equipment, type] : filters.equipment.filter((chosen) => chosen !== type) })}
+              />
+            ))}
+          </div>
+        </fieldset>
+        {departments.error && <Alert kind="warning">The list of offices could not be loaded; you can still search everywhere.</Alert>}
+        <div className="form-actions">
+          <button type="submit" className="button-primary" disabled={loading}>
+            Search free desks
+          </button>
+        </div>
+      </form>
+
+      <section className="results" aria-labelledby="results-heading">
+        <h2 id="results-heading" ref={resultsHeading} tabIndex={-1}>
+          {`Free desks, ${formatRange(searched.start, searched.end)}`}
+        </h2>
+        {notice && (
+          <Alert kind={notice.kind} onDismiss={() => setNotice(undefined)}>
+            {notice.text} {notice.kind === 'success' && <Link to="/reservations">See my reservations</Link>}
+          </Alert>
+        )}
+        {found.error && !loading && (
+          <Alert kind="error">
+            {errorText(found.error)}{' '}
+            <button type="button" className="button-link" onClick={() => void found.refetch()}>
+              Try again
+            </button>
+          </Alert>
+        )}
+        {loading && <Loading label="Looking for free desks…" />}
+        {ready && rooms.length === 0 && <p className="empty">No desk is free for this time with these filters. Try another time, or fewer filters.</p>}
+        {rooms.length > 0 && (
+          <p className="muted" aria-live="polite">
+            {freeDeskCount(rooms)} free {freeDeskCount(rooms) === 1 ? 'desk' : 'desks'} in {rooms.length} {rooms.length === 1 ? 'room' : 'rooms'}
+          </p>
+        )}
+        <ul className="room-list">
+          {rooms.map((room) => {
+            const department = departmentsById.get(room.departmentId);
+            return (
+              <li key={room.id} className="room-card">
+                <div className="room-card-head">
+                  <h3>{room.name}</h3>
+                  {department && <p className="muted">{departmentLabel(department)}</p>}
+                </div>
+                <ul className="desk-list">
+                  {room.desks.map((desk) => (
+                    <li key={desk.id} className="desk-row">
+                      <span className="desk-name">
+                        <span className="desk-icon" aria-hidden="true" />
+                        {desk.name}
+                      </span>
+                      <span className="desk-actions">
+                        <Link to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`} className="button-link small" aria-label={`Report a problem with desk ${desk.name} in ${room.name}`}>
+                          Report a problem
+                        </Link>
+                        <button
+                          type="button"
+                          className="button-primary button-small"
+                          disabled={bookingDesk !== undefined}
+                          onClick={() => book(desk, room)}
+                          aria-label={`Book desk ${desk.name} in ${room.name}`}
+                        >
+                          {bookingDesk === desk.id ? 'Booking…' : 'Book'}
+                        </button>
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            );
+          })}
+        </ul>
+        {ready && found.hasNextPage && (
+          <div className="form-actions">
+            <button type="button" className="button-secondary" onClick={() => void found.fetchNextPage()}>
+              Show more rooms
+            </button>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}

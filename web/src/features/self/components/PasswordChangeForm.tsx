@@ -1,0 +1,45 @@
+import { Type } from '@sinclair/typebox';
+import { $api } from '../../../api/client.js';
+import { STALE_AFTER } from '../../../api/query.js';
+import { Alert, FormButtons, TextField } from '../../../components/ui.js';
+import { Password, PASSWORD_MIN, PasswordInput } from '../../../lib/fields.js';
+import { passwordsMatch, useSchemaForm } from '../../../lib/forms.js';
+import { errorText } from '../../../lib/problems.js';
+
+const PasswordChange = Type.Object({ currentPassword: PasswordInput(), newPassword: Password('New password'), confirm: Type.String() });
+const EMPTY = { currentPassword: '', newPassword: '', confirm: '' };
+
+/**
+ * One's own password: the current one, then the new one twice (PUT /api/self/password; the
+ * service signs out one's other sessions). On the profile page, and as the "Choose your password"
+ * form that an account with a generated password must fill in first.
+ */
+export function PasswordChangeForm({ submitLabel, success, onChanged, narrow }: { submitLabel: string; success?: string; onChanged?: () => void; narrow?: boolean }) {
+  const form = useSchemaForm(PasswordChange, EMPTY, { refine: passwordsMatch('newPassword') });
+  const changing = $api.useMutation('put', '/api/self/password', {
+    meta: { invalidates: STALE_AFTER.sessions },
+    onSuccess: () => {
+      form.reset(EMPTY);
+      onChanged?.();
+    },
+  });
+  const submit = form.handleSubmit(({ currentPassword, newPassword }) => changing.mutate({ body: { currentPassword, newPassword } }));
+  const failure = errorText(changing.error);
+
+  return (
+    <>
+      {failure && <Alert kind="error">{failure}</Alert>}
+      {changing.isSuccess && success && <Alert kind="success">{success}</Alert>}
+      <form onSubmit={submit} noValidate className="stack">
+        <TextField label="Current password" type="password" autoComplete="current-password" {...form.field('currentPassword')} />
+        <div className={narrow ? 'stack' : 'field-pair'}>
+          <TextField label="New password" type="password" autoComplete="new-password" {...form.field('newPassword')} hint={`At least ${PASSWORD_MIN} characters.`} />
+          <TextField label="Repeat the new password" type="password" autoComplete="new-password" {...form.field('confirm')} />
+        </div>
+        <FormButtons busy={changing.isPending} busyLabel="Changing…">
+          {submitLabel}
+        </FormButtons>
+      </form>
+    </>
+  );
+}

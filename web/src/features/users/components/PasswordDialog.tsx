@@ -1,0 +1,33 @@
+import { $api } from '../../../api/client.js';
+import type { User } from '../../../api/types.js';
+import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
+import { PASSWORD_MIN } from '../../../lib/fields.js';
+import { useSchemaForm } from '../../../lib/forms.js';
+import { errorText } from '../../../lib/problems.js';
+import { NEW_PASSWORD_RULES, NewPassword, NO_PASSWORD } from '../../password/new-password.js';
+import { fullName } from '../person.js';
+
+/** An admin sets someone's password (it signs out their sessions). */
+export function PasswordDialog({ user, onClose, onSaved }: { user: User; onClose: () => void; onSaved: () => void }) {
+  const form = useSchemaForm(NewPassword, NO_PASSWORD, NEW_PASSWORD_RULES);
+  const setting = $api.useMutation('put', '/api/users/{id}/password', { meta: { invalidates: ['/api/users'] }, onSuccess: onSaved });
+  const failure = errorText(setting.error, 'This user');
+  return (
+    <Dialog title={`Set the password of ${fullName(user)}`} onClose={onClose}>
+      <form onSubmit={form.handleSubmit(({ password }) => setting.mutate({ params: { path: { id: user.id } }, body: { password } }))} noValidate className="stack">
+        {failure && <Alert kind="error">{failure}</Alert>}
+        <TextField
+          label="New password"
+          type="password"
+          autoComplete="new-password"
+          {...form.field('password')}
+          hint={`At least ${PASSWORD_MIN} characters. Tell it to ${user.firstName} in a safe way.`}
+        />
+        <TextField label="Repeat the password" type="password" autoComplete="new-password" {...form.field('confirm')} />
+        <FormButtons className="dialog-actions" cancelLabel="Later" onCancel={onClose} busy={setting.isPending} busyLabel="Saving…">
+          Set the password
+        </FormButtons>
+      </form>
+    </Dialog>
+  );
+}
