@@ -10,7 +10,7 @@ function configError(env: Environment): ConfigError {
     loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) return error;
-    throw new Error(`expected a ConfigError, got ${String(error)}`);
+    throw new Error(`expected a ConfigError, got ${String(error)}`, { cause: error });
   }
   throw new Error(`expected a ConfigError for ${JSON.stringify(env)}, but loadConfig accepted it`);
 }

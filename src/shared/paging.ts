@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { asc, desc, type AnyColumn, type SQL } from 'drizzle-orm';
 import { AppError } from './errors.js';
 
@@ -34,8 +34,7 @@ export const pageQueryProperties = {
   'pageable[sort]': Type.Optional(SortParam),
 };
 
-const PageQuery = Type.Object(pageQueryProperties);
-export type PageQuery = Static<typeof PageQuery>;
+export type PageQuery = Static<TObject<typeof pageQueryProperties>>;
 
 export type Direction = 'ASC' | 'DESC';
 export interface Order {

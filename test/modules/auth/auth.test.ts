@@ -114,7 +114,7 @@ describe('authentication', () => {
       const claims = decodeJwt(pair.accessToken);
       const none = new UnsecuredJWT({ ...claims }).encode();
       const foreign = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('a-different-secret-of-enough-length-0123456789'));
-      const tampered = pair.accessToken.replace(/\.[^.]+\./, (middle) => `.${Buffer.from(JSON.stringify({ ...claims, sub: '00000000-0000-0000-0000-000000000000' })).toString('base64url')}.`);
+      const tampered = pair.accessToken.replace(/\.[^.]+\./, () => `.${Buffer.from(JSON.stringify({ ...claims, sub: '00000000-0000-0000-0000-000000000000' })).toString('base64url')}.`);
       // A token signed with HS512 by our own secret would still be refused: only HS256 is accepted.
       const headerHs512 = `${Buffer.from(JSON.stringify({ alg: 'HS512', typ: 'JWT' })).toString('base64url')}.${pair.accessToken.split('.')[1]}.${pair.accessToken.split('.')[2]}`;
       for (const token of [none, foreign, tampered, headerHs512, pair.refreshToken, 'not-a-jwt', 'a.b.c']) {

@@ -7,7 +7,6 @@ import { createTestDatabase, type TestDatabase } from '../../helpers/database.js
  * ADMIN_PASSWORD say (docs/behaviour.md, "Users"). Each test restarts the app on one database.
  */
 
-const GENERATED_ADMIN = 'admin@localhost';
 
 describe('first-admin bootstrap', () => {
   const open: TestApp[] = [];
