@@ -12,7 +12,16 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { projectPath } from '../src/shared/paths.js';
-import { BENCH_USER_AGENT, BenchFailure, countOverlaps, openBenchDatabase, readDataset, removeBenchRows, type Dataset, type OverlapCounts } from './bench/database.js';
+import {
+  BENCH_USER_AGENT,
+  BenchFailure,
+  countOverlaps,
+  openBenchDatabase,
+  readDataset,
+  removeBenchRows,
+  type Dataset,
+  type OverlapCounts,
+} from './bench/database.js';
 import { CONNECTIONS, measure, summarize, type Measurement } from './bench/measure.js';
 import { measureAtRate } from './bench/paced.js';
 import { freePort, RssSampler, ServerProcess } from './bench/processes.js';
@@ -85,9 +94,13 @@ function parseCommandLine() {
   };
   let scenarios: readonly Scenario[] = SCENARIOS;
   if (values.only !== undefined) {
-    const wanted = values.only.split(',').map((id) => id.trim()).filter(Boolean);
+    const wanted = values.only
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
     const unknown = wanted.filter((id) => !SCENARIOS.some((scenario) => scenario.id === id));
-    if (unknown.length > 0 || wanted.length === 0) fail(`--only: unknown scenario ${unknown.join(', ') || '(none given)'}; choose from ${SCENARIOS.map((s) => s.id).join(', ')}`);
+    if (unknown.length > 0 || wanted.length === 0)
+      fail(`--only: unknown scenario ${unknown.join(', ') || '(none given)'}; choose from ${SCENARIOS.map((s) => s.id).join(', ')}`);
     scenarios = SCENARIOS.filter((scenario) => scenario.id === 'r1' || wanted.includes(scenario.id));
   }
   const quick = values.quick;
@@ -154,7 +167,9 @@ async function signIn(baseUrl: string, email: string, password: string): Promise
     body: JSON.stringify({ email, password }),
   });
   if (!response.ok) {
-    throw new BenchFailure(`Signing in as ${email} answered ${response.status}: ${await response.text()}. Set BENCH_PASSWORD if the seed used another password.`);
+    throw new BenchFailure(
+      `Signing in as ${email} answered ${response.status}: ${await response.text()}. Set BENCH_PASSWORD if the seed used another password.`,
+    );
   }
   return ((await response.json()) as { accessToken: string }).accessToken;
 }
@@ -259,7 +274,13 @@ async function main(): Promise<number> {
       users: dataset.users,
       password: process.env.BENCH_PASSWORD ?? SEED_PASSWORD,
       searchWindow: nextWorkdayWindow(new Date()),
-      bookings: new Bookings(dataset.bookableDeskIds, dataset.users, new Date(today.getTime() + 2 * 365 * DAY), new Date(today.getTime() + 3 * 365 * DAY), HOT_DESKS),
+      bookings: new Bookings(
+        dataset.bookableDeskIds,
+        dataset.users,
+        new Date(today.getTime() + 2 * 365 * DAY),
+        new Date(today.getTime() + 3 * 365 * DAY),
+        HOT_DESKS,
+      ),
     };
 
     const saturationRuns = new Map<ScenarioId, Measurement[]>();
@@ -277,7 +298,10 @@ async function main(): Promise<number> {
     const saturate = async (scenario: Scenario, seconds: number) =>
       afterRun(scenario, await measure({ url: urlOf(scenario), load: scenario.load(context), seconds, expected: scenario.expected }));
     const pace = async (scenario: Scenario, rate: number) =>
-      afterRun(scenario, await measureAtRate({ url: urlOf(scenario), load: scenario.load(context), rate, seconds: options.fixedRateSeconds, expected: scenario.expected }));
+      afterRun(
+        scenario,
+        await measureAtRate({ url: urlOf(scenario), load: scenario.load(context), rate, seconds: options.fixedRateSeconds, expected: scenario.expected }),
+      );
 
     for (let round = 1; round <= options.rounds; round++) {
       await signInAll(context, dataset);
@@ -293,7 +317,9 @@ async function main(): Promise<number> {
       for (const scenario of options.scenarios.filter((s) => s.fixedRate !== undefined)) {
         const result = await pace(scenario, scenario.fixedRate!);
         record(fixedRateRuns, scenario.id, result);
-        progress(`round ${round}/${options.rounds}  ${scenario.title.padEnd(54)} at ${scenario.fixedRate} req/s: p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}`);
+        progress(
+          `round ${round}/${options.rounds}  ${scenario.title.padEnd(54)} at ${scenario.fixedRate} req/s: p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}`,
+        );
       }
     }
 

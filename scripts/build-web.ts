@@ -19,20 +19,25 @@ const LOCK_FILE = projectPath('package-lock.json');
 const STAMP = '.source-hash';
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    // A workspace may have a node_modules of its own: installed packages count through the lock file.
-    .filter((entry) => entry.isFile() && !path.relative(dir, entry.parentPath).split(path.sep).includes('node_modules'))
-    .map((entry) => path.join(entry.parentPath, entry.name));
+  return (
+    readdirSync(dir, { withFileTypes: true, recursive: true })
+      // A workspace may have a node_modules of its own: installed packages count through the lock file.
+      .filter((entry) => entry.isFile() && !path.relative(dir, entry.parentPath).split(path.sep).includes('node_modules'))
+      .map((entry) => path.join(entry.parentPath, entry.name))
+  );
 }
 
 /** Hash of what the build is made from: paths (relative to the source folder's parent) and contents, in a fixed order. */
 export function webSourceHash(sourceDir = WEB_SOURCE_DIR, lockFile = LOCK_FILE, sharedFiles = WEB_SHARED_SOURCES): string {
   const base = path.dirname(sourceDir);
-  const files = [...filesUnder(sourceDir), ...sharedFiles]
-    .map((file) => path.relative(base, file).split(path.sep).join('/'))
-    .sort();
+  const files = [...filesUnder(sourceDir), ...sharedFiles].map((file) => path.relative(base, file).split(path.sep).join('/')).sort();
   const hash = createHash('sha256');
-  for (const file of files) hash.update(file).update('\0').update(readFileSync(path.join(base, file))).update('\0');
+  for (const file of files)
+    hash
+      .update(file)
+      .update('\0')
+      .update(readFileSync(path.join(base, file)))
+      .update('\0');
   hash.update(path.basename(lockFile)).update('\0').update(readFileSync(lockFile));
   return hash.digest('hex');
 }

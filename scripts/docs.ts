@@ -12,7 +12,9 @@ export const ERRORS_START = '<!-- errors:start -->';
 export const ERRORS_END = '<!-- errors:end -->';
 
 export function errorsTable(): string {
-  const rows = Object.entries(catalogue).map(([code, entry]) => `| \`${code}\` | ${entry.status} | ${entry.title} | \`${problemType(code as keyof typeof catalogue)}\` |`);
+  const rows = Object.entries(catalogue).map(
+    ([code, entry]) => `| \`${code}\` | ${entry.status} | ${entry.title} | \`${problemType(code as keyof typeof catalogue)}\` |`,
+  );
   return ['| code | status | title | type |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
 

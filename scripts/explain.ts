@@ -56,21 +56,27 @@ const SCENARIOS: Scenario[] = [
   {
     id: 'search-rooms',
     title: 'POST /api/search/rooms: free 09:00–17:00 tomorrow, department location, DOCKING_STATION',
-    run: (db, f) => new SearchService(db).rooms({ department: { location: f.location }, equipment: [{ type: 'DOCKING_STATION' }], reservation: { free: f.window } }, {}),
+    run: (db, f) =>
+      new SearchService(db).rooms({ department: { location: f.location }, equipment: [{ type: 'DOCKING_STATION' }], reservation: { free: f.window } }, {}),
   },
   {
     id: 'search-rooms-partly',
     title: 'POST /api/search/rooms: the same, partlyReserved with partlyBetween PT2H',
     run: (db, f) =>
       new SearchService(db).rooms(
-        { department: { location: f.location }, equipment: [{ type: 'DOCKING_STATION' }], reservation: { free: { ...f.window, partlyReserved: true, partlyBetween: 'PT2H' } } },
+        {
+          department: { location: f.location },
+          equipment: [{ type: 'DOCKING_STATION' }],
+          reservation: { free: { ...f.window, partlyReserved: true, partlyBetween: 'PT2H' } },
+        },
         {},
       ),
   },
   {
     id: 'search-rooms-full',
     title: 'POST /api/search/rooms: full 09:00–17:00 tomorrow, department location, DOCKING_STATION',
-    run: (db, f) => new SearchService(db).rooms({ department: { location: f.location }, equipment: [{ type: 'DOCKING_STATION' }], reservation: { full: f.window } }, {}),
+    run: (db, f) =>
+      new SearchService(db).rooms({ department: { location: f.location }, equipment: [{ type: 'DOCKING_STATION' }], reservation: { full: f.window } }, {}),
   },
   {
     id: 'search-departments',
@@ -80,7 +86,11 @@ const SCENARIOS: Scenario[] = [
   {
     id: 'search-departments-location',
     title: 'POST /api/search/departments: department location, DOCKING_STATION, free 09:00–17:00 tomorrow',
-    run: (db, f) => new SearchService(db).departments({ department: { location: f.location }, equipment: [{ type: 'DOCKING_STATION' }], reservation: { free: f.window } }, {}),
+    run: (db, f) =>
+      new SearchService(db).departments(
+        { department: { location: f.location }, equipment: [{ type: 'DOCKING_STATION' }], reservation: { free: f.window } },
+        {},
+      ),
   },
   {
     id: 'search-reports',
@@ -147,7 +157,8 @@ async function loadFixture(db: Database): Promise<Fixture> {
     .groupBy(departments.location)
     .orderBy(sql`count(*) desc`, departments.location)
     .limit(1);
-  if (!user || !admin || !desk || !department) throw new Error('The database holds no users, admin, bookable desk or department: seed it first (npm run seed -- --profile large)');
+  if (!user || !admin || !desk || !department)
+    throw new Error('The database holds no users, admin, bookable desk or department: seed it first (npm run seed -- --profile large)');
   return {
     user: { user, sessionId: '00000000-0000-0000-0000-000000000000' },
     admin: { user: admin, sessionId: '00000000-0000-0000-0000-000000000000' },
@@ -268,7 +279,8 @@ async function main(): Promise<void> {
     return;
   }
   const url = process.env.DATABASE_URL;
-  if (!url?.startsWith('postgres')) throw new Error('Set DATABASE_URL to the PostgreSQL database to explain, e.g. postgres://postgres@127.0.0.1:5432/deskbook_large');
+  if (!url?.startsWith('postgres'))
+    throw new Error('Set DATABASE_URL to the PostgreSQL database to explain, e.g. postgres://postgres@127.0.0.1:5432/deskbook_large');
   const only = values.only?.split(',').map((id) => id.trim());
   const unknown = only?.filter((id) => !SCENARIOS.some((scenario) => scenario.id === id)) ?? [];
   if (unknown.length > 0) throw new Error(`Unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);

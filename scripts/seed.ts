@@ -57,7 +57,9 @@ try {
 }
 
 const database = await openDatabase(
-  config.DATABASE_URL ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: 1, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT } : { kind: 'pglite', dataDir: config.DATA_DIR },
+  config.DATABASE_URL
+    ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: 1, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT }
+    : { kind: 'pglite', dataDir: config.DATA_DIR },
 );
 const serverUrl = config.DATABASE_URL ? new URL(config.DATABASE_URL) : undefined;
 const target = serverUrl ? `PostgreSQL at ${serverUrl.host}${serverUrl.pathname}` : `the embedded database in ${config.DATA_DIR}`;

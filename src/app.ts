@@ -133,7 +133,19 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     directory,
   );
   const mailer: Mailer = options.mailer ?? (config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, app.log) : new UnconfiguredMailer(app.log));
-  const passwords = new PasswordService(db, mailer, throttle, clock, { publicUrl: config.PUBLIC_URL, resetTtlMs: config.PASSWORD_RESET_TTL, setupTtlMs: config.ACCOUNT_SETUP_TTL, resetMailCooldownMs: config.PASSWORD_MAIL_COOLDOWN }, app.log);
+  const passwords = new PasswordService(
+    db,
+    mailer,
+    throttle,
+    clock,
+    {
+      publicUrl: config.PUBLIC_URL,
+      resetTtlMs: config.PASSWORD_RESET_TTL,
+      setupTtlMs: config.ACCOUNT_SETUP_TTL,
+      resetMailCooldownMs: config.PASSWORD_MAIL_COOLDOWN,
+    },
+    app.log,
+  );
   const users = new UsersService(db, clock, throttle, passwords);
   const sessions = new SessionsService(db, clock);
   // One queue for every image decode of this process (avatars and department images alike).

@@ -86,7 +86,10 @@ const trustProxy = (raw: string): boolean | number | string[] => {
   const value = raw.trim();
   if (/^\d+$/.test(value)) return Number(value);
   if (/^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   if (entries.length === 0 || entries.some((entry) => !/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry))) {
     fail('must be true, false, a hop count, or a comma-separated list of addresses or CIDRs');
   }
@@ -136,7 +139,7 @@ const specs = {
     parse: integer(1, 1_000_000),
   },
   LOGIN_ACCOUNT_WINDOW: {
-    doc: 'Window of LOGIN_MAX_FAILURES_PER_ACCOUNT; an account\'s failures from everywhere (LOGIN_DELAY_AFTER_FAILURES) are forgotten after this long without one.',
+    doc: "Window of LOGIN_MAX_FAILURES_PER_ACCOUNT; an account's failures from everywhere (LOGIN_DELAY_AFTER_FAILURES) are forgotten after this long without one.",
     default: '15m',
     parse: duration(1000, 86_400_000),
   },
@@ -151,10 +154,14 @@ const specs = {
     default: '1m',
     parse: duration(1000, 86_400_000),
   },
-  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: { doc: 'Sign-in, forgot and reset attempts allowed from one client address (an IPv6 address counts by its /64) per LOGIN_ADDRESS_WINDOW before 429.', default: '100', parse: integer(1, 1_000_000) },
+  LOGIN_MAX_ATTEMPTS_PER_ADDRESS: {
+    doc: 'Sign-in, forgot and reset attempts allowed from one client address (an IPv6 address counts by its /64) per LOGIN_ADDRESS_WINDOW before 429.',
+    default: '100',
+    parse: integer(1, 1_000_000),
+  },
   LOGIN_ADDRESS_WINDOW: { doc: 'Window for LOGIN_MAX_ATTEMPTS_PER_ADDRESS.', default: '1m', parse: duration(1000, 86_400_000) },
   TRUST_PROXY: {
-    doc: 'Whether the client address comes from X-Forwarded-For: false, true, a hop count, or the proxies\' addresses/CIDRs.',
+    doc: "Whether the client address comes from X-Forwarded-For: false, true, a hop count, or the proxies' addresses/CIDRs.",
     default: 'false',
     parse: trustProxy,
   },
@@ -169,15 +176,26 @@ const specs = {
     parse: duration(1000, 3_600_000),
   },
   HTTP_KEEP_ALIVE_TIMEOUT: {
-    doc: 'An idle keep-alive connection is closed after this time. Behind a proxy, keep it longer than the proxy\'s own idle timeout.',
+    doc: "An idle keep-alive connection is closed after this time. Behind a proxy, keep it longer than the proxy's own idle timeout.",
     default: '72s',
     parse: duration(1000, 600_000),
   },
-  HTTP_MAX_CONNECTIONS: { doc: 'Open connections one server process accepts; further connections are closed at once.', default: '1024', parse: integer(1, 1_000_000) },
+  HTTP_MAX_CONNECTIONS: {
+    doc: 'Open connections one server process accepts; further connections are closed at once.',
+    default: '1024',
+    parse: integer(1, 1_000_000),
+  },
   BODY_LIMIT_BYTES: { doc: 'Largest JSON request body accepted (413 above).', default: '1048576', parse: integer(1024, 100 * 1024 * 1024) },
-  LOG_LEVEL: { doc: 'Log level: fatal, error, warn, info, debug, trace or silent.', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
+  LOG_LEVEL: {
+    doc: 'Log level: fatal, error, warn, info, debug, trace or silent.',
+    default: 'info',
+    parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+  },
   REQUEST_LOG: { doc: 'Write one log line per request (method, path, status, time).', default: 'true', parse: boolean },
-  LDAP_URL: { doc: 'Directory server for users whose `ldap` is true (ldap://host:389 or ldaps://host:636). Unset: directory sign-in is off.', parse: url('ldap:', 'ldaps:') },
+  LDAP_URL: {
+    doc: 'Directory server for users whose `ldap` is true (ldap://host:389 or ldaps://host:636). Unset: directory sign-in is off.',
+    parse: url('ldap:', 'ldaps:'),
+  },
   LDAP_BIND_DN: { doc: 'DN of the search account used to find a user by e-mail (unset: anonymous search).', parse: text({ max: 1000 }) },
   LDAP_BIND_PASSWORD: { doc: 'Password of LDAP_BIND_DN.', parse: text({ max: 1000 }) },
   LDAP_USER_BASE: { doc: 'Search base for users, e.g. ou=people,dc=example,dc=org (needed unless LDAP_USER_DN_TEMPLATE is set).', parse: text({ max: 1000 }) },
@@ -194,7 +212,11 @@ const specs = {
   LDAP_STARTTLS: { doc: 'Upgrade an ldap:// connection with StartTLS before binding.', default: 'false', parse: boolean },
   LDAP_TLS_CA_FILE: { doc: 'PEM file of the CA that signed the directory certificate (ldaps:// or StartTLS).', parse: text({ max: 4096 }) },
   LDAP_TLS_REJECT_UNAUTHORIZED: { doc: 'Refuse a directory certificate that does not verify.', default: 'true', parse: boolean },
-  LDAP_AUTO_CREATE: { doc: 'Create the local USER (ldap true, names from givenName/sn) at the first successful directory sign-in.', default: 'false', parse: boolean },
+  LDAP_AUTO_CREATE: {
+    doc: 'Create the local USER (ldap true, names from givenName/sn) at the first successful directory sign-in.',
+    default: 'false',
+    parse: boolean,
+  },
   SMTP_URL: {
     doc: 'Mail server for password-reset and account mails, e.g. smtp://user:pass@mail.example.org:587 or smtps://…:465. Unset: no mail is sent (logged instead).',
     parse: url('smtp:', 'smtps:'),
@@ -208,7 +230,11 @@ const specs = {
   },
   ACCOUNT_SETUP_TTL: { doc: 'How long the "set your password" link of a new account works.', default: '72h', parse: duration(60_000, 30 * 86_400_000) },
   IMAGE_MAX_BYTES: { doc: 'Largest image upload (department images, avatars); 413 above.', default: '5242880', parse: integer(1024, 100 * 1024 * 1024) },
-  IMAGE_MAX_PIXELS: { doc: 'Largest image in pixels (width × height), refused before decoding (413); half as many with 16 bits per channel.', default: '40000000', parse: integer(1, 1_000_000_000) },
+  IMAGE_MAX_PIXELS: {
+    doc: 'Largest image in pixels (width × height), refused before decoding (413); half as many with 16 bits per channel.',
+    default: '40000000',
+    parse: integer(1, 1_000_000_000),
+  },
   AVATAR_MAX_PIXELS: {
     doc: 'Largest avatar in pixels (width × height), refused before decoding (413); half as many with 16 bits per channel. Avatars are kept at 512×512; 16 MP takes a 12 MP phone photo or a 5K screenshot.',
     default: '16000000',
@@ -220,14 +246,26 @@ const specs = {
     parse: integer(1_048_576, 64 * 1024 * 1024 * 1024),
   },
   RESERVATION_MAX_LENGTH: { doc: 'Longest reservation a USER may make (admins are exempt).', default: '24h', parse: duration(60_000, 366 * 86_400_000) },
-  RESERVATION_HORIZON: { doc: 'How far ahead of now a USER may start a reservation (admins are exempt).', default: '90d', parse: duration(60_000, 3660 * 86_400_000) },
-  RESERVATION_ONE_PER_USER: { doc: 'Refuse a reservation that overlaps another one of the same user (409). Enforced by the database for reservations written while it is on.', default: 'true', parse: boolean },
+  RESERVATION_HORIZON: {
+    doc: 'How far ahead of now a USER may start a reservation (admins are exempt).',
+    default: '90d',
+    parse: duration(60_000, 3660 * 86_400_000),
+  },
+  RESERVATION_ONE_PER_USER: {
+    doc: 'Refuse a reservation that overlaps another one of the same user (409). Enforced by the database for reservations written while it is on.',
+    default: 'true',
+    parse: boolean,
+  },
   EXPENSIVE_CONCURRENCY_PER_USER: {
     doc: 'Searches, statistics and image uploads one user may have running at once in each server process; more answer 429 with Retry-After.',
     default: '3',
     parse: integer(1, 1000),
   },
-  SHUTDOWN_TIMEOUT: { doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.', default: '10s', parse: duration(100, 600_000) },
+  SHUTDOWN_TIMEOUT: {
+    doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.',
+    default: '10s',
+    parse: duration(100, 600_000),
+  },
 } satisfies Record<string, KeySpec<unknown>>;
 
 type Specs = typeof specs;
@@ -272,7 +310,11 @@ export function loadConfig(env: Environment = process.env): Config {
   if (config.ADMIN_EMAIL !== undefined && config.ADMIN_PASSWORD === undefined && !problems.some((p) => p.startsWith('ADMIN_PASSWORD'))) {
     problems.push('ADMIN_PASSWORD is required when ADMIN_EMAIL is set');
   }
-  if (typeof config.HTTP_HEADERS_TIMEOUT === 'number' && typeof config.HTTP_REQUEST_TIMEOUT === 'number' && config.HTTP_HEADERS_TIMEOUT > config.HTTP_REQUEST_TIMEOUT) {
+  if (
+    typeof config.HTTP_HEADERS_TIMEOUT === 'number' &&
+    typeof config.HTTP_REQUEST_TIMEOUT === 'number' &&
+    config.HTTP_HEADERS_TIMEOUT > config.HTTP_REQUEST_TIMEOUT
+  ) {
     problems.push('HTTP_HEADERS_TIMEOUT must not be longer than HTTP_REQUEST_TIMEOUT');
   }
   if (config.LDAP_URL !== undefined && config.LDAP_USER_BASE === undefined && config.LDAP_USER_DN_TEMPLATE === undefined) {

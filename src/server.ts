@@ -18,7 +18,13 @@ function configOrExit(): Config {
 const config = configOrExit();
 const database = await openDatabase(
   config.DATABASE_URL
-    ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT, statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT }
+    ? {
+        kind: 'postgres',
+        url: config.DATABASE_URL,
+        poolSize: config.DATABASE_POOL_SIZE,
+        connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT,
+        statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT,
+      }
     : { kind: 'pglite', dataDir: config.DATA_DIR, statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT },
 );
 const app = Fastify(serverOptions(config));

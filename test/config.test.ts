@@ -10,7 +10,7 @@ function configError(env: Environment): ConfigError {
     loadConfig(env);
   } catch (error) {
     if (error instanceof ConfigError) return error;
-    throw new Error(`expected a ConfigError, got ${String(error)}`);
+    throw new Error(`expected a ConfigError, got ${String(error)}`, { cause: error });
   }
   throw new Error(`expected a ConfigError for ${JSON.stringify(env)}, but loadConfig accepted it`);
 }
@@ -100,7 +100,14 @@ describe('loadConfig', () => {
     });
 
     it('reads every duration key the same way', () => {
-      const config = loadConfig({ REFRESH_TOKEN_TTL: '7d', LOGIN_ACCOUNT_WINDOW: '2h', LOGIN_ADDRESS_WINDOW: '90', SHUTDOWN_TIMEOUT: '500ms', LOGIN_DELAY_BASE: '2s', LOGIN_DELAY_MAX: '5m' });
+      const config = loadConfig({
+        REFRESH_TOKEN_TTL: '7d',
+        LOGIN_ACCOUNT_WINDOW: '2h',
+        LOGIN_ADDRESS_WINDOW: '90',
+        SHUTDOWN_TIMEOUT: '500ms',
+        LOGIN_DELAY_BASE: '2s',
+        LOGIN_DELAY_MAX: '5m',
+      });
       expect(config.LOGIN_DELAY_BASE).toBe(2000);
       expect(config.LOGIN_DELAY_MAX).toBe(5 * 60_000);
       expect(config.REFRESH_TOKEN_TTL).toBe(7 * 86_400_000);

@@ -26,7 +26,10 @@ function anchorsOf(markdown: string): Set<string> {
     if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
     const heading = fenced ? null : /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!heading) continue;
-    const slug = heading[1]!.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = heading[1]!
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
@@ -53,7 +56,8 @@ describe.runIf(process.env.TEST_DB !== 'postgres')('the repository explains itse
   function problemsOf(citingFile: string, cited: string, anchor: string | undefined): string[] {
     const target = resolveCitation(citingFile, cited);
     if (!target || !target.startsWith(root + path.sep)) return [`${relative(citingFile)} cites ${cited}, which is not a file of the repository`];
-    if (anchor && !anchorsOf(readFileSync(target, 'utf8')).has(anchor)) return [`${relative(citingFile)} cites ${cited}#${anchor}, but ${relative(target)} has no such heading`];
+    if (anchor && !anchorsOf(readFileSync(target, 'utf8')).has(anchor))
+      return [`${relative(citingFile)} cites ${cited}#${anchor}, but ${relative(target)} has no such heading`];
     return [];
   }
 
@@ -88,7 +92,8 @@ describe.runIf(process.env.TEST_DB !== 'postgres')('the repository explains itse
         }
         const resolved = path.resolve(path.dirname(file), target);
         if (!existsSync(resolved)) problems.push(`${relative(file)} links to ${target}, which does not exist`);
-        else if (anchor && target.endsWith('.md') && !anchorsOf(readFileSync(resolved, 'utf8')).has(anchor)) problems.push(`${relative(file)} links to ${target}#${anchor}, which has no such heading`);
+        else if (anchor && target.endsWith('.md') && !anchorsOf(readFileSync(resolved, 'utf8')).has(anchor))
+          problems.push(`${relative(file)} links to ${target}#${anchor}, which has no such heading`);
       }
     }
     expect(problems).toEqual([]);

@@ -38,7 +38,8 @@ export async function readDataset(sql: Sql, url: string): Promise<Dataset> {
     version = (await sql<{ version: string }[]>`select version()`)[0]!.version;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === '3D000') throw new BenchFailure(`The database of ${url} does not exist. Create it (createdb), then fill it: DATABASE_URL=${url} npm run seed -- --profile large`);
+    if (code === '3D000')
+      throw new BenchFailure(`The database of ${url} does not exist. Create it (createdb), then fill it: DATABASE_URL=${url} npm run seed -- --profile large`);
     throw new BenchFailure(`Cannot reach PostgreSQL at ${url}: ${(error as Error).message}`);
   }
   const tables = await sql<{ name: string }[]>`select table_name as name from information_schema.tables where table_schema = 'public' and table_name = 'desks'`;
@@ -52,7 +53,9 @@ export async function readDataset(sql: Sql, url: string): Promise<Dataset> {
   const bookable = await sql<{ id: string }[]>`
     select d.id from desks d join rooms r on r.id = d.room_id where d.type = 'FLEX' and r.available order by d.id`;
   if (counts.desks === 0 || users.length === 0 || !admin || bookable.length === 0) {
-    throw new BenchFailure(`The database at ${url} is not seeded (desks: ${counts.desks}, seeded users: ${users.length}, seeded admin: ${admin ? 'yes' : 'no'}). ${seedHint(url)}`);
+    throw new BenchFailure(
+      `The database at ${url} is not seeded (desks: ${counts.desks}, seeded users: ${users.length}, seeded admin: ${admin ? 'yes' : 'no'}). ${seedHint(url)}`,
+    );
   }
   return { counts, postgresVersion: version, users, bookableDeskIds: bookable.map((row) => row.id) };
 }

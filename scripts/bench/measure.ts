@@ -29,9 +29,8 @@ export interface RunOptions {
 /** As many requests as the server answers, over CONNECTIONS connections (autocannon). */
 export async function measure(options: RunOptions): Promise<Measurement> {
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon(
-      { ...options.load, url: options.url, connections: CONNECTIONS, duration: options.seconds },
-      (error, outcome) => (error ? reject(error) : resolve(outcome)),
+    autocannon({ ...options.load, url: options.url, connections: CONNECTIONS, duration: options.seconds }, (error, outcome) =>
+      error ? reject(error) : resolve(outcome),
     );
   });
   const statuses: Record<number, number> = {};
@@ -74,7 +73,8 @@ export function summarize(runs: readonly Measurement[]): Summary {
   const statuses: Record<number, number> = {};
   for (const run of runs) for (const [code, count] of Object.entries(run.statuses)) statuses[Number(code)] = (statuses[Number(code)] ?? 0) + count;
   const statusPerSecond: Record<number, number> = {};
-  for (const code of Object.keys(statuses).map(Number)) statusPerSecond[code] = median(runs.map((run) => (run.seconds > 0 ? (run.statuses[code] ?? 0) / run.seconds : 0)));
+  for (const code of Object.keys(statuses).map(Number))
+    statusPerSecond[code] = median(runs.map((run) => (run.seconds > 0 ? (run.statuses[code] ?? 0) / run.seconds : 0)));
   return {
     rounds: runs.length,
     perSecond: median(runs.map((run) => run.perSecond)),

@@ -31,7 +31,15 @@ export class ServerProcess {
   }
 
   /** Starts `node <args>` with its output appended to `logFile`, and waits until `readyPath` answers 200. */
-  static async start(options: { name: string; args: string[]; env: NodeJS.ProcessEnv; port: number; readyPath: string; logFile: string; timeoutMs?: number }): Promise<ServerProcess> {
+  static async start(options: {
+    name: string;
+    args: string[];
+    env: NodeJS.ProcessEnv;
+    port: number;
+    readyPath: string;
+    logFile: string;
+    timeoutMs?: number;
+  }): Promise<ServerProcess> {
     const log = openSync(options.logFile, 'a');
     const child = spawn(process.execPath, options.args, { env: options.env, stdio: ['ignore', log, log] });
     closeSync(log);
@@ -88,7 +96,10 @@ export class RssSampler {
   private peak = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(private readonly server: ServerProcess, intervalMs = 250) {
+  constructor(
+    private readonly server: ServerProcess,
+    intervalMs = 250,
+  ) {
     this.timer = setInterval(() => {
       this.peak = Math.max(this.peak, server.memory('VmRSS') ?? 0);
     }, intervalMs);

@@ -6,9 +6,16 @@ export const MB = 1024 * 1024;
 
 /** The targets; each full run lists them beside the results in docs/benchmarks.md. */
 export const TARGETS = {
-  ratioToR1: { self: 0.15, departments: 0.06, reservations: 0.06, 'search-rooms': 0.01, 'search-rooms-partly': 0.01, 'search-departments': 0.01, 'search-reports': 0.01, stats: 0.01 } as Partial<
-    Record<ScenarioId, number>
-  >,
+  ratioToR1: {
+    self: 0.15,
+    departments: 0.06,
+    reservations: 0.06,
+    'search-rooms': 0.01,
+    'search-rooms-partly': 0.01,
+    'search-departments': 0.01,
+    'search-reports': 0.01,
+    stats: 0.01,
+  } as Partial<Record<ScenarioId, number>>,
   fixedRateP99Ms: 50,
   bookingsPerSecond: 500,
   rssBytes: 300 * MB,
@@ -20,7 +27,15 @@ export interface BenchReport {
   machine: { cpus: number; model: string; memoryBytes: number; node: string; postgres: string; os: string; commit?: string };
   database: string;
   dataset: DatasetCounts;
-  parameters: { connections: number; warmupSeconds: number; seconds: number; rounds: number; fixedRateSeconds: number; hotDesks: number; searchWindow: { start: string; end: string } };
+  parameters: {
+    connections: number;
+    warmupSeconds: number;
+    seconds: number;
+    rounds: number;
+    fixedRateSeconds: number;
+    hotDesks: number;
+    searchWindow: { start: string; end: string };
+  };
   serverSettings: string;
   saturation: Map<ScenarioId, Summary>;
   fixedRate: Map<ScenarioId, Summary>;
@@ -61,7 +76,15 @@ function saturationRows(report: BenchReport, separate: boolean): string[][] {
   const r1 = report.saturation.get('r1')?.perSecond ?? Number.NaN;
   return SCENARIOS.filter((scenario) => Boolean(scenario.separate) === separate && report.saturation.has(scenario.id)).map((scenario) => {
     const summary = report.saturation.get(scenario.id)!;
-    return [scenario.title, integer(summary.perSecond), ms(summary.p50), ms(summary.p99), integer(summary.errors), ratio(summary.perSecond / r1), statusNote(scenario.id, summary)];
+    return [
+      scenario.title,
+      integer(summary.perSecond),
+      ms(summary.p50),
+      ms(summary.p99),
+      integer(summary.errors),
+      ratio(summary.perSecond / r1),
+      statusNote(scenario.id, summary),
+    ];
   });
 }
 
@@ -85,7 +108,11 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
   const book = report.saturation.get('book');
   if (book) {
     const created = book.statusPerSecond[200] ?? 0;
-    checks.push({ target: `write path: ≥ ${TARGETS.bookingsPerSecond} reservations/s`, measured: `${integer(created)}/s`, met: created >= TARGETS.bookingsPerSecond });
+    checks.push({
+      target: `write path: ≥ ${TARGETS.bookingsPerSecond} reservations/s`,
+      measured: `${integer(created)}/s`,
+      met: created >= TARGETS.bookingsPerSecond,
+    });
   }
   const hot = report.saturation.get('book-hot');
   if (book || hot) {
@@ -110,18 +137,35 @@ export function resultsMarkdown(report: BenchReport): string {
   const parts = [table(header, align, saturationRows(report, false))];
 
   const separate = saturationRows(report, true);
-  if (separate.length > 0) parts.push(`Sign-in, measured apart (its cost is the argon2id password hash, by design):\n\n${table(header.slice(0, 6), align.slice(0, 6), separate.map((row) => row.slice(0, 6)))}`);
+  if (separate.length > 0)
+    parts.push(
+      `Sign-in, measured apart (its cost is the argon2id password hash, by design):\n\n${table(
+        header.slice(0, 6),
+        align.slice(0, 6),
+        separate.map((row) => row.slice(0, 6)),
+      )}`,
+    );
 
   if (report.fixedRate.size > 0) {
     const rows = [...report.fixedRate].map(([id, summary]) => {
       const rate = SCENARIOS.find((scenario) => scenario.id === id)!.fixedRate!;
-      return [titleOf(id), integer(rate), ms(summary.p50), ms(summary.p99), integer(summary.errors), mark(summary.p99 <= TARGETS.fixedRateP99Ms && summary.errors === 0)];
+      return [
+        titleOf(id),
+        integer(rate),
+        ms(summary.p50),
+        ms(summary.p99),
+        integer(summary.errors),
+        mark(summary.p99 <= TARGETS.fixedRateP99Ms && summary.errors === 0),
+      ];
     });
-    parts.push(`Latency at a fixed rate below saturation (target p99 ≤ ${TARGETS.fixedRateP99Ms} ms):\n\n${table(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'p99 target'], ['l', 'r', 'r', 'r', 'r', 'c'], rows)}`);
+    parts.push(
+      `Latency at a fixed rate below saturation (target p99 ≤ ${TARGETS.fixedRateP99Ms} ms):\n\n${table(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'p99 target'], ['l', 'r', 'r', 'r', 'r', 'c'], rows)}`,
+    );
   }
 
   const facts: string[] = [];
-  if (report.memory) facts.push(`Server peak RSS: ${megabytes(report.memory.highWaterMark)} (VmHWM); highest sampled VmRSS ${megabytes(report.memory.sampledPeak)}.`);
+  if (report.memory)
+    facts.push(`Server peak RSS: ${megabytes(report.memory.highWaterMark)} (VmHWM); highest sampled VmRSS ${megabytes(report.memory.sampledPeak)}.`);
   if (report.overlaps) {
     facts.push(
       `Reservations the write scenarios created (warm-ups included): ${integer(report.overlaps.reservations)}; overlapping pairs among them: ${integer(report.overlaps.deskOverlaps)} of one desk, ${integer(report.overlaps.userOverlaps)} of one user.`,
@@ -130,7 +174,14 @@ export function resultsMarkdown(report: BenchReport): string {
   if (facts.length > 0) parts.push(facts.join('\n'));
 
   const checks = checkTargets(report);
-  if (checks.length > 0) parts.push(`Targets:\n\n${table(['target', 'measured', 'met'], ['l', 'r', 'c'], checks.map((check) => [check.target, check.measured, mark(check.met)]))}`);
+  if (checks.length > 0)
+    parts.push(
+      `Targets:\n\n${table(
+        ['target', 'measured', 'met'],
+        ['l', 'r', 'c'],
+        checks.map((check) => [check.target, check.measured, mark(check.met)]),
+      )}`,
+    );
   return parts.join('\n\n');
 }
 

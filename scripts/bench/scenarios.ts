@@ -135,8 +135,20 @@ function shuffle<T>(items: T[]): T[] {
 /** In the order they run within a round. */
 export const SCENARIOS: readonly Scenario[] = [
   { id: 'r1', title: 'R1 constant JSON (bare Fastify)', server: 'reference', expected: [200], load: () => ({ method: 'GET', requests: [{ path: '/r1' }] }) },
-  { id: 'r2', title: 'R2 primary-key SELECT (bare Fastify)', server: 'reference', expected: [200], load: () => ({ method: 'GET', requests: [{ path: '/r2' }] }) },
-  { id: 'r3', title: 'R3 20-row page + COUNT(*) (bare Fastify)', server: 'reference', expected: [200], load: () => ({ method: 'GET', requests: [{ path: '/r3' }] }) },
+  {
+    id: 'r2',
+    title: 'R2 primary-key SELECT (bare Fastify)',
+    server: 'reference',
+    expected: [200],
+    load: () => ({ method: 'GET', requests: [{ path: '/r2' }] }),
+  },
+  {
+    id: 'r3',
+    title: 'R3 20-row page + COUNT(*) (bare Fastify)',
+    server: 'reference',
+    expected: [200],
+    load: () => ({ method: 'GET', requests: [{ path: '/r3' }] }),
+  },
   {
     id: 'self',
     title: 'GET /api/self',
@@ -191,7 +203,11 @@ export const SCENARIOS: readonly Scenario[] = [
     expected: [200],
     fixedRate: 100,
     load: (context) =>
-      searchAsUsers(context, '/api/search/departments', { room: { available: true }, equipment: [{ type: 'MONITOR' }], reservation: { free: context.searchWindow } }),
+      searchAsUsers(context, '/api/search/departments', {
+        room: { available: true },
+        equipment: [{ type: 'MONITOR' }],
+        reservation: { free: context.searchWindow },
+      }),
   },
   {
     id: 'search-reports',
@@ -205,7 +221,12 @@ export const SCENARIOS: readonly Scenario[] = [
         method: 'POST',
         headers: json,
         ...usersOverConnections(context),
-        requests: [{ path: '/api/search/reports', setupRequest: (request) => ({ ...request, body: JSON.stringify({ title: REPORT_WORDS[next++ % REPORT_WORDS.length] }) }) }],
+        requests: [
+          {
+            path: '/api/search/reports',
+            setupRequest: (request) => ({ ...request, body: JSON.stringify({ title: REPORT_WORDS[next++ % REPORT_WORDS.length] }) }),
+          },
+        ],
       };
     },
   },

@@ -23,7 +23,8 @@ const CHUNK_ROWS = 20_000;
 const PGLITE_COPY_ROWS = 100_000;
 
 // COPY text format: backslash, tab, newline and carriage return are escaped.
-const escapeText = (value: string) => (/[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!) : value);
+const escapeText = (value: string) =>
+  /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' })[c]!) : value;
 
 function field(value: CopyValue): string {
   if (value === null) return '\\N';

@@ -149,7 +149,10 @@ export function buildWorld(sizes: SeedSizes, seed: number, now: Date): World {
   });
 
   const roomRandom = new Random(seed, 'rooms');
-  const roomsPerDepartment = apportion(sizes.rooms, departments.map(() => 0.6 + 0.8 * roomRandom.next()));
+  const roomsPerDepartment = apportion(
+    sizes.rooms,
+    departments.map(() => 0.6 + 0.8 * roomRandom.next()),
+  );
   const unavailable = chooseIndices(roomRandom, sizes.rooms, sizes.rooms >= 2 ? Math.max(1, Math.round(sizes.rooms * UNAVAILABLE_ROOM_SHARE)) : 0);
   const rooms: Room[] = [];
   const roomDeskWeight: number[] = [];
@@ -185,7 +188,10 @@ export function buildWorld(sizes: SeedSizes, seed: number, now: Date): World {
   });
 
   const equipmentRandom = new Random(seed, 'equipment');
-  const itemsPerDesk = apportion(sizes.equipment, desks.map(() => 0.1 + 1.8 * equipmentRandom.next()));
+  const itemsPerDesk = apportion(
+    sizes.equipment,
+    desks.map(() => 0.1 + 1.8 * equipmentRandom.next()),
+  );
   const equipment: EquipmentItem[] = [];
   desks.forEach((_, deskIndex) => {
     // One model per type and desk: a desk's two monitors match.
@@ -248,7 +254,10 @@ function apportionCapped(total: number, weights: number[], cap: number, what: st
   let open = weights.map((_, index) => index);
   let left = total;
   while (left > 0) {
-    const shares = apportion(left, open.map((index) => weights[index]!));
+    const shares = apportion(
+      left,
+      open.map((index) => weights[index]!),
+    );
     left = 0;
     open.forEach((index, position) => {
       const wanted = parts[index]! + shares[position]!;
@@ -302,7 +311,8 @@ export function* reservationRows(world: World, total: number, seed: number, now:
   const createdBefore = (start: number): Date => {
     const roll = random.next();
     // Same-day decisions, the usual booking a few days ahead, and the planners.
-    const lead = roll < 0.3 ? (0.2 + random.next() * 23.8) * HOUR : roll < 0.85 ? -Math.log(1 - random.next()) * 4 * DAY + HOUR : (7 + random.next() * 53) * DAY;
+    const lead =
+      roll < 0.3 ? (0.2 + random.next() * 23.8) * HOUR : roll < 0.85 ? -Math.log(1 - random.next()) * 4 * DAY + HOUR : (7 + random.next() * 53) * DAY;
     const created = start - lead;
     // A booking for the future was made in the past: those that would lie ahead were made during the last 90 days.
     return atSecond(created <= nowMs ? created : nowMs - random.next() * 90 * DAY);
@@ -310,7 +320,17 @@ export function* reservationRows(world: World, total: number, seed: number, now:
   const row = (userIndex: number, deskIndex: number, day: number, slot: Slot, type: 'shared' | 'fixed'): CopyValue[] => {
     const start = day + slot.from * HOUR;
     const created = createdBefore(start);
-    return [random.uuid(), world.users[userIndex]!.id, world.desks[deskIndex]!.id, new Date(start), new Date(day + slot.to * HOUR), type, true, created, created];
+    return [
+      random.uuid(),
+      world.users[userIndex]!.id,
+      world.desks[deskIndex]!.id,
+      new Date(start),
+      new Date(day + slot.to * HOUR),
+      type,
+      true,
+      created,
+      created,
+    ];
   };
   const fits = (position: number, mask: number) => (taken[position]! & mask) === 0;
 

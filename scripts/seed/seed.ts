@@ -1,17 +1,7 @@
 import type { DatabaseHandle } from '../../src/db/client.js';
 import { hashPassword } from '../../src/modules/auth/password.js';
 import { execute, inTransaction, type BulkSession, type CopyValue } from './bulk.js';
-import {
-  buildWorld,
-  departmentRows,
-  deskRows,
-  equipmentRows,
-  reportRows,
-  reservationRows,
-  roomRows,
-  userRows,
-  type SeedSizes,
-} from './generate.js';
+import { buildWorld, departmentRows, deskRows, equipmentRows, reportRows, reservationRows, roomRows, userRows, type SeedSizes } from './generate.js';
 
 export type { SeedSizes } from './generate.js';
 
@@ -75,10 +65,9 @@ function validate(sizes: SeedSizes): void {
 
 async function refuseUnlessEmpty(session: BulkSession): Promise<void> {
   const counts = SEEDED_TABLES.map((table) => `(select count(*) from ${table})::int as ${table}`).join(', ');
-  const [row] = await session.query<Record<string, number>>(
-    `select ${counts}, (select count(*) from users where lower(email) ~ $1)::int as seeded_users`,
-    [SEEDED_USER_PATTERN],
-  );
+  const [row] = await session.query<Record<string, number>>(`select ${counts}, (select count(*) from users where lower(email) ~ $1)::int as seeded_users`, [
+    SEEDED_USER_PATTERN,
+  ]);
   const filled = Object.entries(row!).filter(([, count]) => count > 0);
   if (filled.length > 0) {
     const listed = filled.map(([table, count]) => `${table.replace('_', ' ')}: ${count}`).join(', ');

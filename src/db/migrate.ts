@@ -32,7 +32,9 @@ export async function migrate(db: Database, migrationsFolder = projectPath('migr
       const appliedHash = appliedByTime.get(migration.folderMillis);
       if (appliedHash !== undefined) {
         if (appliedHash !== migration.hash) {
-          throw new MigrationError(`migration of ${new Date(migration.folderMillis).toISOString()} was edited after it was applied; add a new migration instead`);
+          throw new MigrationError(
+            `migration of ${new Date(migration.folderMillis).toISOString()} was edited after it was applied; add a new migration instead`,
+          );
         }
         continue;
       }

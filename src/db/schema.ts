@@ -24,10 +24,7 @@ export const users = pgTable(
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
-    index('users_name_idx').on(t.lastName, t.firstName, t.id),
-  ],
+  (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`), index('users_name_idx').on(t.lastName, t.firstName, t.id)],
 );
 
 export const sessions = pgTable(
@@ -266,5 +263,7 @@ export const reports = pgTable(
  */
 export const statsChanges = pgTable('stats_changes', {
   shard: smallint('shard').primaryKey(),
-  changes: bigint('changes', { mode: 'bigint' }).notNull().default(sql`0`),
+  changes: bigint('changes', { mode: 'bigint' })
+    .notNull()
+    .default(sql`0`),
 });

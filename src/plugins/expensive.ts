@@ -37,9 +37,13 @@ export default fp(
       const userId = request.caller.user.id;
       const count = running.get(userId) ?? 0;
       if (count >= options.perUser) {
-        throw new AppError('TOO_MANY_CONCURRENT_REQUESTS', `At most ${options.perUser} searches, statistics or image uploads of one user run at once; retry when one has finished`, {
-          retryAfter: RETRY_AFTER_SECONDS,
-        });
+        throw new AppError(
+          'TOO_MANY_CONCURRENT_REQUESTS',
+          `At most ${options.perUser} searches, statistics or image uploads of one user run at once; retry when one has finished`,
+          {
+            retryAfter: RETRY_AFTER_SECONDS,
+          },
+        );
       }
       running.set(userId, count + 1);
       holders.set(request, userId);

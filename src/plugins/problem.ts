@@ -27,7 +27,10 @@ function fieldErrors(error: FastifyError): FieldError[] {
   const context = error.validationContext ?? 'body';
   const prefix = CONTEXT_PREFIX[context] ?? '';
   return (error.validation as AjvError[]).map((issue) => {
-    const path = (issue.instancePath ?? '').split('/').filter(Boolean).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const path = (issue.instancePath ?? '')
+      .split('/')
+      .filter(Boolean)
+      .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
     if (issue.keyword === 'additionalProperties' && typeof issue.params?.additionalProperty === 'string') {
       return { field: prefix + [...path, issue.params.additionalProperty].join('.'), message: 'is not an accepted member' };
     }
@@ -132,7 +135,8 @@ export function badUrlProblem(_error: FastifyError, request: FastifyRequest, rep
  */
 export function clientErrorProblem(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const code: ErrorCode = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'VALIDATION_FAILED';
+  const code: ErrorCode =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'REQUEST_TIMEOUT' : error.code === 'HPE_HEADER_OVERFLOW' ? 'HEADERS_TOO_LARGE' : 'VALIDATION_FAILED';
   const { status, title } = catalogue[code];
   const detail = code === 'VALIDATION_FAILED' ? 'The request is not valid HTTP' : title;
   const body = JSON.stringify({ type: problemType(code), title, status, detail, instance: '', code, requestId: randomUUID() });
@@ -158,7 +162,9 @@ export default fp(
       else if (!(error instanceof AppError)) request.log.debug({ code: appError.code, cause: (error as FastifyError).code }, 'request refused');
       return sendProblem(request, reply, appError);
     });
-    app.setNotFoundHandler((request, reply) => sendProblem(request, reply, new AppError('ROUTE_NOT_FOUND', `No operation ${request.method} ${request.url.split('?')[0]}`)));
+    app.setNotFoundHandler((request, reply) =>
+      sendProblem(request, reply, new AppError('ROUTE_NOT_FOUND', `No operation ${request.method} ${request.url.split('?')[0]}`)),
+    );
   },
   { name: 'problem' },
 );

@@ -56,7 +56,10 @@ export default fp(
     app.addHook('preHandler', (request, _reply, done) => {
       // Only what the operation takes: a query member a route ignores never reaches the database.
       const schema = request.routeOptions.schema;
-      for (const [part, value] of [['body', schema?.body && request.body], ['querystring', schema?.querystring && request.query]] as const) {
+      for (const [part, value] of [
+        ['body', schema?.body && request.body],
+        ['querystring', schema?.querystring && request.query],
+      ] as const) {
         const at = unstorableTextAt(value);
         if (at !== undefined) {
           const field = at || part;

@@ -31,7 +31,10 @@ export const catalogue = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },
   HEADERS_TOO_LARGE: { status: 431, title: 'The request headers are too large' },
-  TOO_MANY_CONCURRENT_REQUESTS: { status: 429, title: 'Too many of your searches, statistics or image uploads are running at once; retry when one has finished' },
+  TOO_MANY_CONCURRENT_REQUESTS: {
+    status: 429,
+    title: 'Too many of your searches, statistics or image uploads are running at once; retry when one has finished',
+  },
   INTERNAL: { status: 500, title: 'Internal error' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'A service this request depends on does not answer' },
   SERVER_BUSY: { status: 503, title: 'The server is busy with work of this kind; retry shortly' },
@@ -72,8 +75,7 @@ export class AppError extends Error {
 
 export const problemType = (code: ErrorCode): string => `urn:deskbook:problem:${code.toLowerCase().replaceAll('_', '-')}`;
 
-export const notFound = (what: string, id?: string): AppError =>
-  new AppError('NOT_FOUND', id === undefined ? `${what} not found` : `${what} ${id} not found`);
+export const notFound = (what: string, id?: string): AppError => new AppError('NOT_FOUND', id === undefined ? `${what} not found` : `${what} ${id} not found`);
 
 export const forbidden = (detail: string): AppError => new AppError('FORBIDDEN', detail);
 

@@ -40,7 +40,8 @@ export const Password = (description = 'Password') =>
 /** A password typed to prove who one is (sign-in, the current password): only its length is bounded. */
 export const PasswordInput = () => Type.String({ minLength: 1, maxLength: PASSWORD_MAX });
 
-export const Floor = () => Type.Integer({ minimum: FLOOR_MIN, maximum: FLOOR_MAX, description: `Floor number (${FLOOR_MIN} to ${FLOOR_MAX}; negative below ground).` });
+export const Floor = () =>
+  Type.Integer({ minimum: FLOOR_MIN, maximum: FLOOR_MAX, description: `Floor number (${FLOOR_MIN} to ${FLOOR_MAX}; negative below ground).` });
 
 export const EquipmentDescription = () =>
   Type.String({ maxLength: LONG_TEXT_MAX, description: `Free text (0–${LONG_TEXT_MAX} characters; may be empty; kept as given).` });
@@ -52,6 +53,8 @@ export const DESK_TYPES = ['FLEX', 'FIXED'] as const;
 export const EQUIPMENT_TYPES = ['DOCKING_STATION', 'MONITOR', 'KEYBOARD', 'MOUSE', 'HEADSET', 'WEBCAM', 'CHAIR', 'OTHER'] as const;
 export const ROLES = ['USER', 'ADMIN'] as const;
 
-export const DeskType = StringEnum(DESK_TYPES, { description: 'FLEX: a shared desk anyone may book (the default). FIXED: assigned by an admin; users cannot book it.' });
+export const DeskType = StringEnum(DESK_TYPES, {
+  description: 'FLEX: a shared desk anyone may book (the default). FIXED: assigned by an admin; users cannot book it.',
+});
 export const EquipmentType = StringEnum(EQUIPMENT_TYPES, { description: EQUIPMENT_TYPES.join(', ') + '.' });
 export const Role = StringEnum(ROLES, { description: 'USER or ADMIN.' });

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { asc, desc, type AnyColumn, type SQL } from 'drizzle-orm';
 import { AppError } from './errors.js';
 
@@ -34,8 +34,7 @@ export const pageQueryProperties = {
   'pageable[sort]': Type.Optional(SortParam),
 };
 
-const PageQuery = Type.Object(pageQueryProperties);
-export type PageQuery = Static<typeof PageQuery>;
+export type PageQuery = Static<TObject<typeof pageQueryProperties>>;
 
 export type Direction = 'ASC' | 'DESC';
 export interface Order {
@@ -104,7 +103,10 @@ function parseOrders(field: string, values: string[], sortable: readonly string[
 export function parsePageRequest(query: PageQuery, sortable: readonly string[]): PageRequest {
   const json = query.pageable !== undefined ? parseJsonPageable(query.pageable) : {};
   const page = query.page ?? query['pageable[page]'] ?? (json.page === undefined ? 0 : wholeNumber('pageable.page', json.page, 0, MAX_PAGE));
-  const size = query.size ?? query['pageable[size]'] ?? (json.size === undefined ? DEFAULT_PAGE_SIZE : wholeNumber('pageable.size', json.size, 1, Number.MAX_SAFE_INTEGER));
+  const size =
+    query.size ??
+    query['pageable[size]'] ??
+    (json.size === undefined ? DEFAULT_PAGE_SIZE : wholeNumber('pageable.size', json.size, 1, Number.MAX_SAFE_INTEGER));
   let orders: Order[];
   if (query.sort !== undefined) orders = parseOrders('sort', query.sort, sortable);
   else if (query['pageable[sort]'] !== undefined) orders = parseOrders('pageable[sort]', query['pageable[sort]'], sortable);
@@ -204,4 +206,3 @@ export function pageOf<T>(content: T[], totalElements: number, request: PageRequ
     empty: content.length === 0,
   };
 }
-

@@ -7,8 +7,7 @@ export { Email, LONG_TEXT_MAX, Name, Password, SHORT_TEXT_MAX, StringEnum } from
 
 export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 
-export const Timestamp = (description?: string) =>
-  Type.String({ format: 'date-time', description: description ?? 'ISO 8601 date-time in UTC (ends in Z).' });
+export const Timestamp = (description?: string) => Type.String({ format: 'date-time', description: description ?? 'ISO 8601 date-time in UTC (ends in Z).' });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

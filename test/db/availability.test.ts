@@ -81,7 +81,10 @@ describe('the database circuit breaker', () => {
   });
 
   it('answers a readiness check within its timeout, without opening for a merely slow database', async () => {
-    const slow = new DatabaseAvailability(() => sleep(500), { warn: () => undefined, info: () => undefined } as never, { probeIntervalMs: 20, probeTimeoutMs: 1000 });
+    const slow = new DatabaseAvailability(() => sleep(500), { warn: () => undefined, info: () => undefined } as never, {
+      probeIntervalMs: 20,
+      probeTimeoutMs: 1000,
+    });
     const started = Date.now();
     expect(await slow.check(50)).toBe(false);
     expect(Date.now() - started).toBeLessThan(400);

@@ -19,7 +19,10 @@ const journal = JSON.parse(readFileSync(path.join(MIGRATIONS, 'meta', '_journal.
 const migrationCount = journal.entries.length;
 
 async function publicTables(db: Database): Promise<string[]> {
-  const rows = await queryRows<{ table_name: string }>(db, sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`);
+  const rows = await queryRows<{ table_name: string }>(
+    db,
+    sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+  );
   return rows.map((row) => row.table_name);
 }
 
@@ -90,9 +93,18 @@ describe(`migrate() on ${testDbKind}`, () => {
     const { db } = database.handle;
     const dir = copyMigrations(temps);
     const last = journal.entries[journal.entries.length - 1]!;
-    const added: JournalEntry & Record<string, unknown> = { idx: last.idx + 1, version: '7', when: last.when + 1000, tag: '9999_test_added', breakpoints: true };
+    const added: JournalEntry & Record<string, unknown> = {
+      idx: last.idx + 1,
+      version: '7',
+      when: last.when + 1000,
+      tag: '9999_test_added',
+      breakpoints: true,
+    };
     writeFileSync(path.join(dir, 'meta', '_journal.json'), JSON.stringify({ ...journal, entries: [...journal.entries, added] }));
-    writeFileSync(path.join(dir, `${added.tag}.sql`), 'CREATE TABLE "added_later" ("id" integer);\n--> statement-breakpoint\nINSERT INTO "added_later" VALUES (1);');
+    writeFileSync(
+      path.join(dir, `${added.tag}.sql`),
+      'CREATE TABLE "added_later" ("id" integer);\n--> statement-breakpoint\nINSERT INTO "added_later" VALUES (1);',
+    );
     await expect(migrate(db, dir)).resolves.toBe(1);
     expect(await publicTables(db)).toContain('added_later');
     expect(await bookkeeping(db)).toHaveLength(migrationCount + 1);

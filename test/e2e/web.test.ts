@@ -40,7 +40,11 @@ const WIDER_THAN_SCREEN = `[...document.querySelectorAll('body *')]
 
 /** Tomorrow's calendar date in the browser's time zone, as the date input holds it. */
 function tomorrowIn(timeZone: string): string {
-  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date()).map((part) => [part.type, part.value]));
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+      .formatToParts(new Date())
+      .map((part) => [part.type, part.value]),
+  );
   const next = new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day) + 1));
   return next.toISOString().slice(0, 10);
 }
@@ -65,7 +69,10 @@ describe.skipIf(!runsHere)('the web app in a browser', () => {
 
   beforeAll(async () => {
     if (!webBuildIsCurrent()) {
-      const build = spawnSync(process.execPath, [projectPath('node_modules', 'tsx', 'dist', 'cli.mjs'), projectPath('scripts', 'build-web.ts')], { cwd: projectPath(), encoding: 'utf8' });
+      const build = spawnSync(process.execPath, [projectPath('node_modules', 'tsx', 'dist', 'cli.mjs'), projectPath('scripts', 'build-web.ts')], {
+        cwd: projectPath(),
+        encoding: 'utf8',
+      });
       if (build.status !== 0) throw new Error(`web build failed:\n${build.stdout}\n${build.stderr}`);
     }
     database = await createTestDatabase();
@@ -143,7 +150,15 @@ describe.skipIf(!runsHere)('the web app in a browser', () => {
         if (path === '/api/self/password' && response.ok()) required = false;
         return route.fulfill({ response });
       }
-      const problem = { type: 'urn:deskbook:problem:password_change_required', title: 'Choose your own password first', status: 403, detail: 'Choose your own password first', instance: path, code: 'PASSWORD_CHANGE_REQUIRED', requestId: 'e2e' };
+      const problem = {
+        type: 'urn:deskbook:problem:password_change_required',
+        title: 'Choose your own password first',
+        status: 403,
+        detail: 'Choose your own password first',
+        instance: path,
+        code: 'PASSWORD_CHANGE_REQUIRED',
+        requestId: 'e2e',
+      };
       return route.fulfill({ status: 403, contentType: 'application/problem+json', body: JSON.stringify(problem) });
     });
   }
@@ -170,7 +185,9 @@ describe.skipIf(!runsHere)('the web app in a browser', () => {
     await admin.getByRole('button', { name: 'Create the office' }).click();
     await admin.getByRole('heading', { name: 'Berlin · Spree House · Floor 2' }).waitFor();
 
-    const picture = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 80, g: 120, b: 200 } } }).png().toBuffer();
+    const picture = await sharp({ create: { width: 320, height: 200, channels: 3, background: { r: 80, g: 120, b: 200 } } })
+      .png()
+      .toBuffer();
     await admin.getByLabel('Upload a picture', { exact: true }).setInputFiles({ name: 'floor.png', mimeType: 'image/png', buffer: picture });
     await admin.getByText('The picture has been updated.').waitFor();
     await admin.getByRole('img', { name: 'Picture of Berlin · Spree House · Floor 2' }).waitFor();
@@ -323,7 +340,10 @@ describe.skipIf(!runsHere)('the web app in a browser', () => {
     await admin.getByRole('link', { name: 'Manage Berlin · Spree House · Floor 2' }).waitFor();
 
     // Signing out ends the session on the server too.
-    await alice.getByRole('button', { name: 'Menu' }).isVisible().then((visible) => (visible ? alice.getByRole('button', { name: 'Menu' }).click() : undefined));
+    await alice
+      .getByRole('button', { name: 'Menu' })
+      .isVisible()
+      .then((visible) => (visible ? alice.getByRole('button', { name: 'Menu' }).click() : undefined));
     await alice.getByRole('button', { name: 'Sign out', exact: true }).first().click();
     await alice.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await alice.evaluate("sessionStorage.getItem('deskbook.session')")).toBeNull();
@@ -335,7 +355,11 @@ describe.skipIf(!runsHere)('the web app in a browser', () => {
   /** Every reservation, read through the API as the admin (what the database holds). */
   async function reservations(): Promise<{ totalElements: number; content: { startTime: string; endTime: string }[] }> {
     if (!adminToken) {
-      const response = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }) });
+      const response = await fetch(`${baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+      });
       adminToken = ((await response.json()) as { accessToken: string }).accessToken;
     }
     const response = await fetch(`${baseUrl}/api/reservation`, { headers: { authorization: `Bearer ${adminToken}` } });

@@ -35,7 +35,15 @@ export interface TestApp {
   /** Signs in and answers the token pair body. */
   login(email: string, password: string, headers?: Record<string, string>): Promise<TokenPairBody>;
   /** Creates a user as admin (and sets a password when given); answers the created User. */
-  createUser(input: { email: string; firstName?: string; lastName?: string; role?: 'USER' | 'ADMIN'; password?: string; ldap?: boolean; enabled?: boolean }): Promise<UserBody>;
+  createUser(input: {
+    email: string;
+    firstName?: string;
+    lastName?: string;
+    role?: 'USER' | 'ADMIN';
+    password?: string;
+    ldap?: boolean;
+    enabled?: boolean;
+  }): Promise<UserBody>;
   adminToken(): Promise<string>;
   close(): Promise<void>;
 }
@@ -126,7 +134,11 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
 /** Asserts a problem+json answer and returns its body. */
-export function expectProblem(response: LightMyRequestResponse, status: number, code?: string): Record<string, unknown> & { errors?: { field: string; message: string }[] } {
+export function expectProblem(
+  response: LightMyRequestResponse,
+  status: number,
+  code?: string,
+): Record<string, unknown> & { errors?: { field: string; message: string }[] } {
   if (response.statusCode !== status) throw new Error(`expected ${status}, got ${response.statusCode}: ${response.body}`);
   const contentType = String(response.headers['content-type']);
   if (!contentType.startsWith('application/problem+json')) throw new Error(`expected problem+json, got ${contentType}`);

@@ -48,7 +48,13 @@ export async function createTestDatabase(options: { poolSize?: number; statement
     return { handle, dispose: () => handle.close() };
   }
   const created = await createPostgresDatabase();
-  const handle = await openDatabase({ kind: 'postgres', url: created.url, poolSize: options.poolSize ?? 10, statementTimeoutMs: options.statementTimeoutMs, onQuery: options.onQuery });
+  const handle = await openDatabase({
+    kind: 'postgres',
+    url: created.url,
+    poolSize: options.poolSize ?? 10,
+    statementTimeoutMs: options.statementTimeoutMs,
+    onQuery: options.onQuery,
+  });
   return {
     handle,
     url: created.url,

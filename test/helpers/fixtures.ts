@@ -14,17 +14,26 @@ type ReservationRow = typeof reservations.$inferSelect;
 type ReportRow = typeof reports.$inferSelect;
 
 export async function insertDepartment(db: Database, values: Partial<typeof departments.$inferInsert> = {}): Promise<DepartmentRow> {
-  const [row] = await db.insert(departments).values({ location: 'Berlin', building: 'HQ', floor: 1, ...values }).returning();
+  const [row] = await db
+    .insert(departments)
+    .values({ location: 'Berlin', building: 'HQ', floor: 1, ...values })
+    .returning();
   return row!;
 }
 
 export async function insertRoom(db: Database, departmentId: string, values: Partial<typeof rooms.$inferInsert> = {}): Promise<RoomRow> {
-  const [row] = await db.insert(rooms).values({ departmentId, name: 'Room', ...values }).returning();
+  const [row] = await db
+    .insert(rooms)
+    .values({ departmentId, name: 'Room', ...values })
+    .returning();
   return row!;
 }
 
 export async function insertDesk(db: Database, roomId: string, values: Partial<typeof desks.$inferInsert> = {}): Promise<DeskRow> {
-  const [row] = await db.insert(desks).values({ roomId, name: 'Desk', ...values }).returning();
+  const [row] = await db
+    .insert(desks)
+    .values({ roomId, name: 'Desk', ...values })
+    .returning();
   return row!;
 }
 
@@ -45,7 +54,10 @@ export async function insertReservation(
 }
 
 export async function insertReport(db: Database, values: { reportedBy: string } & Partial<typeof reports.$inferInsert>): Promise<ReportRow> {
-  const [row] = await db.insert(reports).values({ title: 'Broken', description: 'It does not work', ...values }).returning();
+  const [row] = await db
+    .insert(reports)
+    .values({ title: 'Broken', description: 'It does not work', ...values })
+    .returning();
   return row!;
 }
 

@@ -193,7 +193,10 @@ export function rawRequest(port: number, head: string, body?: Buffer, timeoutMs 
       clearTimeout(timer);
       const bytes = Buffer.concat(chunks);
       const split = bytes.indexOf('\r\n\r\n');
-      const [statusLine, ...headerLines] = bytes.subarray(0, split < 0 ? bytes.length : split).toString('latin1').split('\r\n');
+      const [statusLine, ...headerLines] = bytes
+        .subarray(0, split < 0 ? bytes.length : split)
+        .toString('latin1')
+        .split('\r\n');
       const headers: Record<string, string> = {};
       for (const line of headerLines) {
         const colon = line.indexOf(':');

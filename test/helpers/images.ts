@@ -41,7 +41,10 @@ export function withPngChunk(png: Buffer, type: string, data: Buffer): Buffer {
 }
 
 /** A multipart/form-data body built by hand. */
-export function multipartBody(parts: { name: string; filename?: string; contentType?: string; data: Buffer | string }[]): { payload: Buffer; contentType: string } {
+export function multipartBody(parts: { name: string; filename?: string; contentType?: string; data: Buffer | string }[]): {
+  payload: Buffer;
+  contentType: string;
+} {
   const boundary = `----DeskbookBoundary${randomBytes(12).toString('hex')}`;
   const chunks: Buffer[] = [];
   for (const part of parts) {

@@ -17,7 +17,12 @@ export interface Outcome {
   id?: string;
 }
 
-export async function call(server: ServerProcess, method: string, url: string, options: { token?: string; body?: unknown; timeoutMs?: number } = {}): Promise<Response> {
+export async function call(
+  server: ServerProcess,
+  method: string,
+  url: string,
+  options: { token?: string; body?: unknown; timeoutMs?: number } = {},
+): Promise<Response> {
   const headers: Record<string, string> = {};
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (options.token) headers.authorization = `Bearer ${options.token}`;

@@ -86,7 +86,8 @@ export function startServer(env: Record<string, string>, port?: number): ServerP
 export async function waitHealthy(server: ServerProcess, timeoutMs = START_TIMEOUT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (server.exit) throw new Error(`server exited (${JSON.stringify(server.exit)}) before it was healthy\nstdout:\n${server.stdout()}\nstderr:\n${server.stderr()}`);
+    if (server.exit)
+      throw new Error(`server exited (${JSON.stringify(server.exit)}) before it was healthy\nstdout:\n${server.stdout()}\nstderr:\n${server.stderr()}`);
     try {
       const response = await fetch(`${server.base}/api/health`, { signal: AbortSignal.timeout(2000) });
       if (response.status === 200) {

@@ -57,7 +57,10 @@ function ldif(people: DirectoryPerson[]): string {
     ...people.map(
       (person) =>
         `dn: uid=${person.uid},${PEOPLE}\nobjectClass: inetOrgPerson\nuid: ${person.uid}\ncn: ${person.givenName} ${person.sn}\n` +
-        `givenName: ${person.givenName}\nsn: ${person.sn}\n${[person.mail].flat().map((mail) => `mail: ${mail}\n`).join('')}userPassword: ${person.password}`,
+        `givenName: ${person.givenName}\nsn: ${person.sn}\n${[person.mail]
+          .flat()
+          .map((mail) => `mail: ${mail}\n`)
+          .join('')}userPassword: ${person.password}`,
     ),
   ];
   return `${entries.join('\n\n')}\n`;

@@ -85,7 +85,10 @@ function parseContentType(value: string | undefined): { type: string; params: Re
   for (const part of rest) {
     const eq = part.indexOf('=');
     if (eq <= 0) continue;
-    params[part.slice(0, eq).trim().toLowerCase()] = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+    params[part.slice(0, eq).trim().toLowerCase()] = part
+      .slice(eq + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
   }
   return { type: type.trim().toLowerCase(), params };
 }
@@ -93,7 +96,12 @@ function parseContentType(value: string | undefined): { type: string; params: Re
 function decodeBody(entity: Entity): string {
   const encoding = (entity.headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
   const charset = (parseContentType(entity.headers['content-type']).params.charset ?? 'utf-8').toLowerCase();
-  const bytes = encoding === 'quoted-printable' ? qpBytes(entity.body) : encoding === 'base64' ? Buffer.from(entity.body.replace(/\s+/g, ''), 'base64') : Buffer.from(entity.body, 'utf8');
+  const bytes =
+    encoding === 'quoted-printable'
+      ? qpBytes(entity.body)
+      : encoding === 'base64'
+        ? Buffer.from(entity.body.replace(/\s+/g, ''), 'base64')
+        : Buffer.from(entity.body, 'utf8');
   return bytes.toString(charset === 'utf-8' || charset === 'utf8' || charset === 'us-ascii' ? 'utf8' : 'latin1').replace(/\r\n/g, '\n');
 }
 

@@ -37,10 +37,21 @@ describe('text encoding', () => {
     for (const [name, bytes] of Object.entries(NOT_UTF8)) {
       const search = await t.request({ method: 'POST', url: '/api/search/reports', token: admin, payload: withBytes('{"title":"@"}', bytes), headers: json });
       expectProblem(search, 400, 'INVALID_ENCODING');
-      const create = await t.request({ method: 'POST', url: '/api/users', token: admin, payload: withBytes('{"firstName":"M@ller","lastName":"X","email":"enc@example.test"}', bytes), headers: json });
+      const create = await t.request({
+        method: 'POST',
+        url: '/api/users',
+        token: admin,
+        payload: withBytes('{"firstName":"M@ller","lastName":"X","email":"enc@example.test"}', bytes),
+        headers: json,
+      });
       expect(create.statusCode, name).toBe(400);
       expect(create.json().code, name).toBe('INVALID_ENCODING');
-      const login = await t.request({ method: 'POST', url: '/api/auth/login', payload: withBytes('{"email":"a@example.test","password":"pass@word"}', bytes), headers: json });
+      const login = await t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: withBytes('{"email":"a@example.test","password":"pass@word"}', bytes),
+        headers: json,
+      });
       expect(login.json().code, name).toBe('INVALID_ENCODING');
     }
     const users = await t.request({ method: 'GET', url: '/api/users', token: admin, query: { search: 'enc@example' } });
@@ -49,7 +60,13 @@ describe('text encoding', () => {
 
   it('refuses an escaped lone surrogate, which would be stored as U+FFFD', async () => {
     for (const name of ['\\ud800', 'a\\udc00b', '\\uDBFF\\u0041']) {
-      const response = await t.request({ method: 'POST', url: '/api/users', token: admin, payload: `{"firstName":"${name}","lastName":"X","email":"lone@example.test"}`, headers: json });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/users',
+        token: admin,
+        payload: `{"firstName":"${name}","lastName":"X","email":"lone@example.test"}`,
+        headers: json,
+      });
       expectProblem(response, 400, 'INVALID_ENCODING');
     }
     const key = await t.request({ method: 'POST', url: '/api/search/reports', token: admin, payload: '{"\\ud800":1}', headers: json });
@@ -58,11 +75,23 @@ describe('text encoding', () => {
 
   it('keeps valid UTF-8 exactly, escaped or not', async () => {
     const firstName = 'Zoë 🚀 Ñandú 日本';
-    const created = await t.request({ method: 'POST', url: '/api/users', token: admin, payload: Buffer.from(JSON.stringify({ firstName, lastName: 'Ünïcode', email: 'utf8@example.test' })), headers: json });
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/users',
+      token: admin,
+      payload: Buffer.from(JSON.stringify({ firstName, lastName: 'Ünïcode', email: 'utf8@example.test' })),
+      headers: json,
+    });
     expect(created.statusCode, created.body).toBe(200);
     const user = created.json<UserBody>();
     expect(user.firstName).toBe(firstName);
-    const escaped = await t.request({ method: 'PUT', url: `/api/users/${user.id}`, token: admin, payload: '{"lastName":"\\ud83d\\ude80 \\u00dc"}', headers: json });
+    const escaped = await t.request({
+      method: 'PUT',
+      url: `/api/users/${user.id}`,
+      token: admin,
+      payload: '{"lastName":"\\ud83d\\ude80 \\u00dc"}',
+      headers: json,
+    });
     expect(escaped.statusCode, escaped.body).toBe(200);
     expect(escaped.json().lastName).toBe('🚀 Ü');
     const found = await t.request({ method: 'GET', url: '/api/users?search=Zo%C3%AB', token: admin });
@@ -97,7 +126,12 @@ describe('text encoding', () => {
     const pair = await t.login('agent@example.test', 'agent-password-1', { 'user-agent': utf8Bytes });
     const sessions = await t.request({ method: 'GET', url: '/api/sessions', token: pair.accessToken });
     expect(sessions.json().content[0].userAgent).toBe('Zoë-Browser/1 🚀');
-    const refused = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'agent@example.test', password: 'agent-password-1' }, headers: { 'user-agent': 'Mozilla \u00ff\u00fe' } });
+    const refused = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'agent@example.test', password: 'agent-password-1' },
+      headers: { 'user-agent': 'Mozilla \u00ff\u00fe' },
+    });
     expectProblem(refused, 400, 'INVALID_ENCODING');
   });
 });

@@ -7,7 +7,8 @@ import { UUID, createTestApp, expectProblem, type TestApp, type TokenPairBody, t
 
 const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance', 'code', 'requestId'];
 /** What must never reach a client: stack frames, module paths, SQL, raw error messages. */
-const LEAKS = /\bat .+:\d+:\d+|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate\b.+\bset\b|\bdelete from\b|Error:|"stack"|postgres|pglite|drizzle|syntax error at/i;
+const LEAKS =
+  /\bat .+:\d+:\d+|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate\b.+\bset\b|\bdelete from\b|Error:|"stack"|postgres|pglite|drizzle|syntax error at/i;
 
 /** Every property of RFC 9457 problem+json this service promises, for any status. */
 function expectWellFormedProblem(response: LightMyRequestResponse, status: number, path: string, code?: string): Record<string, unknown> {
@@ -87,7 +88,12 @@ describe('HTTP layer', () => {
         const response = await t.request({ method: 'POST', url: '/api/users', token: admin, payload, headers: { 'content-type': 'text/plain' } });
         expectWellFormedProblem(response, 415, '/api/users', 'UNSUPPORTED_MEDIA_TYPE');
       }
-      const login = await t.request({ method: 'POST', url: '/api/auth/login', payload: JSON.stringify({ email: user.email, password }), headers: { 'content-type': 'text/plain' } });
+      const login = await t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: JSON.stringify({ email: user.email, password }),
+        headers: { 'content-type': 'text/plain' },
+      });
       expectWellFormedProblem(login, 415, '/api/auth/login', 'UNSUPPORTED_MEDIA_TYPE');
       // Nothing was created.
       const found = await t.request({ method: 'GET', url: '/api/users', token: admin, query: { search: 'text.plain@' } });
@@ -103,7 +109,13 @@ describe('HTTP layer', () => {
         '{"role":"ADMIN","firstName":"Polluted"}',
       ];
       for (const payload of bodies) {
-        const response = await t.request({ method: 'PUT', url: '/api/self', token: userPair.accessToken, payload, headers: { 'content-type': 'application/json' } });
+        const response = await t.request({
+          method: 'PUT',
+          url: '/api/self',
+          token: userPair.accessToken,
+          payload,
+          headers: { 'content-type': 'application/json' },
+        });
         expectWellFormedProblem(response, 400, '/api/self');
       }
       const self = (await t.request({ method: 'GET', url: '/api/self', token: userPair.accessToken })).json<UserBody>();
@@ -113,7 +125,17 @@ describe('HTTP layer', () => {
       expect(({} as Record<string, unknown>).role).toBeUndefined();
       expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
       // And the account still cannot do admin things.
-      expectWellFormedProblem(await t.request({ method: 'GET', url: '/api/sessions', token: userPair.accessToken, query: { userId: (await t.request({ method: 'GET', url: '/api/self', token: admin })).json().id } }), 403, '/api/sessions', 'FORBIDDEN');
+      expectWellFormedProblem(
+        await t.request({
+          method: 'GET',
+          url: '/api/sessions',
+          token: userPair.accessToken,
+          query: { userId: (await t.request({ method: 'GET', url: '/api/self', token: admin })).json().id },
+        }),
+        403,
+        '/api/sessions',
+        'FORBIDDEN',
+      );
 
       // An admin creating a user with a polluting body creates nothing.
       const create = await t.request({
@@ -133,7 +155,13 @@ describe('HTTP layer', () => {
       const nestedObjects = `{"firstName":"Deep","extra":${'{"a":'.repeat(depth / 2)}1${'}'.repeat(depth / 2)}}`;
       const unbalanced = `{"firstName":${'['.repeat(depth)}}`;
       for (const payload of [nestedArrays, nestedObjects, unbalanced]) {
-        const response = await t.request({ method: 'PUT', url: '/api/self', token: userPair.accessToken, payload, headers: { 'content-type': 'application/json' } });
+        const response = await t.request({
+          method: 'PUT',
+          url: '/api/self',
+          token: userPair.accessToken,
+          payload,
+          headers: { 'content-type': 'application/json' },
+        });
         expectWellFormedProblem(response, 400, '/api/self');
       }
       const self = (await t.request({ method: 'GET', url: '/api/self', token: userPair.accessToken })).json<UserBody>();
@@ -154,7 +182,12 @@ describe('HTTP layer', () => {
         expect(String(response.headers['content-type'])).toMatch(/^application\/problem\+json/);
         expect(response.body).not.toMatch(LEAKS);
       }
-      const login = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password }, headers: { 'user-agent': 'Agent\u0000Nul' } });
+      const login = await t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email, password },
+        headers: { 'user-agent': 'Agent\u0000Nul' },
+      });
       answers.push(`POST /api/auth/login (NUL in User-Agent) -> ${login.statusCode} ${login.statusCode === 200 ? 'signed in' : login.json().code}`);
       // Each answer is a 4xx (or, for the User-Agent, a sign-in); never a 500.
       expect(answers.filter((answer) => / -> 5\d\d /.test(answer))).toEqual([]);
@@ -168,7 +201,12 @@ describe('HTTP layer', () => {
       const body = expectWellFormedProblem(anonymous, 404, '/api/no-such-thing', 'ROUTE_NOT_FOUND');
       expect(body.detail).not.toContain('x=1');
       expectWellFormedProblem(await t.request({ method: 'GET', url: '/api/no-such-thing', token: admin }), 404, '/api/no-such-thing', 'ROUTE_NOT_FOUND');
-      expectWellFormedProblem(await t.request({ method: 'POST', url: '/api/users/extra/deep/path', token: admin, payload: {} }), 404, '/api/users/extra/deep/path', 'ROUTE_NOT_FOUND');
+      expectWellFormedProblem(
+        await t.request({ method: 'POST', url: '/api/users/extra/deep/path', token: admin, payload: {} }),
+        404,
+        '/api/users/extra/deep/path',
+        'ROUTE_NOT_FOUND',
+      );
       expectWellFormedProblem(await t.request({ method: 'GET', url: '/nothing-here' }), 404, '/nothing-here', 'ROUTE_NOT_FOUND');
     });
 
@@ -192,18 +230,53 @@ describe('HTTP layer', () => {
     it('has every member, the path without query string as instance, and no internals, for every kind of error', async () => {
       await t.createUser({ email: 'taken@example.test' });
       const cases: { request: Parameters<TestApp['request']>[0]; status: number; code: string; path: string }[] = [
-        { request: { method: 'POST', url: '/api/users?trace=1', token: admin, payload: '{"x":', headers: { 'content-type': 'application/json' } }, status: 400, code: 'MALFORMED_JSON', path: '/api/users' },
-        { request: { method: 'POST', url: '/api/users', token: admin, payload: { firstName: 'A', lastName: 'B', email: 'not-an-email' } }, status: 400, code: 'VALIDATION_FAILED', path: '/api/users' },
-        { request: { method: 'GET', url: '/api/users/not-a-uuid?x=1' , token: admin }, status: 400, code: 'VALIDATION_FAILED', path: '/api/users/not-a-uuid' },
+        {
+          request: { method: 'POST', url: '/api/users?trace=1', token: admin, payload: '{"x":', headers: { 'content-type': 'application/json' } },
+          status: 400,
+          code: 'MALFORMED_JSON',
+          path: '/api/users',
+        },
+        {
+          request: { method: 'POST', url: '/api/users', token: admin, payload: { firstName: 'A', lastName: 'B', email: 'not-an-email' } },
+          status: 400,
+          code: 'VALIDATION_FAILED',
+          path: '/api/users',
+        },
+        { request: { method: 'GET', url: '/api/users/not-a-uuid?x=1', token: admin }, status: 400, code: 'VALIDATION_FAILED', path: '/api/users/not-a-uuid' },
         { request: { method: 'GET', url: '/api/sessions?sort=nope', token: admin }, status: 400, code: 'VALIDATION_FAILED', path: '/api/sessions' },
         { request: { method: 'GET', url: '/api/self?a=b' }, status: 401, code: 'UNAUTHENTICATED', path: '/api/self' },
         { request: { method: 'GET', url: '/api/self', token: 'garbage' }, status: 401, code: 'INVALID_TOKEN', path: '/api/self' },
-        { request: { method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@example.test', password: 'wrong-pass-1' } }, status: 401, code: 'INVALID_CREDENTIALS', path: '/api/auth/login' },
-        { request: { method: 'POST', url: '/api/users', token: userPair.accessToken, payload: { firstName: 'A', lastName: 'B', email: 'x@example.test' } }, status: 403, code: 'FORBIDDEN', path: '/api/users' },
-        { request: { method: 'GET', url: '/api/users/7d3f4a52-9c1e-4b8a-a1f0-2e6b5c4d3a21?q', token: admin }, status: 404, code: 'NOT_FOUND', path: '/api/users/7d3f4a52-9c1e-4b8a-a1f0-2e6b5c4d3a21' },
+        {
+          request: { method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@example.test', password: 'wrong-pass-1' } },
+          status: 401,
+          code: 'INVALID_CREDENTIALS',
+          path: '/api/auth/login',
+        },
+        {
+          request: { method: 'POST', url: '/api/users', token: userPair.accessToken, payload: { firstName: 'A', lastName: 'B', email: 'x@example.test' } },
+          status: 403,
+          code: 'FORBIDDEN',
+          path: '/api/users',
+        },
+        {
+          request: { method: 'GET', url: '/api/users/7d3f4a52-9c1e-4b8a-a1f0-2e6b5c4d3a21?q', token: admin },
+          status: 404,
+          code: 'NOT_FOUND',
+          path: '/api/users/7d3f4a52-9c1e-4b8a-a1f0-2e6b5c4d3a21',
+        },
         { request: { method: 'GET', url: '/api/nope?secret=1' }, status: 404, code: 'ROUTE_NOT_FOUND', path: '/api/nope' },
-        { request: { method: 'POST', url: '/api/users', token: admin, payload: { firstName: 'A', lastName: 'B', email: 'TAKEN@example.test' } }, status: 409, code: 'EMAIL_TAKEN', path: '/api/users' },
-        { request: { method: 'POST', url: '/api/users', token: admin, payload: '<x/>', headers: { 'content-type': 'application/xml' } }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', path: '/api/users' },
+        {
+          request: { method: 'POST', url: '/api/users', token: admin, payload: { firstName: 'A', lastName: 'B', email: 'TAKEN@example.test' } },
+          status: 409,
+          code: 'EMAIL_TAKEN',
+          path: '/api/users',
+        },
+        {
+          request: { method: 'POST', url: '/api/users', token: admin, payload: '<x/>', headers: { 'content-type': 'application/xml' } },
+          status: 415,
+          code: 'UNSUPPORTED_MEDIA_TYPE',
+          path: '/api/users',
+        },
       ];
       for (const item of cases) {
         const response = await t.request(item.request);
@@ -246,7 +319,17 @@ describe('HTTP layer', () => {
     });
 
     it('replaces a malformed incoming x-request-id with a fresh one', async () => {
-      for (const id of ['a'.repeat(65), 'x'.repeat(200), 'has space', 'line\nbreak', 'tab\there', '<script>alert(1)</script>', 'quote"d', 'semi;colon', 'ünïcödé']) {
+      for (const id of [
+        'a'.repeat(65),
+        'x'.repeat(200),
+        'has space',
+        'line\nbreak',
+        'tab\there',
+        '<script>alert(1)</script>',
+        'quote"d',
+        'semi;colon',
+        'ünïcödé',
+      ]) {
         const response = await t.request({ method: 'GET', url: '/api/health', headers: { 'x-request-id': id } });
         expect(response.statusCode).toBe(200);
         const answered = response.headers['x-request-id'];
@@ -324,7 +407,12 @@ describe('HTTP layer', () => {
   describe('paging limits', () => {
     it('answers a page far past the end with 200 and empty content', async () => {
       for (const url of ['/api/sessions', '/api/users', `/api/users/${user.id}/sessions`]) {
-        for (const query of <Record<string, string>[]>[{ page: '999999999' }, { page: '999999999', size: '1000' }, { page: '1000000000', size: '5000' }, { pageable: JSON.stringify({ page: 999999999, size: 1000 }) }]) {
+        for (const query of <Record<string, string>[]>[
+          { page: '999999999' },
+          { page: '999999999', size: '1000' },
+          { page: '1000000000', size: '5000' },
+          { pageable: JSON.stringify({ page: 999999999, size: 1000 }) },
+        ]) {
           const response = await t.request({ method: 'GET', url, token: admin, query });
           expect(response.statusCode, `${url} ${JSON.stringify(query)}: ${response.body}`).toBe(200);
           const page = response.json();
@@ -336,7 +424,13 @@ describe('HTTP layer', () => {
     });
 
     it('refuses a page number above 1,000,000,000 with 400', async () => {
-      for (const query of <Record<string, string>[]>[{ page: '1000000001' }, { 'pageable[page]': '1000000001' }, { pageable: JSON.stringify({ page: 1000000001 }) }, { page: '99999999999999999999999' }, { page: '-1' }]) {
+      for (const query of <Record<string, string>[]>[
+        { page: '1000000001' },
+        { 'pageable[page]': '1000000001' },
+        { pageable: JSON.stringify({ page: 1000000001 }) },
+        { page: '99999999999999999999999' },
+        { page: '-1' },
+      ]) {
         const response = await t.request({ method: 'GET', url: '/api/sessions', token: admin, query });
         expectWellFormedProblem(response, 400, '/api/sessions', 'VALIDATION_FAILED');
       }
@@ -366,9 +460,20 @@ describe('HTTP layer', () => {
     it('answers 413 PAYLOAD_TOO_LARGE for a JSON body over the limit', async () => {
       const big = JSON.stringify({ firstName: 'x'.repeat(4096), lastName: 'Big', email: 'big@example.test' });
       expect(Buffer.byteLength(big)).toBeGreaterThan(4096);
-      const response = await small.request({ method: 'POST', url: '/api/users', token: smallAdmin, payload: big, headers: { 'content-type': 'application/json' } });
+      const response = await small.request({
+        method: 'POST',
+        url: '/api/users',
+        token: smallAdmin,
+        payload: big,
+        headers: { 'content-type': 'application/json' },
+      });
       expectWellFormedProblem(response, 413, '/api/users', 'PAYLOAD_TOO_LARGE');
-      const login = await small.request({ method: 'POST', url: '/api/auth/login', payload: JSON.stringify({ email: 'a@b.test', password: 'p'.repeat(4096) }), headers: { 'content-type': 'application/json' } });
+      const login = await small.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: JSON.stringify({ email: 'a@b.test', password: 'p'.repeat(4096) }),
+        headers: { 'content-type': 'application/json' },
+      });
       expectWellFormedProblem(login, 413, '/api/auth/login', 'PAYLOAD_TOO_LARGE');
       // Nothing was created.
       expect((await small.request({ method: 'GET', url: '/api/users', token: smallAdmin, query: { search: 'big@example' } })).json().totalElements).toBe(0);
@@ -378,7 +483,13 @@ describe('HTTP layer', () => {
       const payload = JSON.stringify({ firstName: 'y'.repeat(150), lastName: 'z'.repeat(150), email: 'under.limit@example.test' });
       const padded = payload.replace(/^\{/, `{${' '.repeat(2048 - payload.length - 10)}`);
       expect(Buffer.byteLength(padded)).toBeLessThanOrEqual(2048);
-      const response = await small.request({ method: 'POST', url: '/api/users', token: smallAdmin, payload: padded, headers: { 'content-type': 'application/json' } });
+      const response = await small.request({
+        method: 'POST',
+        url: '/api/users',
+        token: smallAdmin,
+        payload: padded,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(response.statusCode, response.body).toBe(200);
     });
 

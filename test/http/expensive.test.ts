@@ -57,7 +57,13 @@ describe('per-user limit on costly operations', () => {
 
   /** Starts an image upload and sends only part of its body: the request holds its slot while the body is awaited. */
   function heldUpload(path: string, token: string): ClientRequest {
-    const request = httpRequest({ host: '127.0.0.1', port, method: 'PUT', path, headers: { authorization: `Bearer ${token}`, 'content-type': 'image/png', 'content-length': '100000' } });
+    const request = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: 'PUT',
+      path,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'image/png', 'content-length': '100000' },
+    });
     request.on('error', () => undefined);
     request.write(Buffer.alloc(1000));
     open.push(request);
@@ -130,7 +136,9 @@ describe('per-user limit on costly operations', () => {
   });
 
   it('documents the 429 on every costly operation', async () => {
-    const document = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>();
+    const document = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    }>();
     const costly = [
       ['/api/search/rooms', 'post'],
       ['/api/search/departments', 'post'],
@@ -157,12 +165,20 @@ describe('per-user limit on costly operations', () => {
     await lockTaken;
     const controllers = Array.from({ length: LIMIT }, () => new AbortController());
     const stuck = controllers.map((controller) =>
-      fetch(`${base}/api/search/rooms`, { method: 'POST', headers: { authorization: `Bearer ${carol.token}`, 'content-type': 'application/json' }, body: '{}', signal: controller.signal }).catch(
-        (error: unknown) => error,
-      ),
+      fetch(`${base}/api/search/rooms`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${carol.token}`, 'content-type': 'application/json' },
+        body: '{}',
+        signal: controller.signal,
+      }).catch((error: unknown) => error),
     );
     const waitingForLock = async () =>
-      (await queryRows<{ count: number }>(t.database.handle.db, sql`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`))[0]!.count;
+      (
+        await queryRows<{ count: number }>(
+          t.database.handle.db,
+          sql`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        )
+      )[0]!.count;
     await expect.poll(waitingForLock, { timeout: 10_000 }).toBe(LIMIT);
     expect(await searchStatus(carol.token)).toBe(429);
     for (const controller of controllers) controller.abort();

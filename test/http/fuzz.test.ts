@@ -42,7 +42,6 @@ const ADMIN_CASES_PER_OPERATION = Number(process.env.FUZZ_CASES_PER_OPERATION ??
 const USER_CASES_PER_OPERATION = Number(process.env.FUZZ_CASES_PER_OPERATION ?? 12);
 const ANONYMOUS_CASES_PER_OPERATION = 2;
 
-
 type Role = 'ADMIN' | 'USER' | 'anonymous';
 /** malformed: must be refused (4xx) and change nothing; edge: legal values at the limits (no 5xx, data may change). */
 type Phase = 'malformed' | 'edge';
@@ -99,12 +98,25 @@ function queryValues(parameter: Parameter): { label: string; values: string[]; p
   const edge = (label: string, ...values: string[]) => ({ label: `${name}=${label}`, values, phase: 'edge' as Phase });
   const cases: { label: string; values: string[]; phase: Phase }[] = [];
   if (name === 'sort' || name === 'pageable[sort]') {
-    cases.push(bad('__proto__', '__proto__'), bad('constructor,desc', 'constructor,desc'), bad('SQL', 'id;drop table users'), bad('11 values', ...Array.from({ length: 11 }, () => 'id')));
+    cases.push(
+      bad('__proto__', '__proto__'),
+      bad('constructor,desc', 'constructor,desc'),
+      bad('SQL', 'id;drop table users'),
+      bad('11 values', ...Array.from({ length: 11 }, () => 'id')),
+    );
     cases.push(bad('201 characters', 'i'.repeat(201)), bad('NUL', 'id\u0000'));
   } else if (name === 'pageable') {
-    cases.push(bad('{"__proto__":…}', '{"__proto__":{"role":"ADMIN"},"page":0}'), bad('constructor.prototype', '{"constructor":{"prototype":{"role":"ADMIN"}}}'));
+    cases.push(
+      bad('{"__proto__":…}', '{"__proto__":{"role":"ADMIN"},"page":0}'),
+      bad('constructor.prototype', '{"constructor":{"prototype":{"role":"ADMIN"}}}'),
+    );
     cases.push(bad('not JSON', '{page:'), bad('[]', '[]'), bad('null', 'null'), bad('page -1', '{"page":-1}'), bad('page 1e309', '{"page":1e309}'));
-    cases.push(bad('size "a"', '{"size":"a"}'), bad('sort 7', '{"sort":7}'), bad('4001 characters', `{"sort":["${'i'.repeat(3990)}"]}`), bad('deep', `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`));
+    cases.push(
+      bad('size "a"', '{"size":"a"}'),
+      bad('sort 7', '{"sort":7}'),
+      bad('4001 characters', `{"sort":["${'i'.repeat(3990)}"]}`),
+      bad('deep', `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`),
+    );
     cases.push(bad('sort __proto__', '{"sort":["__proto__"]}'), edge('page 2^53+1', '{"page":9007199254740993}'), edge('size 1e308', '{"size":1e308}'));
   } else if (schema.type === 'integer' || schema.type === 'number') {
     cases.push(bad('string', 'abc'), bad('1.5', '1.5'), bad('1e309', '1e309'), bad('array', '1', '2'), bad('empty', ''));
@@ -119,18 +131,44 @@ function queryValues(parameter: Parameter): { label: string; values: string[]; p
     cases.push(edge('__proto__', '__proto__'), edge('NUL', 'a\u0000b'), edge('blank', '', ' , ,'), edge('unicode', 'ünï😀'));
     if (name === 'ids') cases.push(edge('not UUIDs', 'not-a-uuid,also-not'), edge('urn:uuid', `urn:uuid:${GHOST_ID}`));
   } else if (schema.enum) {
-    cases.push(bad('__proto__', '__proto__'), bad('lower case', String(schema.enum[0]).toLowerCase() === schema.enum[0] ? 'X' : String(schema.enum[0]).toLowerCase()), bad('array', String(schema.enum[0]), String(schema.enum[0])));
+    cases.push(
+      bad('__proto__', '__proto__'),
+      bad('lower case', String(schema.enum[0]).toLowerCase() === schema.enum[0] ? 'X' : String(schema.enum[0]).toLowerCase()),
+      bad('array', String(schema.enum[0]), String(schema.enum[0])),
+    );
   } else if (schema.format === 'uuid') {
-    cases.push(bad('not a UUID', 'not-a-uuid'), bad('NUL', `${GHOST_ID}\u0000`), bad('array', GHOST_ID, GHOST_ID), bad('overlong', 'a'.repeat(5000)), bad('urn:uuid', `urn:uuid:${GHOST_ID}`));
+    cases.push(
+      bad('not a UUID', 'not-a-uuid'),
+      bad('NUL', `${GHOST_ID}\u0000`),
+      bad('array', GHOST_ID, GHOST_ID),
+      bad('overlong', 'a'.repeat(5000)),
+      bad('urn:uuid', `urn:uuid:${GHOST_ID}`),
+    );
     cases.push(edge('upper case', GHOST_ID.toUpperCase()));
   } else if (schema.format === 'date-time') {
-    cases.push(bad('month 13', '2030-13-01T00:00:00Z'), bad('no offset', '2030-01-01T09:00:00'), bad('words', 'yesterday'), bad('array', '2030-01-01T00:00:00Z', '2030-01-02T00:00:00Z'));
+    cases.push(
+      bad('month 13', '2030-13-01T00:00:00Z'),
+      bad('no offset', '2030-01-01T09:00:00'),
+      bad('words', 'yesterday'),
+      bad('array', '2030-01-01T00:00:00Z', '2030-01-02T00:00:00Z'),
+    );
     cases.push(bad('41 characters', `2030-01-01T00:00:00.${'1'.repeat(20)}Z`));
-    cases.push(edge('year 0', '0000-01-01T00:00:00Z'), edge('year 9999 -23:59', '9999-12-31T23:59:59.999-23:59'), edge('leap second', '2030-06-30T23:59:60Z'), edge('nanoseconds', '2030-01-01T00:00:00.123456789Z'));
+    cases.push(
+      edge('year 0', '0000-01-01T00:00:00Z'),
+      edge('year 9999 -23:59', '9999-12-31T23:59:59.999-23:59'),
+      edge('leap second', '2030-06-30T23:59:60Z'),
+      edge('nanoseconds', '2030-01-01T00:00:00.123456789Z'),
+    );
   } else {
     const limit = schema.maxLength ?? 200;
     cases.push(bad(`${limit + 1} characters`, 'x'.repeat(limit + 1)), bad('array', 'a', 'b'));
-    cases.push(edge('NUL', 'a\u0000b'), edge('%_\\', '%_\\'), edge('unicode', 'ünï😀'), edge('CESU-8 surrogate', `${RAW}%ED%A0%80`), edge('bytes %FF%FE', `${RAW}%FF%FE`));
+    cases.push(
+      edge('NUL', 'a\u0000b'),
+      edge('%_\\', '%_\\'),
+      edge('unicode', 'ünï😀'),
+      edge('CESU-8 surrogate', `${RAW}%ED%A0%80`),
+      edge('bytes %FF%FE', `${RAW}%FF%FE`),
+    );
   }
   return cases;
 }
@@ -145,16 +183,31 @@ function badMemberValues(schema: JsonSchema): { label: string; value: unknown }[
     { label: '-0', value: Raw.text('-0') },
     { label: '2^53+1', value: Raw.text('9007199254740993') },
   ];
-  if (schema.type !== 'object') values.push({ label: 'object', value: { __proto__: null, role: 'ADMIN' } }, { label: 'deeply nested object', value: deepObject });
-  else values.push({ label: 'string', value: 'text' }, { label: 'extra member', value: { fuzzExtra: 1 } }, { label: '__proto__ member', value: Raw.text('{"__proto__":{"role":"ADMIN"}}') });
+  if (schema.type !== 'object')
+    values.push({ label: 'object', value: { __proto__: null, role: 'ADMIN' } }, { label: 'deeply nested object', value: deepObject });
+  else
+    values.push(
+      { label: 'string', value: 'text' },
+      { label: 'extra member', value: { fuzzExtra: 1 } },
+      { label: '__proto__ member', value: Raw.text('{"__proto__":{"role":"ADMIN"}}') },
+    );
   if (schema.type === 'string' || schema.anyOf) {
     values.push({ label: 'number', value: 12345 }, { label: 'true', value: true });
-    values.push({ label: 'NUL', value: 'Fuzz\u0000Nul' }, { label: 'lone surrogate', value: 'Fuzz\ud800' }, { label: 'lone low surrogate', value: '\udfffFuzz' });
+    values.push(
+      { label: 'NUL', value: 'Fuzz\u0000Nul' },
+      { label: 'lone surrogate', value: 'Fuzz\ud800' },
+      { label: 'lone low surrogate', value: '\udfffFuzz' },
+    );
     values.push({ label: 'invalid UTF-8', value: wrap(INVALID_UTF8) });
     if (schema.maxLength !== undefined) values.push({ label: `${schema.maxLength + 1} characters`, value: 'x'.repeat(schema.maxLength + 1) });
     if ((schema.minLength ?? 0) > 0) values.push({ label: 'empty', value: '' });
     if (schema.pattern === '\\S') values.push({ label: 'blank', value: ' \t ' });
-    if (schema.format === 'uuid') values.push({ label: 'not a UUID', value: 'not-a-uuid' }, { label: 'UUID without hyphens', value: GHOST_ID.replaceAll('-', '') }, { label: 'urn:uuid:', value: `urn:uuid:${GHOST_ID}` });
+    if (schema.format === 'uuid')
+      values.push(
+        { label: 'not a UUID', value: 'not-a-uuid' },
+        { label: 'UUID without hyphens', value: GHOST_ID.replaceAll('-', '') },
+        { label: 'urn:uuid:', value: `urn:uuid:${GHOST_ID}` },
+      );
     if (schema.format === 'date-time') values.push({ label: 'month 13', value: '2030-13-01T09:00:00Z' }, { label: 'no offset', value: '2030-01-01T09:00:00' });
     if (schema.format === 'email') values.push({ label: 'not an e-mail', value: 'nobody' });
   }
@@ -165,7 +218,11 @@ function badMemberValues(schema: JsonSchema): { label: string; value: unknown }[
   }
   if (schema.type === 'boolean') values.push({ label: '"true"', value: 'true' }, { label: '1', value: 1 });
   if (schema.enum) values.push({ label: '__proto__', value: '__proto__' }, { label: 'lower case', value: String(schema.enum[0]).toLowerCase() });
-  if (schema.type === 'array') values.push({ label: `${(schema.maxItems ?? 10) + 1} items`, value: Array.from({ length: (schema.maxItems ?? 10) + 1 }, () => ({})) }, { label: '[null]', value: [null] });
+  if (schema.type === 'array')
+    values.push(
+      { label: `${(schema.maxItems ?? 10) + 1} items`, value: Array.from({ length: (schema.maxItems ?? 10) + 1 }, () => ({})) },
+      { label: '[null]', value: [null] },
+    );
   return values;
 }
 
@@ -188,7 +245,12 @@ function edgeMemberValues(schema: JsonSchema): { label: string; value: unknown }
   }
   if (schema.type === 'integer' || schema.type === 'number') {
     const values: { label: string; value: unknown }[] = [{ label: '-0', value: Raw.text('-0') }];
-    if (schema.maximum === undefined) values.push({ label: '2^53+1', value: Raw.text('9007199254740993') }, { label: '1e308', value: Raw.text('1e308') }, { label: '-1e308', value: Raw.text('-1e308') });
+    if (schema.maximum === undefined)
+      values.push(
+        { label: '2^53+1', value: Raw.text('9007199254740993') },
+        { label: '1e308', value: Raw.text('1e308') },
+        { label: '-1e308', value: Raw.text('-1e308') },
+      );
     else values.push({ label: 'maximum', value: schema.maximum }, { label: 'minimum', value: schema.minimum });
     if (schema.type === 'number') values.push({ label: '5e-324', value: Raw.text('5e-324') });
     return values;
@@ -278,7 +340,8 @@ describe('fuzzing every documented operation', () => {
     if (schema.type === 'array') return [example(schema.items ?? {}, role, name)];
     if (schema.enum) return name === 'role' ? 'USER' : schema.enum[0];
     if (schema.type === 'boolean') return ['available', 'enabled', 'partlyReserved'].includes(name);
-    if (schema.type === 'integer' || schema.type === 'number') return name === 'seconds' ? 3600 : Math.min(Math.max(1, schema.minimum ?? 1), schema.maximum ?? 1);
+    if (schema.type === 'integer' || schema.type === 'number')
+      return name === 'seconds' ? 3600 : Math.min(Math.max(1, schema.minimum ?? 1), schema.maximum ?? 1);
     if (schema.format === 'uuid') {
       if (name === 'reportedBy' || name === 'userId') return role === 'ADMIN' ? victim.id : user.id;
       const key = name.replace(/Id$/, '') as keyof typeof ids;
@@ -311,7 +374,13 @@ describe('fuzzing every documented operation', () => {
     const baseBytes = baseBody === undefined ? undefined : encodeJson(baseBody);
     const validBody = baseBytes === undefined ? {} : { payload: () => baseBytes, headers: json };
     type Request = Omit<FuzzCase, 'operation' | 'label' | 'phase' | 'method'>;
-    const make = (label: string, phase: Phase, request: Request): FuzzCase => ({ operation: operation.key, label, phase, method: operation.method, ...request });
+    const make = (label: string, phase: Phase, request: Request): FuzzCase => ({
+      operation: operation.key,
+      label,
+      phase,
+      method: operation.method,
+      ...request,
+    });
 
     // Path parameters, one at a time; the rest of the request is valid.
     for (const parameter of operation.pathParameters) {
@@ -320,30 +389,41 @@ describe('fuzzing every documented operation', () => {
         const viaSocket = /%2e/i.test(value);
         target.push(make(`path ${parameter.name}: ${label}`, 'malformed', { url: url(operation, { [parameter.name]: value }), viaSocket, ...validBody }));
       });
-      for (const { label, value } of EDGE_PATH_VALUES) others.push(make(`path ${parameter.name}: ${label}`, 'edge', { url: url(operation, { [parameter.name]: value }), ...validBody }));
+      for (const { label, value } of EDGE_PATH_VALUES)
+        others.push(make(`path ${parameter.name}: ${label}`, 'edge', { url: url(operation, { [parameter.name]: value }), ...validBody }));
     }
 
     // Query parameters of the wrong type or out of range, one at a time.
     for (const parameter of operation.queryParameters) {
       for (const { label, values, phase } of queryValues(parameter)) {
-        const query = values.map((value) => `${encodeURIComponent(parameter.name)}=${value.startsWith(RAW) ? value.slice(RAW.length) : encodeURIComponent(value)}`).join('&');
+        const query = values
+          .map((value) => `${encodeURIComponent(parameter.name)}=${value.startsWith(RAW) ? value.slice(RAW.length) : encodeURIComponent(value)}`)
+          .join('&');
         const parsed: Record<string, string | string[]> = { [parameter.name]: values.length === 1 ? values[0]! : values };
         // A value the schema takes but a later check must refuse (sort, pageable) stays malformed.
-        const refused = phase === 'malformed' && (!isValidQuery(operation, parsed) || /^(sort|pageable|pageable\[sort\])$/.test(parameter.name) || label.endsWith('NUL'));
+        const refused =
+          phase === 'malformed' && (!isValidQuery(operation, parsed) || /^(sort|pageable|pageable\[sort\])$/.test(parameter.name) || label.endsWith('NUL'));
         // Destructive operations get only queries that must be refused, so nothing is deleted.
         if (!refused && operation.method !== 'GET' && operation.method !== 'POST') continue;
         others.push(make(`query ${label.slice(0, 60)}`, refused ? 'malformed' : 'edge', { url: url(operation, {}, query), ...validBody }));
       }
     }
     if (operation.queryParameters.some((parameter) => parameter.name === 'page')) {
-      for (const query of ['page=1&page=2&size=1&size=2', 'size=%FF%FE&page=%00']) others.push(make(`query trick ${query}`, 'malformed', { url: url(operation, {}, query), ...validBody }));
+      for (const query of ['page=1&page=2&size=1&size=2', 'size=%FF%FE&page=%00'])
+        others.push(make(`query trick ${query}`, 'malformed', { url: url(operation, {}, query), ...validBody }));
     }
     // Members spelled to pollute prototypes, and a body where none belongs: ignored or refused, never obeyed.
     if (operation.method === 'GET') {
       for (const query of ['__proto__[role]=ADMIN&constructor[prototype][role]=ADMIN', '__proto__=x&sort[]=id&pageable[__proto__]=1']) {
         others.push(make(`query trick ${query}`, 'edge', { url: url(operation, {}, query) }));
       }
-      others.push(make('GET with a JSON body {"__proto__":…}', 'edge', { url: url(operation), payload: () => Buffer.from('{"__proto__":{"role":"ADMIN"}}'), headers: json }));
+      others.push(
+        make('GET with a JSON body {"__proto__":…}', 'edge', {
+          url: url(operation),
+          payload: () => Buffer.from('{"__proto__":{"role":"ADMIN"}}'),
+          headers: json,
+        }),
+      );
     }
 
     if (operation.bodySchema) {
@@ -352,12 +432,18 @@ describe('fuzzing every documented operation', () => {
         const bytes = value instanceof Buffer ? value : encodeJson(value);
         return { url: url(operation), payload: () => bytes, headers: json };
       };
-      const text = (payload: string | Buffer, contentType = 'application/json') => ({ url: url(operation), payload: () => Buffer.from(payload), headers: { 'content-type': contentType } });
+      const text = (payload: string | Buffer, contentType = 'application/json') => ({
+        url: url(operation),
+        payload: () => Buffer.from(payload),
+        headers: { 'content-type': contentType },
+      });
       const members = memberPaths(schema);
       const firstString = members.find((member) => member.schema.type === 'string');
       const limit = t.config.BODY_LIMIT_BYTES;
       always.push(make('body: {"__proto__":{"role":"ADMIN"}}', 'malformed', text(`{"__proto__":{"role":"ADMIN"},${encodeJson(baseBody).toString().slice(1)}`)));
-      always.push(make('body: constructor.prototype', 'malformed', text(`{"constructor":{"prototype":{"role":"ADMIN"}},${encodeJson(baseBody).toString().slice(1)}`)));
+      always.push(
+        make('body: constructor.prototype', 'malformed', text(`{"constructor":{"prototype":{"role":"ADMIN"}},${encodeJson(baseBody).toString().slice(1)}`)),
+      );
       always.push(make('body: depth 10,000 arrays', 'malformed', text(deepArray.bytes)));
       const padded = (length: (emptyLength: number) => number) => () => {
         const where = firstString?.path ?? ['fuzz'];
@@ -365,7 +451,8 @@ describe('fuzzing every documented operation', () => {
       };
       always.push(make('body: over the body limit', 'malformed', { url: url(operation), headers: json, payload: padded(() => limit + 10) }));
       always.push(make('body: just under the body limit', 'malformed', { url: url(operation), headers: json, payload: padded((empty) => limit - empty - 16) }));
-      if (firstString) always.push(make(`body ${firstString.path.join('.')}: invalid UTF-8`, 'malformed', body(withMember(baseBody, firstString.path, wrap(INVALID_UTF8)))));
+      if (firstString)
+        always.push(make(`body ${firstString.path.join('.')}: invalid UTF-8`, 'malformed', body(withMember(baseBody, firstString.path, wrap(INVALID_UTF8)))));
       others.push(make('body: depth 10,000 objects', 'malformed', text(deepObject.bytes)));
       others.push(make('body: extra member', 'malformed', body({ ...(baseBody as object), fuzzExtra: true })));
       others.push(make('body: empty, declared JSON', 'malformed', text('')));
@@ -374,7 +461,14 @@ describe('fuzzing every documented operation', () => {
       for (const payload of ['null', '[]', '"text"', '1e309', '{"a":1}}']) others.push(make(`body: ${payload}`, 'malformed', text(payload)));
       // RFC 8259 lets a parser ignore a byte order mark.
       others.push(make('body: byte order mark', 'edge', text(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), baseBytes!]))));
-      for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=fuzz', 'application/xml', 'application/json-patch+json', 'image/svg+xml']) {
+      for (const contentType of [
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=fuzz',
+        'application/xml',
+        'application/json-patch+json',
+        'image/svg+xml',
+      ]) {
         others.push(make(`body as ${contentType}`, 'malformed', text(encodeJson(baseBody), contentType)));
       }
       for (const member of members) {
@@ -393,17 +487,27 @@ describe('fuzzing every documented operation', () => {
           const unstorable = /NUL|surrogate|UTF-8/.test(label);
           others.push(make(`${where}: ${label}`, schemaRefuses || unstorable ? 'malformed' : 'edge', body(bytes)));
         }
-        for (const { label, value } of edgeMemberValues(member.schema)) others.push(make(`${where}: ${label}`, 'edge', body(withMember(baseBody, member.path, value))));
+        for (const { label, value } of edgeMemberValues(member.schema))
+          others.push(make(`${where}: ${label}`, 'edge', body(withMember(baseBody, member.path, value))));
       }
     } else if (operation.method === 'PUT' || operation.method === 'POST') {
       // Image uploads (and logout): bodies that are no image.
-      const raw = (label: string, payload: string | Buffer, contentType: string) => others.push(make(label, 'malformed', { url: url(operation), payload: () => Buffer.from(payload), headers: { 'content-type': contentType } }));
+      const raw = (label: string, payload: string | Buffer, contentType: string) =>
+        others.push(make(label, 'malformed', { url: url(operation), payload: () => Buffer.from(payload), headers: { 'content-type': contentType } }));
       const pngHeader = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
       raw('body: SVG', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', 'image/svg+xml');
-      raw('body: PNG signature then garbage', Buffer.concat([pngHeader, Buffer.from([0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f, 8, 6, 0, 0, 0])]), 'image/png');
+      raw(
+        'body: PNG signature then garbage',
+        Buffer.concat([pngHeader, Buffer.from([0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f, 8, 6, 0, 0, 0])]),
+        'image/png',
+      );
       raw('body: text declared PNG', 'not an image', 'image/png');
       raw('body: JSON {"__proto__":…}', '{"__proto__":{"role":"ADMIN"}}', 'application/json');
-      raw('body: multipart without a file', '--fuzz\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n--fuzz--\r\n', 'multipart/form-data; boundary=fuzz');
+      raw(
+        'body: multipart without a file',
+        '--fuzz\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n--fuzz--\r\n',
+        'multipart/form-data; boundary=fuzz',
+      );
       raw('body: multipart, bad boundary', '--other\r\n\r\n', 'multipart/form-data; boundary=fuzz');
       raw('body: empty JSON', '', 'application/json');
     }
@@ -424,7 +528,12 @@ describe('fuzzing every documented operation', () => {
     const headers = { ...(fuzzCase.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) };
     const payload = fuzzCase.payload?.();
     if (fuzzCase.viaSocket) {
-      const lines = [`${fuzzCase.method} ${fuzzCase.url} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)];
+      const lines = [
+        `${fuzzCase.method} ${fuzzCase.url} HTTP/1.1`,
+        'Host: 127.0.0.1',
+        'Connection: close',
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      ];
       if (payload) lines.push(`Content-Length: ${payload.length}`);
       const answer = await rawRequest(port, `${lines.join('\r\n')}\r\n\r\n`, payload);
       return { fuzzCase, role, status: answer.status, contentType: answer.headers['content-type'] ?? '', body: answer.body };
@@ -432,7 +541,9 @@ describe('fuzzing every documented operation', () => {
     // An answer that never comes is a finding too (a hang), not a test timeout.
     const response = await Promise.race([
       t.app.inject({ method: fuzzCase.method as InjectOptions['method'], url: fuzzCase.url, headers, ...(payload ? { payload } : {}) }),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within 20 s: ${role} ${fuzzCase.operation} ${fuzzCase.label}`)), 20_000).unref()),
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`no answer within 20 s: ${role} ${fuzzCase.operation} ${fuzzCase.label}`)), 20_000).unref(),
+      ),
     ]);
     return { fuzzCase, role, status: response.statusCode, contentType: String(response.headers['content-type'] ?? ''), body: response.body };
   }
@@ -448,7 +559,8 @@ describe('fuzzing every documented operation', () => {
       if (/\bat \S+ \(\S+:\d+:\d+\)|node_modules|\.ts:\d+|"stack"/.test(body)) return `${where}: leaks internals ${body.slice(0, 200)}`;
       // Without a token only public operations look at their input; a URL no route takes may be refused first.
       const operation = operations.find((item) => item.key === fuzzCase.operation)!;
-      if (role === 'anonymous' && !operation.public && status !== 401 && !fuzzCase.label.startsWith('path ')) return `${where} ${String(problem.code)}, not 401`;
+      if (role === 'anonymous' && !operation.public && status !== 401 && !fuzzCase.label.startsWith('path '))
+        return `${where} ${String(problem.code)}, not 401`;
       return undefined;
     }
     if (fuzzCase.phase === 'malformed') return `${where}: a malformed request was accepted ${body.slice(0, 120)}`;
@@ -467,7 +579,9 @@ describe('fuzzing every documented operation', () => {
           const budget = role === 'ADMIN' ? ADMIN_CASES_PER_OPERATION : USER_CASES_PER_OPERATION;
           const chosen = sample([...always, ...others], budget, random, Math.min(always.length, budget));
           for (const fuzzCase of chosen) plan.push({ fuzzCase, role });
-          if (role === 'ADMIN') for (const fuzzCase of chosen.filter((item) => item.phase === 'malformed').slice(0, ANONYMOUS_CASES_PER_OPERATION)) plan.push({ fuzzCase, role: 'anonymous' });
+          if (role === 'ADMIN')
+            for (const fuzzCase of chosen.filter((item) => item.phase === 'malformed').slice(0, ANONYMOUS_CASES_PER_OPERATION))
+              plan.push({ fuzzCase, role: 'anonymous' });
         }
       }
     }
@@ -479,18 +593,49 @@ describe('fuzzing every documented operation', () => {
     const malformed = planned('malformed');
     const all = [...malformed, ...planned('edge')];
     for (const operation of operations) {
-      for (const role of ['ADMIN', 'USER']) expect(all.some((item) => item.fuzzCase.operation === operation.key && item.role === role), `${role} ${operation.key}`).toBe(true);
+      for (const role of ['ADMIN', 'USER'])
+        expect(
+          all.some((item) => item.fuzzCase.operation === operation.key && item.role === role),
+          `${role} ${operation.key}`,
+        ).toBe(true);
       // Operations that take no input at all have nothing to malform.
       const takesInput = operation.pathParameters.length + operation.queryParameters.length > 0 || operation.method !== 'GET';
-      if (takesInput) expect(malformed.some((item) => item.fuzzCase.operation === operation.key && item.role === 'anonymous'), `anonymous ${operation.key}`).toBe(true);
+      if (takesInput)
+        expect(
+          malformed.some((item) => item.fuzzCase.operation === operation.key && item.role === 'anonymous'),
+          `anonymous ${operation.key}`,
+        ).toBe(true);
     }
     const labels = malformed.map((item) => item.fuzzCase.label);
     const kinds = [
-      /^path \w+: not a UUID$/, /^path \w+: overlong$/, /^path \w+: %00$/, /^path \w+: \.\.%2f$/, /^path \w+: %2e%2e$/, /^path \w+: unicode$/,
-      /^query (pageable\[)?sort\]?=__proto__$/, /^query pageable=\{"__proto__"/, /^query (pageable\[)?page\]?=huge$/, /^query .*=-1$/, /^query .*=array$/, /^query .*=string$/,
-      /^body: depth 10,000/, /^body: \{"__proto__":\{"role":"ADMIN"\}\}$/, /^body: constructor\.prototype$/, /^body: extra member$/, /^body: empty, declared JSON$/,
-      /^body as text\/plain$/, /^body as application\/x-www-form-urlencoded$/, /^body: over the body limit$/, /^body: just under the body limit$/,
-      /^body \S+: null$/, /^body \S+: number$/, /^body \S+: NUL$/, /^body \S+: lone (low )?surrogate$/, /^body \S+: 1e309$/, /^body \S+: -0$/, /^body \S+: 2\^53\+1$/,
+      /^path \w+: not a UUID$/,
+      /^path \w+: overlong$/,
+      /^path \w+: %00$/,
+      /^path \w+: \.\.%2f$/,
+      /^path \w+: %2e%2e$/,
+      /^path \w+: unicode$/,
+      /^query (pageable\[)?sort\]?=__proto__$/,
+      /^query pageable=\{"__proto__"/,
+      /^query (pageable\[)?page\]?=huge$/,
+      /^query .*=-1$/,
+      /^query .*=array$/,
+      /^query .*=string$/,
+      /^body: depth 10,000/,
+      /^body: \{"__proto__":\{"role":"ADMIN"\}\}$/,
+      /^body: constructor\.prototype$/,
+      /^body: extra member$/,
+      /^body: empty, declared JSON$/,
+      /^body as text\/plain$/,
+      /^body as application\/x-www-form-urlencoded$/,
+      /^body: over the body limit$/,
+      /^body: just under the body limit$/,
+      /^body \S+: null$/,
+      /^body \S+: number$/,
+      /^body \S+: NUL$/,
+      /^body \S+: lone (low )?surrogate$/,
+      /^body \S+: 1e309$/,
+      /^body \S+: -0$/,
+      /^body \S+: 2\^53\+1$/,
       /^body \S+: deeply nested (array|object)$/,
     ];
     expect(kinds.filter((kind) => !labels.some((label) => kind.test(label))).map(String), `seed ${SEED}: kinds never sent`).toEqual([]);
@@ -518,7 +663,11 @@ describe('fuzzing every documented operation', () => {
       after.delete(name);
     }
     const ended = new Set([logoutPairs.ADMIN!.sessionId, logoutPairs.USER!.sessionId]);
-    for (const snapshot of [before, after]) snapshot.set('public.sessions', snapshot.get('public.sessions')!.filter((row) => ![...ended].some((id) => row.includes(id))));
+    for (const snapshot of [before, after])
+      snapshot.set(
+        'public.sessions',
+        snapshot.get('public.sessions')!.filter((row) => ![...ended].some((id) => row.includes(id))),
+      );
     expect([...before.keys()]).toEqual(expect.arrayContaining(['public.users', 'public.sessions', 'public.reservations', 'public.departments']));
     expect(contentChanges(before, after), 'a malformed request changed the database').toEqual([]);
 
@@ -563,7 +712,6 @@ describe('fuzzing every documented operation', () => {
     expect(booking.statusCode, booking.body).toBe(200);
     expect(booking.json()).toMatchObject({ userId: fresh.id, deskId: desk.id });
   });
-
 });
 
 describe('path tricks on the web app', () => {
@@ -626,7 +774,12 @@ describe('path tricks on the web app', () => {
         const answer = await rawRequest(port, `GET ${trick} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: ${accept}\r\nConnection: close\r\n\r\n`);
         if (answer.status >= 500 || answer.status === 0) faults.push(`${label} -> ${answer.status} ${answer.body.slice(0, 160)}`);
         if (answer.body.includes(CANARY) || /root:x?:0:0/.test(answer.body)) faults.push(`${label} -> ${answer.status} served a file outside the web root`);
-        if (answer.status >= 400 && answer.headers['content-type'] !== undefined && !answer.headers['content-type'].startsWith('application/problem+json') && !answer.headers['content-type'].startsWith('text/html')) {
+        if (
+          answer.status >= 400 &&
+          answer.headers['content-type'] !== undefined &&
+          !answer.headers['content-type'].startsWith('application/problem+json') &&
+          !answer.headers['content-type'].startsWith('text/html')
+        ) {
           faults.push(`${label} -> ${answer.status} ${answer.headers['content-type']}`);
         }
       }

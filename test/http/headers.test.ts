@@ -81,7 +81,13 @@ describe('headers on API answers', () => {
 
   it('leaves an image its own Cache-Control (private, revalidated with its ETag)', async () => {
     const url = `/api/users/${user.id}/avatar`;
-    const put = await t.request({ method: 'PUT', url, token: pair.accessToken, payload: await solidImage('png', 64, 64), headers: { 'content-type': 'image/png' } });
+    const put = await t.request({
+      method: 'PUT',
+      url,
+      token: pair.accessToken,
+      payload: await solidImage('png', 64, 64),
+      headers: { 'content-type': 'image/png' },
+    });
     expect(put.statusCode, put.body).toBeLessThan(300);
     const image = await t.request({ method: 'GET', url, token: pair.accessToken });
     expect(image.statusCode).toBe(200);

@@ -59,7 +59,15 @@ const EXPECTED_OPERATIONS = [
   'PUT /api/users/{id}/avatar',
   'DELETE /api/users/{id}/avatar',
 ];
-const PUBLIC_OPERATIONS = ['POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/health', 'GET /api/health/ready', 'GET /api/settings', 'POST /api/password/forgot', 'POST /api/password/reset'];
+const PUBLIC_OPERATIONS = [
+  'POST /api/auth/login',
+  'POST /api/auth/refresh',
+  'GET /api/health',
+  'GET /api/health/ready',
+  'GET /api/settings',
+  'POST /api/password/forgot',
+  'POST /api/password/reset',
+];
 /** Operations answering an image instead of JSON. */
 const IMAGE_OPERATIONS = ['GET /api/users/{id}/avatar', 'GET /api/departments/{departmentId}/image'];
 const PAGED_OPERATIONS = ['GET /api/users', 'GET /api/sessions', 'GET /api/users/{id}/sessions'];
@@ -160,7 +168,9 @@ describe('OpenAPI document and docs', () => {
         const schema = response!.content?.['application/problem+json']?.schema;
         expect(schema, `${name} ${status} is not documented as application/problem+json`).toBeDefined();
         const resolved = schema!.$ref ? document.components?.schemas?.[schema!.$ref.replace('#/components/schemas/', '')] : schema;
-        expect(resolved?.required, `${name} ${status} schema`).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail', 'instance', 'code', 'requestId']));
+        expect(resolved?.required, `${name} ${status} schema`).toEqual(
+          expect.arrayContaining(['type', 'title', 'status', 'detail', 'instance', 'code', 'requestId']),
+        );
       }
       // Every status is a real HTTP status.
       for (const status of statuses) expect(status).toMatch(/^[1-5]\d\d$/);
@@ -180,8 +190,14 @@ describe('OpenAPI document and docs', () => {
       }
     }
     // The document agrees with what the app enforces: security: [] exactly on public routes.
-    const publicInApp = [...registered].filter(([, route]) => route.public).map(([name]) => name).sort();
-    const publicInDocument = [...operations].filter(([, operation]) => operation.security?.length === 0).map(([name]) => name).sort();
+    const publicInApp = [...registered]
+      .filter(([, route]) => route.public)
+      .map(([name]) => name)
+      .sort();
+    const publicInDocument = [...operations]
+      .filter(([, operation]) => operation.security?.length === 0)
+      .map(([name]) => name)
+      .sort();
     expect(publicInDocument).toEqual(publicInApp);
     expect(publicInDocument).toEqual([...PUBLIC_OPERATIONS].sort());
   });
@@ -189,7 +205,10 @@ describe('OpenAPI document and docs', () => {
   it('documents path parameters and the paging parameters', () => {
     for (const [name, operation] of operations) {
       for (const [, parameter] of name.matchAll(/\{([^}]+)\}/g)) {
-        expect(operation.parameters?.find((item) => item.name === parameter && item.in === 'path'), `${name} path parameter ${parameter}`).toMatchObject({ required: true });
+        expect(
+          operation.parameters?.find((item) => item.name === parameter && item.in === 'path'),
+          `${name} path parameter ${parameter}`,
+        ).toMatchObject({ required: true });
       }
     }
     for (const name of PAGED_OPERATIONS) {
@@ -200,7 +219,15 @@ describe('OpenAPI document and docs', () => {
   });
 
   it('documents a JSON request body for every operation that takes one', () => {
-    for (const name of ['POST /api/auth/login', 'POST /api/auth/refresh', 'PUT /api/self', 'PUT /api/self/password', 'POST /api/users', 'PUT /api/users/{id}', 'PUT /api/users/{id}/password']) {
+    for (const name of [
+      'POST /api/auth/login',
+      'POST /api/auth/refresh',
+      'PUT /api/self',
+      'PUT /api/self/password',
+      'POST /api/users',
+      'PUT /api/users/{id}',
+      'PUT /api/users/{id}/password',
+    ]) {
       expect(operations.get(name)?.requestBody?.content?.['application/json']?.schema, `${name} body`).toBeDefined();
     }
   });

@@ -67,14 +67,23 @@ describe('seed (small profile)', () => {
   });
 
   it('seeds users who sign in with the documented password, and one admin', async () => {
-    const [user] = await db.select().from(users).where(sql`${users.email} = 'user00001@example.test'`);
+    const [user] = await db
+      .select()
+      .from(users)
+      .where(sql`${users.email} = 'user00001@example.test'`);
     expect(user).toMatchObject({ role: 'USER', enabled: true, ldap: false, hasAvatar: false });
     expect(await verifyPassword(user!.passwordHash, SEED_PASSWORD)).toBe(true);
     expect(await verifyPassword(user!.passwordHash, 'not-the-password')).toBe(false);
-    const [last] = await db.select().from(users).where(sql`${users.email} = 'user00200@example.test'`);
+    const [last] = await db
+      .select()
+      .from(users)
+      .where(sql`${users.email} = 'user00200@example.test'`);
     expect(last?.role).toBe('USER');
 
-    const [admin] = await db.select().from(users).where(sql`${users.email} = ${SEED_ADMIN_EMAIL}`);
+    const [admin] = await db
+      .select()
+      .from(users)
+      .where(sql`${users.email} = ${SEED_ADMIN_EMAIL}`);
     expect(admin).toMatchObject({ role: 'ADMIN', enabled: true, ldap: false });
     expect(await verifyPassword(admin!.passwordHash, SEED_PASSWORD)).toBe(true);
     expect(await count(db, sql`select count(distinct password_hash)::int as n from users`)).toBe(1);
@@ -97,18 +106,31 @@ describe('seed (small profile)', () => {
   it('leaves the constraints and indexes of reservations as the migrations made them', async () => {
     expect(await reservationSchema(db)).toEqual(migratedSchema);
     expect(migratedSchema.map((entry) => entry.name)).toEqual(
-      expect.arrayContaining(['reservations_desk_id_desks_id_fk', 'reservations_desk_overlap', 'reservations_user_id_users_id_fk', 'reservations_user_overlap']),
+      expect.arrayContaining([
+        'reservations_desk_id_desks_id_fk',
+        'reservations_desk_overlap',
+        'reservations_user_id_users_id_fk',
+        'reservations_user_overlap',
+      ]),
     );
 
     // The rebuilt exclusion constraint still refuses an overlapping booking.
     const [existing] = await db.select().from(reservations).limit(1);
     const attempt = db.insert(reservations).values({
-      userId: (await db.select().from(users).where(sql`${users.email} = ${SEED_ADMIN_EMAIL}`))[0]!.id,
+      userId: (
+        await db
+          .select()
+          .from(users)
+          .where(sql`${users.email} = ${SEED_ADMIN_EMAIL}`)
+      )[0]!.id,
       deskId: existing!.deskId,
       startTime: existing!.startTime,
       endTime: existing!.endTime,
     });
-    const error = await attempt.then(() => undefined, (caught: unknown) => caught);
+    const error = await attempt.then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(pgErrorCode(error)).toBe(PG.EXCLUSION_VIOLATION);
   });
 
@@ -120,7 +142,9 @@ describe('seed (small profile)', () => {
           from reservations where (start_time at time zone 'UTC')::date = (end_time at time zone 'UTC')::date order by 1`,
     );
     expect(slots.map((s) => s.slot)).toEqual(['08:00-12:00', '08:00-17:00', '13:00-17:00']);
-    expect(await count(db, sql`select count(*)::int as n from reservations where (start_time at time zone 'UTC')::date <> (end_time at time zone 'UTC')::date`)).toBe(0);
+    expect(
+      await count(db, sql`select count(*)::int as n from reservations where (start_time at time zone 'UTC')::date <> (end_time at time zone 'UTC')::date`),
+    ).toBe(0);
 
     const [span] = await queryRows<{ first: string; last: string; past: number; future: number }>(
       db,
@@ -155,7 +179,9 @@ describe('seed (small profile)', () => {
     expect(await count(db, sql`select count(*)::int as n from reservations where created_at >= start_time or created_at > ${now}::timestamptz`)).toBe(0);
     expect(await count(db, sql`select count(*)::int as n from reservations where modified_at <> created_at`)).toBe(0);
     // Bookings ahead of now were made in the past, not all at one instant.
-    expect(await count(db, sql`select count(distinct created_at::date)::int as n from reservations where start_time > ${now}::timestamptz`)).toBeGreaterThan(30);
+    expect(await count(db, sql`select count(distinct created_at::date)::int as n from reservations where start_time > ${now}::timestamptz`)).toBeGreaterThan(
+      30,
+    );
   });
 
   it('books FIXED desks only as fixed, FLEX desks only as shared, and nothing in unavailable rooms', async () => {
@@ -206,7 +232,10 @@ describe('seed (small profile)', () => {
 
   it('refuses a database that is not empty and changes nothing', async () => {
     const before = await tableCounts(db);
-    const error = await seed(database.handle, { sizes: SIZES, seed: 8, now: NOW }).then(() => undefined, (caught: unknown) => caught);
+    const error = await seed(database.handle, { sizes: SIZES, seed: 8, now: NOW }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(SeedRefusedError);
     expect((error as Error).message).toContain(`reservations: ${SIZES.reservations}`);
     expect((error as Error).message).toContain('--reset');
@@ -215,11 +244,17 @@ describe('seed (small profile)', () => {
 
   it('with reset, replaces the seeded rows and users but keeps other users', async () => {
     await db.insert(users).values({ email: 'keeper@other.test', firstName: 'Kim', lastName: 'Keeper' });
-    const [firstBefore] = await db.select().from(users).where(sql`${users.email} = 'user00001@example.test'`);
+    const [firstBefore] = await db
+      .select()
+      .from(users)
+      .where(sql`${users.email} = 'user00001@example.test'`);
     const again = await seed(database.handle, { sizes: SIZES, seed: 8, now: NOW, reset: true });
     expect(await tableCounts(db)).toEqual({ ...SIZES, users: SIZES.users + 2 });
     expect(again.admin.created).toBe(false);
-    const [firstAfter] = await db.select().from(users).where(sql`${users.email} = 'user00001@example.test'`);
+    const [firstAfter] = await db
+      .select()
+      .from(users)
+      .where(sql`${users.email} = 'user00001@example.test'`);
     expect(firstAfter!.id).not.toBe(firstBefore!.id);
     expect(await count(db, sql`select count(*)::int as n from users where email in ('keeper@other.test', ${SEED_ADMIN_EMAIL})`)).toBe(2);
   });
@@ -231,7 +266,11 @@ describe('seed generator', () => {
   it('gives the same rows for the same seed, and other rows for another', () => {
     const rows = (seedValue: number) => {
       const world = buildWorld(tiny, seedValue, NOW);
-      return { world, reservations: [...reservationRows(world, tiny.reservations, seedValue, NOW)], reports: [...reportRows(world, tiny.reports, seedValue, NOW)] };
+      return {
+        world,
+        reservations: [...reservationRows(world, tiny.reservations, seedValue, NOW)],
+        reports: [...reportRows(world, tiny.reports, seedValue, NOW)],
+      };
     };
     const first = rows(3);
     expect(rows(3)).toEqual(first);

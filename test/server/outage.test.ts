@@ -94,7 +94,10 @@ describe.runIf(onPostgres)('a PostgreSQL outage under load', () => {
     console.log(report);
 
     // Every request got an answer, none a 500.
-    expect(all.filter((o) => o.status === 0 || o.status >= 500 && o.status !== 503), report).toEqual([]);
+    expect(
+      all.filter((o) => o.status === 0 || (o.status >= 500 && o.status !== 503)),
+      report,
+    ).toEqual([]);
     // Down: 503 SERVICE_UNAVAILABLE with Retry-After, within 2 s, for reads and bookings alike.
     expect(during.length, report).toBeGreaterThan(40);
     for (const outcome of during) {
@@ -108,7 +111,10 @@ describe.runIf(onPostgres)('a PostgreSQL outage under load', () => {
     expect(firstOk, report).toBeDefined();
     expect(firstOk!.end - up).toBeLessThanOrEqual(RECOVERY_MS);
     expect(recovered.length).toBeGreaterThan(20);
-    expect(recovered.filter((o) => o.status !== 200), report).toEqual([]);
+    expect(
+      recovered.filter((o) => o.status !== 200),
+      report,
+    ).toEqual([]);
     // Readiness: 503 while down (within ~1 s), 200 after; liveness stays 200 throughout.
     const readyDuring = ready.filter((o) => o.start >= down && o.end < startBegan);
     expect(readyDuring.length).toBeGreaterThan(5);

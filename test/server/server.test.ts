@@ -73,7 +73,12 @@ async function login(server: ServerProcess, email: string, password: string): Pr
  * back: `accepted` resolves once the server has read the head and answered 100 Continue (the
  * request is then in flight on the server), `sendBody()` sends the body, `done` the answer.
  */
-function heldRequest(server: ServerProcess, method: string, url: string, body: unknown): { accepted: Promise<void>; sendBody(): void; done: Promise<{ status: number; body: string }> } {
+function heldRequest(
+  server: ServerProcess,
+  method: string,
+  url: string,
+  body: unknown,
+): { accepted: Promise<void>; sendBody(): void; done: Promise<{ status: number; body: string }> } {
   const payload = JSON.stringify(body);
   let markAccepted!: () => void;
   const accepted = new Promise<void>((resolve) => (markAccepted = resolve));
@@ -186,7 +191,10 @@ describe.runIf(testDbKind === 'pglite')('a server on the embedded database (DATA
     const held = await api(second, 'GET', '/api/users', { token: pair.accessToken });
     expect(held.status).toBe(403);
     expect(((await held.json()) as { code: string }).code).toBe('PASSWORD_CHANGE_REQUIRED');
-    const changed = await api(second, 'PUT', '/api/self/password', { token: pair.accessToken, body: { currentPassword: password, newPassword: 'chosen-by-the-admin-1' } });
+    const changed = await api(second, 'PUT', '/api/self/password', {
+      token: pair.accessToken,
+      body: { currentPassword: password, newPassword: 'chosen-by-the-admin-1' },
+    });
     expect(changed.status).toBe(204);
     const users = await api(second, 'GET', '/api/users', { token: pair.accessToken });
     expect(users.status).toBe(200);
@@ -241,7 +249,17 @@ describe.runIf(testDbKind === 'pglite')('the log of a running server', () => {
     expect(failedLines).toEqual([expect.objectContaining({ method: 'POST', path: '/api/auth/login', status: 401 })]);
     // The bootstrap line is the only place the generated password appears.
     expect(log.split(generated).length - 1).toBe(1);
-    for (const secret of [wrongPassword, newPassword, pair.accessToken, pair.refreshToken, next.accessToken, next.refreshToken, again.accessToken, again.refreshToken, '$argon2']) {
+    for (const secret of [
+      wrongPassword,
+      newPassword,
+      pair.accessToken,
+      pair.refreshToken,
+      next.accessToken,
+      next.refreshToken,
+      again.accessToken,
+      again.refreshToken,
+      '$argon2',
+    ]) {
       expect(log, `the log contains ${secret}`).not.toContain(secret);
     }
     // Nor the token signing secret the server generated and kept in its database.

@@ -54,7 +54,11 @@ describe('parsePageRequest', () => {
 
   describe('the three forms', () => {
     it('reads plain page, size and sort', () => {
-      expect(parsePageRequest({ page: 2, size: 5, sort: ['email,desc'] }, SORTABLE)).toEqual({ page: 2, size: 5, orders: [{ property: 'email', direction: 'DESC' }] });
+      expect(parsePageRequest({ page: 2, size: 5, sort: ['email,desc'] }, SORTABLE)).toEqual({
+        page: 2,
+        size: 5,
+        orders: [{ property: 'email', direction: 'DESC' }],
+      });
     });
 
     it('reads pageable[page], pageable[size] and pageable[sort]', () => {
@@ -108,7 +112,10 @@ describe('parsePageRequest', () => {
     });
 
     it('lets pageable[…] win over the JSON pageable', () => {
-      const request = parsePageRequest({ 'pageable[page]': 5, 'pageable[size]': 6, 'pageable[sort]': ['email'], pageable: '{"page":7,"size":8,"sort":["a"]}' }, SORTABLE);
+      const request = parsePageRequest(
+        { 'pageable[page]': 5, 'pageable[size]': 6, 'pageable[sort]': ['email'], pageable: '{"page":7,"size":8,"sort":["a"]}' },
+        SORTABLE,
+      );
       expect(request).toEqual({ page: 5, size: 6, orders: [{ property: 'email', direction: 'ASC' }] });
     });
 
@@ -221,7 +228,17 @@ describe('parsePageRequest', () => {
     });
 
     it('never lets SQL through: anything but a listed property name is refused', () => {
-      for (const value of ['name;drop table users', 'name desc', 'name desc nulls first --', '(select 1)', 'name)--', '1', "name'", 'lower(name)', 'name,asc;']) {
+      for (const value of [
+        'name;drop table users',
+        'name desc',
+        'name desc nulls first --',
+        '(select 1)',
+        'name)--',
+        '1',
+        "name'",
+        'lower(name)',
+        'name,asc;',
+      ]) {
         expectRefusal({ sort: [value] }, 'sort');
       }
     });
@@ -244,7 +261,19 @@ describe('pageOf', () => {
 
   it('builds exactly the envelope of docs/api.md#page-envelope', () => {
     const envelope = pageOf(['a', 'b'], 5, request(1, 2, [{ property: 'name', direction: 'DESC' }]));
-    expect(Object.keys(envelope).sort()).toEqual(['content', 'empty', 'first', 'last', 'number', 'numberOfElements', 'pageable', 'size', 'sort', 'totalElements', 'totalPages']);
+    expect(Object.keys(envelope).sort()).toEqual([
+      'content',
+      'empty',
+      'first',
+      'last',
+      'number',
+      'numberOfElements',
+      'pageable',
+      'size',
+      'sort',
+      'totalElements',
+      'totalPages',
+    ]);
     expect(Object.keys(envelope.pageable).sort()).toEqual(['offset', 'pageNumber', 'pageSize', 'paged', 'sort', 'unpaged']);
     expect(envelope).toEqual({
       totalElements: 5,
@@ -263,10 +292,14 @@ describe('pageOf', () => {
   });
 
   it('lists every order, ascending ones with ascending true', () => {
-    const envelope = pageOf([], 0, request(0, 20, [
-      { property: 'lastName', direction: 'ASC' },
-      { property: 'email', direction: 'DESC' },
-    ]));
+    const envelope = pageOf(
+      [],
+      0,
+      request(0, 20, [
+        { property: 'lastName', direction: 'ASC' },
+        { property: 'email', direction: 'DESC' },
+      ]),
+    );
     expect(envelope.sort).toEqual([sortItem('lastName', 'ASC'), sortItem('email', 'DESC')]);
     expect(envelope.pageable.sort).toEqual(envelope.sort);
   });
@@ -279,7 +312,17 @@ describe('pageOf', () => {
 
   it('answers page 0 of an empty result: totalPages 0, first, last and empty', () => {
     const envelope = pageOf([], 0, request(0, 20));
-    expect(envelope).toMatchObject({ totalElements: 0, totalPages: 0, number: 0, size: 20, numberOfElements: 0, first: true, last: true, empty: true, content: [] });
+    expect(envelope).toMatchObject({
+      totalElements: 0,
+      totalPages: 0,
+      number: 0,
+      size: 20,
+      numberOfElements: 0,
+      first: true,
+      last: true,
+      empty: true,
+      content: [],
+    });
     expect(envelope.pageable).toEqual({ offset: 0, sort: [], pageSize: 20, pageNumber: 0, paged: true, unpaged: false });
   });
 

@@ -15,7 +15,11 @@ describe('web/src/api/schema.d.ts', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'deskbook-api-types-'));
     try {
       const output = path.join(dir, 'schema.d.ts');
-      const run = spawnSync(process.execPath, [projectPath('node_modules', 'openapi-typescript', 'bin', 'cli.js'), projectPath('docs', 'openapi.json'), '--output', output], { encoding: 'utf8' });
+      const run = spawnSync(
+        process.execPath,
+        [projectPath('node_modules', 'openapi-typescript', 'bin', 'cli.js'), projectPath('docs', 'openapi.json'), '--output', output],
+        { encoding: 'utf8' },
+      );
       expect(run.status, run.stderr).toBe(0);
       expect(readFileSync(projectPath('web', 'src', 'api', 'schema.d.ts'), 'utf8')).toBe(readFileSync(output, 'utf8'));
     } finally {

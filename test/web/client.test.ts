@@ -32,7 +32,8 @@ const pair = (n: number, expiresInMs = HOUR) => ({
 
 const SELF = { id: '5a1e0000-0000-4000-8000-000000000002', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.test', hasAvatar: false };
 const json = (status: number, body: unknown, type = 'application/json') => new Response(JSON.stringify(body), { status, headers: { 'content-type': type } });
-const problem = (status: number, code: string) => json(status, { type: `urn:deskbook:problem:${code.toLowerCase()}`, title: code, status, detail: code, instance: '/', code }, 'application/problem+json');
+const problem = (status: number, code: string) =>
+  json(status, { type: `urn:deskbook:problem:${code.toLowerCase()}`, title: code, status, detail: code, instance: '/', code }, 'application/problem+json');
 
 /** A fake service: accepts one access token at a time and rotates the refresh token. */
 class FakeServer {
@@ -69,7 +70,8 @@ class FakeServer {
     if (this.generatedPassword) return problem(403, 'PASSWORD_CHANGE_REQUIRED');
     if (path === '/api/users') return problem(403, 'FORBIDDEN');
     if (path === '/api/stats') return new Response('', { status: 502 });
-    if (path === '/api/departments') return json(200, { content: [], totalElements: 0, totalPages: 0, number: 0, size: 20, first: true, last: true, empty: true });
+    if (path === '/api/departments')
+      return json(200, { content: [], totalElements: 0, totalPages: 0, number: 0, size: 20, first: true, last: true, empty: true });
     return problem(404, 'ROUTE_NOT_FOUND');
   };
 }
@@ -198,4 +200,3 @@ describe('an account that must choose its own password', () => {
     expect(passwordChangeRequired()).toBe(false);
   });
 });
-

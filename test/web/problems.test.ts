@@ -1,7 +1,17 @@
 process.env.TZ = 'Europe/Berlin';
 
 import { describe, expect, it } from 'vitest';
-import { ApiError, bookingConflictMessage, dependentsList, dependentsMessage, fieldErrorMessages, problemMessage, problemOf, toProblem, type Problem } from '../../web/src/lib/problems.js';
+import {
+  ApiError,
+  bookingConflictMessage,
+  dependentsList,
+  dependentsMessage,
+  fieldErrorMessages,
+  problemMessage,
+  problemOf,
+  toProblem,
+  type Problem,
+} from '../../web/src/lib/problems.js';
 
 const problem = (status: number, code?: string, extra: Partial<Problem> = {}): Problem => ({ status, code, ...extra });
 
@@ -30,7 +40,14 @@ describe('reading a failed response', () => {
     expect(toProblem(502, '<html>Bad gateway</html>')).toEqual({ status: 502 });
     expect(toProblem(500, null)).toEqual({ status: 500 });
     expect(toProblem(500, [1, 2])).toEqual({ status: 500 });
-    expect(toProblem(400, { code: 7, errors: 'no', conflicts: [{ startTime: 1 }] })).toEqual({ status: 400, code: undefined, title: undefined, detail: undefined, requestId: undefined, conflicts: [] });
+    expect(toProblem(400, { code: 7, errors: 'no', conflicts: [{ startTime: 1 }] })).toEqual({
+      status: 400,
+      code: undefined,
+      title: undefined,
+      detail: undefined,
+      requestId: undefined,
+      conflicts: [],
+    });
   });
 
   it('takes the wait from Retry-After when it is a positive number of seconds', () => {
@@ -85,7 +102,11 @@ describe('messages for people', () => {
         { field: 'department.location', message: 'must NOT have more than 200 characters' },
       ],
     });
-    expect(fieldErrorMessages(invalid)).toEqual(['E-mail is not a valid e-mail address.', 'New password needs at least 8 characters.', 'Location may have at most 200 characters.']);
+    expect(fieldErrorMessages(invalid)).toEqual([
+      'E-mail is not a valid e-mail address.',
+      'New password needs at least 8 characters.',
+      'Location may have at most 200 characters.',
+    ]);
     expect(problemMessage(invalid)).toBe(
       'Please check: E-mail is not a valid e-mail address. New password needs at least 8 characters. Location may have at most 200 characters.',
     );
@@ -95,7 +116,9 @@ describe('messages for people', () => {
     expect(problemMessage({ status: 0 })).toBe('The server cannot be reached. Check your connection and try again.');
     expect(problemMessage(problem(503, 'SERVICE_UNAVAILABLE'))).toBe('The service is not answering right now. Try again in a moment.');
     expect(problemMessage(problem(502))).toBe('The service is not answering right now. Try again in a moment.');
-    expect(problemMessage(problem(500, 'INTERNAL', { requestId: 'abc' }))).toBe('Something went wrong on the server. Try again; if it keeps happening, tell your administrator (reference abc).');
+    expect(problemMessage(problem(500, 'INTERNAL', { requestId: 'abc' }))).toBe(
+      'Something went wrong on the server. Try again; if it keeps happening, tell your administrator (reference abc).',
+    );
   });
 
   it('never shows a raw body: unknown codes get a general sentence by status', () => {
@@ -129,7 +152,9 @@ describe('refused deletes', () => {
     const general = 'This room still has things under it (rooms, desks, equipment) or future reservations.';
     expect(dependentsMessage(problem(409, 'HAS_DEPENDENTS'), 'This room')).toBe(general);
     expect(dependentsMessage(problem(409, 'HAS_DEPENDENTS', { detail: 'Room 1 still has 2 desks; remove them first' }), 'This room')).toBe(general);
-    expect(dependentsMessage(problem(409, 'HAS_DEPENDENTS', { dependents: { rooms: 0, desks: 0, equipment: 0, futureReservations: 0 } }), 'This room')).toBe(general);
+    expect(dependentsMessage(problem(409, 'HAS_DEPENDENTS', { dependents: { rooms: 0, desks: 0, equipment: 0, futureReservations: 0 } }), 'This room')).toBe(
+      general,
+    );
   });
 });
 
@@ -137,10 +162,14 @@ describe('a booking that lost the race', () => {
   const conflict = problem(409, 'RESERVATION_CONFLICT', { conflicts: [{ startTime: '2030-05-15T07:00:00Z', endTime: '2030-05-15T10:00:00Z' }] });
 
   it('says someone else got the desk when it is no longer free', () => {
-    expect(bookingConflictMessage(conflict, false)).toBe('Sorry, someone else got this desk first (booked Wed, 15 May 2030, 09:00–12:00). The list of free desks has been refreshed.');
+    expect(bookingConflictMessage(conflict, false)).toBe(
+      'Sorry, someone else got this desk first (booked Wed, 15 May 2030, 09:00–12:00). The list of free desks has been refreshed.',
+    );
   });
 
   it('points to the caller’s own booking when the desk is still free', () => {
-    expect(bookingConflictMessage(conflict, true)).toBe('You already have a booking at that time (Wed, 15 May 2030, 09:00–12:00). Change or cancel it under My reservations.');
+    expect(bookingConflictMessage(conflict, true)).toBe(
+      'You already have a booking at that time (Wed, 15 May 2030, 09:00–12:00). Change or cancel it under My reservations.',
+    );
   });
 });

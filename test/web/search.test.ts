@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { floorLabel } from '../../web/src/features/inventory/labels.js';
-import { changeFilter, departmentMatches, filterChoices, freeDeskCount, NO_FILTERS, roomSearchBody, roomsOfPages, type RoomWithFreeDesks } from '../../web/src/features/search/search.js';
+import {
+  changeFilter,
+  departmentMatches,
+  filterChoices,
+  freeDeskCount,
+  NO_FILTERS,
+  roomSearchBody,
+  roomsOfPages,
+  type RoomWithFreeDesks,
+} from '../../web/src/features/search/search.js';
 
 const DEPARTMENTS = [
   { id: 'd1', location: 'Berlin', building: 'Spree House', floor: 2 },

@@ -24,17 +24,27 @@ describe('booking windows', () => {
   });
 
   it('names each missing or malformed part', () => {
-    expect(validateWindow({ date: '', start: '', end: '' }, NOW)).toEqual({ date: 'Choose a date.', start: 'Choose a start time.', end: 'Choose an end time.' });
+    expect(validateWindow({ date: '', start: '', end: '' }, NOW)).toEqual({
+      date: 'Choose a date.',
+      start: 'Choose a start time.',
+      end: 'Choose an end time.',
+    });
     expect(validateWindow({ date: '2030-02-30', start: '09:00', end: '10:00' }, NOW)).toEqual({ date: 'Choose a date.' });
     expect(validateWindow({ date: '2030-07-16', start: '9:00', end: '25:00' }, NOW)).toEqual({ start: 'Choose a start time.', end: 'Choose an end time.' });
   });
 
   it('applies the published booking rules when given (users; admins are exempt)', () => {
     const short = { reservationMaxLengthSeconds: 2 * 3600, reservationHorizonSeconds: 7 * 86_400 };
-    expect(validateWindow({ date: '2030-07-16', start: '09:00', end: '12:00' }, NOW, { limits: short })).toEqual({ end: 'A booking may last at most 2 hours.' });
-    expect(validateWindow({ date: '2030-07-23', start: '09:00', end: '10:00' }, NOW, { limits: short })).toEqual({ date: 'Bookings can be made at most 7 days ahead.' });
+    expect(validateWindow({ date: '2030-07-16', start: '09:00', end: '12:00' }, NOW, { limits: short })).toEqual({
+      end: 'A booking may last at most 2 hours.',
+    });
+    expect(validateWindow({ date: '2030-07-23', start: '09:00', end: '10:00' }, NOW, { limits: short })).toEqual({
+      date: 'Bookings can be made at most 7 days ahead.',
+    });
     expect(validateWindow({ date: '2030-07-22', start: '09:00', end: '11:00' }, NOW, { limits: short })).toEqual({});
-    expect(validateWindow({ date: '2030-10-14', start: '09:00', end: '17:00' }, NOW, { limits: LIMITS })).toEqual({ date: 'Bookings can be made at most 90 days ahead.' });
+    expect(validateWindow({ date: '2030-10-14', start: '09:00', end: '17:00' }, NOW, { limits: LIMITS })).toEqual({
+      date: 'Bookings can be made at most 90 days ahead.',
+    });
     expect(validateWindow({ date: '2030-10-14', start: '09:00', end: '17:00' }, NOW)).toEqual({});
   });
 

@@ -33,7 +33,11 @@ const ROUTES: Route[] = [
   { path: '/report', render: () => <ReportProblemPage /> },
   { path: '/profile', render: () => <ProfilePage /> },
   { path: '/admin/departments', admin: true, render: () => <DepartmentsPage /> },
-  { path: '/admin/departments/:departmentId', admin: true, render: (params) => <DepartmentPage key={params.departmentId} departmentId={params.departmentId!} /> },
+  {
+    path: '/admin/departments/:departmentId',
+    admin: true,
+    render: (params) => <DepartmentPage key={params.departmentId} departmentId={params.departmentId!} />,
+  },
   {
     path: '/admin/departments/:departmentId/rooms/:roomId',
     admin: true,
@@ -74,7 +78,8 @@ function Pages() {
   // Signed-out visitors of a page go to sign-in, and come back after it.
   const mustSignIn = state.status === 'signed-out' && !PUBLIC[pathname] && pathname !== '/sign-in';
   useEffect(() => {
-    if (mustSignIn) navigate(`/sign-in${pathname === '/' ? '' : `?next=${encodeURIComponent(pathname + (search.size > 0 ? `?${search}` : ''))}`}`, { replace: true });
+    if (mustSignIn)
+      navigate(`/sign-in${pathname === '/' ? '' : `?next=${encodeURIComponent(pathname + (search.size > 0 ? `?${search}` : ''))}`}`, { replace: true });
   }, [mustSignIn, pathname, search]);
   useEffect(() => {
     if (state.status === 'signed-in' && pathname === '/sign-in') navigate('/', { replace: true });

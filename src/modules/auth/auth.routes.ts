@@ -26,7 +26,12 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     },
     async (request) =>
       serialize(
-        await auth.login({ email: request.body.email, password: request.body.password, userAgent: headerText(request, 'user-agent'), clientAddress: request.ip }),
+        await auth.login({
+          email: request.body.email,
+          password: request.body.password,
+          userAgent: headerText(request, 'user-agent'),
+          clientAddress: request.ip,
+        }),
       ),
   );
 

@@ -13,9 +13,7 @@ export function escapeFilterValue(value: string): string {
 
 /** RFC 4514: a value inside a distinguished name. */
 export function escapeDnValue(value: string): string {
-  return value
-    .replace(/[\\,+"<>;=\u0000]/g, (char) => (char === '\u0000' ? '\\00' : `\\${char}`))
-    .replace(/^[ #]| $/g, (char) => `\\${char}`);
+  return value.replace(/[\\,+"<>;=\u0000]/g, (char) => (char === '\u0000' ? '\\00' : `\\${char}`)).replace(/^[ #]| $/g, (char) => `\\${char}`);
 }
 
 const REJECTED: DirectoryResult = { verdict: 'rejected' };
@@ -29,7 +27,9 @@ function profileOf(entry: Entry, fallbackEmail: string): DirectoryProfile {
   const cn = first(entry.cn)?.trim() ?? '';
   const [cnFirst = '', ...cnRest] = cn.split(/\s+/);
   return {
-    mails: all(entry.mail).map((mail) => mail.trim()).filter(Boolean),
+    mails: all(entry.mail)
+      .map((mail) => mail.trim())
+      .filter(Boolean),
     firstName: first(entry.givenName)?.trim() || cnFirst || fallbackEmail.split('@')[0]!,
     lastName: first(entry.sn)?.trim() || cnRest.join(' ') || '-',
   };
@@ -46,7 +46,16 @@ export class LdapDirectory implements DirectoryAuthenticator {
   constructor(
     private readonly config: Pick<
       Config,
-      'LDAP_URL' | 'LDAP_BIND_DN' | 'LDAP_BIND_PASSWORD' | 'LDAP_USER_BASE' | 'LDAP_USER_FILTER' | 'LDAP_USER_DN_TEMPLATE' | 'LDAP_TIMEOUT' | 'LDAP_STARTTLS' | 'LDAP_TLS_CA_FILE' | 'LDAP_TLS_REJECT_UNAUTHORIZED'
+      | 'LDAP_URL'
+      | 'LDAP_BIND_DN'
+      | 'LDAP_BIND_PASSWORD'
+      | 'LDAP_USER_BASE'
+      | 'LDAP_USER_FILTER'
+      | 'LDAP_USER_DN_TEMPLATE'
+      | 'LDAP_TIMEOUT'
+      | 'LDAP_STARTTLS'
+      | 'LDAP_TLS_CA_FILE'
+      | 'LDAP_TLS_REJECT_UNAUTHORIZED'
     >,
     private readonly log: FastifyBaseLogger,
   ) {
@@ -63,7 +72,13 @@ export class LdapDirectory implements DirectoryAuthenticator {
   }
 
   private async connect(): Promise<Client> {
-    const client = new Client({ url: this.config.LDAP_URL!, timeout: this.config.LDAP_TIMEOUT, connectTimeout: this.config.LDAP_TIMEOUT, tlsOptions: this.tls, strictDN: true });
+    const client = new Client({
+      url: this.config.LDAP_URL!,
+      timeout: this.config.LDAP_TIMEOUT,
+      connectTimeout: this.config.LDAP_TIMEOUT,
+      tlsOptions: this.tls,
+      strictDN: true,
+    });
     if (this.config.LDAP_STARTTLS) await client.startTLS(this.tls);
     return client;
   }

@@ -178,7 +178,10 @@ export class LoginThrottle {
 
   /** Counts every sign-in (and forgot/reset) attempt of a client address; 429 over the limit. */
   async attemptFromAddress(address: string, now: Date): Promise<void> {
-    const { retryAfter } = await this.repository.hit({ key: `address:${clientKey(address)}`, limit: this.limits.maxAttemptsPerAddress, windowMs: this.limits.addressWindowMs }, now);
+    const { retryAfter } = await this.repository.hit(
+      { key: `address:${clientKey(address)}`, limit: this.limits.maxAttemptsPerAddress, windowMs: this.limits.addressWindowMs },
+      now,
+    );
     if (retryAfter !== undefined) {
       throw new AppError('TOO_MANY_REQUESTS', 'Too many sign-in attempts from this address; try again later', { retryAfter });
     }
@@ -218,4 +221,3 @@ export class LoginThrottle {
     await Promise.all([this.repository.forgetStartingWith(this.pairPrefix(email)), this.repository.forgetFailures(this.account(email))]);
   }
 }
-

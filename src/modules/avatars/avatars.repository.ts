@@ -22,7 +22,10 @@ export class AvatarsRepository {
       const [user] = await tx.update(users).set({ hasAvatar: true, modifiedAt: now }).where(eq(users.id, userId)).returning();
       if (!user) return undefined;
       const values = { contentType: image.contentType, data: image.data, etag: image.etag, updatedAt: now };
-      await tx.insert(userAvatars).values({ userId, ...values }).onConflictDoUpdate({ target: userAvatars.userId, set: values });
+      await tx
+        .insert(userAvatars)
+        .values({ userId, ...values })
+        .onConflictDoUpdate({ target: userAvatars.userId, set: values });
       return user;
     });
   }

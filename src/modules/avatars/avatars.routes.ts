@@ -6,12 +6,16 @@ import { AVATAR_SIDE, type AvatarsService } from './avatars.service.js';
 
 export const IMAGE_RESPONSE = {
   description: 'The image, with ETag (If-None-Match answers 304), Cache-Control and X-Content-Type-Options: nosniff.',
-  content: { 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': { schema: { type: 'string', format: 'binary' } }, 'image/webp': { schema: { type: 'string', format: 'binary' } } },
+  content: {
+    'image/png': { schema: { type: 'string', format: 'binary' } },
+    'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+    'image/webp': { schema: { type: 'string', format: 'binary' } },
+  },
 };
 export const UPLOAD_NOTE =
   'Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); ' +
   'anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. ' +
-  'The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process\'s decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After.';
+  "The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After.";
 
 export const avatarsRoutes: FastifyPluginAsyncTypebox<{ avatars: AvatarsService; maxUploadBytes: number }> = async (app, { avatars, maxUploadBytes }) => {
   // Image and multipart bodies are accepted here only; elsewhere they stay 415.
@@ -20,7 +24,12 @@ export const avatarsRoutes: FastifyPluginAsyncTypebox<{ avatars: AvatarsService;
   app.get(
     '/api/users/:id/avatar',
     {
-      schema: { tags: ['User Avatar'], summary: "A user's avatar", params: IdParams, response: { 200: IMAGE_RESPONSE, 304: { type: 'null', description: 'Not modified.' }, ...problemResponses(404) } },
+      schema: {
+        tags: ['User Avatar'],
+        summary: "A user's avatar",
+        params: IdParams,
+        response: { 200: IMAGE_RESPONSE, 304: { type: 'null', description: 'Not modified.' }, ...problemResponses(404) },
+      },
     },
     async (request, reply) => sendImage(request, reply, await avatars.get(request.params.id)),
   );
@@ -43,7 +52,12 @@ export const avatarsRoutes: FastifyPluginAsyncTypebox<{ avatars: AvatarsService;
   app.delete(
     '/api/users/:id/avatar',
     {
-      schema: { tags: ['User Avatar'], summary: 'Remove an avatar (own, or any as admin)', params: IdParams, response: { 204: NoContent, ...problemResponses(403, 404) } },
+      schema: {
+        tags: ['User Avatar'],
+        summary: 'Remove an avatar (own, or any as admin)',
+        params: IdParams,
+        response: { 204: NoContent, ...problemResponses(403, 404) },
+      },
     },
     async (request, reply) => {
       await avatars.remove(request.caller, request.params.id);

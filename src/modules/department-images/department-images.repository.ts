@@ -37,7 +37,10 @@ export class DepartmentImagesRepository {
       const [department] = await tx.update(departments).set({ modifiedAt: now }).where(eq(departments.id, departmentId)).returning();
       if (!department) return undefined;
       const values = { contentType: image.contentType, data: image.data, etag: image.etag, updatedAt: now };
-      await tx.insert(departmentImages).values({ departmentId, ...values }).onConflictDoUpdate({ target: departmentImages.departmentId, set: values });
+      await tx
+        .insert(departmentImages)
+        .values({ departmentId, ...values })
+        .onConflictDoUpdate({ target: departmentImages.departmentId, set: values });
       return department;
     });
   }
@@ -45,7 +48,10 @@ export class DepartmentImagesRepository {
   /** Removes the image and bumps the department's modified_at; false when there was none. */
   async remove(departmentId: string, now: Date): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      const deleted = await tx.delete(departmentImages).where(eq(departmentImages.departmentId, departmentId)).returning({ departmentId: departmentImages.departmentId });
+      const deleted = await tx
+        .delete(departmentImages)
+        .where(eq(departmentImages.departmentId, departmentId))
+        .returning({ departmentId: departmentImages.departmentId });
       if (deleted.length === 0) return false;
       await tx.update(departments).set({ modifiedAt: now }).where(eq(departments.id, departmentId));
       return true;

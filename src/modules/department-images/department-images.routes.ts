@@ -7,7 +7,10 @@ import { DEPARTMENT_IMAGE_MAX_SIDE, type DepartmentImagesService } from './depar
 
 const NOT_FOUND_NOTE = '404 when the department is unknown or has no image (the detail says which).';
 
-export const departmentImagesRoutes: FastifyPluginAsyncTypebox<{ images: DepartmentImagesService; maxUploadBytes: number }> = async (app, { images, maxUploadBytes }) => {
+export const departmentImagesRoutes: FastifyPluginAsyncTypebox<{ images: DepartmentImagesService; maxUploadBytes: number }> = async (
+  app,
+  { images, maxUploadBytes },
+) => {
   // Image and multipart bodies are accepted here only; elsewhere they stay 415.
   await app.register(imageUploads, { maxBytes: maxUploadBytes });
 

@@ -137,7 +137,13 @@ async function reencode(bytes: Buffer, contentType: ImageType, maxPixels: number
     : pipeline.resize(shape.maxSide, shape.maxSide, { fit: 'inside', withoutEnlargement: true });
   let data: Buffer;
   try {
-    data = await (contentType === 'image/png' ? pipeline.png({ compressionLevel: 9 }) : contentType === 'image/jpeg' ? pipeline.jpeg({ quality: 85, mozjpeg: true }) : pipeline.webp({ quality: 85 })).toBuffer();
+    data = await (
+      contentType === 'image/png'
+        ? pipeline.png({ compressionLevel: 9 })
+        : contentType === 'image/jpeg'
+          ? pipeline.jpeg({ quality: 85, mozjpeg: true })
+          : pipeline.webp({ quality: 85 })
+    ).toBuffer();
   } catch {
     throw new AppError('VALIDATION_FAILED', 'The image could not be decoded', { errors: [{ field: 'file', message: 'is not a readable image' }] });
   }
@@ -154,7 +160,10 @@ export async function readUpload(request: FastifyRequest): Promise<Buffer> {
       throw uploadError(error);
     }
     if (!file) throw new AppError('VALIDATION_FAILED', 'The form has no file', { errors: [{ field: 'file', message: 'is required' }] });
-    if (file.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', 'Send the image in the form field "file"', { errors: [{ field: file.fieldname, message: 'is not an accepted field' }] });
+    if (file.fieldname !== 'file')
+      throw new AppError('VALIDATION_FAILED', 'Send the image in the form field "file"', {
+        errors: [{ field: file.fieldname, message: 'is not an accepted field' }],
+      });
     try {
       return await file.toBuffer();
     } catch (error) {
@@ -167,14 +176,19 @@ export async function readUpload(request: FastifyRequest): Promise<Buffer> {
 
 function uploadError(error: unknown): AppError {
   const code = (error as { code?: string }).code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT') return new AppError('PAYLOAD_TOO_LARGE', 'The image is too large');
+  if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT')
+    return new AppError('PAYLOAD_TOO_LARGE', 'The image is too large');
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return new AppError('UNSUPPORTED_MEDIA_TYPE');
   return new AppError('VALIDATION_FAILED', 'The multipart body is malformed');
 }
 
 /** Serves a stored image: right type, no sniffing, ETag with 304, revalidated each time (it needs a token). */
 export function sendImage(request: FastifyRequest, reply: FastifyReply, image: { contentType: string; data: Buffer; etag: string }): FastifyReply {
-  reply.header('etag', image.etag).header('cache-control', 'private, no-cache').header('x-content-type-options', 'nosniff').header('content-security-policy', "default-src 'none'; sandbox");
+  reply
+    .header('etag', image.etag)
+    .header('cache-control', 'private, no-cache')
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; sandbox");
   const ifNoneMatch = request.headers['if-none-match'];
   const matches = ifNoneMatch?.split(',').some((tag) => ['*', image.etag, `W/${image.etag}`].includes(tag.trim()));
   if (matches) return reply.code(304).send();

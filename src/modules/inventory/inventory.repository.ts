@@ -68,7 +68,9 @@ export class InventoryRepository {
       .select({ ...getTableColumns(departments), rooms: roomIds, total: sql<number>`(count(*) over ())::int`.mapWith(Number) })
       .from(departments)
       .where(where)
-      .orderBy(...orderByClauses(request, departmentSort, [sql`${departments.location}`, sql`${departments.building}`, sql`${departments.floor}`], departments.id))
+      .orderBy(
+        ...orderByClauses(request, departmentSort, [sql`${departments.location}`, sql`${departments.building}`, sql`${departments.floor}`], departments.id),
+      )
       .limit(request.size)
       .offset(offsetOf(request));
     const total = await totalOfPage(rows, request, async () => (await this.db.select({ total: count() }).from(departments).where(where))[0]?.total ?? 0);
@@ -94,7 +96,10 @@ export class InventoryRepository {
   }
 
   async insertDepartment(values: DepartmentValues, now: Date): Promise<DepartmentRow> {
-    const [row] = await this.db.insert(departments).values({ ...values, createdAt: now, modifiedAt: now }).returning();
+    const [row] = await this.db
+      .insert(departments)
+      .values({ ...values, createdAt: now, modifiedAt: now })
+      .returning();
     return row!;
   }
 
@@ -121,7 +126,12 @@ export class InventoryRepository {
     const found = await this.db.select({ id: departments.id }).from(departments).where(eq(departments.id, id)).for('update');
     if (found.length === 0) return false;
     await this.db.select({ id: rooms.id }).from(rooms).where(eq(rooms.departmentId, id)).for('update');
-    await this.db.select({ id: desks.id }).from(desks).innerJoin(rooms, eq(rooms.id, desks.roomId)).where(eq(rooms.departmentId, id)).for('update', { of: desks });
+    await this.db
+      .select({ id: desks.id })
+      .from(desks)
+      .innerJoin(rooms, eq(rooms.id, desks.roomId))
+      .where(eq(rooms.departmentId, id))
+      .for('update', { of: desks });
     return true;
   }
 
@@ -156,7 +166,12 @@ export class InventoryRepository {
   async desksOf(roomIds: string[]): Promise<Map<string, DeskDto[]>> {
     const byRoom = new Map<string, DeskDto[]>(roomIds.map((id) => [id, []]));
     if (roomIds.length === 0) return byRoom;
-    const rows = await this.db.select(deskColumns).from(desks).innerJoin(rooms, eq(rooms.id, desks.roomId)).where(inArray(desks.roomId, roomIds)).orderBy(desks.name, desks.id);
+    const rows = await this.db
+      .select(deskColumns)
+      .from(desks)
+      .innerJoin(rooms, eq(rooms.id, desks.roomId))
+      .where(inArray(desks.roomId, roomIds))
+      .orderBy(desks.name, desks.id);
     for (const row of rows) byRoom.get(row.roomId)?.push(row);
     return byRoom;
   }
@@ -219,12 +234,7 @@ export class InventoryRepository {
 
   /** The desk, if it is in that room of that department. */
   async findDesk(path: DeskParams): Promise<DeskDto | undefined> {
-    const [row] = await this.db
-      .select(deskColumns)
-      .from(desks)
-      .innerJoin(rooms, eq(rooms.id, desks.roomId))
-      .where(this.deskOnPath(path))
-      .limit(1);
+    const [row] = await this.db.select(deskColumns).from(desks).innerJoin(rooms, eq(rooms.id, desks.roomId)).where(this.deskOnPath(path)).limit(1);
     return row;
   }
 

@@ -316,7 +316,13 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
   app.get(
     EQUIPMENT_ITEM,
     {
-      schema: { tags: ['Equipment'], summary: 'Get an equipment item', description: PATH_NOTE, params: EquipmentParams, response: { 200: Equipment, ...problemResponses(404) } },
+      schema: {
+        tags: ['Equipment'],
+        summary: 'Get an equipment item',
+        description: PATH_NOTE,
+        params: EquipmentParams,
+        response: { 200: Equipment, ...problemResponses(404) },
+      },
     },
     async (request) => inventory.getEquipment(request.params),
   );

@@ -62,7 +62,10 @@ export class PasswordService {
    */
   private async claimResetMail(userId: string): Promise<boolean> {
     if (this.settings.resetMailCooldownMs === 0) return true;
-    const { retryAfter } = await new ThrottleRepository(this.db).hit({ key: resetMailKey(userId), limit: 1, windowMs: this.settings.resetMailCooldownMs }, this.clock.now());
+    const { retryAfter } = await new ThrottleRepository(this.db).hit(
+      { key: resetMailKey(userId), limit: 1, windowMs: this.settings.resetMailCooldownMs },
+      this.clock.now(),
+    );
     return retryAfter === undefined;
   }
 
@@ -119,15 +122,26 @@ export class PasswordService {
     const now = this.clock.now();
     const ttl = purpose === 'reset' ? this.settings.resetTtlMs : this.settings.setupTtlMs;
     // Not stored when the address changed meanwhile: a link never goes to an address the user no longer has.
-    if (!(await new PasswordTokensRepository(this.db).replace(user.id, user.email, hashToken(token), purpose, now, new Date(now.getTime() + ttl)))) return false;
+    if (!(await new PasswordTokensRepository(this.db).replace(user.id, user.email, hashToken(token), purpose, now, new Date(now.getTime() + ttl))))
+      return false;
     const link = `${this.settings.publicUrl.replace(/\/$/, '')}/reset-password?token=${token}`;
     const hours = Math.round(ttl / 3_600_000);
     const validity = hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'}` : `${Math.round(ttl / 60_000)} minutes`;
     const greeting = `Hello ${user.firstName},`;
     const body =
       purpose === 'reset'
-        ? { subject: 'Reset your Deskbook password', lead: 'someone (hopefully you) asked to reset the password of your Deskbook account.', action: 'Choose a new password', after: 'If you did not ask for this, ignore this mail: your password stays as it is.' }
-        : { subject: 'Your Deskbook account is ready', lead: 'an account was created for you on Deskbook, where you can find and book a desk.', action: 'Set your password', after: `Then sign in with ${user.email}.` };
+        ? {
+            subject: 'Reset your Deskbook password',
+            lead: 'someone (hopefully you) asked to reset the password of your Deskbook account.',
+            action: 'Choose a new password',
+            after: 'If you did not ask for this, ignore this mail: your password stays as it is.',
+          }
+        : {
+            subject: 'Your Deskbook account is ready',
+            lead: 'an account was created for you on Deskbook, where you can find and book a desk.',
+            action: 'Set your password',
+            after: `Then sign in with ${user.email}.`,
+          };
     const sent = await this.mailer.send({
       to: user.email,
       subject: body.subject,

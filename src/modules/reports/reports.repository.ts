@@ -112,6 +112,6 @@ export class ReportsRepository {
           left join rooms r on r.id = ${roomId}::uuid and r.department_id = dep.id
           where dep.id = ${departmentId}::uuid`,
     );
-    return { department: rows.length > 0, room: rows[0]?.roomId != null };
+    return { department: rows.length > 0, room: (rows[0]?.roomId ?? null) !== null };
   }
 }

@@ -27,10 +27,10 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService 
         tags: ['Report'],
         summary: 'File a defect report',
         description:
-          'A user files in their own name only: `reportedBy` must be the caller\'s id (403 otherwise); an admin may file for any user (an unknown `reportedBy` is a 400 naming it). ' +
+          "A user files in their own name only: `reportedBy` must be the caller's id (403 otherwise); an admin may file for any user (an unknown `reportedBy` is a 400 naming it). " +
           'The place is optional and may be given at any level. Every id given must exist (400 naming the member otherwise) and the ids must agree with each other: ' +
           'the equipment on the given desk, the desk in the given room, the room in the given department; a mismatch is a 400 naming the more specific member (e.g. `deskId` when the desk is not in the given room). ' +
-          'The parents left out are filled in from the most specific place given (a report naming only a desk gets that desk\'s roomId and departmentId), ' +
+          "The parents left out are filled in from the most specific place given (a report naming only a desk gets that desk's roomId and departmentId), " +
           'so the reports of a room include those about its desks and equipment. The place is recorded as it is when the report is filed. ' +
           '`title` is trimmed; `createdAt` is the time of filing.',
         body: CreateReportBody,
@@ -43,7 +43,13 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService 
   app.get(
     '/api/report/:id',
     {
-      schema: { tags: ['Report'], summary: 'Get a report', description: 'Any signed-in user.', params: IdParams, response: { 200: Report, ...problemResponses(404) } },
+      schema: {
+        tags: ['Report'],
+        summary: 'Get a report',
+        description: 'Any signed-in user.',
+        params: IdParams,
+        response: { 200: Report, ...problemResponses(404) },
+      },
     },
     async (request) => reports.get(request.params.id),
   );

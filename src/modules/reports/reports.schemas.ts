@@ -25,7 +25,7 @@ export const CreateReportBody = Type.Object(
   {
     title: Name('Title'),
     description: ReportDescription(),
-    reportedBy: Uuid('The user filing it: the caller\'s own id, unless the caller is an admin.'),
+    reportedBy: Uuid("The user filing it: the caller's own id, unless the caller is an admin."),
     departmentId: Type.Optional(Uuid()),
     roomId: Type.Optional(Uuid()),
     deskId: Type.Optional(Uuid()),

@@ -91,7 +91,12 @@ export class ReservationsRepository {
     const where = this.conditions(filter);
     const needsJoin = filter.roomId !== undefined || filter.departmentId !== undefined;
     const counting = needsJoin
-      ? this.db.select({ total: count() }).from(reservations).innerJoin(desks, eq(desks.id, reservations.deskId)).innerJoin(rooms, eq(rooms.id, desks.roomId)).where(where)
+      ? this.db
+          .select({ total: count() })
+          .from(reservations)
+          .innerJoin(desks, eq(desks.id, reservations.deskId))
+          .innerJoin(rooms, eq(rooms.id, desks.roomId))
+          .where(where)
       : this.db.select({ total: count() }).from(reservations).where(where);
     const rows = await this.db
       .select({ ...view, total: sql<number>`${counting}::int`.mapWith(Number) })

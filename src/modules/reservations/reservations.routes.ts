@@ -60,8 +60,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ reservations: Reser
       schema: {
         tags: ['Reservation'],
         summary: 'Change a reservation (move it to another desk or time)',
-        description:
-          `Members left out keep their value. A USER may change only their own shared reservations that have not ended (409 CONFLICT once ended; 403 for fixed ones); the start-in-the-past rule applies only when startTime moves. ${RULES}`,
+        description: `Members left out keep their value. A USER may change only their own shared reservations that have not ended (409 CONFLICT once ended; 403 for fixed ones); the start-in-the-past rule applies only when startTime moves. ${RULES}`,
         params: IdParams,
         body: UpdateReservationBody,
         response: { 200: Reservation, ...problemResponses(403, 404, 409) },
@@ -76,7 +75,8 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ reservations: Reser
       schema: {
         tags: ['Reservation'],
         summary: 'Cancel a reservation',
-        description: 'A USER may cancel their own shared reservations that have not ended yet (409 CONFLICT once ended: they are history; 403 for fixed ones). Admins may delete any.',
+        description:
+          'A USER may cancel their own shared reservations that have not ended yet (409 CONFLICT once ended: they are history; 403 for fixed ones). Admins may delete any.',
         params: IdParams,
         response: { 204: NoContent, ...problemResponses(403, 404, 409) },
       },

@@ -4,7 +4,9 @@ import { StringEnum, Timestamp, Uuid } from '../../shared/schemas.js';
 
 export const RESERVATION_TYPES = ['shared', 'fixed'] as const;
 
-export const ReservationType = StringEnum(RESERVATION_TYPES, { description: 'shared: an ordinary booking (the default). fixed: an admin assigns a desk to a person (admins only).' });
+export const ReservationType = StringEnum(RESERVATION_TYPES, {
+  description: 'shared: an ordinary booking (the default). fixed: an admin assigns a desk to a person (admins only).',
+});
 
 export const Reservation = Type.Object(
   {
@@ -36,7 +38,9 @@ export const CreateReservationBody = Type.Object(
 );
 export type CreateReservationBody = Static<typeof CreateReservationBody>;
 
-export const UpdateReservationBody = Type.Partial(Type.Pick(CreateReservationBody, ['deskId', 'startTime', 'endTime', 'type']), { additionalProperties: false });
+export const UpdateReservationBody = Type.Partial(Type.Pick(CreateReservationBody, ['deskId', 'startTime', 'endTime', 'type']), {
+  additionalProperties: false,
+});
 export type UpdateReservationBody = Static<typeof UpdateReservationBody>;
 
 export const ReservationListQuery = Type.Object({

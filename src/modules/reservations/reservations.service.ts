@@ -75,7 +75,15 @@ export class ReservationsService {
     if (from && to && from >= to) throw invalid('to', 'must be after from');
     const request = parsePageRequest(query, RESERVATION_SORTABLE);
     const { rows, total } = await this.reservations.page(
-      { userId: admin ? query.userId : caller.user.id, deskId: query.deskId, roomId: query.roomId, departmentId: query.departmentId, type: query.type, from, to },
+      {
+        userId: admin ? query.userId : caller.user.id,
+        deskId: query.deskId,
+        roomId: query.roomId,
+        departmentId: query.departmentId,
+        type: query.type,
+        from,
+        to,
+      },
       request,
     );
     return pageOf(rows.map(toReservationDto), total, request);
@@ -91,7 +99,13 @@ export class ReservationsService {
     if (!admin && userId !== caller.user.id) throw forbidden('You may book only for yourself');
     const type = body.type ?? 'shared';
     if (!admin && type !== 'shared') throw forbidden('Only admins make fixed reservations');
-    const booking: Booking = { userId, deskId: body.deskId, startTime: parseInstant('startTime', body.startTime), endTime: parseInstant('endTime', body.endTime), type };
+    const booking: Booking = {
+      userId,
+      deskId: body.deskId,
+      startTime: parseInstant('startTime', body.startTime),
+      endTime: parseInstant('endTime', body.endTime),
+      type,
+    };
     const desk = await this.checkBooking(caller, booking, true);
     const { id } = await this.write(caller, booking, undefined, (values, now) => this.reservations.insert(values, now));
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
@@ -161,7 +175,12 @@ export class ReservationsService {
    * 409 with the colliding ranges, a vanished desk or user 400. If the colliding reservation is
    * gone by the time it is looked up, the write is simply tried again.
    */
-  private async write<T>(caller: Caller, booking: Booking, exceptId: string | undefined, action: (values: Booking & { userExclusive: boolean }, now: Date) => Promise<T>): Promise<T> {
+  private async write<T>(
+    caller: Caller,
+    booking: Booking,
+    exceptId: string | undefined,
+    action: (values: Booking & { userExclusive: boolean }, now: Date) => Promise<T>,
+  ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await action({ ...booking, userExclusive: this.rules.onePerUser }, this.clock.now());

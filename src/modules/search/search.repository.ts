@@ -104,7 +104,9 @@ function deskConditions(criteria: PlaceCriteria): SQL[] {
   if (criteria.equipment.length > 0) conditions.push(...hasAllEquipment(criteria.equipment));
   if (full) {
     // range_agg merges back-to-back reservations into one range, so coverage by several counts.
-    conditions.push(sql`coalesce(${windowRange(full)} <@ (select range_agg(${reservedRange}) from ${reservations} ${res} where ${reservationsOfDeskIn(full)}), false)`);
+    conditions.push(
+      sql`coalesce(${windowRange(full)} <@ (select range_agg(${reservedRange}) from ${reservations} ${res} where ${reservationsOfDeskIn(full)}), false)`,
+    );
   }
   if (free) {
     if (free.partlyFreeSeconds === undefined) {
@@ -207,7 +209,9 @@ export class SearchRepository {
       .select({ id: departments.id, location: departments.location, building: departments.building, floor: departments.floor, total: totalOfAllMatches() })
       .from(departments)
       .where(where)
-      .orderBy(...orderByClauses(request, departmentSortColumns, [asc(departments.location), asc(departments.building), asc(departments.floor)], departments.id))
+      .orderBy(
+        ...orderByClauses(request, departmentSortColumns, [asc(departments.location), asc(departments.building), asc(departments.floor)], departments.id),
+      )
       .limit(request.size)
       .offset(offsetOf(request));
     const total = await totalOfPage(rows, request, async () => {

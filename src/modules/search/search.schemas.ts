@@ -120,11 +120,15 @@ export const SearchCriteria = Type.Object(
                 partlyBetween: Type.Optional(PartlyBetween),
                 partlyReserved: Type.Optional(
                   Type.Boolean({
-                    description: 'True: desks reserved for part of the window match too, if they have a continuous free stretch of at least partlyBetween inside it (any stretch without partlyBetween).',
+                    description:
+                      'True: desks reserved for part of the window match too, if they have a continuous free stretch of at least partlyBetween inside it (any stretch without partlyBetween).',
                   }),
                 ),
               },
-              { additionalProperties: false, description: 'Desks with no reservation overlapping [start, end) (a reservation ending at start or beginning at end does not count).' },
+              {
+                additionalProperties: false,
+                description: 'Desks with no reservation overlapping [start, end) (a reservation ending at start or beginning at end does not count).',
+              },
             ),
           ),
         },

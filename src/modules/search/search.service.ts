@@ -6,14 +6,7 @@ import type { DepartmentDto, RoomDto } from '../inventory/inventory.schemas.js';
 import type { ReportDto } from '../reports/reports.schemas.js';
 import { toReportDto } from '../reports/reports.service.js';
 import type { ReportSearchCriteria, SearchCriteria } from './search.schemas.js';
-import {
-  DEPARTMENT_SORTABLE,
-  REPORT_SORTABLE,
-  ROOM_SORTABLE,
-  SearchRepository,
-  type PlaceCriteria,
-  type TimeWindow,
-} from './search.repository.js';
+import { DEPARTMENT_SORTABLE, REPORT_SORTABLE, ROOM_SORTABLE, SearchRepository, type PlaceCriteria, type TimeWindow } from './search.repository.js';
 
 type FreeCriterion = NonNullable<NonNullable<SearchCriteria['reservation']>['free']>;
 type PartlyBetween = NonNullable<FreeCriterion['partlyBetween']>;

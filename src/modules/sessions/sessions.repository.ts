@@ -35,7 +35,13 @@ const isLive = and(
 );
 /** Runs on every authenticated request: built once per database and kept prepared. */
 const liveSessionQuery = (db: Database) =>
-  db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(isLive).limit(1).prepare('live_session_with_user');
+  db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(isLive)
+    .limit(1)
+    .prepare('live_session_with_user');
 /** The same for GET /api/stats, with the statistics change count: one round trip instead of two. */
 const liveSessionAndStatsQuery = (db: Database) =>
   db
@@ -75,7 +81,11 @@ export class SessionsRepository {
   }
 
   /** The same, with the statistics change count read in the same statement. */
-  async findLiveWithUserAndStatsChanges(sessionId: string, userId: string, now: Date): Promise<{ session: SessionRow; user: UserRow; statsChanges: string | null } | undefined> {
+  async findLiveWithUserAndStatsChanges(
+    sessionId: string,
+    userId: string,
+    now: Date,
+  ): Promise<{ session: SessionRow; user: UserRow; statsChanges: string | null } | undefined> {
     let query = liveSessionAndStatsQueries.get(this.db);
     if (!query) liveSessionAndStatsQueries.set(this.db, (query = liveSessionAndStatsQuery(this.db)));
     const [row] = await query.execute({ sessionId, userId, now: now.toISOString() });

@@ -9,7 +9,8 @@ function daysAround(today: number, from: number, to: number): DayRange {
 }
 
 /** Pairs each count with its day's 00:00:00Z; the counts come oldest first, one per day. */
-const series = (days: DayRange, counts: number[]) => counts.map((count, index) => ({ date: new Date(days.first.getTime() + index * DAY_MS).toISOString(), count }));
+const series = (days: DayRange, counts: number[]) =>
+  counts.map((count, index) => ({ date: new Date(days.first.getTime() + index * DAY_MS).toISOString(), count }));
 
 /** Figures and what they are known to include: every counted write up to `changes`, on `day`. */
 interface Figures {

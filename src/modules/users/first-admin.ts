@@ -21,14 +21,20 @@ export async function ensureFirstAdmin(db: Database, options: { email?: string; 
     const created = await users.insertIfAbsent({ ...base, email: options.email, passwordHash: await hashPassword(options.password) }, clock.now());
     if (created) log.info({ email: created.email }, 'created the first admin from ADMIN_EMAIL');
     // A twin process may have created it at the same moment; otherwise a non-admin has the address.
-    else if (!(await users.anyAdminExists())) log.warn({ email: options.email }, 'No admin exists and ADMIN_EMAIL belongs to a user who is not an admin; no admin was created');
+    else if (!(await users.anyAdminExists()))
+      log.warn({ email: options.email }, 'No admin exists and ADMIN_EMAIL belongs to a user who is not an admin; no admin was created');
     return;
   }
   const password = randomBytes(15).toString('base64url');
   // A printed password lives on in logs: the account must choose its own before anything else.
-  const created = await users.insertIfAbsent({ ...base, email: GENERATED_ADMIN_EMAIL, passwordHash: await hashPassword(password), mustChangePassword: true }, clock.now());
+  const created = await users.insertIfAbsent(
+    { ...base, email: GENERATED_ADMIN_EMAIL, passwordHash: await hashPassword(password), mustChangePassword: true },
+    clock.now(),
+  );
   if (created) {
-    log.warn(`No admin existed: created ${GENERATED_ADMIN_EMAIL} with password ${password} (shown only this once; sign in and choose your own, which it asks for first, or set ADMIN_EMAIL and ADMIN_PASSWORD)`);
+    log.warn(
+      `No admin existed: created ${GENERATED_ADMIN_EMAIL} with password ${password} (shown only this once; sign in and choose your own, which it asks for first, or set ADMIN_EMAIL and ADMIN_PASSWORD)`,
+    );
   } else if (!(await users.anyAdminExists())) {
     log.warn(`No admin exists and ${GENERATED_ADMIN_EMAIL} is taken by a non-admin; set ADMIN_EMAIL and ADMIN_PASSWORD to create one`);
   }

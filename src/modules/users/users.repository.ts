@@ -5,7 +5,10 @@ import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.
 import { containsPattern } from '../../shared/text.js';
 
 export type UserRow = typeof users.$inferSelect;
-export type NewUser = Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' | 'enabled' | 'ldap'> & { passwordHash?: string | null; mustChangePassword?: boolean };
+export type NewUser = Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' | 'enabled' | 'ldap'> & {
+  passwordHash?: string | null;
+  mustChangePassword?: boolean;
+};
 export type UserPatch = Partial<Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' | 'enabled' | 'ldap' | 'passwordHash' | 'mustChangePassword'>>;
 
 /** Sort properties anyone may use; the admin-only fields may be sorted by admins only. */
@@ -65,12 +68,19 @@ export class UsersRepository {
   }
 
   async findByEmail(email: string): Promise<UserRow | undefined> {
-    const [row] = await this.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`).limit(1);
+    const [row] = await this.db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = lower(${email})`)
+      .limit(1);
     return row;
   }
 
   async insert(values: NewUser, now: Date): Promise<UserRow> {
-    const [row] = await this.db.insert(users).values({ ...values, createdAt: now, modifiedAt: now }).returning();
+    const [row] = await this.db
+      .insert(users)
+      .values({ ...values, createdAt: now, modifiedAt: now })
+      .returning();
     return row!;
   }
 

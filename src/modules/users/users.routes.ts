@@ -27,7 +27,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
       schema: {
         tags: ['User'],
         summary: 'Create a user (admin)',
-        description: 'role defaults to USER, enabled to true, ldap to false. A local user signs in once an admin has set a password. E-mail addresses are unique regardless of case (409).',
+        description:
+          'role defaults to USER, enabled to true, ldap to false. A local user signs in once an admin has set a password. E-mail addresses are unique regardless of case (409).',
         body: CreateUserBody,
         response: { 200: User, ...problemResponses(403, 409) },
       },
@@ -99,4 +100,3 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
     },
   );
 };
-

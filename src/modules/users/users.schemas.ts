@@ -11,7 +11,9 @@ export const User = Type.Object(
     firstName: Type.String(),
     lastName: Type.String(),
     email: Type.String(),
-    enabled: Type.Optional(Type.Boolean({ description: 'Whether the user may sign in. Admins only: absent for other callers (except their own, via /api/self).' })),
+    enabled: Type.Optional(
+      Type.Boolean({ description: 'Whether the user may sign in. Admins only: absent for other callers (except their own, via /api/self).' }),
+    ),
     ldap: Type.Optional(Type.Boolean({ description: 'Whether the user signs in through the directory (LDAP). Admins only.' })),
     role: Type.Optional({ ...Role, description: 'USER or ADMIN. Admins only.' }),
     hasAvatar: Type.Boolean(),
@@ -42,10 +44,7 @@ export const UpdateSelfBody = Type.Partial(Type.Pick(CreateUserBody, ['firstName
 export type UpdateSelfBody = Static<typeof UpdateSelfBody>;
 
 export const SetPasswordBody = Type.Object({ password: Password('New password') }, { additionalProperties: false });
-export const ChangeOwnPasswordBody = Type.Object(
-  { currentPassword: PasswordInput(), newPassword: Password('New password') },
-  { additionalProperties: false },
-);
+export const ChangeOwnPasswordBody = Type.Object({ currentPassword: PasswordInput(), newPassword: Password('New password') }, { additionalProperties: false });
 
 export const UserListQuery = Type.Object({
   ...pageQueryProperties,

@@ -16,8 +16,7 @@ export interface Caller {
 }
 
 /** Said in the description of each operation marked `allowedBeforePasswordChange`. */
-export const OPEN_BEFORE_PASSWORD_CHANGE =
-  'Open to a caller who must still replace a generated password (admins then see and end their own sessions only).';
+export const OPEN_BEFORE_PASSWORD_CHANGE = 'Open to a caller who must still replace a generated password (admins then see and end their own sessions only).';
 
 /**
  * Whether the caller acts as an admin. Not while they must replace a generated password: the few
@@ -81,7 +80,14 @@ export class UsersService {
   async create(body: CreateUserBody): Promise<UserDto> {
     try {
       const row = await this.users.insert(
-        { email: body.email.trim(), firstName: body.firstName.trim(), lastName: body.lastName.trim(), role: body.role ?? 'USER', enabled: body.enabled ?? true, ldap: body.ldap ?? false },
+        {
+          email: body.email.trim(),
+          firstName: body.firstName.trim(),
+          lastName: body.lastName.trim(),
+          role: body.role ?? 'USER',
+          enabled: body.enabled ?? true,
+          ldap: body.ldap ?? false,
+        },
         this.clock.now(),
       );
       this.links?.announceNewAccount(row);
@@ -199,4 +205,3 @@ export class UsersService {
     });
   }
 }
-

@@ -15,7 +15,12 @@ describe('authentication', () => {
 
   describe('POST /api/auth/login', () => {
     it('answers the token pair (docs/api.md#token-pair-sign-in-and-refresh) and creates a session', async () => {
-      const response = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'alice.smith@example.test', password }, headers: { 'user-agent': 'TestBrowser/1.0' } });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: 'alice.smith@example.test', password },
+        headers: { 'user-agent': 'TestBrowser/1.0' },
+      });
       expect(response.statusCode).toBe(200);
       const body = response.json();
       expect(Object.keys(body).sort()).toEqual(['accessToken', 'expiresAt', 'refreshExpiresAt', 'refreshToken', 'sessionId', 'tokenType', 'userId']);
@@ -113,8 +118,13 @@ describe('authentication', () => {
     it('refuses alg:none, a foreign key, a wrong audience and garbage', async () => {
       const claims = decodeJwt(pair.accessToken);
       const none = new UnsecuredJWT({ ...claims }).encode();
-      const foreign = await new SignJWT({ ...claims }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('a-different-secret-of-enough-length-0123456789'));
-      const tampered = pair.accessToken.replace(/\.[^.]+\./, (middle) => `.${Buffer.from(JSON.stringify({ ...claims, sub: '00000000-0000-0000-0000-000000000000' })).toString('base64url')}.`);
+      const foreign = await new SignJWT({ ...claims })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode('a-different-secret-of-enough-length-0123456789'));
+      const tampered = pair.accessToken.replace(
+        /\.[^.]+\./,
+        () => `.${Buffer.from(JSON.stringify({ ...claims, sub: '00000000-0000-0000-0000-000000000000' })).toString('base64url')}.`,
+      );
       // A token signed with HS512 by our own secret would still be refused: only HS256 is accepted.
       const headerHs512 = `${Buffer.from(JSON.stringify({ alg: 'HS512', typ: 'JWT' })).toString('base64url')}.${pair.accessToken.split('.')[1]}.${pair.accessToken.split('.')[2]}`;
       for (const token of [none, foreign, tampered, headerHs512, pair.refreshToken, 'not-a-jwt', 'a.b.c']) {
@@ -172,7 +182,11 @@ describe('authentication', () => {
       const replay = await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: first.refreshToken } });
       expectProblem(replay, 401, 'REFRESH_TOKEN_REUSED');
       expectProblem(await t.request({ method: 'GET', url: '/api/self', token: second.accessToken }), 401, 'INVALID_TOKEN');
-      expectProblem(await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: second.refreshToken } }), 401, 'INVALID_REFRESH_TOKEN');
+      expectProblem(
+        await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: second.refreshToken } }),
+        401,
+        'INVALID_REFRESH_TOKEN',
+      );
     });
 
     it('gives exactly one success for 50 concurrent refreshes of one token', async () => {
@@ -192,7 +206,11 @@ describe('authentication', () => {
       }
       t.clock.advance(31 * 86_400_000);
       try {
-        expectProblem(await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: pair.refreshToken } }), 401, 'INVALID_REFRESH_TOKEN');
+        expectProblem(
+          await t.request({ method: 'POST', url: '/api/auth/refresh', payload: { refreshToken: pair.refreshToken } }),
+          401,
+          'INVALID_REFRESH_TOKEN',
+        );
       } finally {
         t.clock.advance(-31 * 86_400_000);
       }
@@ -221,7 +239,12 @@ describe('authentication', () => {
       const limited = await createTestApp({ env: { LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '3', TRUST_PROXY: 'true' } });
       try {
         const attempt = (forwardedFor: string) =>
-          limited.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'x@example.test', password: 'whatever1' }, headers: { 'x-forwarded-for': forwardedFor } });
+          limited.request({
+            method: 'POST',
+            url: '/api/auth/login',
+            payload: { email: 'x@example.test', password: 'whatever1' },
+            headers: { 'x-forwarded-for': forwardedFor },
+          });
         for (let i = 0; i < 3; i++) expect((await attempt('203.0.113.7')).statusCode).toBe(401);
         const over = await attempt('203.0.113.7');
         expectProblem(over, 429, 'TOO_MANY_REQUESTS');
@@ -235,7 +258,12 @@ describe('authentication', () => {
       try {
         const statuses = [];
         for (const forwardedFor of ['198.51.100.1', '198.51.100.2', '198.51.100.3']) {
-          const response = await untrusting.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'x@example.test', password: 'whatever1' }, headers: { 'x-forwarded-for': forwardedFor } });
+          const response = await untrusting.request({
+            method: 'POST',
+            url: '/api/auth/login',
+            payload: { email: 'x@example.test', password: 'whatever1' },
+            headers: { 'x-forwarded-for': forwardedFor },
+          });
           statuses.push(response.statusCode);
         }
         // A spoofed header does not give a new address: the third attempt is over the limit.

@@ -178,7 +178,10 @@ describe('LDAP search-then-bind', () => {
     expect(self).toMatchObject({ id: user.id, ldap: true });
 
     // Even a local hash left in the row (an import, an old migration) is never consulted for an ldap user.
-    await t.database.handle.db.update(users).set({ passwordHash: await hashPassword(localPassword) }).where(eq(users.id, user.id));
+    await t.database.handle.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(localPassword) })
+      .where(eq(users.id, user.id));
     await expectRefused(t, fred.mail, localPassword);
     await signInAndSelf(t, fred.mail, fred.password);
   });
@@ -208,12 +211,22 @@ describe('LDAP search-then-bind', () => {
     await expectRefused(t, dora.mail, dora.password);
   });
 
-  it('answers 409 DIRECTORY_USER when an ldap user or an admin tries to set an ldap user\'s password', async () => {
+  it("answers 409 DIRECTORY_USER when an ldap user or an admin tries to set an ldap user's password", async () => {
     const user = await t.createUser({ email: erin.mail, ldap: true });
     const { pair } = await signInAndSelf(t, erin.mail, erin.password);
-    const own = await t.request({ method: 'PUT', url: '/api/self/password', token: pair.accessToken, payload: { currentPassword: erin.password, newPassword: 'erin-new-local-1' } });
+    const own = await t.request({
+      method: 'PUT',
+      url: '/api/self/password',
+      token: pair.accessToken,
+      payload: { currentPassword: erin.password, newPassword: 'erin-new-local-1' },
+    });
     expectProblem(own, 409, 'DIRECTORY_USER');
-    const byAdmin = await t.request({ method: 'PUT', url: `/api/users/${user.id}/password`, token: await t.adminToken(), payload: { password: 'erin-new-local-2' } });
+    const byAdmin = await t.request({
+      method: 'PUT',
+      url: `/api/users/${user.id}/password`,
+      token: await t.adminToken(),
+      payload: { password: 'erin-new-local-2' },
+    });
     expectProblem(byAdmin, 409, 'DIRECTORY_USER');
     // Nothing changed: the directory password still works, the attempted ones never do.
     await expectRefused(t, erin.mail, 'erin-new-local-1');
@@ -392,7 +405,7 @@ describe('LDAP that does not answer or refuses the search account', () => {
     }
   });
 
-  it('answers 503 when the search account\'s password is wrong (broken configuration, not a wrong user password)', async () => {
+  it("answers 503 when the search account's password is wrong (broken configuration, not a wrong user password)", async () => {
     const t = await appFor({ LDAP_URL: slapd.url, LDAP_BIND_DN: ROOT_DN, LDAP_BIND_PASSWORD: 'not-the-root-password' });
     try {
       await expectDirectoryDown(t, ann.mail, ann.password);
@@ -440,7 +453,15 @@ describe('LDAP DN template (LDAP_USER_DN_TEMPLATE)', () => {
     const root = new Client({ url: slapd.url });
     try {
       await root.bind(ROOT_DN, ROOT_PASSWORD);
-      await root.add(NESTED_DN, { objectClass: ['inetOrgPerson'], uid: 'a', cn: 'Nested A', givenName: 'Nested', sn: 'A', mail: 'nested@example.test', userPassword: NESTED_PASSWORD });
+      await root.add(NESTED_DN, {
+        objectClass: ['inetOrgPerson'],
+        uid: 'a',
+        cn: 'Nested A',
+        givenName: 'Nested',
+        sn: 'A',
+        mail: 'nested@example.test',
+        userPassword: NESTED_PASSWORD,
+      });
     } finally {
       await root.unbind();
     }
@@ -531,7 +552,12 @@ describe('LDAP_AUTO_CREATE', () => {
     expect(after.filter((user) => user.email === ann.mail)).toEqual([expect.objectContaining({ id: first.self.id, ldap: true })]);
 
     // The created user is a directory user: no local password for it.
-    const set = await t.request({ method: 'PUT', url: `/api/users/${first.self.id}/password`, token: await t.adminToken(), payload: { password: 'local-password-1' } });
+    const set = await t.request({
+      method: 'PUT',
+      url: `/api/users/${first.self.id}/password`,
+      token: await t.adminToken(),
+      payload: { password: 'local-password-1' },
+    });
     expectProblem(set, 409, 'DIRECTORY_USER');
   });
 

@@ -46,7 +46,8 @@ describe('clientKey', () => {
     expect(clientKey('203.0.113.7')).toBe('203.0.113.7');
     expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7');
     expect(clientKey('::FFFF:203.0.113.7')).toBe('203.0.113.7');
-    for (const address of ['2001:db8:aa:1::1', '2001:0DB8:00aa:0001:ffff:1:2:3', '2001:db8:aa:1:0:0:0:9%eth0']) expect(clientKey(address)).toBe('2001:db8:aa:1::/64');
+    for (const address of ['2001:db8:aa:1::1', '2001:0DB8:00aa:0001:ffff:1:2:3', '2001:db8:aa:1:0:0:0:9%eth0'])
+      expect(clientKey(address)).toBe('2001:db8:aa:1::/64');
     expect(clientKey('2001:db8::1')).toBe('2001:db8:0:0::/64');
     expect(clientKey('::1')).toBe('0:0:0:0::/64');
     expect(clientKey('fe80::1:2:3:4')).toBe('fe80:0:0:0::/64');
@@ -121,7 +122,7 @@ describe('sign-in limits with the default settings', () => {
     expect((await attempt(t, email, PASSWORD, OWNER)).statusCode).toBe(200);
   });
 
-  it('clears the pair at a successful sign-in: the owner\'s typos never add up to the window-long wait', async () => {
+  it("clears the pair at a successful sign-in: the owner's typos never add up to the window-long wait", async () => {
     const email = victim();
     const waits: number[] = [];
     for (let round = 0; round < 4; round++) {
@@ -146,7 +147,10 @@ describe('sign-in limits with the default settings', () => {
     t.clock.advance(wait * 1000);
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => attempt(t, email, `concurrent-${i}`, ATTACKER)));
     const statuses = answers.map((response) => response.statusCode);
-    expect(statuses.filter((status) => status === 401), statuses.join(', ')).toHaveLength(1);
+    expect(
+      statuses.filter((status) => status === 401),
+      statuses.join(', '),
+    ).toHaveLength(1);
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);
   });
 
@@ -193,7 +197,9 @@ describe('sign-in limits and a password reset', () => {
     expect((await t.request({ method: 'POST', url: '/api/password/forgot', payload: { email }, remoteAddress: OWNER })).statusCode).toBe(200);
     const mail = await smtp.waitForMail((candidate) => candidate.seq >= since && candidate.envelopeTo.includes(email));
     const token = /token=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
-    expect((await t.request({ method: 'POST', url: '/api/password/reset', payload: { token, password: 'after-reset-1' }, remoteAddress: OWNER })).statusCode).toBe(204);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/password/reset', payload: { token, password: 'after-reset-1' }, remoteAddress: OWNER })).statusCode,
+    ).toBe(204);
 
     expect((await attempt(t, email, 'after-reset-1', OWNER)).statusCode).toBe(200);
     expect((await attempt(t, email, 'wrong-after-reset', ATTACKER)).statusCode).toBe(401);

@@ -3,7 +3,22 @@ import type { LightMyRequestResponse } from 'fastify';
 import sharp, { type Metadata } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, createTestApp, expectProblem, type TestApp, type UserBody } from '../../helpers/app.js';
-import { expectColourNear, FORMATS, meanColour, MIME, MODES, multipartBody, noisyPng, SCRIPT, solidImage, SVG, withPngChunk, type Format, type Mode, type Rgb } from '../../helpers/images.js';
+import {
+  expectColourNear,
+  FORMATS,
+  meanColour,
+  MIME,
+  MODES,
+  multipartBody,
+  noisyPng,
+  SCRIPT,
+  solidImage,
+  SVG,
+  withPngChunk,
+  type Format,
+  type Mode,
+  type Rgb,
+} from '../../helpers/images.js';
 
 /**
  * GET|PUT|DELETE /api/users/{id}/avatar (docs/api.md#roles, docs/behaviour.md#images, docs/api.md#errors), with real
@@ -20,14 +35,21 @@ const FULL_VIEW_KEYS = ['email', 'enabled', 'firstName', 'hasAvatar', 'id', 'las
 const avatarUrl = (id: string) => `/api/users/${id}/avatar`;
 
 /** PUT of an avatar: raw body with `declared` as its Content-Type, or a multipart `file` part declared so. */
-function putAvatar(t: TestApp, id: string, token: string | undefined, bytes: Buffer, options: { mode?: Mode; declared?: string; field?: string } = {}): Promise<LightMyRequestResponse> {
+function putAvatar(
+  t: TestApp,
+  id: string,
+  token: string | undefined,
+  bytes: Buffer,
+  options: { mode?: Mode; declared?: string; field?: string } = {},
+): Promise<LightMyRequestResponse> {
   const { mode = 'raw', declared = 'image/png', field = 'file' } = options;
   if (mode === 'raw') return t.request({ method: 'PUT', url: avatarUrl(id), token, payload: bytes, headers: { 'content-type': declared } });
   const form = multipartBody([{ name: field, filename: 'avatar.img', contentType: declared, data: bytes }]);
   return t.request({ method: 'PUT', url: avatarUrl(id), token, payload: form.payload, headers: { 'content-type': form.contentType } });
 }
 
-const getAvatar = (t: TestApp, id: string, token: string | undefined, headers: Record<string, string> = {}) => t.request({ method: 'GET', url: avatarUrl(id), token, headers });
+const getAvatar = (t: TestApp, id: string, token: string | undefined, headers: Record<string, string> = {}) =>
+  t.request({ method: 'GET', url: avatarUrl(id), token, headers });
 const deleteAvatar = (t: TestApp, id: string, token: string | undefined) => t.request({ method: 'DELETE', url: avatarUrl(id), token });
 
 /** A fresh local USER with a password, signed in. */
@@ -246,10 +268,20 @@ describe('avatar content: the type comes from the bytes, and everything is re-en
     for (const declared of ['text/plain', 'application/octet-stream', 'image/gif', 'image/svg+xml']) {
       await expectRefused(owner, await putAvatar(t, owner.user.id, owner.token, png, { declared }), 415, 'UNSUPPORTED_MEDIA_TYPE');
     }
-    await expectRefused(owner, await putAvatar(t, owner.user.id, owner.token, Buffer.from('just some text'), { declared: 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectRefused(
+      owner,
+      await putAvatar(t, owner.user.id, owner.token, Buffer.from('just some text'), { declared: 'text/plain' }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     // Bytes that are no image at all, declared as one, raw or multipart.
     for (const mode of MODES) {
-      await expectRefused(owner, await putAvatar(t, owner.user.id, owner.token, Buffer.from('GIF89a not really'), { mode, declared: 'image/png' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      await expectRefused(
+        owner,
+        await putAvatar(t, owner.user.id, owner.token, Buffer.from('GIF89a not really'), { mode, declared: 'image/png' }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
     }
   });
 
@@ -258,7 +290,13 @@ describe('avatar content: the type comes from the bytes, and everything is re-en
     const png = await solidImage('png', 32, 32);
     const json = await t.request({ method: 'PUT', url: avatarUrl(owner.user.id), token: owner.token, payload: { file: png.toString('base64') } });
     await expectRefused(owner, json, 415, 'UNSUPPORTED_MEDIA_TYPE');
-    const dataUrl = await t.request({ method: 'PUT', url: avatarUrl(owner.user.id), token: owner.token, payload: JSON.stringify(`data:image/png;base64,${png.toString('base64')}`), headers: { 'content-type': 'application/json' } });
+    const dataUrl = await t.request({
+      method: 'PUT',
+      url: avatarUrl(owner.user.id),
+      token: owner.token,
+      payload: JSON.stringify(`data:image/png;base64,${png.toString('base64')}`),
+      headers: { 'content-type': 'application/json' },
+    });
     await expectRefused(owner, dataUrl, 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
@@ -341,13 +379,7 @@ describe('avatar content: the type comes from the bytes, and everything is re-en
     const corruptData = Buffer.from(png);
     // Overwrite the middle of the image data (inside IDAT) with garbage.
     randomBytes(2000).copy(corruptData, Math.floor(png.length / 2));
-    const cases = [
-      png.subarray(0, Math.floor(png.length / 2)),
-      png.subarray(0, 40),
-      signature,
-      Buffer.concat([signature, randomBytes(500)]),
-      corruptData,
-    ];
+    const cases = [png.subarray(0, Math.floor(png.length / 2)), png.subarray(0, 40), signature, Buffer.concat([signature, randomBytes(500)]), corruptData];
     for (const bytes of cases) {
       for (const mode of MODES) {
         const response = await putAvatar(t, owner.user.id, owner.token, bytes, { mode });
@@ -372,7 +404,13 @@ describe('avatar content: the type comes from the bytes, and everything is re-en
     const response = await putAvatar(t, owner.user.id, owner.token, await solidImage('png'), { mode: 'multipart', field: 'avatar' });
     await expectRefused(owner, response, 400, 'VALIDATION_FAILED');
     const empty = multipartBody([]);
-    const noFile = await t.request({ method: 'PUT', url: avatarUrl(owner.user.id), token: owner.token, payload: empty.payload, headers: { 'content-type': empty.contentType } });
+    const noFile = await t.request({
+      method: 'PUT',
+      url: avatarUrl(owner.user.id),
+      token: owner.token,
+      payload: empty.payload,
+      headers: { 'content-type': empty.contentType },
+    });
     await expectRefused(owner, noFile, 400, 'VALIDATION_FAILED');
   });
 
@@ -390,7 +428,11 @@ describe('avatar content: the type comes from the bytes, and everything is re-en
       expectProblem(await t.request({ method: 'POST', url: '/api/auth/login', ...body }), 415, 'UNSUPPORTED_MEDIA_TYPE');
     }
     for (const declared of ['image/jpeg', 'image/webp']) {
-      expectProblem(await t.request({ method: 'POST', url: '/api/users', token: admin, payload: png, headers: { 'content-type': declared } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      expectProblem(
+        await t.request({ method: 'POST', url: '/api/users', token: admin, payload: png, headers: { 'content-type': declared } }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      );
     }
 
     const after = await t.request({ method: 'GET', url: '/api/users', token: admin, query: { size: '1000' } });
@@ -565,13 +607,24 @@ describe('avatar pixel limit (AVATAR_MAX_PIXELS)', () => {
     expect(await hasAvatar(t, owner)).toEqual({ self: false, byAdmin: false });
     expect((await putAvatar(t, owner.user.id, owner.token, await solidImage('png', 500, 500))).statusCode).toBe(200);
     // 16 bits per channel: 400×400 RGBA is within the pixels but decodes to 1.28 MB, more than 4 bytes for each of 250,000 pixels.
-    const deep = await sharp({ create: { width: 400, height: 400, channels: 4, background: { r: 1, g: 2, b: 3, alpha: 0.5 } } }).toColourspace('rgb16').png().toBuffer();
+    const deep = await sharp({ create: { width: 400, height: 400, channels: 4, background: { r: 1, g: 2, b: 3, alpha: 0.5 } } })
+      .toColourspace('rgb16')
+      .png()
+      .toBuffer();
     expect((await sharp(deep).metadata()).depth).toBe('ushort');
     expect(expectProblem(await putAvatar(t, owner.user.id, owner.token, deep), 413, 'PAYLOAD_TOO_LARGE').detail).toContain('8 bits per channel');
 
     const admin = await t.adminToken();
-    const department = (await t.request({ method: 'POST', url: '/api/departments', token: admin, payload: { location: 'Bonn', building: 'A', floor: 1 } })).json<{ id: string }>();
-    const picture = await t.request({ method: 'PUT', url: `/api/departments/${department.id}/image`, token: admin, payload: wide, headers: { 'content-type': 'image/png' } });
+    const department = (
+      await t.request({ method: 'POST', url: '/api/departments', token: admin, payload: { location: 'Bonn', building: 'A', floor: 1 } })
+    ).json<{ id: string }>();
+    const picture = await t.request({
+      method: 'PUT',
+      url: `/api/departments/${department.id}/image`,
+      token: admin,
+      payload: wide,
+      headers: { 'content-type': 'image/png' },
+    });
     expect(picture.statusCode).toBe(200);
   });
 });

@@ -62,7 +62,15 @@ describe('memory of simultaneous worst-case avatar uploads', () => {
       dataDir = mkdtempSync(path.join(tmpdir(), 'deskbook-decode-'));
       where = { DATA_DIR: dataDir };
     }
-    server = await startHealthy({ ...where, ...AS_NPM_START, ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'warn', REQUEST_LOG: 'false', LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '10000' });
+    server = await startHealthy({
+      ...where,
+      ...AS_NPM_START,
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      REQUEST_LOG: 'false',
+      LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '10000',
+    });
     const admin = ((await api('POST', '/api/auth/login', undefined, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })) as { accessToken: string }).accessToken;
     for (let index = 0; index < USERS; index++) {
       const email = `uploader${index}@example.test`;

@@ -7,7 +7,22 @@ import type { Database } from '../../../src/db/client.js';
 import { departmentImages, departments } from '../../../src/db/schema.js';
 import { createTestApp, expectProblem, type TestApp } from '../../helpers/app.js';
 import { insertDepartment } from '../../helpers/fixtures.js';
-import { expectColourNear, FORMATS, meanColour, MIME, MODES, multipartBody, noisyPng, SCRIPT, solidImage, SVG, withPngChunk, type Format, type Mode, type Rgb } from '../../helpers/images.js';
+import {
+  expectColourNear,
+  FORMATS,
+  meanColour,
+  MIME,
+  MODES,
+  multipartBody,
+  noisyPng,
+  SCRIPT,
+  solidImage,
+  SVG,
+  withPngChunk,
+  type Format,
+  type Mode,
+  type Rgb,
+} from '../../helpers/images.js';
 
 /**
  * GET|PUT|DELETE /api/departments/{departmentId}/image (docs/api.md#roles, docs/behaviour.md#images: "Images and
@@ -30,7 +45,13 @@ interface DepartmentBody {
 const imageUrl = (departmentId: string) => `/api/departments/${departmentId}/image`;
 
 /** PUT of an image: raw body with `declared` as its Content-Type, or a multipart `file` part declared so. */
-function putImage(t: TestApp, departmentId: string, token: string | undefined, bytes: Buffer, options: { mode?: Mode; declared?: string } = {}): Promise<LightMyRequestResponse> {
+function putImage(
+  t: TestApp,
+  departmentId: string,
+  token: string | undefined,
+  bytes: Buffer,
+  options: { mode?: Mode; declared?: string } = {},
+): Promise<LightMyRequestResponse> {
   const { mode = 'raw', declared = 'image/png' } = options;
   if (mode === 'raw') return t.request({ method: 'PUT', url: imageUrl(departmentId), token, payload: bytes, headers: { 'content-type': declared } });
   const form = multipartBody([{ name: 'file', filename: 'floor-plan.img', contentType: declared, data: bytes }]);
@@ -168,7 +189,9 @@ describe('department image upload and download', () => {
     expectColourNear(await meanColour(first.rawPayload), red);
     const firstEtag = String(first.headers.etag);
 
-    expect((await putImage(t, department.id, admin, await solidImage('jpeg', 700, 500, blue), { mode: 'multipart', declared: 'image/jpeg' })).statusCode).toBe(200);
+    expect((await putImage(t, department.id, admin, await solidImage('jpeg', 700, 500, blue), { mode: 'multipart', declared: 'image/jpeg' })).statusCode).toBe(
+      200,
+    );
     const second = await getImage(t, department.id, user, { 'if-none-match': firstEtag });
     await expectServedImage(second, 'jpeg', 700, 500);
     expect(String(second.headers.etag)).not.toBe(firstEtag);
@@ -283,7 +306,12 @@ describe('department image content: the type comes from the bytes, and everythin
   it('refuses a JSON or text body with 415', async () => {
     const department = await insertDepartment(db);
     const png = await solidImage('png', 32, 32);
-    await expectRefused(department.id, await t.request({ method: 'PUT', url: imageUrl(department.id), token: admin, payload: { file: png.toString('base64') } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await expectRefused(
+      department.id,
+      await t.request({ method: 'PUT', url: imageUrl(department.id), token: admin, payload: { file: png.toString('base64') } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
     await expectRefused(department.id, await putImage(t, department.id, admin, png, { declared: 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 
@@ -355,7 +383,12 @@ describe('department image content: the type comes from the bytes, and everythin
     const department = await insertDepartment(db);
     const png = await noisyPng(200, 200);
     for (const mode of MODES) {
-      await expectRefused(department.id, await putImage(t, department.id, admin, png.subarray(0, Math.floor(png.length / 2)), { mode }), 400, 'VALIDATION_FAILED');
+      await expectRefused(
+        department.id,
+        await putImage(t, department.id, admin, png.subarray(0, Math.floor(png.length / 2)), { mode }),
+        400,
+        'VALIDATION_FAILED',
+      );
     }
   });
 });

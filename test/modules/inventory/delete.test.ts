@@ -6,7 +6,18 @@ import { departmentImages, reports } from '../../../src/db/schema.js';
 import { expectProblem } from '../../helpers/app.js';
 import { onPostgres } from '../../helpers/database.js';
 import { insertDepartment, insertDesk, insertEquipment, insertReport, insertReservation, insertRoom } from '../../helpers/fixtures.js';
-import { TABLES, UNKNOWN_ID, countRows, departmentUrl, deskUrl, equipmentItemUrl, inventoryTest, roomUrl, type InventoryTest, type Table } from './inventory-helpers.js';
+import {
+  TABLES,
+  UNKNOWN_ID,
+  countRows,
+  departmentUrl,
+  deskUrl,
+  equipmentItemUrl,
+  inventoryTest,
+  roomUrl,
+  type InventoryTest,
+  type Table,
+} from './inventory-helpers.js';
 
 /** Deleting departments, rooms, desks and equipment: 409 while something is beneath, ?force=true (docs/behaviour.md#inventory-departments-rooms-desks-equipment). */
 
@@ -26,9 +37,23 @@ async function buildTree(s: InventoryTest) {
   const desk = await insertDesk(db, room.id, { name: 'Equipped' });
   const bareDesk = await insertDesk(db, room.id, { name: 'Bare' });
   const item = await insertEquipment(db, desk.id);
-  const past = await insertReservation(db, { userId: s.userId, deskId: desk.id, startTime: new Date(now - 2 * DAY), endTime: new Date(now - DAY), userExclusive: false });
-  const future = await insertReservation(db, { userId: s.userId, deskId: desk.id, startTime: new Date(now + DAY), endTime: new Date(now + DAY + HOUR), userExclusive: false });
-  await db.insert(departmentImages).values({ departmentId: department.id, contentType: 'image/png', data: Buffer.from('png'), etag: '"tree"', updatedAt: new Date(now) });
+  const past = await insertReservation(db, {
+    userId: s.userId,
+    deskId: desk.id,
+    startTime: new Date(now - 2 * DAY),
+    endTime: new Date(now - DAY),
+    userExclusive: false,
+  });
+  const future = await insertReservation(db, {
+    userId: s.userId,
+    deskId: desk.id,
+    startTime: new Date(now + DAY),
+    endTime: new Date(now + DAY + HOUR),
+    userExclusive: false,
+  });
+  await db
+    .insert(departmentImages)
+    .values({ departmentId: department.id, contentType: 'image/png', data: Buffer.from('png'), etag: '"tree"', updatedAt: new Date(now) });
   const report = await insertReport(db, { reportedBy: s.userId, departmentId: department.id, roomId: room.id, deskId: desk.id, equipmentId: item.id });
   return { department, room, emptyRoom, desk, bareDesk, item, past, future, report };
 }
@@ -58,7 +83,9 @@ describe('delete', () => {
       const before = await totals(s.db);
       for (const url of [departmentUrl(tree.department.id), `${departmentUrl(tree.department.id)}?force=false`]) {
         const problem = expectProblem(await s.send('DELETE', url, s.admin), 409, 'HAS_DEPENDENTS');
-        expect(problem.detail).toBe(`Department ${tree.department.id} still has 2 rooms, 2 desks, 1 equipment item and 1 future reservation; remove them first or delete with ?force=true`);
+        expect(problem.detail).toBe(
+          `Department ${tree.department.id} still has 2 rooms, 2 desks, 1 equipment item and 1 future reservation; remove them first or delete with ?force=true`,
+        );
         expect(problem.dependents).toEqual({ rooms: 2, desks: 2, equipment: 1, futureReservations: 1 });
       }
       expect(await totals(s.db)).toEqual(before);
@@ -77,7 +104,9 @@ describe('delete', () => {
       const tree = await buildTree(s);
       const before = await totals(s.db);
       const problem = expectProblem(await s.send('DELETE', roomUrl(tree.department.id, tree.room.id), s.admin), 409, 'HAS_DEPENDENTS');
-      expect(problem.detail).toBe(`Room ${tree.room.id} still has 2 desks, 1 equipment item and 1 future reservation; remove them first or delete with ?force=true`);
+      expect(problem.detail).toBe(
+        `Room ${tree.room.id} still has 2 desks, 1 equipment item and 1 future reservation; remove them first or delete with ?force=true`,
+      );
       expect(problem.dependents).toEqual({ rooms: 0, desks: 2, equipment: 1, futureReservations: 1 });
       expect(await totals(s.db)).toEqual(before);
     });
@@ -119,7 +148,13 @@ describe('delete', () => {
       const department = await insertDepartment(s.db);
       const room = await insertRoom(s.db, department.id);
       const desk = await insertDesk(s.db, room.id);
-      await insertReservation(s.db, { userId: s.userId, deskId: desk.id, startTime: new Date(now - 3 * DAY), endTime: new Date(now - 2 * DAY), userExclusive: false });
+      await insertReservation(s.db, {
+        userId: s.userId,
+        deskId: desk.id,
+        startTime: new Date(now - 3 * DAY),
+        endTime: new Date(now - 2 * DAY),
+        userExclusive: false,
+      });
       await insertReservation(s.db, { userId: s.userId, deskId: desk.id, startTime: new Date(now - HOUR), endTime: new Date(now), userExclusive: false });
       expect((await s.send('DELETE', deskUrl(department.id, room.id, desk.id), s.admin)).statusCode).toBe(204);
       expect(await countRows(s.db, 'desks', { column: 'id', value: desk.id })).toBe(0);
@@ -151,7 +186,12 @@ describe('delete', () => {
       expect(await countRows(s.db, 'equipment', { column: 'desk_id', value: tree.desk.id })).toBe(0);
       expect(await countRows(s.db, 'reservations', { column: 'desk_id', value: tree.desk.id })).toBe(0);
       expect(await reportRefs(s.db, tree.report.id)).toEqual({ departmentId: null, roomId: null, deskId: null, equipmentId: null });
-      expect(await reportRefs(s.db, control.report.id)).toEqual({ departmentId: control.department.id, roomId: control.room.id, deskId: control.desk.id, equipmentId: control.item.id });
+      expect(await reportRefs(s.db, control.report.id)).toEqual({
+        departmentId: control.department.id,
+        roomId: control.room.id,
+        deskId: control.desk.id,
+        equipmentId: control.item.id,
+      });
       expectProblem(await s.get(departmentUrl(tree.department.id), s.admin), 404, 'NOT_FOUND');
     });
 
@@ -159,7 +199,13 @@ describe('delete', () => {
       const tree = await buildTree(s);
       const before = await totals(s.db);
       expect((await s.send('DELETE', `${roomUrl(tree.department.id, tree.room.id)}?force=true`, s.admin)).statusCode).toBe(204);
-      expect(await totals(s.db)).toEqual({ ...before, rooms: before.rooms - 1, desks: before.desks - 2, equipment: before.equipment - 1, reservations: before.reservations - 2 });
+      expect(await totals(s.db)).toEqual({
+        ...before,
+        rooms: before.rooms - 1,
+        desks: before.desks - 2,
+        equipment: before.equipment - 1,
+        reservations: before.reservations - 2,
+      });
       expect(await reportRefs(s.db, tree.report.id)).toEqual({ departmentId: tree.department.id, roomId: null, deskId: null, equipmentId: null });
       expect(s.ok<{ rooms: string[] }>(await s.get(departmentUrl(tree.department.id), s.admin)).rooms).toEqual([tree.emptyRoom.id]);
     });
@@ -177,7 +223,12 @@ describe('delete', () => {
       const tree = await buildTree(s);
       expect((await s.send('DELETE', equipmentItemUrl(tree.department.id, tree.room.id, tree.desk.id, tree.item.id), s.admin)).statusCode).toBe(204);
       expect(await countRows(s.db, 'equipment', { column: 'id', value: tree.item.id })).toBe(0);
-      expect(await reportRefs(s.db, tree.report.id)).toEqual({ departmentId: tree.department.id, roomId: tree.room.id, deskId: tree.desk.id, equipmentId: null });
+      expect(await reportRefs(s.db, tree.report.id)).toEqual({
+        departmentId: tree.department.id,
+        roomId: tree.room.id,
+        deskId: tree.desk.id,
+        equipmentId: null,
+      });
     });
 
     it('is for admins only (403 for a USER, nothing deleted) and refuses a force that is not a boolean', async () => {
@@ -200,7 +251,11 @@ describe('delete', () => {
         expectProblem(await s.send('DELETE', `${roomUrl(tree.department.id, UNKNOWN_ID)}${force}`, s.admin), 404, 'NOT_FOUND');
         expectProblem(await s.send('DELETE', `${deskUrl(tree.department.id, tree.room.id, UNKNOWN_ID)}${force}`, s.admin), 404, 'NOT_FOUND');
         expectProblem(await s.send('DELETE', `${deskUrl(tree.department.id, tree.emptyRoom.id, tree.desk.id)}${force}`, s.admin), 404, 'NOT_FOUND');
-        expectProblem(await s.send('DELETE', `${equipmentItemUrl(tree.department.id, tree.room.id, tree.desk.id, UNKNOWN_ID)}${force}`, s.admin), 404, 'NOT_FOUND');
+        expectProblem(
+          await s.send('DELETE', `${equipmentItemUrl(tree.department.id, tree.room.id, tree.desk.id, UNKNOWN_ID)}${force}`, s.admin),
+          404,
+          'NOT_FOUND',
+        );
       }
       expect(await countRows(s.db, 'desks', { column: 'id', value: tree.desk.id })).toBe(1);
     });
@@ -212,7 +267,13 @@ describe('delete', () => {
      * the parent until commit); the delete must wait for it and then see it: 409, child kept.
      * Without the delete's FOR UPDATE lock it would count nothing, then cascade the child away.
      */
-    const cases: { level: string; insert: (tree: { departmentId: string; roomId: string; deskId: string }, userId: string, start: Date) => string; url: (tree: { departmentId: string; roomId: string; deskId: string }) => string; table: Table; expected: RegExp }[] = [
+    const cases: {
+      level: string;
+      insert: (tree: { departmentId: string; roomId: string; deskId: string }, userId: string, start: Date) => string;
+      url: (tree: { departmentId: string; roomId: string; deskId: string }) => string;
+      table: Table;
+      expected: RegExp;
+    }[] = [
       {
         level: 'a department while a room is being added to it',
         insert: (tree) => `insert into rooms (department_id, name) values ('${tree.departmentId}', 'Late')`,

@@ -21,7 +21,8 @@ import {
 
 describe('departments', () => {
   let s: InventoryTest;
-  const list = async (query: Record<string, string | string[]> = {}, token = s.admin) => s.ok<Page<DepartmentBody>>(await s.get('/api/departments', token, query));
+  const list = async (query: Record<string, string | string[]> = {}, token = s.admin) =>
+    s.ok<Page<DepartmentBody>>(await s.get('/api/departments', token, query));
 
   beforeAll(async () => {
     s = await inventoryTest();
@@ -46,7 +47,17 @@ describe('departments', () => {
       expect(page.content).toHaveLength(1);
       expect(sortedKeys(page.content[0]!)).toEqual(DEPARTMENT_KEYS);
       expect(page.content[0]).toEqual({ id: department.id, location: 'Shape', building: 'B', floor: -2, rooms: [room.id] });
-      expect(page).toMatchObject({ totalElements: 1, totalPages: 1, number: 0, size: 20, first: true, last: true, empty: false, numberOfElements: 1, sort: [] });
+      expect(page).toMatchObject({
+        totalElements: 1,
+        totalPages: 1,
+        number: 0,
+        size: 20,
+        first: true,
+        last: true,
+        empty: false,
+        numberOfElements: 1,
+        sort: [],
+      });
     });
 
     it('lists the room ids of a department by room name, then id', async () => {
@@ -123,7 +134,8 @@ describe('departments', () => {
     }
 
     it('accepts the bounds of floor and a 200-character location', async () => {
-      for (const floor of [-1000, 10_000]) expect(s.ok<DepartmentBody>(await s.send('POST', '/api/departments', s.admin, { ...valid, floor })).floor).toBe(floor);
+      for (const floor of [-1000, 10_000])
+        expect(s.ok<DepartmentBody>(await s.send('POST', '/api/departments', s.admin, { ...valid, floor })).floor).toBe(floor);
       expect(s.ok<DepartmentBody>(await s.send('POST', '/api/departments', s.admin, { ...valid, location: 'y'.repeat(200) })).location).toHaveLength(200);
     });
 

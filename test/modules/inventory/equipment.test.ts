@@ -48,7 +48,9 @@ describe('equipment', () => {
 
     it('accepts an empty description and one of 10000 characters', async () => {
       expect(s.ok<EquipmentBody>(await s.send('POST', listUrl(), s.admin, { name: 'Plain', description: '', type: 'CHAIR' })).description).toBe('');
-      expect(s.ok<EquipmentBody>(await s.send('POST', listUrl(), s.admin, { name: 'Long', description: 'x'.repeat(10_000), type: 'OTHER' })).description).toHaveLength(10_000);
+      expect(
+        s.ok<EquipmentBody>(await s.send('POST', listUrl(), s.admin, { name: 'Long', description: 'x'.repeat(10_000), type: 'OTHER' })).description,
+      ).toHaveLength(10_000);
     });
 
     it('lists a page of Equipment', async () => {
@@ -66,7 +68,8 @@ describe('equipment', () => {
   describe('filter and order', () => {
     let desk: string;
     const url = () => equipmentUrl(departmentId, roomId, desk);
-    const names = async (query: Record<string, string | string[]>) => s.ok<Page<EquipmentBody>>(await s.get(url(), s.user, query)).content.map((item) => item.name);
+    const names = async (query: Record<string, string | string[]>) =>
+      s.ok<Page<EquipmentBody>>(await s.get(url(), s.user, query)).content.map((item) => item.name);
 
     beforeAll(async () => {
       desk = (await insertDesk(s.db, roomId, { name: 'Filtered' })).id;
@@ -122,7 +125,8 @@ describe('equipment', () => {
       const all = s.ok<Page<EquipmentBody>>(await s.get(url(), s.user, { sort: 'id' })).content.map((item) => item.id);
       expect(all).toEqual([...all].sort());
       expect(page.content.map((item) => item.id)).toEqual(all.slice(2, 4));
-      for (const sort of ['deskId', 'createdAt']) expect(fieldsOf(expectProblem(await s.get(url(), s.user, { sort }), 400, 'VALIDATION_FAILED'))).toEqual(['sort']);
+      for (const sort of ['deskId', 'createdAt'])
+        expect(fieldsOf(expectProblem(await s.get(url(), s.user, { sort }), 400, 'VALIDATION_FAILED'))).toEqual(['sort']);
     });
   });
 
@@ -160,7 +164,11 @@ describe('equipment', () => {
       expectProblem(await s.send('PUT', itemUrl(UNKNOWN_ID), s.admin, { name: 'X' }), 404, 'NOT_FOUND');
       expectProblem(await s.send('DELETE', itemUrl(UNKNOWN_ID), s.admin), 404, 'NOT_FOUND');
       expectProblem(await s.get(equipmentUrl(departmentId, roomId, UNKNOWN_ID), s.user), 404, 'NOT_FOUND');
-      expectProblem(await s.send('POST', equipmentUrl(departmentId, roomId, UNKNOWN_ID), s.admin, { name: 'X', description: '', type: 'MOUSE' }), 404, 'NOT_FOUND');
+      expectProblem(
+        await s.send('POST', equipmentUrl(departmentId, roomId, UNKNOWN_ID), s.admin, { name: 'X', description: '', type: 'MOUSE' }),
+        404,
+        'NOT_FOUND',
+      );
     });
   });
 

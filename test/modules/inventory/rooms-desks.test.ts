@@ -85,7 +85,8 @@ describe('rooms', () => {
       await insertRoom(s.db, department, { name: 'Bravo', available: false });
       await insertRoom(s.db, otherDepartmentId, { name: 'Foreign' });
     });
-    const names = async (query: Record<string, string | string[]>) => s.ok<Page<RoomBody>>(await s.get(roomsUrl(department), s.user, query)).content.map((room) => room.name);
+    const names = async (query: Record<string, string | string[]>) =>
+      s.ok<Page<RoomBody>>(await s.get(roomsUrl(department), s.user, query)).content.map((room) => room.name);
 
     it('orders by name by default, lists only the rooms of that department', async () => {
       expect(await names({})).toEqual(['Alpha', 'Bravo', 'Charlie']);
@@ -175,7 +176,9 @@ describe('rooms', () => {
 
     it('refuses unknown members and nulls in a room change', async () => {
       const room = await insertRoom(s.db, departmentId, { name: 'Strict' });
-      expect(fieldsOf(expectProblem(await s.send('PUT', roomUrl(departmentId, room.id), s.admin, { createdAt: '2024-01-01T00:00:00Z' }), 400))).toEqual(['createdAt']);
+      expect(fieldsOf(expectProblem(await s.send('PUT', roomUrl(departmentId, room.id), s.admin, { createdAt: '2024-01-01T00:00:00Z' }), 400))).toEqual([
+        'createdAt',
+      ]);
       expect(fieldsOf(expectProblem(await s.send('PUT', roomUrl(departmentId, room.id), s.admin, { available: null }), 400))).toEqual(['available']);
       expect(fieldsOf(expectProblem(await s.send('PUT', roomUrl(departmentId, room.id), s.admin, { departmentId: 'x' }), 400))).toEqual(['departmentId']);
       expect(s.ok<RoomBody>(await s.get(roomUrl(departmentId, room.id), s.admin))).toMatchObject({ name: 'Strict', available: true });
@@ -198,7 +201,13 @@ describe('rooms', () => {
       const room = await insertRoom(s.db, from.id, { name: 'Moving' });
       const desk = await insertDesk(s.db, room.id, { name: 'Along' });
       const moved = s.ok<RoomBody>(await s.send('PUT', roomUrl(from.id, room.id), s.admin, { departmentId: to.id }));
-      expect(moved).toEqual({ id: room.id, name: 'Moving', departmentId: to.id, available: true, desks: [{ id: desk.id, name: 'Along', type: 'FLEX', roomId: room.id, departmentId: to.id }] });
+      expect(moved).toEqual({
+        id: room.id,
+        name: 'Moving',
+        departmentId: to.id,
+        available: true,
+        desks: [{ id: desk.id, name: 'Along', type: 'FLEX', roomId: room.id, departmentId: to.id }],
+      });
       expectProblem(await s.get(roomUrl(from.id, room.id), s.admin), 404, 'NOT_FOUND');
       expect(s.ok(await s.get(roomUrl(to.id, room.id), s.admin))).toEqual(moved);
       expect(s.ok<DeskBody>(await s.get(deskUrl(to.id, room.id, desk.id), s.admin)).departmentId).toBe(to.id);
@@ -208,7 +217,11 @@ describe('rooms', () => {
 
     it('answers 400 naming departmentId for an unknown target department, changing nothing', async () => {
       const room = await insertRoom(s.db, departmentId, { name: 'Staying' });
-      const problem = expectProblem(await s.send('PUT', roomUrl(departmentId, room.id), s.admin, { departmentId: UNKNOWN_ID, name: 'Gone' }), 400, 'VALIDATION_FAILED');
+      const problem = expectProblem(
+        await s.send('PUT', roomUrl(departmentId, room.id), s.admin, { departmentId: UNKNOWN_ID, name: 'Gone' }),
+        400,
+        'VALIDATION_FAILED',
+      );
       expect(fieldsOf(problem)).toEqual(['departmentId']);
       expect(s.ok<RoomBody>(await s.get(roomUrl(departmentId, room.id), s.admin))).toMatchObject({ name: 'Staying', departmentId });
     });
@@ -290,7 +303,11 @@ describe('desks', () => {
       const desk = await insertDesk(s.db, roomId, { name: 'Home' });
       const foreignDepartment = await insertDepartment(s.db, { location: 'Foreign' });
       const foreignRoom = await insertRoom(s.db, foreignDepartment.id);
-      const wrongPaths = [deskUrl(departmentId, otherRoomId, desk.id), deskUrl(foreignDepartment.id, roomId, desk.id), deskUrl(foreignDepartment.id, foreignRoom.id, desk.id)];
+      const wrongPaths = [
+        deskUrl(departmentId, otherRoomId, desk.id),
+        deskUrl(foreignDepartment.id, roomId, desk.id),
+        deskUrl(foreignDepartment.id, foreignRoom.id, desk.id),
+      ];
       for (const url of wrongPaths) {
         expectProblem(await s.get(url, s.user), 404, 'NOT_FOUND');
         expectProblem(await s.send('PUT', url, s.admin, { name: 'Stolen' }), 404, 'NOT_FOUND');
@@ -389,7 +406,11 @@ describe('desks', () => {
 
     it('answers 400 naming roomId for an unknown room, changing nothing', async () => {
       const desk = await insertDesk(s.db, roomId, { name: 'Staying' });
-      const problem = expectProblem(await s.send('PUT', deskUrl(departmentId, roomId, desk.id), s.admin, { roomId: UNKNOWN_ID, name: 'Gone' }), 400, 'VALIDATION_FAILED');
+      const problem = expectProblem(
+        await s.send('PUT', deskUrl(departmentId, roomId, desk.id), s.admin, { roomId: UNKNOWN_ID, name: 'Gone' }),
+        400,
+        'VALIDATION_FAILED',
+      );
       expect(fieldsOf(problem)).toEqual(['roomId']);
       expect(s.ok(await s.get(deskUrl(departmentId, roomId, desk.id), s.admin))).toEqual({ id: desk.id, name: 'Staying', type: 'FLEX', roomId, departmentId });
     });

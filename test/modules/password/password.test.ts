@@ -31,7 +31,8 @@ const forgotOn = (t: TestApp, email: string, remoteAddress?: string) =>
   t.request({ method: 'POST', url: '/api/password/forgot', payload: { email }, ...(remoteAddress ? { remoteAddress } : {}) });
 const resetOn = (t: TestApp, payload: unknown, remoteAddress?: string) =>
   t.request({ method: 'POST', url: '/api/password/reset', payload: payload as Record<string, unknown>, ...(remoteAddress ? { remoteAddress } : {}) });
-const loginStatusOn = async (t: TestApp, email: string, password: string) => (await t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).statusCode;
+const loginStatusOn = async (t: TestApp, email: string, password: string) =>
+  (await t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).statusCode;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('password links by e-mail', () => {
@@ -208,7 +209,10 @@ describe('password links by e-mail', () => {
         const tokens = mailsTo(user.email, since).map((mail) => linkOf(mail).token);
         const statuses = [];
         for (const token of tokens) statuses.push((await reset({ token, password: `concurrent-pw-${round}` })).statusCode);
-        expect(statuses.filter((status) => status === 204), `round ${round}: ${statuses.join(', ')}`).toHaveLength(1);
+        expect(
+          statuses.filter((status) => status === 204),
+          `round ${round}: ${statuses.join(', ')}`,
+        ).toHaveLength(1);
         expect(statuses.filter((status) => status === 400)).toHaveLength(2);
       }
     });
@@ -242,7 +246,17 @@ describe('password links by e-mail', () => {
       expect(row).toBeDefined();
       const flipped = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
       // The stored hash itself is no token either.
-      for (const garbage of [randomBytes(32).toString('base64url'), 'garbage', flipped, `${token}x`, token.toUpperCase(), row!.tokenHash, ' ', '%00', 'x'.repeat(200)]) {
+      for (const garbage of [
+        randomBytes(32).toString('base64url'),
+        'garbage',
+        flipped,
+        `${token}x`,
+        token.toUpperCase(),
+        row!.tokenHash,
+        ' ',
+        '%00',
+        'x'.repeat(200),
+      ]) {
         expectProblem(await reset({ token: garbage, password: 'garbage-pw-1' }), 400, 'INVALID_RESET_TOKEN');
       }
       // The real one still works.
@@ -260,7 +274,12 @@ describe('password links by e-mail', () => {
         { payload: '{"token": "abc", "password": ', code: 'MALFORMED_JSON' },
       ];
       for (const item of cases) {
-        const response = await t.request({ method: 'POST', url: '/api/password/reset', payload: item.payload as string, headers: { 'content-type': 'application/json' } });
+        const response = await t.request({
+          method: 'POST',
+          url: '/api/password/reset',
+          payload: item.payload as string,
+          headers: { 'content-type': 'application/json' },
+        });
         const problem = expectProblem(response, 400, item.code ?? 'VALIDATION_FAILED');
         if (item.field) expect(fieldsOf(problem)).toContain(item.field);
       }
@@ -286,7 +305,7 @@ describe('password links by e-mail', () => {
     });
   });
 
-  describe('changing a user\'s e-mail address', () => {
+  describe("changing a user's e-mail address", () => {
     const changeEmail = async (id: string, email: string) => {
       const response = await t.request({ method: 'PUT', url: `/api/users/${id}`, token: await t.adminToken(), payload: { email } });
       expect(response.statusCode, response.body).toBe(200);
@@ -351,7 +370,9 @@ describe('password links by e-mail', () => {
       expect(await links.replace(user.id, user.email, 'hash-for-the-old-address', 'reset', now, later)).toBe(false);
       expect(await t.database.handle.db.select().from(passwordTokens).where(eq(passwordTokens.userId, user.id))).toEqual([]);
       expect(await links.replace(user.id, moved, 'hash-for-the-new-address', 'reset', now, later)).toBe(true);
-      expect((await t.database.handle.db.select().from(passwordTokens).where(eq(passwordTokens.userId, user.id))).map((row) => row.tokenHash)).toEqual(['hash-for-the-new-address']);
+      expect((await t.database.handle.db.select().from(passwordTokens).where(eq(passwordTokens.userId, user.id))).map((row) => row.tokenHash)).toEqual([
+        'hash-for-the-new-address',
+      ]);
     });
   });
 
@@ -360,7 +381,12 @@ describe('password links by e-mail', () => {
       counter += 1;
       const email = `new.account.${counter}@example.test`;
       const since = smtp.mails.length;
-      const created = await t.request({ method: 'POST', url: '/api/users', token: await t.adminToken(), payload: { firstName: 'Nora', lastName: 'New', email } });
+      const created = await t.request({
+        method: 'POST',
+        url: '/api/users',
+        token: await t.adminToken(),
+        payload: { firstName: 'Nora', lastName: 'New', email },
+      });
       expect(created.statusCode).toBe(200);
       const mail = await mailTo(email, since);
       expect(mail.envelopeTo).toEqual([email]);

@@ -116,7 +116,14 @@ describe('reports', () => {
         createdAt: '2026-05-04T08:05:30.250Z',
       });
       const [row] = await t.database.handle.db.select().from(reports).where(eq(reports.id, report.id));
-      expect(row).toMatchObject({ title: 'Wobbly desk', reportedBy: userId, departmentId: a1a.departmentId, roomId: a1a.roomId, deskId: a1a.deskId, equipmentId: null });
+      expect(row).toMatchObject({
+        title: 'Wobbly desk',
+        reportedBy: userId,
+        departmentId: a1a.departmentId,
+        roomId: a1a.roomId,
+        deskId: a1a.deskId,
+        equipmentId: null,
+      });
       expect(row!.createdAt.toISOString()).toBe('2026-05-04T08:05:30.250Z');
       expect(await get(`/api/report/${report.id}`).then((response) => response.json())).toEqual(report);
     });
@@ -138,7 +145,15 @@ describe('reports', () => {
       expect(department).toMatchObject({ departmentId: b1a.departmentId, roomId: null, deskId: null, equipmentId: null });
       const nowhere = await created(await post({ title: 'General', description: 'Coffee machine', reportedBy: userId }));
       expect(nowhere).toMatchObject({ departmentId: null, roomId: null, deskId: null, equipmentId: null });
-      const skipping = await created(await post({ title: 'Skip', description: 'Equipment and department', reportedBy: userId, equipmentId: a1a.equipmentId, departmentId: a1a.departmentId }));
+      const skipping = await created(
+        await post({
+          title: 'Skip',
+          description: 'Equipment and department',
+          reportedBy: userId,
+          equipmentId: a1a.equipmentId,
+          departmentId: a1a.departmentId,
+        }),
+      );
       expect(skipping).toMatchObject(a1a);
     });
 
@@ -169,9 +184,16 @@ describe('reports', () => {
         expect(fieldsOf(problem)).toEqual([member]);
       }
       // An unknown id next to real ones: only the unknown one is named.
-      const mixed = expectProblem(await post({ title: 'Unknown desk', description: 'x', reportedBy: userId, ...a1a, deskId: UNKNOWN_ID }), 400, 'VALIDATION_FAILED');
+      const mixed = expectProblem(
+        await post({ title: 'Unknown desk', description: 'x', reportedBy: userId, ...a1a, deskId: UNKNOWN_ID }),
+        400,
+        'VALIDATION_FAILED',
+      );
       expect(fieldsOf(mixed)).toEqual(['deskId']);
-      const unknownDepartment = expectProblem(await post({ title: 'x', description: 'x', reportedBy: userId, deskId: a1a.deskId, departmentId: UNKNOWN_ID }), 400);
+      const unknownDepartment = expectProblem(
+        await post({ title: 'x', description: 'x', reportedBy: userId, deskId: a1a.deskId, departmentId: UNKNOWN_ID }),
+        400,
+      );
       expect(fieldsOf(unknownDepartment)).toEqual(['departmentId']);
       expect(await reportCount()).toBe(before);
     });
@@ -195,7 +217,10 @@ describe('reports', () => {
         expect(fieldsOf(problem), JSON.stringify(place)).toEqual([field]);
       }
       // Two mismatches at once: each member named.
-      const both = expectProblem(await post({ title: 'Mismatch', description: 'x', reportedBy: userId, departmentId: b1a.departmentId, roomId: a2a.roomId, deskId: a1a.deskId }), 400);
+      const both = expectProblem(
+        await post({ title: 'Mismatch', description: 'x', reportedBy: userId, departmentId: b1a.departmentId, roomId: a2a.roomId, deskId: a1a.deskId }),
+        400,
+      );
       expect(fieldsOf(both).sort()).toEqual(['deskId', 'roomId']);
       expect(await reportCount()).toBe(before);
     });
@@ -231,7 +256,11 @@ describe('reports', () => {
     });
 
     it('answers 401 without a token', async () => {
-      expectProblem(await t.request({ method: 'POST', url: '/api/report', payload: { title: 'x', description: 'x', reportedBy: userId } }), 401, 'UNAUTHENTICATED');
+      expectProblem(
+        await t.request({ method: 'POST', url: '/api/report', payload: { title: 'x', description: 'x', reportedBy: userId } }),
+        401,
+        'UNAUTHENTICATED',
+      );
     });
   });
 
@@ -246,7 +275,13 @@ describe('reports', () => {
       const db = t.database.handle.db;
       const rows = [
         await insertReport(db, { reportedBy: userId, title: 'Charlie', createdAt: new Date('2026-05-01T10:00:00Z'), ...a1a }),
-        await insertReport(db, { reportedBy: otherUserId, title: 'Alpha', createdAt: new Date('2026-05-03T10:00:00Z'), roomId: a1a.roomId, departmentId: a1a.departmentId }),
+        await insertReport(db, {
+          reportedBy: otherUserId,
+          title: 'Alpha',
+          createdAt: new Date('2026-05-03T10:00:00Z'),
+          roomId: a1a.roomId,
+          departmentId: a1a.departmentId,
+        }),
         await insertReport(db, { reportedBy: userId, title: 'Bravo', createdAt: new Date('2026-05-02T10:00:00Z') }),
         await insertReport(db, { reportedBy: otherUserId, title: 'Delta', createdAt: new Date('2026-05-02T10:00:00Z'), ...a2a }),
         await insertReport(db, { reportedBy: adminId, title: 'Echo', createdAt: new Date('2026-04-30T10:00:00Z'), ...b1a }),
@@ -298,7 +333,12 @@ describe('reports', () => {
       expect(reporters).toEqual([...reporters].sort().reverse());
 
       const byId = await page(base, { sort: 'id,desc' });
-      expect(byId.content.map((item) => item.id)).toEqual(listed.map((item) => item.id).sort().reverse());
+      expect(byId.content.map((item) => item.id)).toEqual(
+        listed
+          .map((item) => item.id)
+          .sort()
+          .reverse(),
+      );
 
       const second = await page(base, { page: '1', size: '2' });
       expect(second.content.map((item) => item.id)).toEqual(byDefault(listed).slice(2, 4));

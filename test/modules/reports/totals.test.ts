@@ -28,7 +28,11 @@ describe('report list totals', () => {
     roomUrl = `/api/departments/${place.department.id}/rooms/${place.room.id}/reports`;
     // Five reports: two about the room, three without a place.
     for (let index = 0; index < 5; index++) {
-      await insertReport(db, { reportedBy: reporter, title: `Report ${index}`, ...(index < 2 ? { departmentId: place.department.id, roomId: place.room.id } : {}) });
+      await insertReport(db, {
+        reportedBy: reporter,
+        title: `Report ${index}`,
+        ...(index < 2 ? { departmentId: place.department.id, roomId: place.room.id } : {}),
+      });
     }
 
     ({ statements: authentication } = await counter.count(async () => {

@@ -107,7 +107,10 @@ describe.runIf(onPostgres)('concurrent bookings against PostgreSQL over HTTP', (
   it(`one desk, ${ATTEMPTS} users at once, one server process: exactly one booking succeeds`, async () => {
     const { desk } = await insertDeskInNewRoom(handle.db);
     day++;
-    const outcome = await race([first], userIds.map((userId, i) => ({ deskId: desk.id, userId, ...window(i) })));
+    const outcome = await race(
+      [first],
+      userIds.map((userId, i) => ({ deskId: desk.id, userId, ...window(i) })),
+    );
     expect(outcome).toEqual({ attempts: ATTEMPTS, ok: 1, conflicts: ATTEMPTS - 1, serverErrors: 0, other: [] });
     expect(await overlappingPairs()).toBe(0);
   });
@@ -115,7 +118,10 @@ describe.runIf(onPostgres)('concurrent bookings against PostgreSQL over HTTP', (
   it(`one desk, ${ATTEMPTS} users at once, spread over two server processes: exactly one succeeds`, async () => {
     const { desk } = await insertDeskInNewRoom(handle.db);
     day++;
-    const outcome = await race([first, second], userIds.map((userId, i) => ({ deskId: desk.id, userId, ...window(i) })));
+    const outcome = await race(
+      [first, second],
+      userIds.map((userId, i) => ({ deskId: desk.id, userId, ...window(i) })),
+    );
     expect(outcome).toEqual({ attempts: ATTEMPTS, ok: 1, conflicts: ATTEMPTS - 1, serverErrors: 0, other: [] });
     expect(await overlappingPairs()).toBe(0);
   });
@@ -124,7 +130,10 @@ describe.runIf(onPostgres)('concurrent bookings against PostgreSQL over HTTP', (
     const { room } = await insertDeskInNewRoom(handle.db);
     const desks = await Promise.all(Array.from({ length: ATTEMPTS }, (_, i) => insertDesk(handle.db, room.id, { name: `Desk ${i}` })));
     day++;
-    const outcome = await race([first, second], desks.map((desk, i) => ({ deskId: desk.id, userId: userIds[0]!, ...window(i) })));
+    const outcome = await race(
+      [first, second],
+      desks.map((desk, i) => ({ deskId: desk.id, userId: userIds[0]!, ...window(i) })),
+    );
     expect(outcome).toEqual({ attempts: ATTEMPTS, ok: 1, conflicts: ATTEMPTS - 1, serverErrors: 0, other: [] });
     expect(await overlappingPairs()).toBe(0);
   });

@@ -137,7 +137,12 @@ describe('reservations', () => {
         expect(expectProblem(response, 400, 'VALIDATION_FAILED').errors?.map((error) => error.field)).toEqual(Object.keys(query));
       }
       // The extremes themselves are fine.
-      const extremes = await t.request({ method: 'GET', url: '/api/reservation', token: admin, query: { from: '0001-01-01T00:00:00Z', to: '9999-12-31T23:59:59.999Z' } });
+      const extremes = await t.request({
+        method: 'GET',
+        url: '/api/reservation',
+        token: admin,
+        query: { from: '0001-01-01T00:00:00Z', to: '9999-12-31T23:59:59.999Z' },
+      });
       expect(extremes.statusCode, extremes.body).toBe(200);
     });
 
@@ -223,7 +228,11 @@ describe('reservations', () => {
       const noDesk = expectProblem(await book(aliceToken, { deskId: unknown, startTime: at(5 * DAY), endTime: at(5 * DAY + HOUR) }), 400, 'VALIDATION_FAILED');
       expect(noDesk.errors).toEqual([{ field: 'deskId', message: 'no such desk' }]);
       const desk = await freshDesk();
-      const noUser = expectProblem(await book(admin, { deskId: desk.id, userId: unknown, startTime: at(5 * DAY), endTime: at(5 * DAY + HOUR) }), 400, 'VALIDATION_FAILED');
+      const noUser = expectProblem(
+        await book(admin, { deskId: desk.id, userId: unknown, startTime: at(5 * DAY), endTime: at(5 * DAY + HOUR) }),
+        400,
+        'VALIDATION_FAILED',
+      );
       expect(noUser.errors).toEqual([{ field: 'userId', message: 'no such user' }]);
     });
 
@@ -241,7 +250,9 @@ describe('reservations', () => {
       const problem = expectProblem(await book(aliceToken, past), 400, 'RESERVATION_NOT_ALLOWED');
       expect(problem.errors?.[0]?.field).toBe('endTime');
       const started = { deskId: desk.id, startTime: at(-HOUR), endTime: at(HOUR) };
-      expect(expectProblem(await book(aliceToken, started), 400, 'RESERVATION_NOT_ALLOWED').errors).toEqual([{ field: 'startTime', message: 'lies in the past' }]);
+      expect(expectProblem(await book(aliceToken, started), 400, 'RESERVATION_NOT_ALLOWED').errors).toEqual([
+        { field: 'startTime', message: 'lies in the past' },
+      ]);
       // A few minutes of grace for a form filled in "now".
       const justNow = await book(aliceToken, { deskId: desk.id, startTime: at(-60_000), endTime: at(HOUR) });
       expect(justNow.statusCode, justNow.body).toBe(200);
@@ -304,9 +315,19 @@ describe('reservations', () => {
         const user = await strict.createUser({ email: 'carol@example.test', password: PASSWORD });
         const token = (await strict.login(user.email, PASSWORD)).accessToken;
         const { desk } = await insertDeskInNewRoom(strict.database.handle.db);
-        const long = await strict.request({ method: 'POST', url: '/api/reservation', token, payload: { deskId: desk.id, startTime: at(DAY), endTime: at(DAY + 5 * HOUR) } });
+        const long = await strict.request({
+          method: 'POST',
+          url: '/api/reservation',
+          token,
+          payload: { deskId: desk.id, startTime: at(DAY), endTime: at(DAY + 5 * HOUR) },
+        });
         expect(expectProblem(long, 400, 'RESERVATION_NOT_ALLOWED').detail).toContain('4 hours');
-        const far = await strict.request({ method: 'POST', url: '/api/reservation', token, payload: { deskId: desk.id, startTime: at(8 * DAY), endTime: at(8 * DAY + HOUR) } });
+        const far = await strict.request({
+          method: 'POST',
+          url: '/api/reservation',
+          token,
+          payload: { deskId: desk.id, startTime: at(8 * DAY), endTime: at(8 * DAY + HOUR) },
+        });
         expect(expectProblem(far, 400, 'RESERVATION_NOT_ALLOWED').detail).toContain('7 days');
       } finally {
         await strict.close();
@@ -374,7 +395,8 @@ describe('reservations', () => {
       const all = await list(admin, { size: '1000' });
       const ids = all.json<Page<ReservationBody>>().content.map((item) => item.id);
       expect(ids).toEqual(expect.arrayContaining([mine.id, theirs.id]));
-      const only = async (query: Record<string, string>) => (await list(admin, { size: '1000', ...query })).json<Page<ReservationBody>>().content.map((item) => item.id);
+      const only = async (query: Record<string, string>) =>
+        (await list(admin, { size: '1000', ...query })).json<Page<ReservationBody>>().content.map((item) => item.id);
       expect(await only({ userId: bob.id })).toContain(theirs.id);
       expect(await only({ userId: bob.id })).not.toContain(mine.id);
       expect(await only({ deskId: listDesk.id })).toEqual([mine.id]);
@@ -393,7 +415,9 @@ describe('reservations', () => {
       const response = await list(aliceToken, { sort: 'startTime,desc', size: '1000' });
       const starts = response.json<Page<ReservationBody>>().content.map((item) => item.startTime);
       expect(starts).toEqual([...starts].sort().reverse());
-      expect(response.json<Page<ReservationBody>>().sort).toEqual([{ direction: 'DESC', nullHandling: 'NATIVE', ascending: false, property: 'startTime', ignoreCase: false }]);
+      expect(response.json<Page<ReservationBody>>().sort).toEqual([
+        { direction: 'DESC', nullHandling: 'NATIVE', ascending: false, property: 'startTime', ignoreCase: false },
+      ]);
       expectProblem(await list(aliceToken, { sort: 'user_exclusive' }), 400, 'VALIDATION_FAILED');
       const byDefault = (await list(aliceToken, { size: '1000' })).json<Page<ReservationBody>>().content.map((item) => item.startTime);
       expect(byDefault).toEqual([...byDefault].sort());
@@ -401,7 +425,11 @@ describe('reservations', () => {
 
     it("another user's reservation answers 404 to a USER (get, change, cancel) and nothing changes", async () => {
       expectProblem(await t.request({ method: 'GET', url: `/api/reservation/${theirs.id}`, token: aliceToken }), 404, 'NOT_FOUND');
-      expectProblem(await t.request({ method: 'PUT', url: `/api/reservation/${theirs.id}`, token: aliceToken, payload: { endTime: at(21 * DAY + 2 * HOUR) } }), 404, 'NOT_FOUND');
+      expectProblem(
+        await t.request({ method: 'PUT', url: `/api/reservation/${theirs.id}`, token: aliceToken, payload: { endTime: at(21 * DAY + 2 * HOUR) } }),
+        404,
+        'NOT_FOUND',
+      );
       expectProblem(await t.request({ method: 'DELETE', url: `/api/reservation/${theirs.id}`, token: aliceToken }), 404, 'NOT_FOUND');
       const still = await t.request({ method: 'GET', url: `/api/reservation/${theirs.id}`, token: bobToken });
       expect(still.json()).toEqual(theirs);
@@ -433,12 +461,23 @@ describe('reservations', () => {
       const one = await freshDesk();
       const other = await insertDeskInNewRoom(db);
       const created = (await book(aliceToken, { deskId: one.id, startTime: at(40 * DAY), endTime: at(40 * DAY + HOUR) })).json<ReservationBody>();
-      const longer = await t.request({ method: 'PUT', url: `/api/reservation/${created.id}`, token: aliceToken, payload: { endTime: at(40 * DAY + 3 * HOUR) } });
+      const longer = await t.request({
+        method: 'PUT',
+        url: `/api/reservation/${created.id}`,
+        token: aliceToken,
+        payload: { endTime: at(40 * DAY + 3 * HOUR) },
+      });
       expect(longer.statusCode, longer.body).toBe(200);
       expect(longer.json()).toEqual({ ...created, endTime: at(40 * DAY + 3 * HOUR) });
       const moved = await t.request({ method: 'PUT', url: `/api/reservation/${created.id}`, token: aliceToken, payload: { deskId: other.desk.id } });
       expect(moved.statusCode, moved.body).toBe(200);
-      expect(moved.json()).toEqual({ ...created, endTime: at(40 * DAY + 3 * HOUR), deskId: other.desk.id, roomId: other.room.id, departmentId: other.department.id });
+      expect(moved.json()).toEqual({
+        ...created,
+        endTime: at(40 * DAY + 3 * HOUR),
+        deskId: other.desk.id,
+        roomId: other.room.id,
+        departmentId: other.department.id,
+      });
       const read = await t.request({ method: 'GET', url: `/api/reservation/${created.id}`, token: aliceToken });
       expect(read.json()).toEqual(moved.json());
     });
@@ -447,9 +486,19 @@ describe('reservations', () => {
       const desk = await freshDesk();
       const first = (await book(aliceToken, { deskId: desk.id, startTime: at(41 * DAY), endTime: at(41 * DAY + 2 * HOUR) })).json<ReservationBody>();
       const second = (await book(bobToken, { deskId: desk.id, startTime: at(41 * DAY + 3 * HOUR), endTime: at(41 * DAY + 4 * HOUR) })).json<ReservationBody>();
-      const shifted = await t.request({ method: 'PUT', url: `/api/reservation/${first.id}`, token: aliceToken, payload: { startTime: at(41 * DAY + HOUR), endTime: at(41 * DAY + 3 * HOUR) } });
+      const shifted = await t.request({
+        method: 'PUT',
+        url: `/api/reservation/${first.id}`,
+        token: aliceToken,
+        payload: { startTime: at(41 * DAY + HOUR), endTime: at(41 * DAY + 3 * HOUR) },
+      });
       expect(shifted.statusCode, shifted.body).toBe(200);
-      const clash = await t.request({ method: 'PUT', url: `/api/reservation/${first.id}`, token: aliceToken, payload: { endTime: at(41 * DAY + 3 * HOUR + 1) } });
+      const clash = await t.request({
+        method: 'PUT',
+        url: `/api/reservation/${first.id}`,
+        token: aliceToken,
+        payload: { endTime: at(41 * DAY + 3 * HOUR + 1) },
+      });
       expect(expectProblem(clash, 409, 'RESERVATION_CONFLICT').conflicts).toEqual([{ startTime: second.startTime, endTime: second.endTime }]);
       const unchanged = await t.request({ method: 'GET', url: `/api/reservation/${first.id}`, token: aliceToken });
       expect(unchanged.json<ReservationBody>().endTime).toBe(at(41 * DAY + 3 * HOUR));
@@ -478,7 +527,11 @@ describe('reservations', () => {
         expect(shorter.statusCode, shorter.body).toBe(200);
         t.clock.set(new Date(NOW.getTime() + 50 * DAY + 3 * HOUR));
         token = (await t.login(alice.email, PASSWORD)).accessToken;
-        expectProblem(await t.request({ method: 'PUT', url: `/api/reservation/${created.id}`, token, payload: { endTime: at(50 * DAY + 5 * HOUR) } }), 409, 'CONFLICT');
+        expectProblem(
+          await t.request({ method: 'PUT', url: `/api/reservation/${created.id}`, token, payload: { endTime: at(50 * DAY + 5 * HOUR) } }),
+          409,
+          'CONFLICT',
+        );
         expectProblem(await t.request({ method: 'DELETE', url: `/api/reservation/${created.id}`, token }), 409, 'CONFLICT');
         const adminToken = (await t.login(ADMIN_EMAIL, ADMIN_PASSWORD)).accessToken;
         const byAdmin = await t.request({ method: 'DELETE', url: `/api/reservation/${created.id}`, token: adminToken });
@@ -490,9 +543,15 @@ describe('reservations', () => {
 
     it('a USER cannot change or cancel a fixed assignment (403); an admin can', async () => {
       const desk = await freshDesk('FIXED');
-      const assigned = (await book(admin, { deskId: desk.id, userId: alice.id, type: 'fixed', startTime: at(60 * DAY), endTime: at(60 * DAY + 8 * HOUR) })).json<ReservationBody>();
+      const assigned = (
+        await book(admin, { deskId: desk.id, userId: alice.id, type: 'fixed', startTime: at(60 * DAY), endTime: at(60 * DAY + 8 * HOUR) })
+      ).json<ReservationBody>();
       expectProblem(await t.request({ method: 'DELETE', url: `/api/reservation/${assigned.id}`, token: aliceToken }), 403, 'FORBIDDEN');
-      expectProblem(await t.request({ method: 'PUT', url: `/api/reservation/${assigned.id}`, token: aliceToken, payload: { endTime: at(60 * DAY + HOUR) } }), 403, 'FORBIDDEN');
+      expectProblem(
+        await t.request({ method: 'PUT', url: `/api/reservation/${assigned.id}`, token: aliceToken, payload: { endTime: at(60 * DAY + HOUR) } }),
+        403,
+        'FORBIDDEN',
+      );
       const changed = await t.request({ method: 'PUT', url: `/api/reservation/${assigned.id}`, token: admin, payload: { type: 'shared' } });
       expect(changed.json<ReservationBody>().type).toBe('shared');
     });

@@ -37,7 +37,12 @@ describe('reservation list totals', () => {
     // Alice: five reservations, three in the first room and two in the second; Bob: one.
     for (let index = 0; index < 5; index++) {
       const desk = index < 3 ? one.desk : two.desk;
-      await insertReservation(db, { userId: alice.id, deskId: desk.id, startTime: new Date(FIRST + index * 24 * HOUR), endTime: new Date(FIRST + index * 24 * HOUR + HOUR) });
+      await insertReservation(db, {
+        userId: alice.id,
+        deskId: desk.id,
+        startTime: new Date(FIRST + index * 24 * HOUR),
+        endTime: new Date(FIRST + index * 24 * HOUR + HOUR),
+      });
     }
     await insertReservation(db, { userId: bob.id, deskId: one.desk.id, startTime: new Date(FIRST + 10 * HOUR), endTime: new Date(FIRST + 11 * HOUR) });
 

@@ -95,7 +95,11 @@ const TWENTY: Item[] = [
 
 /** The definition: every item is matched by some equipment of the desk (type equal, name a substring in any case). */
 const deskMatches = (gear: Gear[], items: Item[]) =>
-  items.every((item) => gear.some((one) => (item.type === undefined || one.type === item.type) && (item.name === undefined || one.name.toLowerCase().includes(item.name.toLowerCase()))));
+  items.every((item) =>
+    gear.some(
+      (one) => (item.type === undefined || one.type === item.type) && (item.name === undefined || one.name.toLowerCase().includes(item.name.toLowerCase())),
+    ),
+  );
 
 describe('search with many equipment criteria', () => {
   let t: TestApp;
@@ -123,7 +127,9 @@ describe('search with many equipment criteria', () => {
   afterAll(() => t?.close());
 
   const search = async <T>(kind: 'rooms' | 'departments', equipment: Item[]) => {
-    const { result, sent } = await counter.record(() => t.request({ method: 'POST', url: `/api/search/${kind}`, token, payload: { equipment }, query: { size: '100' } }));
+    const { result, sent } = await counter.record(() =>
+      t.request({ method: 'POST', url: `/api/search/${kind}`, token, payload: { equipment }, query: { size: '100' } }),
+    );
     expect(result.statusCode, result.body).toBe(200);
     return { page: result.json<Page<T>>(), sent };
   };
@@ -134,7 +140,14 @@ describe('search with many equipment criteria', () => {
       .sort();
 
   it('answers what the definition answers, for 20 items and for parts of them', async () => {
-    const cases: Item[][] = [TWENTY, TWENTY.slice(0, 4), TWENTY.slice(8, 12), [...TWENTY.slice(0, 19), { type: 'WEBCAM' }], [{ name: 'hp' }, { type: 'DOCKING_STATION' }], [{}]];
+    const cases: Item[][] = [
+      TWENTY,
+      TWENTY.slice(0, 4),
+      TWENTY.slice(8, 12),
+      [...TWENTY.slice(0, 19), { type: 'WEBCAM' }],
+      [{ name: 'hp' }, { type: 'DOCKING_STATION' }],
+      [{}],
+    ];
     for (const items of cases) {
       const expected = expectedDeskIds(items);
       const rooms = (await search<{ desks: { id: string }[] }>('rooms', items)).page;

@@ -82,7 +82,8 @@ describe('search of rooms and departments', () => {
     return response.json<Page<T>>();
   }
 
-  const searchRooms = async (criteria: unknown, query?: Record<string, string | string[]>) => ok<RoomItem>(await post('/api/search/rooms', criteria, { query }));
+  const searchRooms = async (criteria: unknown, query?: Record<string, string | string[]>) =>
+    ok<RoomItem>(await post('/api/search/rooms', criteria, { query }));
   const searchDepartments = async (criteria: unknown, query?: Record<string, string | string[]>) =>
     ok<DepartmentItem>(await post('/api/search/departments', criteria, { query }));
 
@@ -132,7 +133,8 @@ describe('search of rooms and departments', () => {
     await insertEquipment(db, desk.quiet, { type: 'MONITOR', name: 'Dell U2720' });
     await insertEquipment(db, desk.quiet, { type: 'KEYBOARD', name: 'Logitech' });
 
-    const reserve = (deskId: string, start: string, end: string) => insertReservation(db, { userId: ownerId, deskId, startTime: at(start), endTime: at(end), userExclusive: false });
+    const reserve = (deskId: string, start: string, end: string) =>
+      insertReservation(db, { userId: ownerId, deskId, startTime: at(start), endTime: at(end), userExclusive: false });
     // Window: back to back with the window at both edges, free inside it.
     await reserve(desk.window, '07:00:00', '09:00:00');
     await reserve(desk.window, '17:00:00', '18:00:00');
@@ -273,7 +275,9 @@ describe('search of rooms and departments', () => {
 
     it('combines room, department, desk and equipment criteria with AND', async () => {
       expect(listing(await searchRooms({ room: { available: true }, equipment: [{ type: 'DOCKING_STATION' }] }))).toEqual([[room.alpha, [desk.window]]]);
-      expect(listing(await searchRooms({ department: { location: 'berlin' }, desk: { type: 'FIXED' }, room: { name: 'golf' } }))).toEqual([[room.golf, [desk.golfBench]]]);
+      expect(listing(await searchRooms({ department: { location: 'berlin' }, desk: { type: 'FIXED' }, room: { name: 'golf' } }))).toEqual([
+        [room.golf, [desk.golfBench]],
+      ]);
       expect((await searchRooms({ department: { building: 'annex' }, desk: { type: 'FIXED' } })).totalElements).toBe(0);
     });
   });
@@ -288,8 +292,12 @@ describe('search of rooms and departments', () => {
       ]);
       expect(page.totalElements).toBe(3);
       // Shifting the window by 1 ms away from each overlap frees those desks.
-      expect(deskIds(await searchRooms({ desk: { name: 'door' }, reservation: { free: { start: `${DAY}T09:00:00.001Z`, end: WINDOW.end } } }))).toEqual([desk.door]);
-      expect(deskIds(await searchRooms({ desk: { name: 'solo' }, reservation: { free: { start: WINDOW.start, end: `${DAY}T16:59:59.999Z` } } }))).toEqual([desk.solo]);
+      expect(deskIds(await searchRooms({ desk: { name: 'door' }, reservation: { free: { start: `${DAY}T09:00:00.001Z`, end: WINDOW.end } } }))).toEqual([
+        desk.door,
+      ]);
+      expect(deskIds(await searchRooms({ desk: { name: 'solo' }, reservation: { free: { start: WINDOW.start, end: `${DAY}T16:59:59.999Z` } } }))).toEqual([
+        desk.solo,
+      ]);
     });
 
     it('free looks at reservations only: available and type filter separately, when given', async () => {
@@ -305,7 +313,9 @@ describe('search of rooms and departments', () => {
     it('full: reservations cover the whole window, several back to back included; a gap fails', async () => {
       expect(listing(await searchRooms({ reservation: { full: WINDOW } }))).toEqual([[room.alpha, [desk.corner]]]);
       // Bravo's window desk is covered on either side of its gap, not across it; Quiet only until 11:00.
-      expect(deskIds(await searchRooms({ reservation: { full: { start: `${DAY}T09:00:00Z`, end: `${DAY}T12:00:00Z` } } }))).toEqual(sorted(desk.corner, desk.bravoWindow));
+      expect(deskIds(await searchRooms({ reservation: { full: { start: `${DAY}T09:00:00Z`, end: `${DAY}T12:00:00Z` } } }))).toEqual(
+        sorted(desk.corner, desk.bravoWindow),
+      );
       expect(deskIds(await searchRooms({ reservation: { full: { start: `${DAY}T13:00:00Z`, end: `${DAY}T17:00:00Z` } } }))).toEqual(
         sorted(desk.corner, desk.bravoWindow, desk.quiet),
       );
@@ -359,7 +369,14 @@ describe('search of rooms and departments', () => {
       expect(deskIds(await partly(7200))).toEqual(sorted(...whollyFree(), desk.door, desk.solo, desk.quiet));
       expect(deskIds(await partly(7200.5))).toEqual(sorted(...whollyFree(), desk.door, desk.solo));
       expect(deskIds(await partly(7201))).toEqual(sorted(...whollyFree(), desk.door, desk.solo));
-      const springDuration = { seconds: 7200, nano: 0, zero: false, negative: false, positive: true, units: [{ durationEstimated: false, timeBased: true, dateBased: false }] };
+      const springDuration = {
+        seconds: 7200,
+        nano: 0,
+        zero: false,
+        negative: false,
+        positive: true,
+        units: [{ durationEstimated: false, timeBased: true, dateBased: false }],
+      };
       expect(deskIds(await partly(springDuration))).toEqual(sorted(...whollyFree(), desk.door, desk.solo, desk.quiet));
       expect(deskIds(await partly({ seconds: 7200, nano: 1 }))).toEqual(sorted(...whollyFree(), desk.door, desk.solo));
       expect(deskIds(await partly({ seconds: 1799, nano: 999_999_999 }))).toContain(desk.bravoWindow);
@@ -382,7 +399,9 @@ describe('search of rooms and departments', () => {
       expect(listing(await searchRooms({ reservation: { full: plus2 } }))).toEqual([[room.alpha, [desk.corner]]]);
       // 10:00+01:00 is 09:00Z: Door's 1 ms overlap still blocks it.
       expect(deskIds(await searchRooms({ desk: { name: 'door' }, reservation: { free: { start: `${DAY}T10:00:00+01:00`, end: WINDOW.end } } }))).toEqual([]);
-      expect(deskIds(await searchRooms({ desk: { name: 'door' }, reservation: { free: { start: `${DAY}T10:00:00.001+01:00`, end: WINDOW.end } } }))).toEqual([desk.door]);
+      expect(deskIds(await searchRooms({ desk: { name: 'door' }, reservation: { free: { start: `${DAY}T10:00:00.001+01:00`, end: WINDOW.end } } }))).toEqual([
+        desk.door,
+      ]);
     });
   });
 
@@ -427,7 +446,17 @@ describe('search of rooms and departments', () => {
       const page = await ok<RoomItem>(response);
       expect(Object.keys(page).sort()).toEqual(PAGE_KEYS);
       expect(Object.keys(page.pageable).sort()).toEqual(PAGEABLE_KEYS);
-      expect(page).toMatchObject({ totalElements: 7, totalPages: 4, size: 2, number: 1, first: false, last: false, numberOfElements: 2, empty: false, sort: [] });
+      expect(page).toMatchObject({
+        totalElements: 7,
+        totalPages: 4,
+        size: 2,
+        number: 1,
+        first: false,
+        last: false,
+        numberOfElements: 2,
+        empty: false,
+        sort: [],
+      });
       expect(page.pageable).toEqual({ offset: 2, sort: [], pageSize: 2, pageNumber: 1, paged: true, unpaged: false });
       expect(roomIds(page)).toEqual([room.charlie, room.delta]);
       const last = await searchRooms({}, { page: '3', size: '2' });
@@ -492,7 +521,22 @@ describe('search of rooms and departments', () => {
     });
 
     it('refuses a partlyBetween that is negative or not a duration', async () => {
-      for (const partlyBetween of ['PT2X', '2 hours', 'P1M', 'P1Y', 'PT', 'P', 'P1DT', '-PT1H', 'PT-1H', -1, { seconds: -1 }, { seconds: 1, nano: -1 }, { seconds: 1, minutes: 2 }, true]) {
+      for (const partlyBetween of [
+        'PT2X',
+        '2 hours',
+        'P1M',
+        'P1Y',
+        'PT',
+        'P',
+        'P1DT',
+        '-PT1H',
+        'PT-1H',
+        -1,
+        { seconds: -1 },
+        { seconds: 1, nano: -1 },
+        { seconds: 1, minutes: 2 },
+        true,
+      ]) {
         await refuse({ reservation: { free: { ...WINDOW, partlyReserved: true, partlyBetween } } }, 'reservation.free.partlyBetween');
       }
       // Checked even where it would have no effect.
@@ -500,7 +544,11 @@ describe('search of rooms and departments', () => {
       // Too long to be a number at all: a 400, never a database error.
       await refuse({ reservation: { free: { ...WINDOW, partlyReserved: true, partlyBetween: `PT${'9'.repeat(400)}S` } } }, 'reservation.free.partlyBetween');
       const overflowing = `{"reservation":{"free":{"start":"${WINDOW.start}","end":"${WINDOW.end}","partlyReserved":true,"partlyBetween":1e400}}}`;
-      const problem = expectProblem(await t.request({ method: 'POST', url: '/api/search/rooms', token, payload: overflowing, headers: { 'content-type': 'application/json' } }), 400, 'VALIDATION_FAILED');
+      const problem = expectProblem(
+        await t.request({ method: 'POST', url: '/api/search/rooms', token, payload: overflowing, headers: { 'content-type': 'application/json' } }),
+        400,
+        'VALIDATION_FAILED',
+      );
       expect(fieldsOf(problem)).toContain('reservation.free.partlyBetween');
     });
 
@@ -521,7 +569,11 @@ describe('search of rooms and departments', () => {
       await refuse({ department: { floor: 1.5 } }, 'department.floor');
       await refuse({ department: { floor: 3_000_000_000 } }, 'department.floor');
       await refuse({ equipment: { type: 'MONITOR' } }, 'equipment');
-      expectProblem(await t.request({ method: 'POST', url: '/api/search/rooms', token, payload: '{"room":', headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
+      expectProblem(
+        await t.request({ method: 'POST', url: '/api/search/rooms', token, payload: '{"room":', headers: { 'content-type': 'application/json' } }),
+        400,
+        'MALFORMED_JSON',
+      );
     });
   });
 });

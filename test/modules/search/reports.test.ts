@@ -67,7 +67,16 @@ describe('search of reports', () => {
     place.deskDoor = (await insertDesk(db, place.roomA1, { name: 'Door' })).id;
     place.monitor = (await insertEquipment(db, place.deskWindow, { type: 'MONITOR', name: 'LG' })).id;
 
-    report.dead = (await insertReport(db, { title: 'Monitor dead', description: 'No signal', reportedBy: adminId, departmentId: place.departmentA, roomId: place.roomA2, createdAt: hoursAfterBase(0) })).id;
+    report.dead = (
+      await insertReport(db, {
+        title: 'Monitor dead',
+        description: 'No signal',
+        reportedBy: adminId,
+        departmentId: place.departmentA,
+        roomId: place.roomA2,
+        createdAt: hoursAfterBase(0),
+      })
+    ).id;
     report.monitor = (
       await insertReport(db, {
         title: 'Broken monitor',
@@ -81,9 +90,25 @@ describe('search of reports', () => {
       })
     ).id;
     report.chair = (
-      await insertReport(db, { title: 'Chair squeaks', description: 'Loud_noise', reportedBy: adminId, departmentId: place.departmentA, roomId: place.roomA1, deskId: place.deskDoor, createdAt: hoursAfterBase(2) })
+      await insertReport(db, {
+        title: 'Chair squeaks',
+        description: 'Loud_noise',
+        reportedBy: adminId,
+        departmentId: place.departmentA,
+        roomId: place.roomA1,
+        deskId: place.deskDoor,
+        createdAt: hoursAfterBase(2),
+      })
     ).id;
-    report.wifi = (await insertReport(db, { title: 'WiFi slow', description: 'In the whole building', reportedBy: userId, departmentId: place.departmentB, createdAt: hoursAfterBase(3) })).id;
+    report.wifi = (
+      await insertReport(db, {
+        title: 'WiFi slow',
+        description: 'In the whole building',
+        reportedBy: userId,
+        departmentId: place.departmentB,
+        createdAt: hoursAfterBase(3),
+      })
+    ).id;
     report.hundred = (await insertReport(db, { title: '100% broken', description: 'see C:\\temp', reportedBy: userId, createdAt: hoursAfterBase(4) })).id;
   });
   afterAll(() => t.close());

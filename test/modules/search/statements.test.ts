@@ -38,8 +38,14 @@ describe('search statement count', () => {
       .returning();
     await db.insert(equipment).values(deskRows.map((desk) => ({ deskId: desk.id, name: 'Dock', description: 'USB-C dock', type: 'DOCKING_STATION' as const })));
     // Every desk is partly reserved in the searched window: one hour in the morning.
-    await db.insert(reservations).values(deskRows.map((desk) => ({ userId: ownerId, deskId: desk.id, startTime: at('09:00:00'), endTime: at('10:00:00'), userExclusive: false })));
-    await db.insert(reports).values(Array.from({ length: 60 }, (_, index) => ({ title: `Report ${index}`, description: 'Broken', reportedBy: ownerId, roomId: roomRows[index]!.id })));
+    await db
+      .insert(reservations)
+      .values(deskRows.map((desk) => ({ userId: ownerId, deskId: desk.id, startTime: at('09:00:00'), endTime: at('10:00:00'), userExclusive: false })));
+    await db
+      .insert(reports)
+      .values(
+        Array.from({ length: 60 }, (_, index) => ({ title: `Report ${index}`, description: 'Broken', reportedBy: ownerId, roomId: roomRows[index]!.id })),
+      );
 
     // One request before measuring: the first authenticated request may prepare statements.
     await t.request({ method: 'POST', url: '/api/search/rooms', token, payload: {} });
@@ -58,7 +64,10 @@ describe('search statement count', () => {
     room: { available: true },
     desk: { type: 'FLEX' },
     equipment: [{ type: 'DOCKING_STATION' }, { name: 'dock' }],
-    reservation: { free: { start: `${DAY}T08:00:00Z`, end: `${DAY}T18:00:00Z`, partlyReserved: true, partlyBetween: 'PT2H' }, full: { start: `${DAY}T09:00:00Z`, end: `${DAY}T10:00:00Z` } },
+    reservation: {
+      free: { start: `${DAY}T08:00:00Z`, end: `${DAY}T18:00:00Z`, partlyReserved: true, partlyBetween: 'PT2H' },
+      full: { start: `${DAY}T09:00:00Z`, end: `${DAY}T10:00:00Z` },
+    },
   };
 
   it('room search: the same few statements for a page of 1 and of 50 rooms', async () => {

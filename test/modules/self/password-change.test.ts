@@ -12,7 +12,14 @@ import { ADMIN_EMAIL, createTestApp, expectProblem, type TestApp, type TokenPair
 const GENERATED_ADMIN = 'admin@localhost';
 
 /** Exactly the operations a caller who must change their password may still use. */
-const ALLOWED = ['GET /api/self', 'PUT /api/self/password', 'POST /api/auth/logout', 'GET /api/sessions', 'GET /api/users/{id}/sessions', 'DELETE /api/sessions/{id}'];
+const ALLOWED = [
+  'GET /api/self',
+  'PUT /api/self/password',
+  'POST /api/auth/logout',
+  'GET /api/sessions',
+  'GET /api/users/{id}/sessions',
+  'DELETE /api/sessions/{id}',
+];
 
 const mustChange = async (t: TestApp, email: string) => {
   const [row] = await t.database.handle.db.select({ flag: users.mustChangePassword }).from(users).where(eq(users.email, email));
@@ -90,13 +97,20 @@ describe('a caller who must change their password', () => {
     for (const { name, method, path, isPublic } of operationsOf(t)) {
       if (isPublic || ALLOWED.includes(name)) continue;
       const url = path.replace(/\{[^}]+\}/g, randomUUID());
-      const response = await t.request({ method: method as 'GET', url, token: pair.accessToken, ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }) });
+      const response = await t.request({
+        method: method as 'GET',
+        url,
+        token: pair.accessToken,
+        ...(method === 'GET' || method === 'DELETE' ? {} : { payload: {} }),
+      });
       const problem = expectProblem(response, 403, 'PASSWORD_CHANGE_REQUIRED');
       expect(problem.detail).toMatch(/password/i);
       checked.push(name);
     }
     // The gate was really exercised, on admin-only and everyone's operations alike.
-    expect(checked).toEqual(expect.arrayContaining(['GET /api/users', 'POST /api/users', 'PUT /api/self', 'GET /api/reservation', 'POST /api/search/rooms', 'GET /api/stats']));
+    expect(checked).toEqual(
+      expect.arrayContaining(['GET /api/users', 'POST /api/users', 'PUT /api/self', 'GET /api/reservation', 'POST /api/search/rooms', 'GET /api/stats']),
+    );
     expect(checked.length).toBeGreaterThan(30);
   });
 
@@ -138,7 +152,12 @@ describe('a caller who must change their password', () => {
   it('is let through once it has changed its own password, at once and on the same token', async () => {
     const { email, pair } = await flaggedAdmin();
     expectProblem(await t.request({ method: 'GET', url: '/api/users', token: pair.accessToken }), 403, 'PASSWORD_CHANGE_REQUIRED');
-    const changed = await t.request({ method: 'PUT', url: '/api/self/password', token: pair.accessToken, payload: { currentPassword: PASSWORD, newPassword: 'my-own-choice-1' } });
+    const changed = await t.request({
+      method: 'PUT',
+      url: '/api/self/password',
+      token: pair.accessToken,
+      payload: { currentPassword: PASSWORD, newPassword: 'my-own-choice-1' },
+    });
     expect(changed.statusCode, changed.body).toBe(204);
     expect(await mustChange(t, email)).toBe(false);
     expect((await t.request({ method: 'GET', url: '/api/users', token: pair.accessToken })).statusCode).toBe(200);
@@ -155,7 +174,12 @@ describe('a caller who must change their password', () => {
 
   it('stays held back by a refused password change', async () => {
     const { email, pair } = await flaggedAdmin();
-    const wrong = await t.request({ method: 'PUT', url: '/api/self/password', token: pair.accessToken, payload: { currentPassword: 'not-the-password', newPassword: 'my-own-choice-2' } });
+    const wrong = await t.request({
+      method: 'PUT',
+      url: '/api/self/password',
+      token: pair.accessToken,
+      payload: { currentPassword: 'not-the-password', newPassword: 'my-own-choice-2' },
+    });
     expectProblem(wrong, 400, 'INVALID_CURRENT_PASSWORD');
     expect(await mustChange(t, email)).toBe(true);
     expectProblem(await t.request({ method: 'GET', url: '/api/users', token: pair.accessToken }), 403, 'PASSWORD_CHANGE_REQUIRED');

@@ -8,7 +8,9 @@ const DIRECTORY_PASSWORD = 'directory-password-1';
 /** A directory that accepts one password for everybody. */
 const directory: DirectoryAuthenticator = {
   verify: async (email, password) =>
-    password === DIRECTORY_PASSWORD ? { verdict: 'accepted', profile: { mails: [email], firstName: 'Directory', lastName: 'Person' } } : { verdict: 'rejected' },
+    password === DIRECTORY_PASSWORD
+      ? { verdict: 'accepted', profile: { mails: [email], firstName: 'Directory', lastName: 'Person' } }
+      : { verdict: 'rejected' },
 };
 
 describe('self', () => {
@@ -24,8 +26,10 @@ describe('self', () => {
 
   const getSelf = (token?: string) => t.request({ method: 'GET', url: '/api/self', token });
   const putSelf = (payload: unknown, token?: string) => t.request({ method: 'PUT', url: '/api/self', token, payload: payload as Record<string, unknown> });
-  const changePassword = (payload: unknown, token?: string) => t.request({ method: 'PUT', url: '/api/self/password', token, payload: payload as Record<string, unknown> });
-  const loginStatus = async (email: string, password: string) => (await t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).statusCode;
+  const changePassword = (payload: unknown, token?: string) =>
+    t.request({ method: 'PUT', url: '/api/self/password', token, payload: payload as Record<string, unknown> });
+  const loginStatus = async (email: string, password: string) =>
+    (await t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).statusCode;
   const fieldsOf = (problem: { errors?: { field: string }[] }) => problem.errors?.map((error) => error.field) ?? [];
 
   beforeAll(async () => {
@@ -40,7 +44,16 @@ describe('self', () => {
       expect(response.statusCode).toBe(200);
       const self = response.json<UserBody>();
       expect(Object.keys(self).sort()).toEqual(OWN_VIEW_KEYS);
-      expect(self).toEqual({ id: user.id, firstName: 'Self', lastName: user.lastName, email: user.email, enabled: true, ldap: false, role: 'USER', hasAvatar: false });
+      expect(self).toEqual({
+        id: user.id,
+        firstName: 'Self',
+        lastName: user.lastName,
+        email: user.email,
+        enabled: true,
+        ldap: false,
+        role: 'USER',
+        hasAvatar: false,
+      });
       expect(self.id).toMatch(UUID);
       // The same user through /api/users lacks the admin-only members.
       const viaUsers = (await t.request({ method: 'GET', url: `/api/users/${user.id}`, token: pair.accessToken })).json<UserBody>();
@@ -64,7 +77,9 @@ describe('self', () => {
     it('reflects changes an admin made, on the next request', async () => {
       const { user, pair } = await freshUser();
       const admin = await t.adminToken();
-      expect((await t.request({ method: 'PUT', url: `/api/users/${user.id}`, token: admin, payload: { role: 'ADMIN', lastName: 'Promoted' } })).statusCode).toBe(200);
+      expect(
+        (await t.request({ method: 'PUT', url: `/api/users/${user.id}`, token: admin, payload: { role: 'ADMIN', lastName: 'Promoted' } })).statusCode,
+      ).toBe(200);
       expect((await getSelf(pair.accessToken)).json()).toMatchObject({ role: 'ADMIN', lastName: 'Promoted' });
     });
 
@@ -117,7 +132,11 @@ describe('self', () => {
       expect(self).toEqual(user);
       expect(self.role).toBe('USER');
       // Still a USER where it matters.
-      expectProblem(await t.request({ method: 'POST', url: '/api/users', token: pair.accessToken, payload: { firstName: 'A', lastName: 'B', email: 'a.b@example.test' } }), 403, 'FORBIDDEN');
+      expectProblem(
+        await t.request({ method: 'POST', url: '/api/users', token: pair.accessToken, payload: { firstName: 'A', lastName: 'B', email: 'a.b@example.test' } }),
+        403,
+        'FORBIDDEN',
+      );
       expect(await loginStatus(user.email, 'first-password-1')).toBe(200);
     });
 
@@ -134,7 +153,17 @@ describe('self', () => {
         const problem = expectProblem(await putSelf(payload, pair.accessToken), 400, 'VALIDATION_FAILED');
         expect(fieldsOf(problem)).toContain(field);
       }
-      expectProblem(await t.request({ method: 'PUT', url: '/api/self', token: pair.accessToken, payload: '{"firstName":', headers: { 'content-type': 'application/json' } }), 400, 'MALFORMED_JSON');
+      expectProblem(
+        await t.request({
+          method: 'PUT',
+          url: '/api/self',
+          token: pair.accessToken,
+          payload: '{"firstName":',
+          headers: { 'content-type': 'application/json' },
+        }),
+        400,
+        'MALFORMED_JSON',
+      );
       expect((await getSelf(pair.accessToken)).json()).toEqual(user);
     });
 
@@ -146,7 +175,11 @@ describe('self', () => {
   describe('PUT /api/self/password', () => {
     it('refuses a wrong current password with 400 INVALID_CURRENT_PASSWORD, changing nothing', async () => {
       const { user, pair, password } = await freshUser();
-      const problem = expectProblem(await changePassword({ currentPassword: 'wrong-password-1', newPassword: 'second-password-1' }, pair.accessToken), 400, 'INVALID_CURRENT_PASSWORD');
+      const problem = expectProblem(
+        await changePassword({ currentPassword: 'wrong-password-1', newPassword: 'second-password-1' }, pair.accessToken),
+        400,
+        'INVALID_CURRENT_PASSWORD',
+      );
       expect(fieldsOf(problem)).toEqual(['currentPassword']);
       expect((await getSelf(pair.accessToken)).statusCode).toBe(200);
       expect(await loginStatus(user.email, 'second-password-1')).toBe(401);
@@ -219,7 +252,11 @@ describe('self', () => {
     it('counts wrong current passwords toward the account limit: 429 with Retry-After, then the window passes', async () => {
       const { user, pair, password } = await freshUser();
       for (let attempt = 0; attempt < 3; attempt++) {
-        expectProblem(await changePassword({ currentPassword: `wrong-password-${attempt}`, newPassword: 'second-password-1' }, pair.accessToken), 400, 'INVALID_CURRENT_PASSWORD');
+        expectProblem(
+          await changePassword({ currentPassword: `wrong-password-${attempt}`, newPassword: 'second-password-1' }, pair.accessToken),
+          400,
+          'INVALID_CURRENT_PASSWORD',
+        );
       }
       const limited = await changePassword({ currentPassword: 'wrong-password-9', newPassword: 'second-password-1' }, pair.accessToken);
       expectProblem(limited, 429, 'TOO_MANY_REQUESTS');

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, ISO_UTC, UUID, createTestApp, expectProblem, type TestApp, type TokenPairBody, type UserBody } from '../../helpers/app.js';
+import {
+  ADMIN_EMAIL,
+  ADMIN_PASSWORD,
+  ISO_UTC,
+  UUID,
+  createTestApp,
+  expectProblem,
+  type TestApp,
+  type TokenPairBody,
+  type UserBody,
+} from '../../helpers/app.js';
 import { PAGEABLE_KEYS, PAGE_KEYS, SORT_KEYS, type Page } from '../../helpers/contract.js';
 
 /** Sessions: GET /api/sessions, GET /api/users/{id}/sessions, DELETE /api/sessions/{id} (docs/behaviour.md#authentication-and-sessions, docs/api.md#roles, docs/api.md#paging). */
@@ -13,7 +23,6 @@ interface SessionItem {
   createdAt: string;
   modifiedAt: string;
 }
-
 
 const SESSION_KEYS = ['createdAt', 'expiresAt', 'id', 'modifiedAt', 'refreshExpiresAt', 'userAgent', 'userId'];
 
@@ -37,7 +46,8 @@ describe('sessions', () => {
     return response.json<Page<SessionItem>>();
   }
   const listAll = (token: string, query: Record<string, string> = {}) => list('/api/sessions', token, { size: '1000', ...query });
-  const listOfUser = (userId: string, token: string, query: Record<string, string> = {}) => list(`/api/users/${userId}/sessions`, token, { size: '1000', ...query });
+  const listOfUser = (userId: string, token: string, query: Record<string, string> = {}) =>
+    list(`/api/users/${userId}/sessions`, token, { size: '1000', ...query });
   const ids = (page: Page<SessionItem>) => page.content.map((item) => item.id);
 
   const canUse = async (token: string) => (await t.request({ method: 'GET', url: '/api/self', token })).statusCode;
@@ -80,7 +90,12 @@ describe('sessions', () => {
 
     it('have userAgent null when the sign-in sent no User-Agent header', async () => {
       // light-my-request sends "lightMyRequest" unless the header is given as undefined.
-      const response = await t.request({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password }, headers: { 'user-agent': undefined } });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: user.email, password },
+        headers: { 'user-agent': undefined },
+      });
       expect(response.statusCode).toBe(200);
       const pair = response.json<TokenPairBody>();
       const item = (await listOfUser(user.id, pair.accessToken)).content.find((session) => session.id === pair.sessionId);
@@ -270,7 +285,11 @@ describe('sessions', () => {
       const other = await t.request({ method: 'GET', url: '/api/sessions', token: daveSessions[0]!.accessToken, query: { userId: erin.id } });
       expectProblem(other, 403, 'FORBIDDEN');
       expect(other.body).not.toContain(erinSessions[0]!.sessionId);
-      expectProblem(await t.request({ method: 'GET', url: '/api/sessions', token: daveSessions[0]!.accessToken, query: { userId: UNKNOWN_ID } }), 403, 'FORBIDDEN');
+      expectProblem(
+        await t.request({ method: 'GET', url: '/api/sessions', token: daveSessions[0]!.accessToken, query: { userId: UNKNOWN_ID } }),
+        403,
+        'FORBIDDEN',
+      );
     });
 
     it('lets an ADMIN filter by userId', async () => {
@@ -284,7 +303,11 @@ describe('sessions', () => {
 
     it('refuses a malformed userId filter (400) and a missing token (401)', async () => {
       expectProblem(await t.request({ method: 'GET', url: '/api/sessions', token: admin, query: { userId: 'not-a-uuid' } }), 400, 'VALIDATION_FAILED');
-      expectProblem(await t.request({ method: 'GET', url: '/api/sessions', token: daveSessions[0]!.accessToken, query: { userId: `${dave.id}x` } }), 400, 'VALIDATION_FAILED');
+      expectProblem(
+        await t.request({ method: 'GET', url: '/api/sessions', token: daveSessions[0]!.accessToken, query: { userId: `${dave.id}x` } }),
+        400,
+        'VALIDATION_FAILED',
+      );
       expectProblem(await t.request({ method: 'GET', url: '/api/sessions' }), 401, 'UNAUTHENTICATED');
     });
 
@@ -333,7 +356,7 @@ describe('sessions', () => {
       grace = await newUser('grace@example.test');
     });
 
-    it("lets the owner revoke another of their sessions: its tokens are refused at once and it leaves the list", async () => {
+    it('lets the owner revoke another of their sessions: its tokens are refused at once and it leaves the list', async () => {
       const keep = await signIn(frank.email);
       const gone = await signIn(frank.email);
       expect(await canUse(gone.accessToken)).toBe(200);

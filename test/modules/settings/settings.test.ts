@@ -41,7 +41,10 @@ describe('GET /api/settings', () => {
     });
 
     it('publishes the limits the service enforces on a USER: exactly the length and horizon are booked, one second more is refused', async () => {
-      const settings = (await t.request({ method: 'GET', url: '/api/settings' })).json<{ reservationMaxLengthSeconds: number; reservationHorizonSeconds: number }>();
+      const settings = (await t.request({ method: 'GET', url: '/api/settings' })).json<{
+        reservationMaxLengthSeconds: number;
+        reservationHorizonSeconds: number;
+      }>();
       const place = await insertDeskInNewRoom(t.database.handle.db);
       const user = await t.createUser({ email: 'limits@example.test', password: 'limits-password-1' });
       const token = (await t.login(user.email, 'limits-password-1')).accessToken;

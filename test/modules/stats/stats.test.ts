@@ -172,7 +172,9 @@ describe('statistics', () => {
 
       t.clock.set(at('2026-03-30T00:00:00.000Z'));
       const nextDay = await statistics();
-      expect(nextDay.dailyCreatedReservationsLast30Days).toEqual(expectedSeries('2026-03-01', '2026-03-30', { '2026-03-10': 1, '2026-03-11': 2, '2026-03-29': 1, '2026-03-30': 1 }));
+      expect(nextDay.dailyCreatedReservationsLast30Days).toEqual(
+        expectedSeries('2026-03-01', '2026-03-30', { '2026-03-10': 1, '2026-03-11': 2, '2026-03-29': 1, '2026-03-30': 1 }),
+      );
       expect(nextDay.dailyCreatedReportsLast30Days[0]!.date).toBe('2026-03-01T00:00:00.000Z');
       const around = nextDay.dailyReservationsLast15DaysAndNext15Days;
       expect(around).toHaveLength(31);
@@ -217,7 +219,11 @@ describe('statistics are never stale (read-your-writes across processes)', () =>
     a = await createTestApp({ database, clock, env: { ACCESS_TOKEN_TTL: '24h' } });
     second = onPostgres ? await openDatabase({ kind: 'postgres', url: database.url!, poolSize: 4, onQuery: counter.onQuery }) : undefined;
     // Ten simultaneous requests of one admin below: above the per-user limit of costly requests.
-    b = await createTestApp({ database: second ? { handle: second, dispose: () => second!.close() } : database, clock, env: { ACCESS_TOKEN_TTL: '24h', EXPENSIVE_CONCURRENCY_PER_USER: '20' } });
+    b = await createTestApp({
+      database: second ? { handle: second, dispose: () => second!.close() } : database,
+      clock,
+      env: { ACCESS_TOKEN_TTL: '24h', EXPENSIVE_CONCURRENCY_PER_USER: '20' },
+    });
     adminA = await a.adminToken();
     adminB = await b.adminToken();
     userId = (await a.createUser({ email: 'fresh.stats@example.test' })).id;
@@ -254,19 +260,36 @@ describe('statistics are never stale (read-your-writes across processes)', () =>
     const desks = [];
     for (const name of ['D1', 'D2', 'D3']) desks.push(await writeThroughA('POST', `/api/departments/${department.id}/rooms/${room.id}/desks`, { name }));
     const afterDesks = await statsOfB();
-    expect([afterDesks.totalDepartments, afterDesks.totalRooms, afterDesks.totalDesks]).toEqual([before.totalDepartments + 1, before.totalRooms + 1, before.totalDesks + 3]);
+    expect([afterDesks.totalDepartments, afterDesks.totalRooms, afterDesks.totalDesks]).toEqual([
+      before.totalDepartments + 1,
+      before.totalRooms + 1,
+      before.totalDesks + 3,
+    ]);
 
-    const reservation = await writeThroughA('POST', '/api/reservation', { deskId: desks[0]!.id, userId, startTime: '2026-03-29T14:00:00Z', endTime: '2026-03-29T15:00:00Z' });
+    const reservation = await writeThroughA('POST', '/api/reservation', {
+      deskId: desks[0]!.id,
+      userId,
+      startTime: '2026-03-29T14:00:00Z',
+      endTime: '2026-03-29T15:00:00Z',
+    });
     const booked = await statsOfB();
     expect(booked.totalReservations).toBe(before.totalReservations + 1);
     expect(countOn(booked.dailyCreatedReservationsLast30Days, '2026-03-29')).toBe(countOn(before.dailyCreatedReservationsLast30Days, '2026-03-29') + 1);
-    expect(countOn(booked.dailyReservationsLast15DaysAndNext15Days, '2026-03-29')).toBe(countOn(before.dailyReservationsLast15DaysAndNext15Days, '2026-03-29') + 1);
+    expect(countOn(booked.dailyReservationsLast15DaysAndNext15Days, '2026-03-29')).toBe(
+      countOn(before.dailyReservationsLast15DaysAndNext15Days, '2026-03-29') + 1,
+    );
 
     // Moving it to tomorrow moves it in the ±15-day series.
-    await writeThroughA('PUT', `/api/reservation/${reservation.id}`, { deskId: desks[0]!.id, startTime: '2026-03-30T14:00:00Z', endTime: '2026-03-30T15:00:00Z' });
+    await writeThroughA('PUT', `/api/reservation/${reservation.id}`, {
+      deskId: desks[0]!.id,
+      startTime: '2026-03-30T14:00:00Z',
+      endTime: '2026-03-30T15:00:00Z',
+    });
     const moved = await statsOfB();
     expect(countOn(moved.dailyReservationsLast15DaysAndNext15Days, '2026-03-29')).toBe(countOn(before.dailyReservationsLast15DaysAndNext15Days, '2026-03-29'));
-    expect(countOn(moved.dailyReservationsLast15DaysAndNext15Days, '2026-03-30')).toBe(countOn(before.dailyReservationsLast15DaysAndNext15Days, '2026-03-30') + 1);
+    expect(countOn(moved.dailyReservationsLast15DaysAndNext15Days, '2026-03-30')).toBe(
+      countOn(before.dailyReservationsLast15DaysAndNext15Days, '2026-03-30') + 1,
+    );
 
     await writeThroughA('POST', '/api/report', { title: 'Wobbly', description: 'The desk wobbles', reportedBy: userId, deskId: desks[1]!.id });
     await writeThroughA('DELETE', `/api/reservation/${reservation.id}`);

@@ -7,8 +7,6 @@ import { createTestDatabase, type TestDatabase } from '../../helpers/database.js
  * ADMIN_PASSWORD say (docs/behaviour.md, "Users"). Each test restarts the app on one database.
  */
 
-const GENERATED_ADMIN = 'admin@localhost';
-
 describe('first-admin bootstrap', () => {
   const open: TestApp[] = [];
   let database: TestDatabase | undefined;
@@ -36,14 +34,20 @@ describe('first-admin bootstrap', () => {
   it('does not bring back the ADMIN_EMAIL admin once it was deleted while another admin exists', async () => {
     const first = await start();
     const other = await first.createUser({ email: 'second.admin@example.test', role: 'ADMIN', password: 'second-admin-1' });
-    const deleted = await first.request({ method: 'DELETE', url: `/api/users/${(await first.login(ADMIN_EMAIL, ADMIN_PASSWORD)).userId}`, token: (await first.login(other.email, 'second-admin-1')).accessToken });
+    const deleted = await first.request({
+      method: 'DELETE',
+      url: `/api/users/${(await first.login(ADMIN_EMAIL, ADMIN_PASSWORD)).userId}`,
+      token: (await first.login(other.email, 'second-admin-1')).accessToken,
+    });
     expect(deleted.statusCode, deleted.body).toBe(204);
     await first.close();
 
     const restarted = await start();
     const token = (await restarted.login(other.email, 'second-admin-1')).accessToken;
     expect(await emails(restarted, token)).toEqual([other.email]);
-    expect((await restarted.request({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } })).statusCode).toBe(401);
+    expect((await restarted.request({ method: 'POST', url: '/api/auth/login', payload: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } })).statusCode).toBe(
+      401,
+    );
   });
 
   it('does not create the ADMIN_EMAIL admin when another admin already exists', async () => {
@@ -51,7 +55,10 @@ describe('first-admin bootstrap', () => {
     const first = await start({ ADMIN_EMAIL: '', ADMIN_PASSWORD: '' });
     await first.close();
     const restarted = await start({ ADMIN_EMAIL: 'late.admin@example.test', ADMIN_PASSWORD: 'late-admin-pw-1' });
-    expect((await restarted.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'late.admin@example.test', password: 'late-admin-pw-1' } })).statusCode).toBe(401);
+    expect(
+      (await restarted.request({ method: 'POST', url: '/api/auth/login', payload: { email: 'late.admin@example.test', password: 'late-admin-pw-1' } }))
+        .statusCode,
+    ).toBe(401);
   });
 
   it('creates the ADMIN_EMAIL admin when no admin exists, and only once', async () => {

@@ -6,10 +6,15 @@ import { PAGEABLE_KEYS, PAGE_KEYS as ENVELOPE_KEYS, SORT_KEYS, type Page, type S
 const ADMIN_VIEW_KEYS = ['email', 'enabled', 'firstName', 'hasAvatar', 'id', 'lastName', 'ldap', 'role'];
 const USER_VIEW_KEYS = ['email', 'firstName', 'hasAvatar', 'id', 'lastName'];
 
-
 type Query = Record<string, string | string[]>;
 
-const sortItem = (property: string, direction: 'ASC' | 'DESC'): SortItem => ({ direction, nullHandling: 'NATIVE', ascending: direction === 'ASC', property, ignoreCase: false });
+const sortItem = (property: string, direction: 'ASC' | 'DESC'): SortItem => ({
+  direction,
+  nullHandling: 'NATIVE',
+  ascending: direction === 'ASC',
+  property,
+  ignoreCase: false,
+});
 
 const sortedKeys = (value: object): string[] => Object.keys(value).sort();
 
@@ -82,7 +87,18 @@ describe('users', () => {
     userToken = (await t.login('plain.user@example.test', userPassword)).accessToken;
     paging = [];
     for (const input of pagingInput) paging.push(await t.createUser(input));
-    const byName = (a: UserBody, b: UserBody) => (a.lastName !== b.lastName ? (a.lastName < b.lastName ? -1 : 1) : a.firstName !== b.firstName ? (a.firstName < b.firstName ? -1 : 1) : a.id < b.id ? -1 : 1);
+    const byName = (a: UserBody, b: UserBody) =>
+      a.lastName !== b.lastName
+        ? a.lastName < b.lastName
+          ? -1
+          : 1
+        : a.firstName !== b.firstName
+          ? a.firstName < b.firstName
+            ? -1
+            : 1
+          : a.id < b.id
+            ? -1
+            : 1;
     pagingDefaultOrder = [...paging].sort(byName).map((user) => user.email);
     // Spelled out, so that a wrong comparator above cannot hide a wrong order below.
     const [dora1, dora2] = [paging[3]!, paging[4]!].sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -97,7 +113,16 @@ describe('users', () => {
       expect(response.headers['content-type']).toMatch(/^application\/json/);
       const user = response.json<UserBody>();
       expectAdminView(user);
-      expect(user).toEqual({ id: userId, firstName: 'Plain', lastName: 'User', email: 'plain.user@example.test', enabled: true, ldap: false, role: 'USER', hasAvatar: false });
+      expect(user).toEqual({
+        id: userId,
+        firstName: 'Plain',
+        lastName: 'User',
+        email: 'plain.user@example.test',
+        enabled: true,
+        ldap: false,
+        role: 'USER',
+        hasAvatar: false,
+      });
 
       const page = await list(admin, { size: '1000' });
       expect(page.content.length).toBeGreaterThanOrEqual(7);
@@ -112,7 +137,13 @@ describe('users', () => {
       const page = response.json<Page<UserBody>>();
       expect(page.content.length).toBeGreaterThanOrEqual(7);
       for (const item of page.content) expectUserView(item);
-      expect(page.content.find((item) => item.email === ADMIN_EMAIL)).toEqual({ id: adminId, firstName: 'Deskbook', lastName: 'Admin', email: ADMIN_EMAIL, hasAvatar: false });
+      expect(page.content.find((item) => item.email === ADMIN_EMAIL)).toEqual({
+        id: adminId,
+        firstName: 'Deskbook',
+        lastName: 'Admin',
+        email: ADMIN_EMAIL,
+        hasAvatar: false,
+      });
       expect(response.body).not.toMatch(/"(role|enabled|ldap)"/);
 
       for (const id of [adminId, userId, paging[0]!.id]) {
@@ -149,7 +180,14 @@ describe('users', () => {
     it('defaults to page 0 (0-based) of size 20, no sort', async () => {
       const all = await list(admin, { size: '1000' });
       const page = await list(admin);
-      expect(page).toMatchObject({ number: 0, size: 20, first: true, sort: [], totalElements: all.totalElements, numberOfElements: Math.min(20, all.totalElements) });
+      expect(page).toMatchObject({
+        number: 0,
+        size: 20,
+        first: true,
+        sort: [],
+        totalElements: all.totalElements,
+        numberOfElements: Math.min(20, all.totalElements),
+      });
       expect(page.pageable).toEqual({ offset: 0, sort: [], pageSize: 20, pageNumber: 0, paged: true, unpaged: false });
       expect(page.totalPages).toBe(Math.ceil(all.totalElements / 20));
       // `pageable` may be omitted, or sent empty.
@@ -175,7 +213,17 @@ describe('users', () => {
 
     it('answers a page past the end with empty content, first false, last true, empty true', async () => {
       const page = await list(admin, { search: 'paging.test', page: '3', size: '2' });
-      expect(page).toMatchObject({ content: [], totalElements: 5, totalPages: 3, number: 3, size: 2, numberOfElements: 0, first: false, last: true, empty: true });
+      expect(page).toMatchObject({
+        content: [],
+        totalElements: 5,
+        totalPages: 3,
+        number: 3,
+        size: 2,
+        numberOfElements: 0,
+        first: false,
+        last: true,
+        empty: true,
+      });
       expect(page.pageable).toMatchObject({ offset: 6, pageNumber: 3, pageSize: 2 });
       expect(await list(admin, { search: 'paging.test', page: '999999' })).toMatchObject({ content: [], first: false, last: true, empty: true });
     });
@@ -195,7 +243,17 @@ describe('users', () => {
 
     const expectSecondPage = (page: Page<UserBody>) => {
       expect(emails(page)).toEqual(secondPageOfTwo());
-      expect(page).toMatchObject({ number: 1, size: 2, totalElements: 5, totalPages: 3, first: false, last: false, numberOfElements: 2, empty: false, sort: [] });
+      expect(page).toMatchObject({
+        number: 1,
+        size: 2,
+        totalElements: 5,
+        totalPages: 3,
+        first: false,
+        last: false,
+        numberOfElements: 2,
+        empty: false,
+        sort: [],
+      });
       expect(page.pageable).toEqual({ offset: 2, sort: [], pageSize: 2, pageNumber: 1, paged: true, unpaged: false });
     };
 
@@ -218,7 +276,10 @@ describe('users', () => {
     });
 
     it('takes one JSON-encoded pageable', async () => {
-      const byEmailDesc = pagingInput.map((input) => input.email).sort().reverse();
+      const byEmailDesc = pagingInput
+        .map((input) => input.email)
+        .sort()
+        .reverse();
       const check = (page: Page<UserBody>) => {
         expect(emails(page)).toEqual(byEmailDesc.slice(2, 4));
         expect(page).toMatchObject({ number: 1, size: 2, totalElements: 5, totalPages: 3, first: false, last: false });
@@ -230,7 +291,9 @@ describe('users', () => {
     });
 
     it('lets plain page and size win over the pageable forms', async () => {
-      expectSecondPage(await list(admin, { search: 'paging.test', page: '1', size: '2', 'pageable[page]': '0', 'pageable[size]': '5', pageable: '{"page":2,"size":1}' }));
+      expectSecondPage(
+        await list(admin, { search: 'paging.test', page: '1', size: '2', 'pageable[page]': '0', 'pageable[size]': '5', pageable: '{"page":2,"size":1}' }),
+      );
     });
 
     it('clamps size to 1000', async () => {
@@ -273,14 +336,28 @@ describe('users', () => {
     });
 
     it('refuses sorting by a property users do not have', async () => {
-      for (const query of [{ sort: 'nope' }, { sort: 'password' }, { sort: 'passwordHash,desc' }, { 'pageable[sort]': 'salary' }, { pageable: '{"sort":["shoeSize"]}' }] as Query[]) {
+      for (const query of [
+        { sort: 'nope' },
+        { sort: 'password' },
+        { sort: 'passwordHash,desc' },
+        { 'pageable[sort]': 'salary' },
+        { pageable: '{"sort":["shoeSize"]}' },
+      ] as Query[]) {
         expectProblem(await get('/api/users', admin, query), 400, 'VALIDATION_FAILED');
       }
     });
 
     it('refuses SQL-looking sort values with 400, and the users table still works afterwards', async () => {
       const before = await list(admin, { size: '1000' });
-      const values = ['email;drop table users', 'email desc nulls first --', '(select 1)', 'email;drop table users,desc', "email'--", 'lastName) --', 'email desc'];
+      const values = [
+        'email;drop table users',
+        'email desc nulls first --',
+        '(select 1)',
+        'email;drop table users,desc',
+        "email'--",
+        'lastName) --',
+        'email desc',
+      ];
       for (const value of values) {
         for (const query of [{ sort: value }, { 'pageable[sort]': value }, { pageable: JSON.stringify({ sort: [value] }) }] as Query[]) {
           // Not expectProblem: its leak check flags the word "select", which the detail echoes from the request.
@@ -320,11 +397,23 @@ describe('users', () => {
       expect(emails(reversed)).toEqual([dora2, dora1, 'p-carl.adams@paging.test', 'p-bea.adams@paging.test', 'p-anna.berg@paging.test']);
 
       const raw = await listUrl(admin, '/api/users?search=paging.test&sort=lastName&sort=firstName,desc');
-      expect(emails(raw)).toEqual(['p-carl.adams@paging.test', 'p-bea.adams@paging.test', 'p-anna.berg@paging.test', pagingDefaultOrder[3], pagingDefaultOrder[4]]);
+      expect(emails(raw)).toEqual([
+        'p-carl.adams@paging.test',
+        'p-bea.adams@paging.test',
+        'p-anna.berg@paging.test',
+        pagingDefaultOrder[3],
+        pagingDefaultOrder[4],
+      ]);
       expect(raw.sort).toEqual([sortItem('lastName', 'ASC'), sortItem('firstName', 'DESC')]);
 
       const combined = await list(admin, { search: 'paging.test', sort: 'lastName,firstName,desc' });
-      expect(emails(combined)).toEqual([pagingDefaultOrder[3], pagingDefaultOrder[4], 'p-anna.berg@paging.test', 'p-carl.adams@paging.test', 'p-bea.adams@paging.test']);
+      expect(emails(combined)).toEqual([
+        pagingDefaultOrder[3],
+        pagingDefaultOrder[4],
+        'p-anna.berg@paging.test',
+        'p-carl.adams@paging.test',
+        'p-bea.adams@paging.test',
+      ]);
       expect(combined.sort).toEqual([sortItem('lastName', 'DESC'), sortItem('firstName', 'DESC')]);
     });
 
@@ -371,7 +460,12 @@ describe('users', () => {
 
     it('refuses a USER sorting by role, enabled or ldap with 400 (not sortable for them), in every form', async () => {
       for (const property of ['role', 'enabled', 'ldap']) {
-        for (const query of [{ sort: property }, { sort: `${property},desc` }, { 'pageable[sort]': property }, { pageable: JSON.stringify({ sort: [`${property},asc`] }) }] as Query[]) {
+        for (const query of [
+          { sort: property },
+          { sort: `${property},desc` },
+          { 'pageable[sort]': property },
+          { pageable: JSON.stringify({ sort: [`${property},asc`] }) },
+        ] as Query[]) {
           const problem = expectProblem(await get('/api/users', userToken, query), 400, 'VALIDATION_FAILED');
           expect(String(problem.detail)).toContain(property);
         }
@@ -458,7 +552,10 @@ describe('users', () => {
       for (const search of ['ANNA', 'anna', 'nN', 'BERG', 'erg', 'P-ANNA.BERG@PAGING.TEST', 'anna.berg@']) {
         const page = await list(admin, { search });
         expect(ids(page), search).toContain(anna);
-        expect(page.content.every((user) => `${user.firstName}|${user.lastName}|${user.email}`.toLowerCase().includes(search.toLowerCase())), search).toBe(true);
+        expect(
+          page.content.every((user) => `${user.firstName}|${user.lastName}|${user.email}`.toLowerCase().includes(search.toLowerCase())),
+          search,
+        ).toBe(true);
       }
       expect(ids(await list(admin, { search: 'paging.TEST' })).sort()).toEqual(paging.map((user) => user.id).sort());
       // USERs may search too.
@@ -496,11 +593,25 @@ describe('users', () => {
 
   describe('POST /api/users', () => {
     it('creates a user with role USER, enabled true and ldap false by default, answering 200 with what GET answers', async () => {
-      const response = await t.request({ method: 'POST', url: '/api/users', token: admin, payload: { firstName: 'New', lastName: 'Person', email: 'New.Person@Example.test' } });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/users',
+        token: admin,
+        payload: { firstName: 'New', lastName: 'Person', email: 'New.Person@Example.test' },
+      });
       expect(response.statusCode).toBe(200);
       const created = response.json<UserBody>();
       expectAdminView(created);
-      expect(created).toEqual({ id: expect.stringMatching(UUID), firstName: 'New', lastName: 'Person', email: 'New.Person@Example.test', enabled: true, ldap: false, role: 'USER', hasAvatar: false });
+      expect(created).toEqual({
+        id: expect.stringMatching(UUID),
+        firstName: 'New',
+        lastName: 'Person',
+        email: 'New.Person@Example.test',
+        enabled: true,
+        ldap: false,
+        role: 'USER',
+        hasAvatar: false,
+      });
       const fetched = await get(`/api/users/${created.id}`, admin);
       expect(fetched.json()).toEqual(created);
       const listed = await list(admin, { search: 'new.person@' });
@@ -508,7 +619,12 @@ describe('users', () => {
     });
 
     it('takes role, enabled and ldap', async () => {
-      const response = await t.request({ method: 'POST', url: '/api/users', token: admin, payload: { firstName: 'Dir', lastName: 'Admin', email: 'dir.admin@example.test', role: 'ADMIN', enabled: false, ldap: true } });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/users',
+        token: admin,
+        payload: { firstName: 'Dir', lastName: 'Admin', email: 'dir.admin@example.test', role: 'ADMIN', enabled: false, ldap: true },
+      });
       expect(response.statusCode).toBe(200);
       const created = response.json<UserBody>();
       expect(created).toMatchObject({ role: 'ADMIN', enabled: false, ldap: true });
@@ -533,7 +649,13 @@ describe('users', () => {
 
     it('refuses members it does not take with 400 naming them', async () => {
       const base = { firstName: 'Extra', lastName: 'Member', email: 'extra.member@example.test' };
-      for (const extra of [{ id: '00000000-0000-4000-8000-000000000000' }, { password: 'secret-password-1' }, { createdAt: '2024-01-01T00:00:00Z' }, { hasAvatar: true }, { passwordHash: 'x' }]) {
+      for (const extra of [
+        { id: '00000000-0000-4000-8000-000000000000' },
+        { password: 'secret-password-1' },
+        { createdAt: '2024-01-01T00:00:00Z' },
+        { hasAvatar: true },
+        { passwordHash: 'x' },
+      ]) {
         const response = await t.request({ method: 'POST', url: '/api/users', token: admin, payload: { ...base, ...extra } });
         const problem = expectProblem(response, 400, 'VALIDATION_FAILED');
         expect(fieldsOf(problem)).toContain(Object.keys(extra)[0]);
@@ -573,7 +695,12 @@ describe('users', () => {
       }
       expect((await list(admin, { search: 'bad.value' })).totalElements).toBe(0);
       // 200 characters are fine.
-      const long = await t.request({ method: 'POST', url: '/api/users', token: admin, payload: { ...base, firstName: 'x'.repeat(200), lastName: 'y'.repeat(200) } });
+      const long = await t.request({
+        method: 'POST',
+        url: '/api/users',
+        token: admin,
+        payload: { ...base, firstName: 'x'.repeat(200), lastName: 'y'.repeat(200) },
+      });
       expect(long.statusCode).toBe(200);
       expect(long.json()).toMatchObject({ firstName: 'x'.repeat(200), lastName: 'y'.repeat(200) });
     });
@@ -613,7 +740,8 @@ describe('users', () => {
   });
 
   describe('PUT /api/users/{id}', () => {
-    const put = (id: string, payload: unknown, token = admin) => t.request({ method: 'PUT', url: `/api/users/${id}`, token, payload: payload as Record<string, unknown> });
+    const put = (id: string, payload: unknown, token = admin) =>
+      t.request({ method: 'PUT', url: `/api/users/${id}`, token, payload: payload as Record<string, unknown> });
 
     it('changes only the members sent and answers the user as it now is', async () => {
       const user = await t.createUser({ email: 'partial@example.test', firstName: 'Part', lastName: 'Ial' });
@@ -713,7 +841,7 @@ describe('users', () => {
   });
 
   describe('DELETE /api/users/{id}', () => {
-    it("deletes the user and refuses their access token at once", async () => {
+    it('deletes the user and refuses their access token at once', async () => {
       const password = 'to-be-deleted-1';
       const user = await t.createUser({ email: 'to.delete@example.test', password });
       const pair = await t.login(user.email, password);
@@ -742,8 +870,10 @@ describe('users', () => {
   });
 
   describe('PUT /api/users/{id}/password', () => {
-    const setPassword = (id: string, payload: unknown, token = admin) => t.request({ method: 'PUT', url: `/api/users/${id}/password`, token, payload: payload as Record<string, unknown> });
-    const loginStatus = async (email: string, password: string) => (await t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).statusCode;
+    const setPassword = (id: string, payload: unknown, token = admin) =>
+      t.request({ method: 'PUT', url: `/api/users/${id}/password`, token, payload: payload as Record<string, unknown> });
+    const loginStatus = async (email: string, password: string) =>
+      (await t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).statusCode;
 
     it('answers 204; the new password signs in, the old one does not, and the sessions of the user end', async () => {
       const user = await t.createUser({ email: 'reset.me@example.test', password: 'old-password-1' });
@@ -790,7 +920,14 @@ describe('users', () => {
 
     it('refuses a password that is too short or too long, and bad bodies, with 400', async () => {
       const user = await t.createUser({ email: 'short.password@example.test', password: 'kept-password-1' });
-      for (const payload of [{ password: 'seven77' }, { password: '' }, { password: 'p'.repeat(257) }, { password: 12345678 }, {}, { password: 'long-enough-1', userId: user.id }]) {
+      for (const payload of [
+        { password: 'seven77' },
+        { password: '' },
+        { password: 'p'.repeat(257) },
+        { password: 12345678 },
+        {},
+        { password: 'long-enough-1', userId: user.id },
+      ]) {
         const problem = expectProblem(await setPassword(user.id, payload), 400, 'VALIDATION_FAILED');
         expect(fieldsOf(problem).length).toBeGreaterThan(0);
       }
@@ -812,7 +949,11 @@ describe('users', () => {
       expect(await loginStatus('plain.user@example.test', 'hijacked-password-1')).toBe(401);
       expectProblem(await setPassword('00000000-0000-4000-8000-000000000000', { password: 'whatever-password-1' }), 404, 'NOT_FOUND');
       expectProblem(await setPassword('nope', { password: 'whatever-password-1' }), 400, 'VALIDATION_FAILED');
-      expectProblem(await t.request({ method: 'PUT', url: `/api/users/${userId}/password`, payload: { password: 'whatever-password-1' } }), 401, 'UNAUTHENTICATED');
+      expectProblem(
+        await t.request({ method: 'PUT', url: `/api/users/${userId}/password`, payload: { password: 'whatever-password-1' } }),
+        401,
+        'UNAUTHENTICATED',
+      );
     });
   });
 });
@@ -864,7 +1005,11 @@ describe('the last enabled admin', () => {
     const demoted = await put(firstId, { role: 'USER' }, first);
     expect(demoted.statusCode).toBe(200);
     expect(demoted.json()).toMatchObject({ role: 'USER', enabled: true });
-    expectProblem(await t.request({ method: 'POST', url: '/api/users', token: first, payload: { firstName: 'A', lastName: 'B', email: 'a.b@example.test' } }), 403, 'FORBIDDEN');
+    expectProblem(
+      await t.request({ method: 'POST', url: '/api/users', token: first, payload: { firstName: 'A', lastName: 'B', email: 'a.b@example.test' } }),
+      403,
+      'FORBIDDEN',
+    );
     expect(await self(first)).toMatchObject({ role: 'USER' });
 
     // Now the second admin is the last one.
@@ -906,7 +1051,9 @@ describe('the last enabled admin', () => {
     expect([403, 409]).toContain(statuses.find((status) => status !== 200));
     const loser = byA.statusCode === 200 ? byB : byA;
     expectProblem(loser, loser.statusCode, loser.statusCode === 409 ? 'LAST_ADMIN' : 'FORBIDDEN');
-    const admins = (await t.request({ method: 'GET', url: '/api/users', token: byA.statusCode === 200 ? tokenA : tokenB, query: { role: 'ADMIN', enabled: 'true' } })).json<Page<UserBody>>();
+    const admins = (
+      await t.request({ method: 'GET', url: '/api/users', token: byA.statusCode === 200 ? tokenA : tokenB, query: { role: 'ADMIN', enabled: 'true' } })
+    ).json<Page<UserBody>>();
     expect(admins.totalElements).toBe(1);
   });
 });

@@ -33,9 +33,18 @@ export function BarChart({ title, series, today, width, labels }: { title: strin
             </text>
           </g>
         ))}
-        {todayBar && <line x1={todayBar.x + todayBar.width / 2} x2={todayBar.x + todayBar.width / 2} y1={box.top} y2={box.height - box.bottom} className="chart-today" />}
+        {todayBar && (
+          <line x1={todayBar.x + todayBar.width / 2} x2={todayBar.x + todayBar.width / 2} y1={box.top} y2={box.height - box.bottom} className="chart-today" />
+        )}
         {layout.bars.map((bar) => (
-          <rect key={bar.date} x={bar.x} y={bar.y} width={bar.width} height={bar.height} className={bar.date.slice(0, 10) === todayKey ? 'chart-bar chart-bar-today' : 'chart-bar'}>
+          <rect
+            key={bar.date}
+            x={bar.x}
+            y={bar.y}
+            width={bar.width}
+            height={bar.height}
+            className={bar.date.slice(0, 10) === todayKey ? 'chart-bar chart-bar-today' : 'chart-bar'}
+          >
             <title>{`${formatUtcDay(bar.date)}: ${bar.count}`}</title>
           </rect>
         ))}
@@ -50,23 +59,23 @@ export function BarChart({ title, series, today, width, labels }: { title: strin
       </svg>
       {/* Tables ignore a 1 px width; the wrapper hides it. */}
       <div className="visually-hidden">
-      <table>
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">Count</th>
-          </tr>
-        </thead>
-        <tbody>
-          {series.map((point) => (
-            <tr key={point.date}>
-              <td>{formatUtcDay(point.date)}</td>
-              <td>{point.count}</td>
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Count</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {series.map((point) => (
+              <tr key={point.date}>
+                <td>{formatUtcDay(point.date)}</td>
+                <td>{point.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
     </figure>
   );

@@ -62,7 +62,14 @@ export function ImageButtons({ image, present, replaceLabel }: { image: ReturnTy
     <>
       <label className="button button-secondary file-button">
         {image.busy ? 'Working…' : present ? replaceLabel : 'Upload a picture'}
-        <input ref={image.input} type="file" accept={imageAccept(image.limits)} className="visually-hidden" disabled={image.busy} onChange={(event) => image.upload(event.target.files?.[0])} />
+        <input
+          ref={image.input}
+          type="file"
+          accept={imageAccept(image.limits)}
+          className="visually-hidden"
+          disabled={image.busy}
+          onChange={(event) => image.upload(event.target.files?.[0])}
+        />
       </label>
       {present && (
         <button type="button" className="button-link" onClick={image.remove} disabled={image.busy}>

@@ -77,7 +77,12 @@ function FieldFrame({ id, label, error, hint, children }: FieldShell & { id: str
 }
 
 /** The id and ARIA members of a field's control, and its frame (label, hint, error) around it. */
-function Field({ label, error, hint, control }: FieldShell & { control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
+function Field({
+  label,
+  error,
+  hint,
+  control,
+}: FieldShell & { control: (aria: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactNode }) {
   const id = useId();
   const describedBy = error ? `${id}-error` : hint ? `${id}-hint` : undefined;
   return (
@@ -127,7 +132,15 @@ export function FormButtons({
   onCancel,
   small,
   ...submit
-}: { className?: string; cancelLabel?: string; onCancel?: () => void; busy: boolean; busyLabel?: string; small?: boolean; children: ReactNode }) {
+}: {
+  className?: string;
+  cancelLabel?: string;
+  onCancel?: () => void;
+  busy: boolean;
+  busyLabel?: string;
+  small?: boolean;
+  children: ReactNode;
+}) {
   return (
     <div className={className}>
       {onCancel && (

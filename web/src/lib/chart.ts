@@ -51,7 +51,14 @@ export function barChartLayout(series: DailyCount[], box: ChartBox, maxLabels = 
   const gap = Math.min(4, slot * 0.2);
   const bars = series.map((point, index) => {
     const height = (point.count / max) * plotHeight;
-    return { x: box.left + index * slot + gap / 2, y: box.top + plotHeight - height, width: Math.max(1, slot - gap), height, date: point.date, count: point.count };
+    return {
+      x: box.left + index * slot + gap / 2,
+      y: box.top + plotHeight - height,
+      width: Math.max(1, slot - gap),
+      height,
+      date: point.date,
+      count: point.count,
+    };
   });
   // Whole-number ticks only: counts are integers.
   const tickCount = Math.min(4, max);

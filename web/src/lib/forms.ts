@@ -92,7 +92,8 @@ export function resolverOf<T extends FieldValues>(check: (input: T) => { values:
   };
 }
 
-export const schemaResolver = <S extends TObject>(schema: S, rules: FormRules<Static<S>> = {}): Resolver<Static<S>> => resolverOf((input) => checkForm(schema, input, rules));
+export const schemaResolver = <S extends TObject>(schema: S, rules: FormRules<Static<S>> = {}): Resolver<Static<S>> =>
+  resolverOf((input) => checkForm(schema, input, rules));
 
 /** A new password typed twice (`confirm` repeats `field`). */
 export const passwordsMatch =
@@ -114,6 +115,7 @@ export function useCheckedForm<T extends FieldValues>(defaultValues: T, resolver
 }
 
 /** A form checked by a schema made of the server's field schemas. */
-export const useSchemaForm = <S extends TObject>(schema: S, defaultValues: Static<S>, rules: FormRules<Static<S>> = {}) => useCheckedForm(defaultValues, schemaResolver(schema, rules));
+export const useSchemaForm = <S extends TObject>(schema: S, defaultValues: Static<S>, rules: FormRules<Static<S>> = {}) =>
+  useCheckedForm(defaultValues, schemaResolver(schema, rules));
 
 export type SchemaForm<S extends TObject> = ReturnType<typeof useCheckedForm<Static<S>>>;

@@ -42,9 +42,12 @@ export function imageHint(limits: ImageLimits | undefined): string | undefined {
 /** The service's refusal of an upload, in words that name the limits when they are known. */
 export function uploadRefusal(problem: Problem, limits: ImageLimits | undefined): string | undefined {
   if (problem.code === 'PAYLOAD_TOO_LARGE') {
-    return limits ? `The image is too large (at most ${formatBytes(limits.imageMaxBytes)} and ${megapixels(limits.imageMaxPixels)}).` : 'The image is too large.';
+    return limits
+      ? `The image is too large (at most ${formatBytes(limits.imageMaxBytes)} and ${megapixels(limits.imageMaxPixels)}).`
+      : 'The image is too large.';
   }
-  if (problem.code === 'UNSUPPORTED_MEDIA_TYPE') return limits ? `Use a ${imageTypeNames(limits.imageTypes)} image.` : 'This kind of file is not an image the service accepts.';
+  if (problem.code === 'UNSUPPORTED_MEDIA_TYPE')
+    return limits ? `Use a ${imageTypeNames(limits.imageTypes)} image.` : 'This kind of file is not an image the service accepts.';
   return undefined;
 }
 

@@ -55,7 +55,9 @@ export function toProblem(status: number, body: unknown, retryAfterHeader?: stri
     if (Array.isArray(body.conflicts)) {
       problem.conflicts = body.conflicts
         .filter(isRecord)
-        .flatMap((item) => (typeof item.startTime === 'string' && typeof item.endTime === 'string' ? [{ startTime: item.startTime, endTime: item.endTime }] : []));
+        .flatMap((item) =>
+          typeof item.startTime === 'string' && typeof item.endTime === 'string' ? [{ startTime: item.startTime, endTime: item.endTime }] : [],
+        );
     }
     const dependents = dependentsOf(body.dependents);
     if (dependents) problem.dependents = dependents;

@@ -76,7 +76,9 @@ export function formatRange(startIso: string, endIso: string, locale = 'en-GB'):
 
 /** "15 May 2030, 14:05" in local time. */
 export function formatDateTime(iso: string, locale = 'en-GB'): string {
-  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    new Date(iso),
+  );
 }
 
 /** A UTC calendar day (statistics count per UTC day) as "15 May". */

@@ -4,10 +4,7 @@ import { $api, api, call, publicApi, sessionOf } from '../../api/client.js';
 import { getSession, onSessionChange, setSession } from '../../api/session.js';
 import type { User } from '../../api/types.js';
 
-type AuthState =
-  | { status: 'checking' }
-  | { status: 'signed-out'; reason?: string }
-  | { status: 'signed-in'; user: User; sessionId: string };
+type AuthState = { status: 'checking' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; user: User; sessionId: string };
 
 interface Auth {
   state: AuthState;

@@ -37,7 +37,14 @@ export function ResetPasswordPage() {
         <>
           {failure && <Alert kind="error">{failure}</Alert>}
           <form onSubmit={form.handleSubmit(({ password }) => resetting.mutate(password))} noValidate className="stack">
-            <TextField label="New password" type="password" autoComplete="new-password" {...form.field('password')} hint={`At least ${PASSWORD_MIN} characters.`} autoFocus />
+            <TextField
+              label="New password"
+              type="password"
+              autoComplete="new-password"
+              {...form.field('password')}
+              hint={`At least ${PASSWORD_MIN} characters.`}
+              autoFocus
+            />
             <TextField label="Repeat the new password" type="password" autoComplete="new-password" {...form.field('confirm')} />
             <SubmitButton busy={resetting.isPending} busyLabel="Saving…">
               Set the new password

@@ -29,7 +29,14 @@ export function ReportProblemPage() {
   const { search } = useLocation();
   const form = useSchemaForm(
     ReportForm,
-    { departmentId: search.get('departmentId') ?? '', roomId: search.get('roomId') ?? '', deskId: search.get('deskId') ?? '', equipmentId: '', title: '', description: '' },
+    {
+      departmentId: search.get('departmentId') ?? '',
+      roomId: search.get('roomId') ?? '',
+      deskId: search.get('deskId') ?? '',
+      equipmentId: '',
+      title: '',
+      description: '',
+    },
     { trim: ['title'] },
   );
   const [departmentId, roomId, deskId, equipmentId] = form.watch(['departmentId', 'roomId', 'deskId', 'equipmentId']);
@@ -50,7 +57,9 @@ export function ReportProblemPage() {
 
   const desks = rooms.data?.find((room) => room.id === roomId)?.desks ?? [];
   const items = equipment.data?.content ?? [];
-  const submit = form.handleSubmit(({ equipmentId: chosen, ...report }) => sending.mutate({ body: { ...report, reportedBy: user.id, ...(chosen ? { equipmentId: chosen } : {}) } }));
+  const submit = form.handleSubmit(({ equipmentId: chosen, ...report }) =>
+    sending.mutate({ body: { ...report, reportedBy: user.id, ...(chosen ? { equipmentId: chosen } : {}) } }),
+  );
 
   return (
     <div className="page page-narrow">
@@ -65,7 +74,11 @@ export function ReportProblemPage() {
       <form className="panel stack" onSubmit={submit} noValidate aria-label="Report a problem">
         <Loaded query={departments} label="Loading offices…">
           {(list) => (
-            <SelectField label="Office" value={departmentId} onChange={(event) => choose({ departmentId: event.target.value, roomId: '', deskId: '', equipmentId: '' })}>
+            <SelectField
+              label="Office"
+              value={departmentId}
+              onChange={(event) => choose({ departmentId: event.target.value, roomId: '', deskId: '', equipmentId: '' })}
+            >
               <option value="">Choose an office</option>
               {list.map((department) => (
                 <option key={department.id} value={department.id}>
@@ -75,7 +88,12 @@ export function ReportProblemPage() {
             </SelectField>
           )}
         </Loaded>
-        <SelectField label="Room" value={roomId} disabled={!departmentId || !rooms.isSuccess} onChange={(event) => choose({ roomId: event.target.value, deskId: '', equipmentId: '' })}>
+        <SelectField
+          label="Room"
+          value={roomId}
+          disabled={!departmentId || !rooms.isSuccess}
+          onChange={(event) => choose({ roomId: event.target.value, deskId: '', equipmentId: '' })}
+        >
           <option value="">{rooms.isFetching && departmentId ? 'Loading rooms…' : 'Choose a room'}</option>
           {(rooms.data ?? []).map((room) => (
             <option key={room.id} value={room.id}>
@@ -83,7 +101,13 @@ export function ReportProblemPage() {
             </option>
           ))}
         </SelectField>
-        <SelectField label="Desk" value={deskId} disabled={!roomId} onChange={(event) => choose({ deskId: event.target.value, equipmentId: '' })} error={form.formState.errors.deskId?.message}>
+        <SelectField
+          label="Desk"
+          value={deskId}
+          disabled={!roomId}
+          onChange={(event) => choose({ deskId: event.target.value, equipmentId: '' })}
+          error={form.formState.errors.deskId?.message}
+        >
           <option value="">Choose a desk</option>
           {desks.map((desk) => (
             <option key={desk.id} value={desk.id}>

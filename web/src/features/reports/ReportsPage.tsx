@@ -28,7 +28,12 @@ export function ReportsPage() {
   const [deleting, setDeleting] = useState<Report>();
   const [notice, setNotice] = useState<string>();
   const departments = useAllDepartments();
-  const reports = $api.useQuery('post', '/api/search/reports', { params: { query: { page, size: PAGE_SIZE } }, body: criteria }, { placeholderData: keepPreviousData });
+  const reports = $api.useQuery(
+    'post',
+    '/api/search/reports',
+    { params: { query: { page, size: PAGE_SIZE } }, body: criteria },
+    { placeholderData: keepPreviousData },
+  );
 
   const submit = form.handleSubmit((values) => {
     const next = criteriaOf(values);

@@ -19,9 +19,19 @@ export function MyReservationsPage() {
   const [notice, setNotice] = useState<string>();
 
   const mine = { userId: user.id, size: PAGE_SIZE };
-  const upcoming = $api.useQuery('get', '/api/reservation', { params: { query: { ...mine, from: now, sort: ['startTime,asc'], page: upcomingPage } } }, { placeholderData: keepPreviousData });
+  const upcoming = $api.useQuery(
+    'get',
+    '/api/reservation',
+    { params: { query: { ...mine, from: now, sort: ['startTime,asc'], page: upcomingPage } } },
+    { placeholderData: keepPreviousData },
+  );
   // Reservations that started before now; the ongoing ones are shown as upcoming.
-  const past = $api.useQuery('get', '/api/reservation', { params: { query: { ...mine, to: now, sort: ['startTime,desc'], page: pastPage } } }, { placeholderData: keepPreviousData });
+  const past = $api.useQuery(
+    'get',
+    '/api/reservation',
+    { params: { query: { ...mine, to: now, sort: ['startTime,desc'], page: pastPage } } },
+    { placeholderData: keepPreviousData },
+  );
 
   return (
     <div className="page">

@@ -9,5 +9,8 @@ export function useWindowForm(initial: LocalWindow) {
   const { isAdmin } = useUser();
   const settings = useSettings();
   const limits = isAdmin ? undefined : settings;
-  return useCheckedForm(initial, resolverOf((values: LocalWindow) => ({ values, errors: validateWindow(values, new Date(), { limits }) })));
+  return useCheckedForm(
+    initial,
+    resolverOf((values: LocalWindow) => ({ values, errors: validateWindow(values, new Date(), { limits }) })),
+  );
 }

@@ -9,7 +9,12 @@ const isTimeOfDay = (value: string) => /^([01]\d|2[0-3]):[0-5]\d$/.test(value);
 
 /** "24 hours", "90 days", "30 minutes". */
 export function formatDuration(seconds: number): string {
-  const [count, unit] = seconds >= 2 * 86_400 && seconds % 86_400 === 0 ? [seconds / 86_400, 'day'] : seconds >= 3600 && seconds % 3600 === 0 ? [seconds / 3600, 'hour'] : [Math.ceil(seconds / 60), 'minute'];
+  const [count, unit] =
+    seconds >= 2 * 86_400 && seconds % 86_400 === 0
+      ? [seconds / 86_400, 'day']
+      : seconds >= 3600 && seconds % 3600 === 0
+        ? [seconds / 3600, 'hour']
+        : [Math.ceil(seconds / 60), 'minute'];
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
 }
 
@@ -29,7 +34,9 @@ export function validateWindow(window: LocalWindow, now: Date, options: { allowP
   const { limits } = options;
   if (end.getTime() <= start.getTime()) errors.end = 'The end must be after the start.';
   else if (!options.allowPast && start.getTime() < now.getTime()) errors.start = 'This time has already started; choose a later one.';
-  else if (limits && end.getTime() - start.getTime() > limits.reservationMaxLengthSeconds * 1000) errors.end = `A booking may last at most ${formatDuration(limits.reservationMaxLengthSeconds)}.`;
-  else if (limits && start.getTime() > now.getTime() + limits.reservationHorizonSeconds * 1000) errors.date = `Bookings can be made at most ${formatDuration(limits.reservationHorizonSeconds)} ahead.`;
+  else if (limits && end.getTime() - start.getTime() > limits.reservationMaxLengthSeconds * 1000)
+    errors.end = `A booking may last at most ${formatDuration(limits.reservationMaxLengthSeconds)}.`;
+  else if (limits && start.getTime() > now.getTime() + limits.reservationHorizonSeconds * 1000)
+    errors.date = `Bookings can be made at most ${formatDuration(limits.reservationHorizonSeconds)} ahead.`;
   return errors;
 }

@@ -11,7 +11,18 @@ import { useUser } from '../auth/AuthProvider.js';
 import { departmentLabel, EQUIPMENT_TYPES, equipmentLabel, floorLabel } from '../inventory/labels.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { useWindowForm } from '../reservations/window-form.js';
-import { changeFilter, departmentMatches, filterChoices, freeDeskCount, NO_FILTERS, roomSearchBody, roomsOfPages, type DeskFilters, type FreeDesk, type RoomWithFreeDesks } from './search.js';
+import {
+  changeFilter,
+  departmentMatches,
+  filterChoices,
+  freeDeskCount,
+  NO_FILTERS,
+  roomSearchBody,
+  roomsOfPages,
+  type DeskFilters,
+  type FreeDesk,
+  type RoomWithFreeDesks,
+} from './search.js';
 
 const ROOMS_PER_PAGE = 50;
 
@@ -91,9 +102,7 @@ export function FindDeskPage() {
   return (
     <div className="page">
       <PageHeader title="Find a desk" />
-      <p className="lead">
-        Hello {user.firstName}. Choose when you need a desk; the free ones are listed below.
-      </p>
+      <p className="lead">Hello {user.firstName}. Choose when you need a desk; the free ones are listed below.</p>
       <form className="panel search-form" onSubmit={submit} noValidate aria-label="Search for free desks">
         <fieldset className="fieldset-row">
           <legend>When</legend>
@@ -132,7 +141,9 @@ export function FindDeskPage() {
                 key={type}
                 label={equipmentLabel(type)}
                 checked={filters.equipment.includes(type)}
-                onChange={(event) => setWhere({ equipment: event.target.checked ? [...filters.equipment, type] : filters.equipment.filter((chosen) => chosen !== type) })}
+                onChange={(event) =>
+                  setWhere({ equipment: event.target.checked ? [...filters.equipment, type] : filters.equipment.filter((chosen) => chosen !== type) })
+                }
               />
             ))}
           </div>
@@ -186,7 +197,11 @@ export function FindDeskPage() {
                         {desk.name}
                       </span>
                       <span className="desk-actions">
-                        <Link to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`} className="button-link small" aria-label={`Report a problem with desk ${desk.name} in ${room.name}`}>
+                        <Link
+                          to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`}
+                          className="button-link small"
+                          aria-label={`Report a problem with desk ${desk.name} in ${room.name}`}
+                        >
                           Report a problem
                         </Link>
                         <button

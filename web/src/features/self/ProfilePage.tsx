@@ -37,7 +37,12 @@ export function ProfilePage() {
   );
 }
 
-const AVATAR_TEXTS = { uploaded: 'Your picture has been updated.', removed: 'Your picture has been removed.', uploadSubject: 'Your account', removeSubject: 'Your picture' };
+const AVATAR_TEXTS = {
+  uploaded: 'Your picture has been updated.',
+  removed: 'Your picture has been removed.',
+  uploadSubject: 'Your account',
+  removeSubject: 'Your picture',
+};
 
 function AvatarSection() {
   const { user } = useUser();
@@ -114,7 +119,9 @@ function SessionsSection() {
                       <strong>{deviceName(session.userAgent)}</strong>
                       {session.id === sessionId && <span className="badge badge-accent">This device</span>}
                     </p>
-                    <p className="muted">Signed in {formatDateTime(session.createdAt)} · stays signed in until {formatDateTime(session.refreshExpiresAt)}</p>
+                    <p className="muted">
+                      Signed in {formatDateTime(session.createdAt)} · stays signed in until {formatDateTime(session.refreshExpiresAt)}
+                    </p>
                   </div>
                   <button type="button" className="button-secondary button-small" disabled={ending === session.id} onClick={() => end(session.id)}>
                     {session.id === sessionId ? 'Sign out' : 'Sign out this device'}

@@ -44,7 +44,12 @@ export function StatsPage() {
             </ul>
             <p className="muted">Days are calendar days in UTC; the dashed line marks today.</p>
             <div className="charts">
-              <BarChart title="Reservations per day, 15 days back and 15 ahead" series={data.dailyReservationsLast15DaysAndNext15Days} today={today} {...full} />
+              <BarChart
+                title="Reservations per day, 15 days back and 15 ahead"
+                series={data.dailyReservationsLast15DaysAndNext15Days}
+                today={today}
+                {...full}
+              />
               <BarChart title="Reservations booked per day, last 30 days" series={data.dailyCreatedReservationsLast30Days} today={today} {...half} />
               <BarChart title="Defects reported per day, last 30 days" series={data.dailyCreatedReportsLast30Days} today={today} {...half} />
             </div>

@@ -20,7 +20,12 @@ export function UsersPage() {
   const [page, setPage] = useState(0);
   const [dialog, setDialog] = useState<{ kind: 'new' } | { kind: 'edit' | 'password' | 'delete'; user: User }>();
   const [notice, setNotice] = useState<string>();
-  const users = $api.useQuery('get', '/api/users', { params: { query: { page, size: PAGE_SIZE, ...(search ? { search } : {}) } } }, { placeholderData: keepPreviousData });
+  const users = $api.useQuery(
+    'get',
+    '/api/users',
+    { params: { query: { page, size: PAGE_SIZE, ...(search ? { search } : {}) } } },
+    { placeholderData: keepPreviousData },
+  );
 
   // Searching waits for a pause in typing.
   useEffect(() => {
@@ -81,15 +86,30 @@ export function UsersPage() {
               )}
               actions={(user) => (
                 <>
-                  <button type="button" className="button-secondary button-small" onClick={() => setDialog({ kind: 'edit', user })} aria-label={`Edit ${fullName(user)}`}>
+                  <button
+                    type="button"
+                    className="button-secondary button-small"
+                    onClick={() => setDialog({ kind: 'edit', user })}
+                    aria-label={`Edit ${fullName(user)}`}
+                  >
                     Edit
                   </button>
                   {!user.ldap && (
-                    <button type="button" className="button-secondary button-small" onClick={() => setDialog({ kind: 'password', user })} aria-label={`Set the password of ${fullName(user)}`}>
+                    <button
+                      type="button"
+                      className="button-secondary button-small"
+                      onClick={() => setDialog({ kind: 'password', user })}
+                      aria-label={`Set the password of ${fullName(user)}`}
+                    >
                       Set password
                     </button>
                   )}
-                  <button type="button" className="button-danger button-small" onClick={() => setDialog({ kind: 'delete', user })} aria-label={`Delete ${fullName(user)}`}>
+                  <button
+                    type="button"
+                    className="button-danger button-small"
+                    onClick={() => setDialog({ kind: 'delete', user })}
+                    aria-label={`Delete ${fullName(user)}`}
+                  >
                     Delete
                   </button>
                 </>
@@ -108,8 +128,16 @@ export function UsersPage() {
           }}
         />
       )}
-      {dialog?.kind === 'edit' && <PersonDialog user={dialog.user} onClose={() => setDialog(undefined)} onSaved={(user) => done(`${fullName(user)} has been saved.`)} />}
-      {dialog?.kind === 'password' && <PasswordDialog user={dialog.user} onClose={() => setDialog(undefined)} onSaved={() => done(`The password of ${fullName(dialog.user)} has been set.`)} />}
+      {dialog?.kind === 'edit' && (
+        <PersonDialog user={dialog.user} onClose={() => setDialog(undefined)} onSaved={(user) => done(`${fullName(user)} has been saved.`)} />
+      )}
+      {dialog?.kind === 'password' && (
+        <PasswordDialog
+          user={dialog.user}
+          onClose={() => setDialog(undefined)}
+          onSaved={() => done(`The password of ${fullName(dialog.user)} has been set.`)}
+        />
+      )}
       {dialog?.kind === 'delete' && (
         <DeleteDialog
           title="Delete this user?"

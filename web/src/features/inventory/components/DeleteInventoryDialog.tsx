@@ -24,7 +24,8 @@ function deleteOf(item: InventoryItem): Texts {
         title: 'Delete this office?',
         question: `${departmentLabel(item.department)} will be deleted.`,
         subject: 'This office',
-        forceNote: 'Deleting everything removes its rooms, their desks and equipment, its picture and every reservation of those desks. Defect reports stay, without the place.',
+        forceNote:
+          'Deleting everything removes its rooms, their desks and equipment, its picture and every reservation of those desks. Defect reports stay, without the place.',
         remove: (force) => call(api.DELETE('/api/departments/{departmentId}', { params: { path, query: forced(force) } })),
       };
     }

@@ -6,7 +6,12 @@ import { useObjectUrl } from '../../../hooks.js';
 import { imageHint } from '../../../lib/images.js';
 import { departmentLabel } from '../labels.js';
 
-const TEXTS = { uploaded: 'The picture has been updated.', removed: 'The picture has been removed.', uploadSubject: 'This office', removeSubject: 'The picture' };
+const TEXTS = {
+  uploaded: 'The picture has been updated.',
+  removed: 'The picture has been removed.',
+  uploadSubject: 'This office',
+  removeSubject: 'The picture',
+};
 
 export function DepartmentImage({ department }: { department: Department }) {
   const of = { kind: 'department', departmentId: department.id } as const;

@@ -36,7 +36,12 @@ export function NewDesk({ departmentId, roomId }: { departmentId: string; roomId
   });
   const failure = errorText(creating.error, 'This room');
   return (
-    <form onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: { departmentId, roomId } }, body }))} noValidate className="inline-form" aria-label="Add a desk">
+    <form
+      onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: { departmentId, roomId } }, body }))}
+      noValidate
+      className="inline-form"
+      aria-label="Add a desk"
+    >
       <h3>Add a desk</h3>
       {failure && <Alert kind="error">{failure}</Alert>}
       <div className="field-row field-row-end">
@@ -64,7 +69,12 @@ export function DeskItem({ desk }: { desk: Desk }) {
     <li className="desk-admin">
       <div className="desk-admin-head">
         {editing ? (
-          <form onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path }, body }))} noValidate className="field-row field-row-end grow" aria-label={`Edit desk ${desk.name}`}>
+          <form
+            onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path }, body }))}
+            noValidate
+            className="field-row field-row-end grow"
+            aria-label={`Edit desk ${desk.name}`}
+          >
             <DeskFields form={form} />
             <FormButtons className="item-actions" onCancel={() => setEditing(false)} busy={saving.isPending} small>
               Save

@@ -69,7 +69,12 @@ function NewEquipment({ desk, onDone }: { desk: Desk; onDone: () => void }) {
   });
   const failure = errorText(creating.error, 'This desk');
   return (
-    <form onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: deskPath(desk) }, body }))} noValidate className="inline-form stack" aria-label={`Add equipment to desk ${desk.name}`}>
+    <form
+      onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: deskPath(desk) }, body }))}
+      noValidate
+      className="inline-form stack"
+      aria-label={`Add equipment to desk ${desk.name}`}
+    >
       {failure && <Alert kind="error">{failure}</Alert>}
       <EquipmentFields form={form} />
       <FormButtons onCancel={onDone} busy={creating.isPending} busyLabel="Adding…" small>
@@ -121,7 +126,9 @@ function EquipmentItem({ desk, item }: { desk: Desk; item: Equipment }) {
           Delete
         </button>
       </div>
-      {deleting && <DeleteInventoryDialog item={{ kind: 'equipment', desk, equipment: item }} onDeleted={() => setDeleting(false)} onClose={() => setDeleting(false)} />}
+      {deleting && (
+        <DeleteInventoryDialog item={{ kind: 'equipment', desk, equipment: item }} onDeleted={() => setDeleting(false)} onClose={() => setDeleting(false)} />
+      )}
     </li>
   );
 }

@@ -18,7 +18,12 @@ export function Rooms({ departmentId }: { departmentId: string }) {
   const [page, setPage] = useState(0);
   const [deleting, setDeleting] = useState<Room>();
   const [notice, setNotice] = useState<string>();
-  const rooms = $api.useQuery('get', '/api/departments/{departmentId}/rooms', { params: { path: { departmentId }, query: { page, size: PAGE_SIZE } } }, { placeholderData: keepPreviousData });
+  const rooms = $api.useQuery(
+    'get',
+    '/api/departments/{departmentId}/rooms',
+    { params: { path: { departmentId }, query: { page, size: PAGE_SIZE } } },
+    { placeholderData: keepPreviousData },
+  );
 
   return (
     <section className="panel" aria-labelledby="rooms-heading">
@@ -47,7 +52,11 @@ export function Rooms({ departmentId }: { departmentId: string }) {
                       </p>
                     </div>
                     <div className="item-actions">
-                      <Link to={`/admin/departments/${departmentId}/rooms/${room.id}`} className="button button-secondary button-small" aria-label={`Manage room ${room.name}`}>
+                      <Link
+                        to={`/admin/departments/${departmentId}/rooms/${room.id}`}
+                        className="button button-secondary button-small"
+                        aria-label={`Manage room ${room.name}`}
+                      >
                         Manage
                       </Link>
                       <button type="button" className="button-danger button-small" onClick={() => setDeleting(room)} aria-label={`Delete room ${room.name}`}>
@@ -90,7 +99,12 @@ function NewRoom({ departmentId, onCreated }: { departmentId: string; onCreated:
   });
   const failure = errorText(creating.error, 'This office');
   return (
-    <form onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: { departmentId } }, body }))} noValidate className="inline-form" aria-label="Add a room">
+    <form
+      onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: { departmentId } }, body }))}
+      noValidate
+      className="inline-form"
+      aria-label="Add a room"
+    >
       <h3>Add a room</h3>
       {failure && <Alert kind="error">{failure}</Alert>}
       <div className="field-row field-row-end">

@@ -46,7 +46,9 @@ function DepartmentDetails({ department }: { department: Department }) {
       {...detailsState(saving, 'This office')}
       onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path: { departmentId: department.id } }, body }))}
       deleteLabel="Delete the office"
-      deleteDialog={(close) => <DeleteInventoryDialog item={{ kind: 'department', department }} onDeleted={() => navigate('/admin/departments')} onClose={close} />}
+      deleteDialog={(close) => (
+        <DeleteInventoryDialog item={{ kind: 'department', department }} onDeleted={() => navigate('/admin/departments')} onClose={close} />
+      )}
     >
       <DepartmentFields form={form} />
     </DetailsPanel>

@@ -62,10 +62,19 @@ export function DepartmentsPage() {
               )}
               actions={(department) => (
                 <>
-                  <Link to={`/admin/departments/${department.id}`} className="button button-secondary button-small" aria-label={`Manage ${departmentLabel(department)}`}>
+                  <Link
+                    to={`/admin/departments/${department.id}`}
+                    className="button button-secondary button-small"
+                    aria-label={`Manage ${departmentLabel(department)}`}
+                  >
                     Manage
                   </Link>
-                  <button type="button" className="button-danger button-small" onClick={() => setDeleting(department)} aria-label={`Delete ${departmentLabel(department)}`}>
+                  <button
+                    type="button"
+                    className="button-danger button-small"
+                    onClick={() => setDeleting(department)}
+                    aria-label={`Delete ${departmentLabel(department)}`}
+                  >
                     Delete
                   </button>
                 </>

@@ -62,7 +62,9 @@ function RoomDetails({ room }: { room: Room }) {
       {...detailsState(saving, 'This room')}
       onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path }, body }))}
       deleteLabel="Delete the room"
-      deleteDialog={(close) => <DeleteInventoryDialog item={{ kind: 'room', room }} onDeleted={() => navigate(`/admin/departments/${room.departmentId}`)} onClose={close} />}
+      deleteDialog={(close) => (
+        <DeleteInventoryDialog item={{ kind: 'room', room }} onDeleted={() => navigate(`/admin/departments/${room.departmentId}`)} onClose={close} />
+      )}
     >
       <div className="field-row field-row-end">
         <TextField label="Room name" maxLength={SHORT_TEXT_MAX} {...form.field('name')} />

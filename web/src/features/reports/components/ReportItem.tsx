@@ -18,7 +18,9 @@ export function ReportItem({ report, onDelete }: { report: Report; onDelete: () 
     { params: { path: { departmentId: departmentId ?? '', roomId: roomId ?? '', deskId: deskId ?? '', equipmentId: equipmentId ?? '' } } },
     { enabled: Boolean(departmentId && roomId && deskId && equipmentId), staleTime: FRESH_MS, select: (item) => `${item.name} (${equipmentLabel(item.type)})` },
   );
-  const where = [names.department && departmentLabel(names.department), names.room && `room ${names.room.name}`, names.deskName && `desk ${names.deskName}`].filter(Boolean).join(', ');
+  const where = [names.department && departmentLabel(names.department), names.room && `room ${names.room.name}`, names.deskName && `desk ${names.deskName}`]
+    .filter(Boolean)
+    .join(', ');
   return (
     <li className="report">
       <div className="report-head">

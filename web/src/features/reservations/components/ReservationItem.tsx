@@ -39,7 +39,12 @@ export function ReservationItem({ reservation, editable, onChanged }: { reservat
         </Link>
         {changeable && (
           <>
-            <button type="button" className="button-secondary button-small" onClick={() => setDialog('change')} aria-label={`Change the time of the reservation of ${range}`}>
+            <button
+              type="button"
+              className="button-secondary button-small"
+              onClick={() => setDialog('change')}
+              aria-label={`Change the time of the reservation of ${range}`}
+            >
               Change
             </button>
             <button type="button" className="button-danger button-small" onClick={() => setDialog('cancel')} aria-label={`Cancel the reservation of ${range}`}>
@@ -110,7 +115,12 @@ function CancelDialog({ reservation, range, onClose, onDone }: { reservation: Re
         <button type="button" className="button-secondary" onClick={onClose} disabled={cancelling.isPending}>
           Keep it
         </button>
-        <button type="button" className="button-danger" onClick={() => cancelling.mutate({ params: { path: { id: reservation.id } } })} disabled={cancelling.isPending}>
+        <button
+          type="button"
+          className="button-danger"
+          onClick={() => cancelling.mutate({ params: { path: { id: reservation.id } } })}
+          disabled={cancelling.isPending}
+        >
           {cancelling.isPending ? 'Cancelling…' : 'Cancel the reservation'}
         </button>
       </div>

@@ -14,7 +14,17 @@ const EMPTY = { currentPassword: '', newPassword: '', confirm: '' };
  * service signs out one's other sessions). On the profile page, and as the "Choose your password"
  * form that an account with a generated password must fill in first.
  */
-export function PasswordChangeForm({ submitLabel, success, onChanged, narrow }: { submitLabel: string; success?: string; onChanged?: () => void; narrow?: boolean }) {
+export function PasswordChangeForm({
+  submitLabel,
+  success,
+  onChanged,
+  narrow,
+}: {
+  submitLabel: string;
+  success?: string;
+  onChanged?: () => void;
+  narrow?: boolean;
+}) {
   const form = useSchemaForm(PasswordChange, EMPTY, { refine: passwordsMatch('newPassword') });
   const changing = $api.useMutation('put', '/api/self/password', {
     meta: { invalidates: STALE_AFTER.sessions },
@@ -33,7 +43,13 @@ export function PasswordChangeForm({ submitLabel, success, onChanged, narrow }: 
       <form onSubmit={submit} noValidate className="stack">
         <TextField label="Current password" type="password" autoComplete="current-password" {...form.field('currentPassword')} />
         <div className={narrow ? 'stack' : 'field-pair'}>
-          <TextField label="New password" type="password" autoComplete="new-password" {...form.field('newPassword')} hint={`At least ${PASSWORD_MIN} characters.`} />
+          <TextField
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            {...form.field('newPassword')}
+            hint={`At least ${PASSWORD_MIN} characters.`}
+          />
           <TextField label="Repeat the new password" type="password" autoComplete="new-password" {...form.field('confirm')} />
         </div>
         <FormButtons busy={changing.isPending} busyLabel="Changing…">

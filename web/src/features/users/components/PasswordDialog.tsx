@@ -14,7 +14,11 @@ export function PasswordDialog({ user, onClose, onSaved }: { user: User; onClose
   const failure = errorText(setting.error, 'This user');
   return (
     <Dialog title={`Set the password of ${fullName(user)}`} onClose={onClose}>
-      <form onSubmit={form.handleSubmit(({ password }) => setting.mutate({ params: { path: { id: user.id } }, body: { password } }))} noValidate className="stack">
+      <form
+        onSubmit={form.handleSubmit(({ password }) => setting.mutate({ params: { path: { id: user.id } }, body: { password } }))}
+        noValidate
+        className="stack"
+      >
         {failure && <Alert kind="error">{failure}</Alert>}
         <TextField
           label="New password"

@@ -28,7 +28,8 @@ export function PersonDialog({ user, onClose, onSaved }: { user?: User; onClose:
     { trim: ['firstName', 'lastName', 'email'] },
   );
   const saving = useMutation({
-    mutationFn: (body: Person) => (user ? call(api.PUT('/api/users/{id}', { params: { path: { id: user.id } }, body })) : call(api.POST('/api/users', { body }))),
+    mutationFn: (body: Person) =>
+      user ? call(api.PUT('/api/users/{id}', { params: { path: { id: user.id } }, body })) : call(api.POST('/api/users', { body })),
     meta: { invalidates: STALE_AFTER.users },
     onSuccess: onSaved,
   });
