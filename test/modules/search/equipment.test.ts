@@ -23,48 +23,25 @@ interface Gear {
   name: string;
 }
 
-/** Equipment of each desk, by desk name. */
+const EVERYTHING: Gear[] = [
+  { type: 'DOCKING_STATION', name: 'Dell WD19 Dock' },
+  { type: 'MONITOR', name: 'Dell U2720Q' },
+  { type: 'MONITOR', name: 'LG 27UL850' },
+  { type: 'KEYBOARD', name: 'Logitech MX Keys' },
+  { type: 'MOUSE', name: 'Logitech MX Master' },
+  { type: 'HEADSET', name: 'Jabra Evolve 75%' },
+  { type: 'WEBCAM', name: 'Logitech C920' },
+  { type: 'CHAIR', name: 'Steelcase Leap' },
+];
+
+/** Equipment of each desk, by desk name: variants of EVERYTHING that each lack what one item asks for. */
 const DESKS: Record<string, Gear[]> = {
-  everything: [
-    { type: 'DOCKING_STATION', name: 'Dell WD19 Dock' },
-    { type: 'MONITOR', name: 'Dell U2720Q' },
-    { type: 'MONITOR', name: 'LG 27UL850' },
-    { type: 'KEYBOARD', name: 'Logitech MX Keys' },
-    { type: 'MOUSE', name: 'Logitech MX Master' },
-    { type: 'HEADSET', name: 'Jabra Evolve 75%' },
-    { type: 'WEBCAM', name: 'Logitech C920' },
-    { type: 'CHAIR', name: 'Steelcase Leap' },
-  ],
-  noWebcam: [
-    { type: 'DOCKING_STATION', name: 'Dell WD19 Dock' },
-    { type: 'MONITOR', name: 'Dell U2720Q' },
-    { type: 'MONITOR', name: 'LG 27UL850' },
-    { type: 'KEYBOARD', name: 'Logitech MX Keys' },
-    { type: 'MOUSE', name: 'Logitech MX Master' },
-    { type: 'HEADSET', name: 'Jabra Evolve 75%' },
-    { type: 'CHAIR', name: 'Steelcase Leap' },
-  ],
+  everything: EVERYTHING,
+  noWebcam: EVERYTHING.filter((gear) => gear.type !== 'WEBCAM'),
   // The webcam is named like one but typed OTHER: a name item matches it, a type item does not.
-  webcamAsOther: [
-    { type: 'DOCKING_STATION', name: 'Dell WD19 Dock' },
-    { type: 'MONITOR', name: 'Dell U2720Q' },
-    { type: 'MONITOR', name: 'LG 27UL850' },
-    { type: 'KEYBOARD', name: 'Logitech MX Keys' },
-    { type: 'MOUSE', name: 'Logitech MX Master' },
-    { type: 'HEADSET', name: 'Jabra Evolve 75%' },
-    { type: 'OTHER', name: 'Logitech C920 webcam' },
-    { type: 'CHAIR', name: 'Steelcase Leap' },
-  ],
+  webcamAsOther: EVERYTHING.map((gear): Gear => (gear.type === 'WEBCAM' ? { type: 'OTHER', name: 'Logitech C920 webcam' } : gear)),
   // One monitor only: items asking for a Dell monitor and an LG monitor need two.
-  oneMonitor: [
-    { type: 'DOCKING_STATION', name: 'Dell WD19 Dock' },
-    { type: 'MONITOR', name: 'Dell U2720Q' },
-    { type: 'KEYBOARD', name: 'Logitech MX Keys' },
-    { type: 'MOUSE', name: 'Logitech MX Master' },
-    { type: 'HEADSET', name: 'Jabra Evolve 75%' },
-    { type: 'WEBCAM', name: 'Logitech C920' },
-    { type: 'CHAIR', name: 'Steelcase Leap' },
-  ],
+  oneMonitor: EVERYTHING.filter((gear) => gear.name !== 'LG 27UL850'),
   bare: [],
   dockOnly: [{ type: 'DOCKING_STATION', name: 'HP Dock' }],
 };
