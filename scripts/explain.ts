@@ -23,7 +23,7 @@ import { InventoryService } from '../src/modules/inventory/inventory.service.js'
 import { ReservationsService } from '../src/modules/reservations/reservations.service.js';
 import { SearchService } from '../src/modules/search/search.service.js';
 import { StatsService } from '../src/modules/stats/stats.service.js';
-import type { Caller } from '../src/modules/users/users.service.js';
+import type { Caller } from '../src/identity/caller.js';
 import { systemClock } from '../src/shared/clock.js';
 import { nextWorkdayWindow } from './bench/scenarios.js';
 

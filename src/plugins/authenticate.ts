@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../shared/errors.js';
 import { problemResponses } from '../shared/schemas.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
-import type { Caller } from '../modules/users/users.service.js';
+import type { Caller } from '../identity/caller.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { headerText } from '../../plugins/encoding.js';
 import { problemResponses } from '../../shared/schemas.js';
-import { OPEN_BEFORE_PASSWORD_CHANGE } from '../users/users.service.js';
+import { OPEN_BEFORE_PASSWORD_CHANGE } from '../../identity/caller.js';
 import type { AuthService, TokenPair } from './auth.service.js';
 import { LoginBody, RefreshBody, TokenPairSchema } from './auth.schemas.js';
 

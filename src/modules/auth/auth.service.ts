@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { SessionsRepository, type SessionRow } from '../sessions/sessions.repository.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
-import type { Caller } from '../users/users.service.js';
+import type { Caller } from '../../identity/caller.js';
 import type { DirectoryAuthenticator } from './directory.js';
 import { verifyPassword } from './password.js';
 import type { LoginThrottle } from './throttle.js';

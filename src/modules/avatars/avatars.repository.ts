@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { userAvatars, users } from '../../db/schema.js';
-import type { StoredImage } from '../images/images.js';
+import type { StoredImage } from '../../infrastructure/images/images.js';
 import type { UserRow } from '../users/users.repository.js';
 
 export class AvatarsRepository {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, NoContent, problemResponses } from '../../shared/schemas.js';
-import { imageUploads, readUpload, sendImage } from '../images/images.js';
+import { imageUploads, readUpload, sendImage } from '../../infrastructure/images/images.js';
 import { User } from '../users/users.schemas.js';
 import { AVATAR_SIDE, type AvatarsService } from './avatars.service.js';
 

@@ -1,9 +1,10 @@
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { forbidden, notFound } from '../../shared/errors.js';
-import { reencodeImage, type DecodeQueue } from '../images/images.js';
+import { reencodeImage, type DecodeQueue } from '../../infrastructure/images/images.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { isAdmin, toUserDto, type Caller } from '../users/users.service.js';
+import { isAdmin, type Caller } from '../../identity/caller.js';
+import { toUserDto } from '../users/users.mappers.js';
 import type { UserDto } from '../users/users.schemas.js';
 import { AvatarsRepository } from './avatars.repository.js';
 

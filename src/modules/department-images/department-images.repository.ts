@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { departmentImages, departments } from '../../db/schema.js';
-import type { StoredImage } from '../images/images.js';
+import type { StoredImage } from '../../infrastructure/images/images.js';
 
 type DepartmentRow = typeof departments.$inferSelect;
 type ServedImage = Pick<StoredImage, 'data' | 'etag'> & { contentType: string };

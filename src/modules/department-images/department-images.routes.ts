@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NoContent, problemResponses } from '../../shared/schemas.js';
 import { IMAGE_RESPONSE, UPLOAD_NOTE } from '../avatars/avatars.routes.js';
-import { imageUploads, readUpload, sendImage } from '../images/images.js';
+import { imageUploads, readUpload, sendImage } from '../../infrastructure/images/images.js';
 import { Department, DepartmentParams } from '../inventory/inventory.schemas.js';
 import { DEPARTMENT_IMAGE_MAX_SIDE, type DepartmentImagesService } from './department-images.service.js';
 

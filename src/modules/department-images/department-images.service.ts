@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { notFound } from '../../shared/errors.js';
-import { reencodeImage, type DecodeQueue } from '../images/images.js';
+import { reencodeImage, type DecodeQueue } from '../../infrastructure/images/images.js';
 import type { DepartmentDto } from '../inventory/inventory.schemas.js';
 import { DepartmentImagesRepository } from './department-images.repository.js';
 

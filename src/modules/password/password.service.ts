@@ -5,7 +5,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
 import { hashPassword } from '../auth/password.js';
 import { ThrottleRepository, type LoginThrottle } from '../auth/throttle.js';
-import type { Mailer } from '../mail/mailer.js';
+import type { Mailer } from '../../infrastructure/mail/mailer.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { PasswordTokensRepository, type PasswordTokenPurpose } from './password.repository.js';

@@ -3,7 +3,7 @@ import { pgErrorCode, PG } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, notFound, type FieldError } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf, type PageQuery } from '../../shared/paging.js';
-import { isAdmin, type Caller } from '../users/users.service.js';
+import { isAdmin, type Caller } from '../../identity/caller.js';
 import { REPORT_SORTABLE, ReportsRepository, type PlaceIds, type ReportRow, type ResolvedPlace } from './reports.repository.js';
 import type { CreateReportBody, ReportDto, ReportListQuery } from './reports.schemas.js';
 

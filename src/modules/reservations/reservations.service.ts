@@ -4,7 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
-import { isAdmin, type Caller } from '../users/users.service.js';
+import { isAdmin, type Caller } from '../../identity/caller.js';
 import { RESERVATION_SORTABLE, ReservationsRepository, type BookableDesk, type ReservationType, type ReservationView } from './reservations.repository.js';
 import type { CreateReservationBody, ReservationDto, ReservationListQuery, UpdateReservationBody } from './reservations.schemas.js';
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, NoContent, problemResponses } from '../../shared/schemas.js';
 import { SessionListQuery, SessionPage, UserSessionsQuery } from './sessions.schemas.js';
 import type { SessionsService } from './sessions.service.js';
-import { OPEN_BEFORE_PASSWORD_CHANGE } from '../users/users.service.js';
+import { OPEN_BEFORE_PASSWORD_CHANGE } from '../../identity/caller.js';
 
 const ORDER_NOTE = `Paged; default order createdAt descending (newest first), then id. Only sessions that have not ended are listed. ${OPEN_BEFORE_PASSWORD_CHANGE}`;
 

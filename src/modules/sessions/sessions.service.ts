@@ -3,7 +3,7 @@ import type { Clock } from '../../shared/clock.js';
 import { forbidden, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf, type PageQuery } from '../../shared/paging.js';
 import { UsersRepository } from '../users/users.repository.js';
-import { isAdmin, type Caller } from '../users/users.service.js';
+import { isAdmin, type Caller } from '../../identity/caller.js';
 import { SESSION_SORTABLE, SessionsRepository, type SessionRow } from './sessions.repository.js';
 import type { SessionDto } from './sessions.schemas.js';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Config } from '../../config.js';
 import { problemResponses } from '../../shared/schemas.js';
-import { IMAGE_TYPES } from '../images/images.js';
+import { IMAGE_TYPES } from '../../infrastructure/images/images.js';
 import { Settings, type SettingsDto } from './settings.schemas.js';
 
 /** The configured limits a client checks input against before sending it. */

@@ -8,32 +8,9 @@ import type { LoginThrottle } from '../auth/throttle.js';
 import { PasswordTokensRepository, type PasswordTokenPurpose } from '../password/password.repository.js';
 import { SessionsRepository } from '../sessions/sessions.repository.js';
 import type { CreateUserBody, UpdateSelfBody, UpdateUserBody, UserDto, UserListQuery } from './users.schemas.js';
+import { isAdmin, type Caller } from '../../identity/caller.js';
+import { toUserDto } from './users.mappers.js';
 import { USER_SORTABLE, USER_SORTABLE_BY_ADMIN, UsersRepository, type UserPatch, type UserRow } from './users.repository.js';
-
-export interface Caller {
-  user: UserRow;
-  sessionId: string;
-}
-
-/** Said in the description of each operation marked `allowedBeforePasswordChange`. */
-export const OPEN_BEFORE_PASSWORD_CHANGE = 'Open to a caller who must still replace a generated password (admins then see and end their own sessions only).';
-
-/**
- * Whether the caller acts as an admin. Not while they must replace a generated password: the few
- * operations open to them then (their sessions) cover their own things only.
- */
-export const isAdmin = (caller: Caller): boolean => caller.user.role === 'ADMIN' && !caller.user.mustChangePassword;
-
-/** The User of docs/api.md#user; `enabled`, `ldap` and `role` only for admins (and for oneself via /api/self). */
-export function toUserDto(row: UserRow, withAdminFields: boolean): UserDto {
-  const dto: UserDto = { id: row.id, firstName: row.firstName, lastName: row.lastName, email: row.email, hasAvatar: row.hasAvatar };
-  if (withAdminFields) {
-    dto.enabled = row.enabled;
-    dto.ldap = row.ldap;
-    dto.role = row.role;
-  }
-  return dto;
-}
 
 const emailTaken = (email: string) => new AppError('EMAIL_TAKEN', `A user with e-mail ${email} already exists`);
 

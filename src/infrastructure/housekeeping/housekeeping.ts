@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.js';
-import { ThrottleRepository } from '../auth/throttle.js';
-import { PasswordTokensRepository } from '../password/password.repository.js';
-import { SessionsRepository } from '../sessions/sessions.repository.js';
+import { ThrottleRepository } from '../../modules/auth/throttle.js';
+import { PasswordTokensRepository } from '../../modules/password/password.repository.js';
+import { SessionsRepository } from '../../modules/sessions/sessions.repository.js';
 
 /**
  * Removes rows that can no longer matter: ended sessions, sign-in windows older than the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DecodeQueue } from '../../../src/modules/images/images.js';
+import { DecodeQueue } from '../../../src/infrastructure/images/images.js';
 import { AppError } from '../../../src/shared/errors.js';
 
 /**

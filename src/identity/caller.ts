@@ -1,0 +1,16 @@
+import type { UserRow } from '../modules/users/users.repository.js';
+
+/** Who is calling: the signed-in user and the session their access token belongs to (docs/behaviour.md#authentication-and-sessions). */
+export interface Caller {
+  user: UserRow;
+  sessionId: string;
+}
+
+/** Said in the description of each operation marked `allowedBeforePasswordChange`. */
+export const OPEN_BEFORE_PASSWORD_CHANGE = 'Open to a caller who must still replace a generated password (admins then see and end their own sessions only).';
+
+/**
+ * Whether the caller acts as an admin. Not while they must replace a generated password: the few
+ * operations open to them then (their sessions) cover their own things only.
+ */
+export const isAdmin = (caller: Caller): boolean => caller.user.role === 'ADMIN' && !caller.user.mustChangePassword;
