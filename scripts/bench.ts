@@ -20,6 +20,7 @@ import { freePort, RssSampler, ServerProcess } from './bench/processes.js';
 import { documentSection, resultsMarkdown, type BenchReport, type DatabaseRun } from './bench/report.js';
 import { Bookings, nextWorkdayWindow, SCENARIOS, type BenchContext, type Scenario, type ScenarioId } from './bench/scenarios.js';
 import { countStatements } from './bench/statements.js';
+import { WireCounter } from './bench/wire-counter.js';
 import { PROFILES, SEED_ADMIN_EMAIL, SEED_PASSWORD, seed } from './seed/seed.js';
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/deskbook_large';
@@ -364,10 +365,11 @@ async function runRounds(
 
 const writes = (scenarios: readonly Scenario[]) => scenarios.some((scenario) => scenario.id === 'book' || scenario.id === 'book-hot');
 
-async function statementsOn(shared: Shared, open: (onQuery: QueryListener) => Promise<DatabaseHandle>, context: BenchContext) {
+async function statementsOn(shared: Shared, open: (onQuery: QueryListener) => Promise<DatabaseHandle>, context: BenchContext, wire?: WireCounter) {
   progress(`Counting statements per request (${STATEMENT_REPEATS} requests of each scenario, in process) …`);
   return countStatements({
     open,
+    wire,
     scenarios: shared.options.scenarios,
     context,
     adminEmail: SEED_ADMIN_EMAIL,
@@ -382,11 +384,18 @@ async function runOnPostgres(shared: Shared, url: string, dataset: Dataset, db: 
   await removeBenchRows(db.db, shared.benchRowsFrom);
   const bigRoom = await addBigRoom(db.db);
   const bookings = bookingsFor(shared, dataset);
-  const statements = await statementsOn(
-    shared,
-    (onQuery) => openDatabase({ kind: 'postgres', url, poolSize: 2, onQuery }),
-    contextFor(shared, dataset, bigRoom, bookings, ''),
-  );
+  const wire = await WireCounter.start(url);
+  let statements;
+  try {
+    statements = await statementsOn(
+      shared,
+      (onQuery) => openDatabase({ kind: 'postgres', url: wire.url, poolSize: 2, onQuery }),
+      contextFor(shared, dataset, bigRoom, bookings, ''),
+      wire,
+    );
+  } finally {
+    await wire.close();
+  }
 
   progress('Starting the server on PostgreSQL …');
   const target: Target = { kind: 'postgres', url };

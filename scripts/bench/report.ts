@@ -77,10 +77,14 @@ function statusNote(id: ScenarioId, summary: Summary): string {
     .join(', ');
 }
 
-/** "2", or "2–3" when the repeats differ; the statuses when a counted request was not an expected answer. */
+/**
+ * "2", or "2–3" when the repeats differ, with "(first 6)" when the scenario's first request
+ * differed; the statuses when a counted request was not an expected answer.
+ */
 export function statementCell(id: ScenarioId, count: StatementCount | undefined): string {
   if (!count) return '–';
-  const value = count.min === count.max ? String(count.median) : `${count.min}–${count.max}`;
+  let value = count.min === count.max ? String(count.median) : `${count.min}–${count.max}`;
+  if (count.first < count.min || count.first > count.max) value += ` (first ${count.first})`;
   const unexpected = count.statuses.filter((status) => !scenarioOf(id).expected.includes(status));
   return unexpected.length > 0 ? `${value} (answered ${[...new Set(unexpected)].join(', ')})` : value;
 }
@@ -250,7 +254,7 @@ export function documentSection(report: BenchReport): string {
     ...datasets,
     `- autocannon, ${parameters.connections} connections; scenarios alternate within each round; req/s = responses ÷ seconds of the run; req/s, p50 and p99 are medians of the rounds, errors and statuses totals. Fixed-rate runs: ${parameters.fixedRateSeconds} s per round, requests started evenly spaced (open loop, up to ${parameters.connections} connections), latency counted from when each request was due`,
     ...loads,
-    `- Statements: SQL statements per request, counted in process over ${parameters.statementRepeats} requests of each scenario (one number: every request the same; a range: they differed)`,
+    `- Statements: SQL statements per request, counted in process (docs/benchmarks.md, Statements per request) over ${parameters.statementRepeats} requests of each scenario after its first (one number: every request the same; a range: they differed; "first": the first request's count where it differed)`,
     `- Searches look for desks free ${parameters.searchWindow.start} – ${parameters.searchWindow.end} (09:00–17:00 UTC of the next workday); the one-department search names ${parameters.department.location}, ${parameters.department.building}, floor ${parameters.department.floor}`,
     `- Server under test: \`MALLOC_ARENA_MAX=2 node --max-old-space-size=192 dist/server.js\` (as \`npm start\`), ${report.serverSettings}`,
     `- Write path: admin books for random seeded users two years ahead (free desks: a shuffled desk list, never colliding) and three years ahead (${parameters.hotDesks} hot desks, random 1–3 h slots in a fresh week per run); all removed afterwards`,

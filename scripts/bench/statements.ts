@@ -1,22 +1,26 @@
 /**
  * Statements per request (docs/benchmarks.md#statements-per-request): each scenario's request is
  * sent a few times to the service running in this process (src/app.ts registered into Fastify, as
- * the tests do) on the bench's database, and the SQL statements the database driver is sent while
- * it is answered are counted through openDatabase's onQuery hook.
+ * the tests do) on the bench's database, and the SQL statements sent while it is answered are
+ * counted: on PostgreSQL on the wire (wire-counter.ts: whatever layer sends them), on PGlite,
+ * which has no wire, through openDatabase's onQuery hook (what drizzle sends).
  */
 import Fastify, { type InjectOptions } from 'fastify';
 import deskbook, { serverOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { DatabaseHandle, QueryListener } from '../../src/db/client.js';
 import { BENCH_USER_AGENT, BenchFailure } from './database.js';
+import type { WireCounter } from './wire-counter.js';
 import type { BenchContext, Load, Scenario, ScenarioId } from './kit.js';
 
 export interface StatementCount {
-  /** Median over the repeats. */
+  /** The first request of the scenario: it may open a connection or fill a cache. */
+  first: number;
+  /** Median over the repeats after the first. */
   median: number;
   min: number;
   max: number;
-  /** Statuses of the counted requests (a count of a refused request would mean little). */
+  /** Statuses of all the requests, the first included (a count of a refused request would mean little). */
   statuses: number[];
 }
 
@@ -36,11 +40,12 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /**
  * Opens the database with a counter, builds the service in process, signs in (as the server's
- * scenarios do), and counts `repeats` requests of each app scenario, one after the other.
- * `prepare` fills the context's tokens by signing in through the given function.
+ * scenarios do), and counts 1 + `repeats` requests of each app scenario, one after the other.
  */
 export async function countStatements(options: {
   open: OpenCountedDatabase;
+  /** Count on the wire (PostgreSQL; `open` then connects through it) instead of through onQuery. */
+  wire?: WireCounter;
   scenarios: readonly Scenario[];
   context: Omit<BenchContext, 'appUrl' | 'referenceUrl' | 'userTokens' | 'adminToken'>;
   adminEmail: string;
@@ -48,10 +53,22 @@ export async function countStatements(options: {
   repeats: number;
 }): Promise<Map<ScenarioId, StatementCount>> {
   let counting = false;
-  let sent = 0;
+  let hooked = 0;
   const database = await options.open(() => {
-    if (counting) sent++;
+    if (counting) hooked++;
   });
+  const { wire } = options;
+  const begin = () => {
+    hooked = 0;
+    if (wire) wire.count = 0;
+    counting = true;
+    if (wire) wire.counting = true;
+  };
+  const end = () => {
+    counting = false;
+    if (wire) wire.counting = false;
+    return wire ? wire.count : hooked;
+  };
   // The settings of the server under test where they matter here; no log, no request log.
   const config = loadConfig({
     LOG_LEVEL: 'silent',
@@ -87,20 +104,22 @@ export async function countStatements(options: {
       const load = scenario.load(context);
       const perRequest: number[] = [];
       const statuses: number[] = [];
-      for (let i = 0; i < options.repeats; i++) {
+      let first: number | undefined;
+      for (let i = 0; i <= options.repeats; i++) {
         const request = requestOf(load);
-        sent = 0;
-        counting = true;
+        begin();
         let status: number;
+        let sent: number;
         try {
           status = (await app.inject(request)).statusCode;
         } finally {
-          counting = false;
+          sent = end();
         }
-        perRequest.push(sent);
         statuses.push(status);
+        if (first === undefined) first = sent;
+        else perRequest.push(sent);
       }
-      counts.set(scenario.id, { median: median(perRequest), min: Math.min(...perRequest), max: Math.max(...perRequest), statuses });
+      counts.set(scenario.id, { first: first!, median: median(perRequest), min: Math.min(...perRequest), max: Math.max(...perRequest), statuses });
     }
     return counts;
   } finally {
