@@ -26,8 +26,8 @@ export class WireCounter {
   /** A proxy on a free local port in front of the server of `databaseUrl`. */
   static async start(databaseUrl: string): Promise<WireCounter> {
     const target = new URL(databaseUrl);
-    let counter!: WireCounter;
-    const server = net.createServer((client) => counter.relay(client, target.hostname, Number(target.port || 5432)));
+    const connections: { counter?: WireCounter } = {};
+    const server = net.createServer((client) => connections.counter!.relay(client, target.hostname, Number(target.port || 5432)));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', resolve);
@@ -35,8 +35,8 @@ export class WireCounter {
     const proxied = new URL(databaseUrl);
     proxied.hostname = '127.0.0.1';
     proxied.port = String((server.address() as net.AddressInfo).port);
-    counter = new WireCounter(server, proxied.toString());
-    return counter;
+    connections.counter = new WireCounter(server, proxied.toString());
+    return connections.counter;
   }
 
   private relay(client: net.Socket, host: string, port: number): void {
