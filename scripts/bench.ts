@@ -142,7 +142,7 @@ function parseCommandLine(): Options {
     postgres: values.database !== 'pglite',
     pglite: values.database !== 'postgres',
     tokenUsers: quick ? 10 : 50,
-    pauseMs: quick ? 250 : 500,
+    pauseMs: quick ? 250 : 300,
   };
 }
 
@@ -509,6 +509,7 @@ async function runOnPglite(shared: Shared): Promise<DatabaseRun> {
 }
 
 async function main(): Promise<number> {
+  const started = performance.now();
   const options = parseCommandLine();
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL;
   const today = new Date(Math.floor(Date.now() / DAY) * DAY);
@@ -607,6 +608,7 @@ async function main(): Promise<number> {
     await cleanUp();
     await postgres?.close();
   }
+  progress(`The bench took ${((performance.now() - started) / 60_000).toFixed(1)} minutes.`);
   return exitCode;
 }
 
