@@ -326,17 +326,25 @@ async function runRounds(
   for (let round = 1; round <= plan.rounds; round++) {
     await signInAll(context, dataset, options.tokenUsers);
     for (const scenario of plan.scenarios) {
-      if (round === 1 && plan.warmupSeconds > 0) await saturate(scenario, plan.warmupSeconds);
-      const result = await saturate(scenario, plan.seconds);
-      record(saturationRuns, scenario.id, result);
-      line(round, scenario.title, result);
-      if (scenario.id === 'self' && plan.requestLogOff) {
-        const offUrl = plan.requestLogOff.baseUrl;
+      const measureOn = async () => {
+        if (round === 1 && plan.warmupSeconds > 0) await saturate(scenario, plan.warmupSeconds);
+        const result = await saturate(scenario, plan.seconds);
+        record(saturationRuns, scenario.id, result);
+        line(round, scenario.title, result);
+      };
+      if (scenario.id !== 'self' || !plan.requestLogOff) {
+        await measureOn();
+        continue;
+      }
+      const offUrl = plan.requestLogOff.baseUrl;
+      const measureOff = async () => {
         if (round === 1 && plan.warmupSeconds > 0) await saturate(scenario, plan.warmupSeconds, offUrl);
         const off = await saturate(scenario, plan.seconds, offUrl);
         logOffRuns.push(off);
         line(round, `${scenario.title} (REQUEST_LOG=false)`, off);
-      }
+      };
+      // Which of the two goes first alternates between rounds, so neither always follows the heavier scenario.
+      for (const run of round % 2 === 1 ? [measureOn, measureOff] : [measureOff, measureOn]) await run();
     }
     if (!plan.fixedRate) continue;
     for (const scenario of plan.scenarios.filter((s) => s.fixedRate !== undefined)) {

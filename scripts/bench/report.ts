@@ -237,7 +237,7 @@ export function documentSection(report: BenchReport): string {
   const { machine, parameters } = report;
   const datasets = report.runs.map(
     (run) =>
-      `- Dataset (${run.label}): ${Object.entries(run.dataset)
+      `- Dataset, ${run.label}: ${Object.entries(run.dataset)
         .map(([name, count]) => `${name} ${integer(count)}`)
         .join(', ')}`,
   );
