@@ -12,6 +12,7 @@ import { openDatabase, queryRows, type DatabaseHandle } from '../../src/db/clien
 import { migrate } from '../../src/db/migrate.js';
 import { projectPath } from '../../src/shared/paths.js';
 import { BIG_ROOM_NAME } from '../../scripts/bench/database.js';
+import { WireCounter } from '../../scripts/bench/wire-counter.js';
 import { SCENARIOS } from '../../scripts/bench/scenarios.js';
 import { PROFILES, seed } from '../../scripts/seed/seed.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/database.js';
@@ -122,6 +123,7 @@ describe.runIf(onPostgres)('npm run bench --quick on PostgreSQL', () => {
       const { code, stdout, stderr } = await runBench([...QUICK, '--database', 'postgres'], { BENCH_DATABASE_URL: url });
       expect(code, stderr).toBe(0);
       expectEveryScenario(stdout, /### PostgreSQL \(database deskbook_test_/);
+      expect(tableRows(stdout).get('GET /api/self')![6]).not.toBe('0');
       expect(stdout).toMatch(/Request logging: GET \/api\/self answers [\d,]+ req\/s with REQUEST_LOG=true and [\d,]+ req\/s with REQUEST_LOG=false/);
       expect(stdout).toContain('Latency at a fixed rate below saturation');
 
@@ -135,4 +137,30 @@ describe.runIf(onPostgres)('npm run bench --quick on PostgreSQL', () => {
     },
     RUN_TIMEOUT_MS,
   );
+});
+
+describe.runIf(onPostgres)('the wire counter (statements per request on PostgreSQL)', () => {
+  it('counts every statement run, prepared or simple, and a transaction with its BEGIN and COMMIT', async () => {
+    const created = await createPostgresDatabase();
+    const wire = await WireCounter.start(created.url);
+    const database = await openDatabase({ kind: 'postgres', url: wire.url, poolSize: 1 });
+    try {
+      // Opening a connection costs statements of its own (the driver's type lookup): not counted here.
+      await database.db.execute(sql`select 1`);
+      wire.count = 0;
+      wire.counting = true;
+      await database.db.execute(sql`select ${1}::int as one`);
+      await database.db.execute(sql`select ${1}::int as one`);
+      await database.db.transaction(async (tx) => {
+        await tx.execute(sql`select 2`);
+      });
+      wire.counting = false;
+      await database.db.execute(sql`select 3`);
+      expect(wire.count).toBe(5);
+    } finally {
+      await database.close();
+      await wire.close();
+      await created.drop();
+    }
+  });
 });
