@@ -141,9 +141,9 @@ export function checkTargets(run: DatabaseRun): TargetCheck[] {
   for (const [id, summary] of run.fixedRate) {
     const rate = scenarioOf(id).fixedRate!;
     checks.push({
-      target: `${titleOf(id)}: p99 ≤ ${TARGETS.fixedRateP99Ms} ms at ${rate} req/s`,
-      measured: `${ms(summary.p99)} ms`,
-      met: summary.p99 <= TARGETS.fixedRateP99Ms && summary.errors === 0,
+      target: `${titleOf(id)}: p99 ≤ ${TARGETS.fixedRateP99Ms} ms at ${rate} req/s in every round`,
+      measured: `${ms(summary.worstP99)} ms (worst round)`,
+      met: summary.worstP99 <= TARGETS.fixedRateP99Ms && summary.errors === 0,
     });
   }
   const book = run.saturation.get('book');
@@ -193,11 +193,12 @@ export function runMarkdown(run: DatabaseRun, targets: boolean): string {
       integer(scenarioOf(id).fixedRate!),
       ms(summary.p50),
       ms(summary.p99),
+      ms(summary.worstP99),
       integer(summary.errors),
-      mark(summary.p99 <= TARGETS.fixedRateP99Ms && summary.errors === 0),
+      mark(summary.worstP99 <= TARGETS.fixedRateP99Ms && summary.errors === 0),
     ]);
     parts.push(
-      `Latency at a fixed rate below saturation (target p99 ≤ ${TARGETS.fixedRateP99Ms} ms):\n\n${table(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'p99 target'], ['l', 'r', 'r', 'r', 'r', 'c'], rows)}`,
+      `Latency at a fixed rate below saturation (target p99 ≤ ${TARGETS.fixedRateP99Ms} ms in every round):\n\n${table(['scenario', 'req/s', 'p50 ms', 'p99 ms', 'worst p99 ms', 'errors', 'p99 target'], ['l', 'r', 'r', 'r', 'r', 'r', 'c'], rows)}`,
     );
   }
 
