@@ -31,7 +31,7 @@ const DOC_END = '<!-- bench:results:end -->';
 /** Requests of each scenario whose statements are counted. */
 const STATEMENT_REPEATS = 5;
 /** Seconds per scenario of the PGlite table (one round), when not --quick. */
-const PGLITE_SECONDS = 3;
+const PGLITE_SECONDS = 2;
 
 const USAGE = `Usage: npm run bench -- [--duration <s>] [--warmup <s>] [--rounds <n>] [--only <scenario,...>]
                          [--database both|postgres|pglite] [--quick] [--write] [--skip-build] [--source]
@@ -142,7 +142,7 @@ function parseCommandLine(): Options {
     postgres: values.database !== 'pglite',
     pglite: values.database !== 'postgres',
     tokenUsers: quick ? 10 : 50,
-    pauseMs: quick ? 250 : 300,
+    pauseMs: quick ? 250 : 200,
   };
 }
 
