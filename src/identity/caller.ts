@@ -1,8 +1,8 @@
-import type { UserRow } from '../modules/users/users.repository.js';
+import type { users } from '../db/schema.js';
 
 /** Who is calling: the signed-in user and the session their access token belongs to (docs/behaviour.md#authentication-and-sessions). */
 export interface Caller {
-  user: UserRow;
+  user: typeof users.$inferSelect;
   sessionId: string;
 }
 

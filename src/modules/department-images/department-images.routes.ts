@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NoContent, problemResponses } from '../../shared/schemas.js';
-import { IMAGE_RESPONSE, UPLOAD_NOTE } from '../avatars/avatars.routes.js';
-import { imageUploads, readUpload, sendImage } from '../../infrastructure/images/images.js';
+import { IMAGE_RESPONSE, imageUploads, NOT_MODIFIED_RESPONSE, readUpload, sendImage, UPLOAD_NOTE } from '../../infrastructure/images/images.js';
 import { Department, DepartmentParams } from '../inventory/inventory.schemas.js';
 import { DEPARTMENT_IMAGE_MAX_SIDE, type DepartmentImagesService } from './department-images.service.js';
 
@@ -22,7 +21,7 @@ export const departmentImagesRoutes: FastifyPluginAsyncTypebox<{ images: Departm
         summary: "A department's image",
         description: `Any signed-in user. ${NOT_FOUND_NOTE}`,
         params: DepartmentParams,
-        response: { 200: IMAGE_RESPONSE, 304: { type: 'null', description: 'Not modified.' }, ...problemResponses(404) },
+        response: { 200: IMAGE_RESPONSE, 304: NOT_MODIFIED_RESPONSE, ...problemResponses(404) },
       },
     },
     async (request, reply) => sendImage(request, reply, await images.get(request.params.departmentId)),
