@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { call, publicApi } from '../../api/client.js';
-import { PublicFrame } from '../../components/Layout.js';
+import { PublicFrame } from '../../components/PublicFrame.js';
 import { Alert, SubmitButton, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { PASSWORD_MIN } from '../../lib/fields.js';
