@@ -33,12 +33,12 @@ export const departmentImagesRoutes: FastifyPluginAsyncTypebox<{ images: Departm
       config: { role: 'ADMIN', expensive: true },
       schema: {
         tags: ['Department Image'],
-        summary: 'Set or replace a department image (admin)',
+        summary: 'Set or replace a department image',
         description:
           `${UPLOAD_NOTE} Images larger than ${DEPARTMENT_IMAGE_MAX_SIDE}×${DEPARTMENT_IMAGE_MAX_SIDE} are shrunk to fit inside it, keeping their aspect; smaller ones are not enlarged. ` +
           'Answers the Department; its modification time is updated. An unknown department is 404 before the image is decoded.',
         params: DepartmentParams,
-        response: { 200: Department, ...problemResponses(403, 404, 413, 415) },
+        response: { 200: Department, ...problemResponses(404, 413, 415) },
       },
     },
     async (request) => images.put(request.params.departmentId, await readUpload(request)),
@@ -50,10 +50,10 @@ export const departmentImagesRoutes: FastifyPluginAsyncTypebox<{ images: Departm
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Department Image'],
-        summary: 'Remove a department image (admin)',
+        summary: 'Remove a department image',
         description: `Answers 204; the department's modification time is updated. ${NOT_FOUND_NOTE} Deleting the department removes its image too.`,
         params: DepartmentParams,
-        response: { 204: NoContent, ...problemResponses(403, 404) },
+        response: { 204: NoContent, ...problemResponses(404) },
       },
     },
     async (request, reply) => {
