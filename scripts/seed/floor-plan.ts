@@ -32,7 +32,7 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
 
 /** Rooms in a near-square grid; in each, desks in rows of up to `perRow`, every other row turned 180° (facing pairs). */
 export function layoutPlan(rooms: PlanRoom[]): { boxes: { x: number; y: number; width: number; height: number }[]; positions: PlannedPosition[] } {
-  const columns = Math.max(1, Math.ceil(Math.sqrt(rooms.length * (PLAN_WIDTH / PLAN_HEIGHT))));
+  const columns = Math.max(1, Math.min(rooms.length, Math.ceil(Math.sqrt(rooms.length * (PLAN_WIDTH / PLAN_HEIGHT)))));
   const rows = Math.max(1, Math.ceil(rooms.length / columns));
   const boxWidth = (PLAN_WIDTH - 2 * MARGIN - (columns - 1) * GAP) / columns;
   const boxHeight = (PLAN_HEIGHT - 2 * MARGIN - (rows - 1) * GAP) / rows;

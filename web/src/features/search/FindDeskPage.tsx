@@ -200,47 +200,49 @@ export function FindDeskPage() {
             {freeDeskCount(rooms)} free {freeDeskCount(rooms) === 1 ? 'desk' : 'desks'} in {rooms.length} {rooms.length === 1 ? 'room' : 'rooms'}
           </p>
         )}
-        <ul className="room-list" hidden={view !== 'list'}>
-          {rooms.map((room) => {
-            const department = departmentsById.get(room.departmentId);
-            return (
-              <li key={room.id} className="room-card">
-                <div className="room-card-head">
-                  <h3>{room.name}</h3>
-                  {department && <p className="muted">{departmentLabel(department)}</p>}
-                </div>
-                <ul className="desk-list">
-                  {room.desks.map((desk) => (
-                    <li key={desk.id} className="desk-row">
-                      <span className="desk-name">
-                        <span className="desk-icon" aria-hidden="true" />
-                        {desk.name}
-                      </span>
-                      <span className="desk-actions">
-                        <Link
-                          to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`}
-                          className="button-link small"
-                          aria-label={`Report a problem with desk ${desk.name} in ${room.name}`}
-                        >
-                          Report a problem
-                        </Link>
-                        <button
-                          type="button"
-                          className="button-primary button-small"
-                          disabled={bookingDesk !== undefined}
-                          onClick={() => book(desk, room)}
-                          aria-label={`Book desk ${desk.name} in ${room.name}`}
-                        >
-                          {bookingDesk === desk.id ? 'Booking…' : 'Book'}
-                        </button>
-                      </span>
-                    </li>
-                  ))}
-                </ul>
-              </li>
-            );
-          })}
-        </ul>
+        {view === 'list' && (
+          <ul className="room-list">
+            {rooms.map((room) => {
+              const department = departmentsById.get(room.departmentId);
+              return (
+                <li key={room.id} className="room-card">
+                  <div className="room-card-head">
+                    <h3>{room.name}</h3>
+                    {department && <p className="muted">{departmentLabel(department)}</p>}
+                  </div>
+                  <ul className="desk-list">
+                    {room.desks.map((desk) => (
+                      <li key={desk.id} className="desk-row">
+                        <span className="desk-name">
+                          <span className="desk-icon" aria-hidden="true" />
+                          {desk.name}
+                        </span>
+                        <span className="desk-actions">
+                          <Link
+                            to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`}
+                            className="button-link small"
+                            aria-label={`Report a problem with desk ${desk.name} in ${room.name}`}
+                          >
+                            Report a problem
+                          </Link>
+                          <button
+                            type="button"
+                            className="button-primary button-small"
+                            disabled={bookingDesk !== undefined}
+                            onClick={() => book(desk, room)}
+                            aria-label={`Book desk ${desk.name} in ${room.name}`}
+                          >
+                            {bookingDesk === desk.id ? 'Booking…' : 'Book'}
+                          </button>
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              );
+            })}
+          </ul>
+        )}
         {view === 'list' && ready && found.hasNextPage && (
           <div className="form-actions">
             <button type="button" className="button-secondary" onClick={() => void found.fetchNextPage()}>
