@@ -26,6 +26,7 @@ import { CONNECTIONS, measure, summarize, type Measurement } from './bench/measu
 import { measureAtRate } from './bench/paced.js';
 import { freePort, RssSampler, ServerProcess } from './bench/processes.js';
 import { documentSection, resultsMarkdown, type BenchReport } from './bench/report.js';
+import { benchFloorPlan, removeBenchFloorPlan } from './bench/floor-plan.js';
 import { Bookings, nextWorkdayWindow, SCENARIOS, type BenchContext, type Scenario, type ScenarioId } from './bench/scenarios.js';
 import { SEED_ADMIN_EMAIL, SEED_PASSWORD } from './seed/seed.js';
 
@@ -225,9 +226,11 @@ async function main(): Promise<number> {
   const benchRowsFrom = new Date(today.getTime() + 365 * DAY);
   let exitCode = 0;
 
+  let benchPlan: { departmentId: string; placedByBench: boolean } | undefined;
   const stopEverything = async () => {
     await Promise.all(servers.map((server) => server.stop()));
     await removeBenchRows(sql, benchRowsFrom).catch(() => {});
+    if (benchPlan?.placedByBench) await removeBenchFloorPlan(sql, benchPlan.departmentId).catch(() => {});
   };
   process.once('SIGINT', () => {
     progress('Interrupted: stopping the servers and removing the bench rows …');
@@ -240,6 +243,7 @@ async function main(): Promise<number> {
     if (options.build) build();
     if (!existsSync(projectPath('dist', 'server.js'))) fail('dist/server.js is missing: run without --skip-build.');
     await removeBenchRows(sql, benchRowsFrom);
+    benchPlan = await benchFloorPlan(sql);
 
     const logDirectory = mkdtempSync(path.join(os.tmpdir(), 'deskbook-bench-'));
     const appPort = await freePort();
@@ -274,6 +278,7 @@ async function main(): Promise<number> {
       users: dataset.users,
       password: process.env.BENCH_PASSWORD ?? SEED_PASSWORD,
       searchWindow: nextWorkdayWindow(new Date()),
+      floorPlanDepartmentId: benchPlan.departmentId,
       bookings: new Bookings(
         dataset.bookableDeskIds,
         dataset.users,

@@ -15,6 +15,8 @@ export interface BenchContext {
   /** Tomorrow's (the next workday's) 09:00–17:00 UTC: the window the searches look at. */
   searchWindow: { start: string; end: string };
   bookings: Bookings;
+  /** The department whose floor-plan availability is read (scripts/bench/floor-plan.ts). */
+  floorPlanDepartmentId: string;
 }
 
 /** The part of autocannon's options a scenario decides (the runner adds url, connections, duration). */
@@ -34,7 +36,8 @@ export type ScenarioId =
   | 'stats'
   | 'book'
   | 'book-hot'
-  | 'login';
+  | 'login'
+  | 'floor-plan';
 
 export interface Scenario {
   id: ScenarioId;
@@ -229,6 +232,22 @@ export const SCENARIOS: readonly Scenario[] = [
         ],
       };
     },
+  },
+  {
+    id: 'floor-plan',
+    title: 'GET …/floor-plan/availability (200 desks, 09–17)',
+    server: 'app',
+    expected: [200],
+    fixedRate: 100,
+    load: (context) => ({
+      method: 'GET',
+      requests: [
+        {
+          path: `/api/departments/${context.floorPlanDepartmentId}/floor-plan/availability?from=${encodeURIComponent(context.searchWindow.start)}&to=${encodeURIComponent(context.searchWindow.end)}`,
+        },
+      ],
+      ...usersOverConnections(context),
+    }),
   },
   {
     id: 'stats',
