@@ -89,5 +89,5 @@ export async function renderPlanImage(title: string, rooms: PlanRoom[]): Promise
     ${shapes}
     <text x="${PLAN_WIDTH - 24}" y="${PLAN_HEIGHT - 20}" text-anchor="end" font-family="sans-serif" font-size="18" fill="#475569">${escape(title)}</text>
   </svg>`;
-  return sharp(Buffer.from(svg)).png({ compressionLevel: 9, palette: true }).toBuffer();
+  return sharp(Buffer.from(svg)).png({ compressionLevel: 6 }).toBuffer();
 }
