@@ -2,7 +2,8 @@ import type { Sql } from 'postgres';
 import { layoutPlan } from '../seed/floor-plan.js';
 
 /**
- * The floor-plan scenario's department: the one with the most desks (200 in the large profile).
+ * The floor-plan scenario's department: the one whose desk count is nearest 200 (the large profile
+ * has 200 desks per department on average).
  * A database seeded before floor plans existed has no positions: they are then placed here, as the
  * seed would have placed them, and removed again when the bench ends (`placedByBench`).
  */
@@ -10,7 +11,7 @@ export async function benchFloorPlan(sql: Sql): Promise<{ departmentId: string; 
   const [department] = await sql<{ id: string; desks: number; placed: number }[]>`
     select r.department_id as id, count(d.id)::int as desks, count(p.desk_id)::int as placed
     from rooms r join desks d on d.room_id = r.id left join floor_plan_positions p on p.desk_id = d.id
-    group by r.department_id order by count(d.id) desc, r.department_id limit 1`;
+    group by r.department_id order by abs(count(d.id) - 200), r.department_id limit 1`;
   if (!department) throw new Error('no department with desks');
   if (department.placed > 0) return { departmentId: department.id, desks: department.placed, placedByBench: false };
   const rooms = await sql<{ id: string; name: string; desks: string[] }[]>`

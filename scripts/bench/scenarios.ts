@@ -235,7 +235,7 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: 'floor-plan',
-    title: 'GET …/floor-plan/availability (200 desks, 09–17)',
+    title: 'GET …/floor-plan/availability (~200 desks, 09–17)',
     server: 'app',
     expected: [200],
     fixedRate: 100,

