@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DeskType } from '../../shared/fields.js';
+import { DeskType, StringEnum } from '../../shared/fields.js';
 import { Nullable, Timestamp, Uuid } from '../../shared/schemas.js';
 
 /** Shapes of the floor-plan routes (docs/behaviour.md#floor-plans). */
@@ -94,14 +94,11 @@ export const DeskAvailability = Type.Object(
     roomName: Type.String(),
     roomAvailable: Type.Boolean(),
     position: Position,
-    state: Type.Union(
-      DESK_STATES.map((state) => Type.Literal(state)),
-      {
-        description:
-          'MINE: the caller holds a reservation of it overlapping the window. NOT_BOOKABLE: a FIXED desk or a room that is not available (users cannot book it). ' +
-          'FREE: no reservation overlaps the window. BOOKED: reservations cover the whole window. PARTLY_FREE: otherwise; see longestFree. The first that applies, in this order.',
-      },
-    ),
+    state: StringEnum(DESK_STATES, {
+      description:
+        'MINE: the caller holds a reservation of it overlapping the window. NOT_BOOKABLE: a FIXED desk or a room that is not available (users cannot book it). ' +
+        'FREE: no reservation overlaps the window. BOOKED: reservations cover the whole window. PARTLY_FREE: otherwise; see longestFree. The first that applies, in this order.',
+    }),
     longestFree: Nullable(
       Type.Object(
         { startTime: Timestamp(), endTime: Timestamp() },

@@ -7560,7 +7560,10 @@ export interface paths {
                                     /** @description Degrees clockwise about the centre of the shape, 0 ≤ rotation < 360. */
                                     rotation: number;
                                 };
-                                /** @description MINE: the caller holds a reservation of it overlapping the window. NOT_BOOKABLE: a FIXED desk or a room that is not available (users cannot book it). FREE: no reservation overlaps the window. BOOKED: reservations cover the whole window. PARTLY_FREE: otherwise; see longestFree. The first that applies, in this order. */
+                                /**
+                                 * @description MINE: the caller holds a reservation of it overlapping the window. NOT_BOOKABLE: a FIXED desk or a room that is not available (users cannot book it). FREE: no reservation overlaps the window. BOOKED: reservations cover the whole window. PARTLY_FREE: otherwise; see longestFree. The first that applies, in this order.
+                                 * @enum {string}
+                                 */
                                 state: "FREE" | "PARTLY_FREE" | "BOOKED" | "NOT_BOOKABLE" | "MINE";
                                 longestFree: {
                                     /**
