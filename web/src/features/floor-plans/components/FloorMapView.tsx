@@ -30,11 +30,12 @@ function deskLabel(desk: DeskAvailability): string {
  */
 export function FloorMapView({ departments, start, end }: { departments: Department[]; start: string; end: string }) {
   const [chosen, setChosen] = useState<string>();
-  const departmentId = chosen ?? departments[0]?.id;
+  // The office chosen, while it is among those the filters allow; else the first of them.
+  const departmentId = departments.some((department) => department.id === chosen) ? chosen : departments[0]?.id;
   const [notice, setNotice] = useState<Notice>();
   const [booking, setBooking] = useState<DeskAvailability>();
 
-  if (departments.length === 0) return <p className="empty">No office has been set up yet.</p>;
+  if (departments.length === 0) return <p className="empty">No office matches the place you chose. Choose another location, building or floor.</p>;
   return (
     <div className="floor-map">
       <SelectField label="Office" value={departmentId} onChange={(event) => setChosen(event.target.value)}>
