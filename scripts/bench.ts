@@ -17,6 +17,7 @@ import { addBigRoom, BENCH_USER_AGENT, BenchFailure, countOverlaps, readDataset,
 import { CONNECTIONS, measure, summarize, type Measurement, type Summary } from './bench/measure.js';
 import { measureAtRate } from './bench/paced.js';
 import { freePort, RssSampler, ServerProcess } from './bench/processes.js';
+import { benchFloorPlan, removeBenchFloorPlan } from './bench/floor-plan.js';
 import { documentSection, resultsMarkdown, type BenchReport, type DatabaseRun } from './bench/report.js';
 import { Bookings, nextWorkdayWindow, SCENARIOS, type BenchContext, type Scenario, type ScenarioId } from './bench/scenarios.js';
 import { countStatements } from './bench/statements.js';
@@ -271,7 +272,14 @@ function bookingsFor(shared: Shared, dataset: Dataset): Bookings {
   return new Bookings(dataset.bookableDeskIds, dataset.users, new Date(today.getTime() + 2 * 365 * DAY), new Date(today.getTime() + 3 * 365 * DAY), HOT_DESKS);
 }
 
-function contextFor(shared: Shared, dataset: Dataset, bigRoom: BenchContext['bigRoom'], bookings: Bookings, appUrl: string): BenchContext {
+function contextFor(
+  shared: Shared,
+  dataset: Dataset,
+  bigRoom: BenchContext['bigRoom'],
+  bookings: Bookings,
+  appUrl: string,
+  floorPlanDepartmentId: string,
+): BenchContext {
   return {
     appUrl,
     referenceUrl: shared.reference.baseUrl,
@@ -283,6 +291,7 @@ function contextFor(shared: Shared, dataset: Dataset, bigRoom: BenchContext['big
     bigRoom,
     department: dataset.department,
     bookings,
+    floorPlanDepartmentId,
   };
 }
 
@@ -391,6 +400,8 @@ async function runOnPostgres(shared: Shared, url: string, dataset: Dataset, db: 
   const { options } = shared;
   await removeBenchRows(db.db, shared.benchRowsFrom);
   const bigRoom = await addBigRoom(db.db);
+  const floorPlan = await benchFloorPlan(db.db);
+  if (floorPlan.placedByBench) shared.cleanups.push(() => removeBenchFloorPlan(db.db, floorPlan.departmentId));
   const bookings = bookingsFor(shared, dataset);
   const wire = await WireCounter.start(url);
   let statements;
@@ -398,7 +409,7 @@ async function runOnPostgres(shared: Shared, url: string, dataset: Dataset, db: 
     statements = await statementsOn(
       shared,
       (onQuery) => openDatabase({ kind: 'postgres', url: wire.url, poolSize: 2, onQuery }),
-      contextFor(shared, dataset, bigRoom, bookings, ''),
+      contextFor(shared, dataset, bigRoom, bookings, '', floorPlan.departmentId),
       wire,
     );
   } finally {
@@ -419,7 +430,7 @@ async function runOnPostgres(shared: Shared, url: string, dataset: Dataset, db: 
       ? await startServer(options, 'server without request log', target, shared.logDirectory, false)
       : undefined;
     if (logOff) servers.push(logOff);
-    const context = contextFor(shared, dataset, bigRoom, bookings, app.baseUrl);
+    const context = contextFor(shared, dataset, bigRoom, bookings, app.baseUrl, floorPlan.departmentId);
     const rss = new RssSampler(app);
     const measured = await runRounds(shared, 'PostgreSQL', app, context, dataset, {
       scenarios: options.scenarios,
@@ -458,12 +469,14 @@ async function runOnPglite(shared: Shared): Promise<DatabaseRun> {
   progress(`Seeding the small profile into an embedded database (${dataDir}) …`);
   let dataset: Dataset;
   let bigRoom: BenchContext['bigRoom'];
+  let floorPlan: { departmentId: string };
   const seeding = await openDatabase({ kind: 'pglite', dataDir });
   try {
     await migrate(seeding.db);
     await seed(seeding, { sizes: PROFILES.small, seed: 1 });
     dataset = await readDataset(seeding.db, dataDir, 'the bench seeds it itself');
     bigRoom = await addBigRoom(seeding.db);
+    floorPlan = await benchFloorPlan(seeding.db);
   } finally {
     await seeding.close();
   }
@@ -472,7 +485,7 @@ async function runOnPglite(shared: Shared): Promise<DatabaseRun> {
   const statements = await statementsOn(
     shared,
     (onQuery) => openDatabase({ kind: 'pglite', dataDir, onQuery }),
-    contextFor(shared, dataset, bigRoom, bookings, ''),
+    contextFor(shared, dataset, bigRoom, bookings, '', floorPlan.departmentId),
   );
 
   progress('Starting the server on PGlite …');
@@ -482,7 +495,7 @@ async function runOnPglite(shared: Shared): Promise<DatabaseRun> {
   let memory;
   try {
     const rss = new RssSampler(app);
-    measured = await runRounds(shared, 'PGlite', app, contextFor(shared, dataset, bigRoom, bookings, app.baseUrl), dataset, {
+    measured = await runRounds(shared, 'PGlite', app, contextFor(shared, dataset, bigRoom, bookings, app.baseUrl, floorPlan.departmentId), dataset, {
       scenarios: options.scenarios.filter((scenario) => !scenario.postgresOnly),
       rounds: 1,
       seconds: options.quick ? options.seconds : Math.min(options.seconds, PGLITE_SECONDS),

@@ -18,6 +18,8 @@ import { avatarsRoutes } from './modules/avatars/avatars.routes.js';
 import { AvatarsService } from './modules/avatars/avatars.service.js';
 import { departmentImagesRoutes } from './modules/department-images/department-images.routes.js';
 import { DepartmentImagesService } from './modules/department-images/department-images.service.js';
+import { floorPlansRoutes } from './modules/floor-plans/floor-plans.routes.js';
+import { FloorPlansService } from './modules/floor-plans/floor-plans.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { DecodeQueue } from './infrastructure/images/images.js';
 import { housekeep } from './infrastructure/housekeeping/housekeeping.js';
@@ -161,6 +163,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const reports = new ReportsService(db, clock);
   const stats = new StatsService(db, clock);
   const search = new SearchService(db);
+  const floorPlans = new FloorPlansService(db);
   const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log);
 
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
@@ -190,6 +193,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });
+  await app.register(floorPlansRoutes, { floorPlans });
   await app.register(web, { root: options.webRoot });
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.

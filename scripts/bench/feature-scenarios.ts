@@ -1,4 +1,4 @@
-import type { Scenario } from './kit.js';
+import { usersOverConnections, type Scenario } from './kit.js';
 
 /**
  * The extension point for features that land on other branches: append one Scenario per request
@@ -22,4 +22,25 @@ import type { Scenario } from './kit.js';
  *   { id: 'floorplan', title: 'GET /api/.../floorplan', server: 'app', expected: [200], maxStatements: 2,
  *     load: (context) => ({ method: 'GET', requests: [{ path: '/api/...' }], ...usersOverConnections(context) }) },
  */
-export const FEATURE_SCENARIOS: Scenario[] = [];
+export const FEATURE_SCENARIOS: Scenario[] = [
+  {
+    id: 'floor-plan',
+    title: 'GET …/floor-plan/availability (~200 desks, 09–17)',
+    server: 'app',
+    expected: [200],
+    targetRatio: 0.01,
+    maxStatements: 2,
+    fixedRate: 100,
+    load: (context) => ({
+      method: 'GET',
+      requests: [
+        {
+          path:
+            `/api/departments/${context.floorPlanDepartmentId}/floor-plan/availability` +
+            `?from=${encodeURIComponent(context.searchWindow.start)}&to=${encodeURIComponent(context.searchWindow.end)}`,
+        },
+      ],
+      ...usersOverConnections(context),
+    }),
+  },
+];

@@ -21,6 +21,8 @@ export interface BenchContext {
   /** Criteria that match exactly one seeded department (location, building and floor). */
   department: { location: string; building: string; floor: number };
   bookings: Bookings;
+  /** The department whose floor-plan availability is read (scripts/bench/floor-plan.ts). */
+  floorPlanDepartmentId: string;
 }
 
 /** The part of autocannon's options a scenario decides (the runner adds url, connections, duration). */

@@ -161,6 +161,8 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   },
   DESK_NOT_BOOKABLE: () => 'This desk cannot be booked: it is a fixed desk or its room is closed.',
   HAS_DEPENDENTS: (problem, subject) => dependentsMessage(problem, subject),
+  PLAN_CHANGED: () => 'Someone changed this floor plan since you opened it. It has been reloaded; redo your change.',
+  PRECONDITION_REQUIRED: () => 'The page is out of date. Reload it and try again.',
   CONFLICT: (problem) => (problem.detail ? sentence(`This cannot be done now: ${problem.detail}`) : 'This cannot be done in the current state.'),
   REQUEST_TIMEOUT: () => 'The request took too long to arrive. Check your connection and try again.',
   // Image uploads say which limits (lib/images.ts); these are for anything else.

@@ -9,7 +9,7 @@ import { errorText } from '../../lib/problems.js';
 import { formatDateTime } from '../../lib/time.js';
 import { useLocation } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
-import { departmentLabel, equipmentLabel } from '../inventory/labels.js';
+import { departmentLabel, equipmentLabel } from '../../lib/labels.js';
 import { useAllDepartments, useAllRooms, useEquipmentOf } from '../inventory/queries.js';
 
 // Where (chosen from lists, each narrowed by the one before) and what.

@@ -8,7 +8,7 @@ import { useSchemaForm, type SchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
 import { AddForm } from './AddForm.js';
 import { DESK_RULES, DeskForm } from '../forms.js';
-import { DESK_TYPE_CHOICES } from '../labels.js';
+import { DESK_TYPE_CHOICES } from '../../../lib/labels.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
 import { EquipmentList } from './Equipment.js';
 
