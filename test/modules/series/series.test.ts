@@ -15,8 +15,6 @@ import { insertDesk, insertDeskInNewRoom, insertReservation } from '../../helper
 const PASSWORD = 'series-password-1';
 // A Monday morning; the clock stays there unless a test moves it (and puts it back).
 const NOW = new Date('2030-03-04T08:00:00.000Z');
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 interface OccurrenceBody {
   reservationId: string;
@@ -56,7 +54,6 @@ describe('recurring reservations', () => {
   let t: TestApp;
   let db: Database;
   let admin: string;
-  let token: string;
   let bob: UserBody;
   let bobToken: string;
   let place: Awaited<ReturnType<typeof insertDeskInNewRoom>>;
@@ -128,7 +125,7 @@ describe('recurring reservations', () => {
     });
 
     it('Europe/Berlin back to winter time (daily, admin beyond the horizon): 07:00Z, then 08:00Z from 27 October', async () => {
-      const { me, token } = await person();
+      const { me } = await person();
       const desk = await freshDesk();
       const series = await created(admin, {
         userId: me.id,
@@ -177,7 +174,7 @@ describe('recurring reservations', () => {
     });
 
     it('a local time skipped in spring moves forward by the gap (02:30 on 31 March in Berlin is 03:30 summer time)', async () => {
-      const { me, token } = await person();
+      const { token } = await person();
       const desk = await freshDesk();
       const series = await created(token, {
         deskId: desk.id,
@@ -193,7 +190,7 @@ describe('recurring reservations', () => {
     });
 
     it('refuses a zone that is not an IANA name, or unknown', async () => {
-      const { me, token } = await person();
+      const { token } = await person();
       const desk = await freshDesk();
       for (const timeZone of ['+01:00', 'Mars/Olympus', 'Europe/../etc']) {
         const response = await create(token, {
@@ -218,7 +215,7 @@ describe('recurring reservations', () => {
     });
 
     it('weekly on several weekdays every second week, by count: from the first date on, weeks counted from its week', async () => {
-      const { me, token } = await person();
+      const { token } = await person();
       const desk = await freshDesk();
       const series = await created(token, weekly(desk.id, { count: 5 }));
       expect(series.occurrences.map((o) => o.date)).toEqual(['2030-03-06', '2030-03-08', '2030-03-18', '2030-03-20', '2030-03-22']);
@@ -227,7 +224,7 @@ describe('recurring reservations', () => {
     });
 
     it('until is an inclusive local date; count and until are exclusive', async () => {
-      const { me, token } = await person();
+      const { token } = await person();
       const desk = await freshDesk();
       const series = await created(token, weekly(desk.id, { until: '2030-03-20' }));
       expect(series.occurrences.map((o) => o.date)).toEqual(['2030-03-06', '2030-03-08', '2030-03-18', '2030-03-20']);
@@ -240,7 +237,7 @@ describe('recurring reservations', () => {
     });
 
     it('at most 260 occurrences, by count or by until; the weekdays belong to WEEKLY rules only', async () => {
-      const { me, token } = await person();
+      const { me } = await person();
       const desk = await freshDesk();
       const daily = (rule: Record<string, unknown>) => ({
         userId: me.id,
@@ -261,7 +258,7 @@ describe('recurring reservations', () => {
     });
 
     it('binds a USER per occurrence: horizon, length, past; FIXED desks; booking for others', async () => {
-      const { me, token } = await person();
+      const { token } = await person();
       const desk = await freshDesk();
       const base = { deskId: desk.id, startTime: '2030-03-05T09:00:00Z', endTime: '2030-03-05T17:00:00Z', timeZone: 'UTC' };
       // 90 days ahead ends on 2 June: the 14th Tuesday lies beyond it.
@@ -344,7 +341,6 @@ describe('recurring reservations', () => {
     });
 
     it('two series racing for one desk: one wins, the other answers 409 listing the collisions, never an overlap', async () => {
-      const { me, token } = await person();
       for (let round = 0; round < 4; round++) {
         const desk = await freshDesk();
         const [one, two] = await Promise.all([person(), person()]);
@@ -367,7 +363,7 @@ describe('recurring reservations', () => {
 
   describe('reading, listing and cancelling', () => {
     it('GET answers the rule and the occurrences with their reservation ids; another USER gets 404', async () => {
-      const { me, token } = await person();
+      const { token } = await person();
       const desk = await freshDesk();
       const series = await created(token, {
         deskId: desk.id,
@@ -452,7 +448,7 @@ describe('recurring reservations', () => {
     });
 
     it('a deleted desk takes its series along; reservations keep nothing dangling', async () => {
-      const { me, token } = await person();
+      const { token } = await person();
       const desk = await freshDesk();
       const series = await created(token, {
         deskId: desk.id,
