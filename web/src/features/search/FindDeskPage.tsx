@@ -11,6 +11,7 @@ import { useUser } from '../auth/AuthProvider.js';
 import { departmentLabel, EQUIPMENT_TYPES, equipmentLabel, floorLabel } from '../inventory/labels.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { useWindowForm } from '../reservations/window-form.js';
+import { RepeatDialog } from '../series/RepeatDialog.js';
 import {
   changeFilter,
   departmentMatches,
@@ -44,6 +45,7 @@ export function FindDeskPage() {
   // one (tomorrow, 09:00–17:00, anywhere) runs on arrival.
   const [searched, setSearched] = useState<Search>(() => ({ filters: NO_FILTERS, ...windowToIso(when.getValues())! }));
   const [notice, setNotice] = useState<Notice>();
+  const [repeating, setRepeating] = useState<{ id: string; name: string; roomName: string }>();
   const resultsHeading = useRef<HTMLHeadingElement>(null);
 
   const departmentsById = new Map((departments.data ?? []).map((department) => [department.id, department]));
@@ -206,6 +208,15 @@ export function FindDeskPage() {
                         </Link>
                         <button
                           type="button"
+                          className="button-secondary button-small"
+                          disabled={bookingDesk !== undefined}
+                          onClick={() => setRepeating({ id: desk.id, name: desk.name, roomName: room.name })}
+                          aria-label={`Repeat: book desk ${desk.name} in ${room.name} on several dates`}
+                        >
+                          Repeat…
+                        </button>
+                        <button
+                          type="button"
                           className="button-primary button-small"
                           disabled={bookingDesk !== undefined}
                           onClick={() => book(desk, room)}
@@ -221,6 +232,18 @@ export function FindDeskPage() {
             );
           })}
         </ul>
+        {repeating && (
+          <RepeatDialog
+            desk={repeating}
+            start={searched.start}
+            end={searched.end}
+            onClose={() => setRepeating(undefined)}
+            onBooked={(text) => {
+              setRepeating(undefined);
+              setNotice({ kind: 'success', text });
+            }}
+          />
+        )}
         {ready && found.hasNextPage && (
           <div className="form-actions">
             <button type="button" className="button-secondary" onClick={() => void found.fetchNextPage()}>
