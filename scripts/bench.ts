@@ -325,7 +325,8 @@ async function main(): Promise<number> {
 
     const memory = rss.finish();
     let overlaps: OverlapCounts | undefined;
-    if (options.scenarios.some((scenario) => scenario.id === 'book' || scenario.id === 'book-hot')) overlaps = await countOverlaps(sql, benchRowsFrom);
+    if (options.scenarios.some((scenario) => scenario.id === 'book' || scenario.id === 'book-hot' || scenario.id === 'series'))
+      overlaps = await countOverlaps(sql, benchRowsFrom);
 
     const summaries = (runs: Map<ScenarioId, Measurement[]>) => new Map([...runs].map(([id, measurements]) => [id, summarize(measurements)] as const));
     const report: BenchReport = {

@@ -63,6 +63,8 @@ export async function readDataset(sql: Sql, url: string): Promise<Dataset> {
 /** Reservations starting at or after `from` (the bench books only there) and the bench's sign-ins. */
 export async function removeBenchRows(sql: Sql, from: Date): Promise<{ reservations: number; sessions: number }> {
   const reservations = await sql`delete from reservations where start_time >= ${from.toISOString()}::timestamptz`;
+  // The series scenario's series (their occurrences are among the reservations above).
+  await sql`delete from reservation_series where first_start >= ${from.toISOString()}::timestamptz`;
   const sessions = await sql`delete from sessions where user_agent = ${BENCH_USER_AGENT}`;
   // The sign-in scenario counts thousands of attempts against the loopback address.
   await sql`delete from login_throttle where key in ('address:127.0.0.1', 'address:::1', 'address:::ffff:127.0.0.1')`;

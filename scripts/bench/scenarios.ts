@@ -34,6 +34,7 @@ export type ScenarioId =
   | 'stats'
   | 'book'
   | 'book-hot'
+  | 'series'
   | 'login';
 
 export interface Scenario {
@@ -103,6 +104,27 @@ export class Bookings {
       deskId: this.desks[n % this.desks.length],
       startTime: new Date(start).toISOString(),
       endTime: new Date(start + HOUR).toISOString(),
+      userId: this.users[n % this.users.length]!.id,
+    });
+  }
+
+  private nextSeries = 0;
+
+  /**
+   * A weekly series of 52 occurrences (docs/behaviour.md#recurring-reservations), all free: the
+   * n-th starts on the desk and for the user of `freeDeskBody`'s n-th request, at hour ⌊n / desks⌋
+   * of a week a year after `hotFrom`, so two series share a desk only at different hours of the
+   * week (collision-free for the first desks × 168 requests).
+   */
+  seriesBody(): string {
+    const n = this.nextSeries++;
+    const start = this.hotFrom.getTime() + 365 * DAY + Math.floor(n / this.desks.length) * HOUR;
+    return JSON.stringify({
+      deskId: this.desks[n % this.desks.length],
+      startTime: new Date(start).toISOString(),
+      endTime: new Date(start + HOUR).toISOString(),
+      timeZone: 'Europe/Berlin',
+      rule: { frequency: 'WEEKLY', count: 52 },
       userId: this.users[n % this.users.length]!.id,
     });
   }
@@ -262,6 +284,18 @@ export const SCENARIOS: readonly Scenario[] = [
         requests: [{ path: '/api/reservation', setupRequest: (request) => ({ ...request, body: body() }) }],
       };
     },
+  },
+  {
+    id: 'series',
+    title: 'POST /api/reservation/series (52 weekly, free)',
+    server: 'app',
+    expected: [200],
+    fixedRate: 10,
+    load: (context) => ({
+      method: 'POST',
+      headers: { ...json, ...bearer(context.adminToken) },
+      requests: [{ path: '/api/reservation/series', setupRequest: (request) => ({ ...request, body: context.bookings.seriesBody() }) }],
+    }),
   },
   {
     id: 'login',

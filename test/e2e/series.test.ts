@@ -81,7 +81,7 @@ describe.skipIf(!browserTestsRunHere)('recurring reservations in a browser', () 
     const page = await app.tab();
     await signIn(page, app.baseUrl, ALICE.email, ALICE.password);
     await page.getByRole('button', { name: 'Search free desks' }).click();
-    await page.getByRole('button', { name: 'Repeat: book desk A1 in Blue Room on several dates' }).click();
+    await page.getByRole('button', { name: 'Repeat desk A1 in Blue Room on several dates' }).click();
     const dialog = page.getByRole('dialog', { name: 'Repeat: desk A1 in Blue Room' });
     for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']) {
       await dialog.getByLabel(day, { exact: true }).setChecked(day === 'Tuesday' || day === 'Thursday');

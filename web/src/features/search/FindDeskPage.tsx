@@ -211,7 +211,7 @@ export function FindDeskPage() {
                           className="button-secondary button-small"
                           disabled={bookingDesk !== undefined}
                           onClick={() => setRepeating({ id: desk.id, name: desk.name, roomName: room.name })}
-                          aria-label={`Repeat: book desk ${desk.name} in ${room.name} on several dates`}
+                          aria-label={`Repeat desk ${desk.name} in ${room.name} on several dates`}
                         >
                           Repeat…
                         </button>
