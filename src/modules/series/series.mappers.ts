@@ -25,9 +25,10 @@ export const toSeriesCore = (row: SeriesRow): Core => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-export const toOccurrenceDto = (row: OccurrenceRow, timeZone: string) => ({
+/** `timeZone` undefined: the caller supplies the date. */
+export const toOccurrenceDto = (row: OccurrenceRow, timeZone: string | undefined) => ({
   reservationId: row.id,
-  date: localDate(row.startTime, timeZone),
+  date: timeZone === undefined ? '' : localDate(row.startTime, timeZone),
   startTime: row.startTime.toISOString(),
   endTime: row.endTime.toISOString(),
 });

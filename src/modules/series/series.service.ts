@@ -117,7 +117,10 @@ export class SeriesService {
           };
           return {
             ...toSeriesCore(row),
-            occurrences: rows.sort((a, b) => a.startTime.getTime() - b.startTime.getTime()).map((occurrence) => toOccurrenceDto(occurrence, plan.timeZone)),
+            // The dates are those of the plan: no second trip through the time zone.
+            occurrences: rows
+              .sort((a, b) => a.startTime.getTime() - b.startTime.getTime())
+              .map((occurrence, i) => ({ ...toOccurrenceDto(occurrence, undefined), date: free[i]!.date })),
             skipped: conflicts,
           };
         });
