@@ -13,6 +13,7 @@ export const seriesRoutes: FastifyPluginAsyncTypebox<{ series: SeriesService }> 
   app.post(
     '/api/reservation/series',
     {
+      config: { expensive: true },
       schema: {
         tags: ['Reservation Series'],
         summary: 'Book a recurring series of reservations',
@@ -31,6 +32,7 @@ export const seriesRoutes: FastifyPluginAsyncTypebox<{ series: SeriesService }> 
   app.post(
     '/api/reservation/series/preview',
     {
+      config: { expensive: true },
       schema: {
         tags: ['Reservation Series'],
         summary: 'Preview a series: its dates and which of them collide, without booking',

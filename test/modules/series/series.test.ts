@@ -361,6 +361,16 @@ describe('recurring reservations', () => {
     });
   });
 
+  it('counts booking and previewing a series among the costly operations (429 documented, per-user limit)', async () => {
+    const document = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json<{
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    }>();
+    for (const path of ['/api/reservation/series', '/api/reservation/series/preview']) {
+      expect(Object.keys(document.paths[path]!.post!.responses), path).toContain('429');
+    }
+    expect(Object.keys(document.paths['/api/reservation/series/{id}']!.get!.responses)).not.toContain('429');
+  });
+
   describe('reading, listing and cancelling', () => {
     it('GET answers the rule and the occurrences with their reservation ids; another USER gets 404', async () => {
       const { token } = await person();

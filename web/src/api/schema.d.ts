@@ -6105,6 +6105,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -6260,6 +6269,15 @@ export interface paths {
                 };
                 /** @description Conflicts with the current state. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
