@@ -189,6 +189,24 @@ describe('recurring reservations', () => {
       ]);
     });
 
+    it('a local time repeated in autumn is its earlier instant (01:30 on 3 November in New York is 05:30Z, still daylight time)', async () => {
+      const { me } = await person();
+      const desk = await freshDesk();
+      const series = await created(admin, {
+        userId: me.id,
+        deskId: desk.id,
+        startTime: '2030-11-02T01:30:00-04:00',
+        endTime: '2030-11-02T01:45:00-04:00',
+        timeZone: 'America/New_York',
+        rule: { frequency: 'DAILY', count: 3 },
+      });
+      expect(ranges(series)).toEqual([
+        ['2030-11-02', '2030-11-02T05:30:00.000Z', '2030-11-02T05:45:00.000Z'],
+        ['2030-11-03', '2030-11-03T05:30:00.000Z', '2030-11-03T05:45:00.000Z'],
+        ['2030-11-04', '2030-11-04T06:30:00.000Z', '2030-11-04T06:45:00.000Z'],
+      ]);
+    });
+
     it('refuses a zone that is not an IANA name, or unknown', async () => {
       const { token } = await person();
       const desk = await freshDesk();
