@@ -2,7 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../../src/db/client.js';
 import { createTestApp, expectProblem, TestClock, UUID, type TestApp, type UserBody } from '../../helpers/app.js';
+import { onPostgres } from '../../helpers/database.js';
 import { insertDesk, insertDeskInNewRoom, insertReservation } from '../../helpers/fixtures.js';
+import { reservations } from '../../../src/db/schema.js';
 
 /**
  * Recurring reservations (docs/behaviour.md#recurring-reservations): occurrences on the wall clock
@@ -387,6 +389,45 @@ describe('recurring reservations', () => {
       expect(Object.keys(document.paths[path]!.post!.responses), path).toContain('429');
     }
     expect(Object.keys(document.paths['/api/reservation/series/{id}']!.get!.responses)).not.toContain('429');
+  });
+
+  // The check sees nothing, the insert then waits on a booking not yet committed and fails once it is: the series checks again.
+  it.runIf(onPostgres)('a booking committed between the check and the insert: checked again, 409 listing it, nothing written', async () => {
+    const { token } = await person();
+    const other = await person();
+    const desk = await freshDesk();
+    let commit!: () => void;
+    let inserted!: () => void;
+    const insertedPromise = new Promise<void>((resolve) => (inserted = resolve));
+    const holding = db.transaction(async (tx) => {
+      await tx.insert(reservations).values({
+        userId: other.me.id,
+        deskId: desk.id,
+        startTime: new Date('2030-03-07T10:00:00Z'),
+        endTime: new Date('2030-03-07T11:00:00Z'),
+      });
+      inserted();
+      await new Promise<void>((resolve) => (commit = resolve));
+    });
+    await insertedPromise;
+    const answer = create(token, {
+      deskId: desk.id,
+      startTime: '2030-03-05T09:00:00Z',
+      endTime: '2030-03-05T17:00:00Z',
+      timeZone: 'UTC',
+      rule: { frequency: 'DAILY', count: 5 },
+    });
+    // Long enough for the series to read, find nothing, and wait on the uncommitted row.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    commit();
+    await holding;
+    const problem = expectProblem(await answer, 409, 'SERIES_CONFLICT');
+    expect(problem.occurrences).toEqual([
+      { date: '2030-03-07', startTime: '2030-03-07T09:00:00.000Z', endTime: '2030-03-07T17:00:00.000Z', reason: 'DESK_RESERVED' },
+    ]);
+    expect(await deskReservations(desk.id)).toBe(1);
+    const series = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from reservation_series where desk_id = ${desk.id}`);
+    expect(series[0]!.n).toBe(0);
   });
 
   describe('reading, listing and cancelling', () => {
