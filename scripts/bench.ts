@@ -380,7 +380,8 @@ async function runRounds(
   };
 }
 
-const writes = (scenarios: readonly Scenario[]) => scenarios.some((scenario) => scenario.id === 'book' || scenario.id === 'book-hot');
+const writes = (scenarios: readonly Scenario[]) =>
+  scenarios.some((scenario) => scenario.id === 'book' || scenario.id === 'book-hot' || scenario.id === 'series');
 
 async function statementsOn(shared: Shared, open: (onQuery: QueryListener) => Promise<DatabaseHandle>, context: BenchContext, wire?: WireCounter) {
   progress(`Counting statements per request (${STATEMENT_REPEATS} requests of each scenario, in process) …`);

@@ -32,6 +32,8 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportsService } from './modules/reports/reports.service.js';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
 import { ReservationsService } from './modules/reservations/reservations.service.js';
+import { seriesRoutes } from './modules/series/series.routes.js';
+import { SeriesService } from './modules/series/series.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { SearchService } from './modules/search/search.service.js';
@@ -155,11 +157,13 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const avatars = new AvatarsService(db, clock, Math.min(config.AVATAR_MAX_PIXELS, config.IMAGE_MAX_PIXELS), decodes);
   const inventory = new InventoryService(db, clock);
   const departmentImages = new DepartmentImagesService(db, clock, config.IMAGE_MAX_PIXELS, decodes);
-  const reservations = new ReservationsService(db, clock, {
+  const reservationRules = {
     maxLengthMs: config.RESERVATION_MAX_LENGTH,
     horizonMs: config.RESERVATION_HORIZON,
     onePerUser: config.RESERVATION_ONE_PER_USER,
-  });
+  };
+  const reservations = new ReservationsService(db, clock, reservationRules);
+  const series = new SeriesService(db, clock, reservationRules);
   const reports = new ReportsService(db, clock);
   const stats = new StatsService(db, clock);
   const search = new SearchService(db);
@@ -190,6 +194,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(inventoryRoutes, { inventory });
   await app.register(departmentImagesRoutes, { images: departmentImages, maxUploadBytes: config.IMAGE_MAX_BYTES });
   await app.register(reservationsRoutes, { reservations });
+  await app.register(seriesRoutes, { series });
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });

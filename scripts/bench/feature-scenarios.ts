@@ -1,4 +1,4 @@
-import { usersOverConnections, type Scenario } from './kit.js';
+import { bearer, json, usersOverConnections, type Scenario } from './kit.js';
 
 /**
  * The extension point for features that land on other branches: append one Scenario per request
@@ -41,6 +41,21 @@ export const FEATURE_SCENARIOS: Scenario[] = [
         },
       ],
       ...usersOverConnections(context),
+    }),
+  },
+  // Recurring reservations (docs/behaviour.md#recurring-reservations): 52 free weekly occurrences
+  // booked in one request by the admin for seeded users, in the bench's own rows.
+  {
+    id: 'series',
+    title: 'POST /api/reservation/series (52 weekly, free)',
+    server: 'app',
+    expected: [200],
+    fixedRate: 10,
+    fixedRateP99Ms: 150,
+    load: (context) => ({
+      method: 'POST',
+      headers: { ...json, ...bearer(context.adminToken) },
+      requests: [{ path: '/api/reservation/series', setupRequest: (request) => ({ ...request, body: context.bookings.seriesBody() }) }],
     }),
   },
 ];

@@ -40,6 +40,8 @@ export interface Scenario {
   expected: readonly number[];
   /** Also measured at this fixed request rate, for latency below saturation. */
   fixedRate?: number;
+  /** Target at the fixed rate: p99 at most this many ms in every round (50 unless set). */
+  fixedRateP99Ms?: number;
   /** Shown apart from the main table (sign-in: its cost is the password hash, by design). */
   separate?: boolean;
   /** Target: requests per second at least this share of R1's (PostgreSQL, large dataset). */

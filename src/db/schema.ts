@@ -5,6 +5,7 @@ import {
   check,
   customType,
   doublePrecision,
+  date,
   index,
   integer,
   pgEnum,
@@ -14,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -261,12 +263,55 @@ export const reservations = pgTable(
     userExclusive: boolean('user_exclusive').notNull().default(true),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+    /** The recurring series this reservation is an occurrence of (docs/behaviour.md#recurring-reservations); null for a single booking. */
+    seriesId: uuid('series_id').references((): AnyPgColumn => reservationSeries.id, { onDelete: 'set null' }),
   },
   (t) => [
     check('reservations_time_order', sql`${t.startTime} < ${t.endTime}`),
+    index('reservations_series_idx').on(t.seriesId, t.startTime),
     index('reservations_user_start_idx').on(t.userId, t.startTime, t.id),
     index('reservations_start_idx').on(t.startTime, t.id),
     index('reservations_created_idx').on(t.createdAt),
+  ],
+);
+
+export const seriesFrequency = pgEnum('series_frequency', ['DAILY', 'WEEKLY']);
+
+/**
+ * A recurring reservation (docs/behaviour.md#recurring-reservations): the rule it was booked with.
+ * Its occurrences are ordinary reservations pointing here (reservations.series_id); the first
+ * start and end fix the wall-clock times, which the occurrences keep in `time_zone`.
+ */
+export const reservationSeries = pgTable(
+  'reservation_series',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deskId: uuid('desk_id')
+      .notNull()
+      .references(() => desks.id, { onDelete: 'cascade' }),
+    type: reservationType('type').notNull().default('shared'),
+    frequency: seriesFrequency('frequency').notNull(),
+    interval: smallint('interval').notNull().default(1),
+    /** ISO weekdays (1 = Monday … 7 = Sunday) of a WEEKLY rule; empty for DAILY. */
+    weekdays: smallint('weekdays')
+      .array()
+      .notNull()
+      .default(sql`'{}'::smallint[]`),
+    /** Last date (inclusive, in time_zone), or null when `count` ends the series. */
+    until: date('until', { mode: 'string' }),
+    count: smallint('count'),
+    timeZone: text('time_zone').notNull(),
+    firstStart: timestamptz('first_start').notNull(),
+    firstEnd: timestamptz('first_end').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('reservation_series_ends', sql`(${t.until} is null) <> (${t.count} is null)`),
+    index('reservation_series_user_idx').on(t.userId, t.createdAt, t.id),
+    index('reservation_series_desk_idx').on(t.deskId),
   ],
 );
 

@@ -44,6 +44,7 @@ export default fp(
           { name: 'Desk' },
           { name: 'Equipment' },
           { name: 'Reservation' },
+          { name: 'Reservation Series' },
           { name: 'Report' },
           { name: 'Search' },
           { name: 'Stats' },
