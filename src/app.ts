@@ -22,6 +22,9 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { DecodeQueue } from './infrastructure/images/images.js';
 import { housekeep } from './infrastructure/housekeeping/housekeeping.js';
 import { SmtpMailer, UnconfiguredMailer, type Mailer } from './infrastructure/mail/mailer.js';
+import { calendarRoutes } from './modules/calendar/calendar.routes.js';
+import { CalendarService } from './modules/calendar/calendar.service.js';
+import { InvitationSender } from './modules/calendar/calendar.invitations.js';
 import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
 import { InventoryService } from './modules/inventory/inventory.service.js';
 import { passwordRoutes } from './modules/password/password.routes.js';
@@ -159,6 +162,19 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     onePerUser: config.RESERVATION_ONE_PER_USER,
   });
   const reports = new ReportsService(db, clock);
+  const calendar = new CalendarService(db, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
+  const invitations = new InvitationSender(
+    db,
+    mailer,
+    clock,
+    {
+      publicUrl: config.PUBLIC_URL,
+      mailConfigured: options.mailer !== undefined || config.SMTP_URL !== undefined,
+      mailFrom: config.MAIL_FROM,
+      leaseMs: config.CALENDAR_MAIL_LEASE,
+    },
+    app.log,
+  );
   const stats = new StatsService(db, clock);
   const search = new SearchService(db);
   const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log);
@@ -190,6 +206,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });
+  await app.register(calendarRoutes, { calendar });
   await app.register(web, { root: options.webRoot });
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.
@@ -198,8 +215,11 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     housekeep(db, clock.now(), throttleRetentionMs).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
+  // Invitation mails leave from the outbox the reservations trigger fills (docs/behaviour.md#invitation-mails).
+  if (config.CALENDAR_MAIL_INTERVAL > 0) app.addHook('onReady', async () => invitations.start(config.CALENDAR_MAIL_INTERVAL));
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
+    await invitations.stop();
     availability.stop();
     await passwords.settle();
     mailer.close();

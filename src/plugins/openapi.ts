@@ -48,6 +48,7 @@ export default fp(
           { name: 'Stats' },
           { name: 'Health' },
           { name: 'Settings' },
+          { name: 'Calendar' },
         ],
       },
     });
