@@ -22,6 +22,7 @@ import {
   type Dataset,
   type OverlapCounts,
 } from './bench/database.js';
+import { prepareFeed, removeFeedRows } from './bench/calendar.js';
 import { CONNECTIONS, measure, summarize, type Measurement } from './bench/measure.js';
 import { measureAtRate } from './bench/paced.js';
 import { freePort, RssSampler, ServerProcess } from './bench/processes.js';
@@ -228,6 +229,7 @@ async function main(): Promise<number> {
   const stopEverything = async () => {
     await Promise.all(servers.map((server) => server.stop()));
     await removeBenchRows(sql, benchRowsFrom).catch(() => {});
+    await removeFeedRows(sql).catch(() => {});
   };
   process.once('SIGINT', () => {
     progress('Interrupted: stopping the servers and removing the bench rows …');
@@ -305,6 +307,12 @@ async function main(): Promise<number> {
 
     for (let round = 1; round <= options.rounds; round++) {
       await signInAll(context, dataset);
+      if (round === 1 && options.scenarios.some((scenario) => scenario.id.startsWith('calendar-feed'))) {
+        const owner = dataset.users[0]!;
+        const feed = await prepareFeed(sql, context.appUrl, owner, await signIn(context.appUrl, owner.email, context.password), dataset.bookableDeskIds);
+        progress(`calendar feed of ${owner.email}: ${feed.events} events`);
+        context.calendarFeed = feed;
+      }
       for (const scenario of options.scenarios) {
         if (options.warmupSeconds > 0) warmupServerErrors += (await saturate(scenario, options.warmupSeconds)).serverErrors;
         const result = await saturate(scenario, options.seconds);

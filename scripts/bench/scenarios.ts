@@ -15,6 +15,8 @@ export interface BenchContext {
   /** Tomorrow's (the next workday's) 09:00–17:00 UTC: the window the searches look at. */
   searchWindow: { start: string; end: string };
   bookings: Bookings;
+  /** A seeded user's calendar feed of ~200 events (scripts/bench/calendar.ts). */
+  calendarFeed?: { path: string; etag: string };
 }
 
 /** The part of autocannon's options a scenario decides (the runner adds url, connections, duration). */
@@ -34,6 +36,8 @@ export type ScenarioId =
   | 'stats'
   | 'book'
   | 'book-hot'
+  | 'calendar-feed'
+  | 'calendar-feed-304'
   | 'login';
 
 export interface Scenario {
@@ -262,6 +266,20 @@ export const SCENARIOS: readonly Scenario[] = [
         requests: [{ path: '/api/reservation', setupRequest: (request) => ({ ...request, body: body() }) }],
       };
     },
+  },
+  {
+    id: 'calendar-feed',
+    title: 'GET /api/calendar/{token}.ics (~200 events)',
+    server: 'app',
+    expected: [200],
+    load: (context) => ({ method: 'GET', requests: [{ path: context.calendarFeed!.path }] }),
+  },
+  {
+    id: 'calendar-feed-304',
+    title: 'GET /api/calendar/{token}.ics (If-None-Match: 304)',
+    server: 'app',
+    expected: [304],
+    load: (context) => ({ method: 'GET', headers: { 'if-none-match': context.calendarFeed!.etag }, requests: [{ path: context.calendarFeed!.path }] }),
   },
   {
     id: 'login',

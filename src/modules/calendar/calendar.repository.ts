@@ -230,6 +230,18 @@ export class CalendarRepository {
     );
   }
 
+  /** Without SMTP: drops up to `limit` unclaimed rows (rows another process holds are skipped). Answers how many. */
+  async dropUnclaimed(now: Date, limit: number): Promise<number> {
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      sql`delete from calendar_outbox where id in (
+            select id from calendar_outbox where claimed_until is null or claimed_until <= ${now.toISOString()}::timestamptz
+            order by id limit ${limit} for update skip locked)
+          returning id`,
+    );
+    return rows.length;
+  }
+
   /** Housekeeping: tombstones of reservations cancelled before `before`. */
   async purgeTombstones(before: Date): Promise<void> {
     await this.db.execute(sql`delete from calendar_events where cancelled_at is not null and cancelled_at < ${before.toISOString()}::timestamptz`);

@@ -264,6 +264,20 @@ describe('invitation outbox', () => {
     await smtp.waitForMail((mail) => mail.seq >= since && mail.envelopeTo.includes(user.email) && mail.calendar !== undefined);
   });
 
+  it('without SMTP, empties the queue unsent', async () => {
+    await userWithReservations(2);
+    expect(await outbox()).toBeGreaterThan(0);
+    const never: Mailer = {
+      send: async () => {
+        throw new Error('no mail without SMTP');
+      },
+      close: () => {},
+    };
+    const unconfigured = new InvitationSender(db, never, clock, { publicUrl: PUBLIC_URL, mailConfigured: false, mailFrom: MAIL_FROM, leaseMs: LEASE }, silent);
+    expect(await unconfigured.runOnce()).toBe(0);
+    expect(await outbox()).toBe(0);
+  });
+
   it('mails the latest state once for several queued changes, and nothing for ended reservations', async () => {
     const { user, ids } = await userWithReservations(1);
     const token = await t.adminToken();
