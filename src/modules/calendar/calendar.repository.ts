@@ -57,13 +57,27 @@ interface RawEvent {
   cancelled_at: string | null;
 }
 
+/** The place: read live while the desk exists (a renamed room shows at once), else as last seen. */
+const locationExpression = sql`case when d.id is null then e.location else concat_ws(' · ', dep.location, dep.building, 'Floor ' || dep.floor, rm.name, d.name) end`;
+
 const eventColumns = sql`e.reservation_id, ${iso(sql`e.start_time`)} as start_time, ${iso(sql`e.end_time`)} as end_time,
-  case when d.id is null then e.location else concat_ws(' · ', dep.location, dep.building, 'Floor ' || dep.floor, rm.name, d.name) end as location,
+  ${locationExpression} as location,
   d.name as desk_name, e.sequence, ${iso(sql`e.changed_at`)} as changed_at, ${iso(sql`e.cancelled_at`)} as cancelled_at`;
 
 const eventJoins = sql`left join desks d on d.id = e.desk_id and e.cancelled_at is null
   left join rooms rm on rm.id = d.room_id
   left join departments dep on dep.id = rm.department_id`;
+
+/** The events of the feed window of `f.user_id` (correlated to calendar_feeds f), earliest first, each with its digest line. */
+const windowRows = (window: FeedWindow) => sql`
+  select ${eventColumns}, e.start_time as start_order,
+    concat_ws(' ', e.reservation_id, e.start_time, e.end_time, e.sequence, e.changed_at, e.cancelled_at, ${locationExpression}, d.name) as line
+  from calendar_events e ${eventJoins}
+  where e.user_id = f.user_id
+    and e.end_time > ${window.from.toISOString()}::timestamptz and e.start_time < ${window.to.toISOString()}::timestamptz
+    and (e.cancelled_at is null or e.cancelled_at > ${window.cancelledSince.toISOString()}::timestamptz)
+  order by e.start_time, e.reservation_id
+  limit ${window.limit}`;
 
 function toEvent(row: RawEvent): CalendarEventRow {
   return {
@@ -84,25 +98,31 @@ export class CalendarRepository {
 
   /**
    * The feed of the token's owner in one statement: the token's row (found through the unique
-   * index on its hash) and its events. Undefined for an unknown token; a known token without
-   * events answers an empty list.
+   * index on its hash) and its events, each with `line`, the text the feed's digest is made of.
+   * Undefined for an unknown token; a known token without events answers an empty list.
    */
-  async feed(tokenHash: string, window: FeedWindow): Promise<{ userId: string; events: CalendarEventRow[] } | undefined> {
-    const rows = await queryRows<RawEvent & { user_id: string; reservation_id: string | null }>(
+  async feed(tokenHash: string, window: FeedWindow): Promise<{ userId: string; events: CalendarEventRow[]; lines: string[] } | undefined> {
+    const rows = await queryRows<RawEvent & { user_id: string; reservation_id: string | null; line: string }>(
       this.db,
-      sql`select f.user_id, ev.* from calendar_feeds f
-          left join lateral (
-            select ${eventColumns} from calendar_events e ${eventJoins}
-            where e.user_id = f.user_id
-              and e.end_time > ${window.from.toISOString()}::timestamptz and e.start_time < ${window.to.toISOString()}::timestamptz
-              and (e.cancelled_at is null or e.cancelled_at > ${window.cancelledSince.toISOString()}::timestamptz)
-            order by e.start_time, e.reservation_id
-            limit ${window.limit}
-          ) ev on true
-          where f.token_hash = ${tokenHash}`,
+      sql`select f.user_id, ev.* from calendar_feeds f left join lateral (${windowRows(window)}) ev on true where f.token_hash = ${tokenHash}`,
     );
     if (rows.length === 0) return undefined;
-    return { userId: rows[0]!.user_id, events: rows.filter((row) => row.reservation_id !== null).map(toEvent) };
+    const events = rows.filter((row) => row.reservation_id !== null);
+    return { userId: rows[0]!.user_id, events: events.map(toEvent), lines: events.map((row) => row.line) };
+  }
+
+  /**
+   * Only the digest of what feed() would answer: MD5 of its lines joined by newlines, computed
+   * in the database, so a 304 moves one short row instead of every event. Undefined for an
+   * unknown token.
+   */
+  async feedDigest(tokenHash: string, window: FeedWindow): Promise<string | undefined> {
+    const [row] = await queryRows<{ digest: string }>(
+      this.db,
+      sql`select (select md5(coalesce(string_agg(ev.line, E'\n' order by ev.start_order, ev.reservation_id), '')) from (${windowRows(window)}) ev) as digest
+          from calendar_feeds f where f.token_hash = ${tokenHash}`,
+    );
+    return row?.digest;
   }
 
   async events(reservationIds: string[]): Promise<CalendarEventRow[]> {

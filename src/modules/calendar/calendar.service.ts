@@ -11,6 +11,9 @@ const DAY = 86_400_000;
 export const CALENDAR_PAST_MS = 30 * DAY;
 /** At most this many events in one feed (the earliest first). */
 export const FEED_MAX_EVENTS = 2000;
+/** Feeds kept built per process (see CalendarService.remember). */
+const FEED_CACHE_ENTRIES = 500;
+const FEED_CACHE_CHARS = 16 * 1024 * 1024;
 /** 256 random bits, base64url: 43 characters. */
 const TOKEN_BYTES = 32;
 export const FEED_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -51,22 +54,58 @@ export class CalendarService {
    */
   async feed(token: string, ifNoneMatch: string | undefined): Promise<Feed> {
     const now = this.clock.now().getTime();
-    const found = await this.calendar.feed(hashFeedToken(token), {
+    const window = {
       from: new Date(now - CALENDAR_PAST_MS),
       to: new Date(now + this.settings.horizonMs),
       cancelledSince: new Date(now - CALENDAR_PAST_MS),
       limit: FEED_MAX_EVENTS,
-    });
-    if (!found || !FEED_TOKEN.test(token)) throw notFound('Calendar');
-    const fingerprint = createHash('sha256').update(`v1\n${this.settings.publicUrl}\n`);
-    for (const event of found.events) {
-      fingerprint.update(
-        `${event.reservationId} ${event.startTime.getTime()} ${event.endTime.getTime()} ${event.sequence} ${event.changedAt.getTime()} ${event.cancelledAt?.getTime() ?? '-'} ${event.deskName} ${event.location}\n`,
-      );
+    };
+    const tokenHash = hashFeedToken(token);
+    const calendar = this.calendar;
+    // A conditional request first asks for the digest only: one short row when nothing changed.
+    if (ifNoneMatch !== undefined) {
+      const digest = await calendar.feedDigest(tokenHash, window);
+      if (digest === undefined || !FEED_TOKEN.test(token)) throw notFound('Calendar');
+      const etag = this.etagOf(digest);
+      if (ifNoneMatch.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()))) return { etag };
     }
-    const etag = `"${fingerprint.digest('base64url')}"`;
-    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()))) return { etag };
-    return { etag, body: feedCalendar(found.events, this.settings) };
+    const found = await calendar.feed(tokenHash, window);
+    if (!found || !FEED_TOKEN.test(token)) throw notFound('Calendar');
+    const etag = this.etagOf(createHash('md5').update(found.lines.join('\n')).digest('hex'));
+    let body = this.built.get(etag);
+    if (body === undefined) {
+      body = feedCalendar(found.events, this.settings);
+      this.remember(etag, body);
+    } else {
+      // Most recently used last: the oldest entry is the first to go.
+      this.built.delete(etag);
+      this.built.set(etag, body);
+    }
+    return { etag, body };
+  }
+
+  /** The feed's text depends on its rows (their digest) and on PUBLIC_URL only. */
+  private etagOf(digest: string): string {
+    return `"${createHash('sha256').update(`v1 ${this.settings.publicUrl} ${digest}`).digest('base64url')}"`;
+  }
+
+  /**
+   * The text of a feed depends on nothing but what its ETag hashes, so feeds built recently are
+   * kept by ETag (at most FEED_CACHE_ENTRIES, FEED_CACHE_CHARS in all): a calendar app polling an
+   * unchanged feed without If-None-Match costs the one statement, not a new build.
+   */
+  private readonly built = new Map<string, string>();
+  private builtChars = 0;
+
+  private remember(etag: string, body: string): void {
+    if (body.length > FEED_CACHE_CHARS / 4) return;
+    this.built.set(etag, body);
+    this.builtChars += body.length;
+    for (const [oldest, text] of this.built) {
+      if (this.built.size <= FEED_CACHE_ENTRIES && this.builtChars <= FEED_CACHE_CHARS) break;
+      this.built.delete(oldest);
+      this.builtChars -= text.length;
+    }
   }
 
   async feedStatus(caller: Caller): Promise<{ exists: boolean; createdAt: string | null }> {

@@ -119,6 +119,33 @@ describe('calendar feed', () => {
     expect(moved2).toMatchObject({ sequence: 2, location: 'Berlin · HQ · Floor 3 · Atlas · A-02', summary: 'Desk A-02' });
   });
 
+  it('answers a conditional request from the digest alone, and a renamed desk changes the feed', async () => {
+    const room = await insertRoom(db, (await insertDepartment(db, { location: 'Lyon', building: 'Part-Dieu', floor: 5 })).id, { name: 'Rhône' });
+    const desk = await insertDesk(db, room.id, { name: 'R-1' });
+    const id = await book(6 * DAY, 8, false, desk.id);
+    const { url } = await createFeed();
+    const etag = String((await getFeed(url)).headers.etag);
+    const unchanged = await counter.count(() => getFeed(url, { 'if-none-match': etag }));
+    expect(unchanged.result.statusCode).toBe(304);
+    expect(unchanged.statements).toBe(1);
+
+    const renamed = await t.request({
+      method: 'PUT',
+      url: `/api/departments/${room.departmentId}/rooms/${room.id}/desks/${desk.id}`,
+      token: await t.adminToken(),
+      payload: { name: 'R-2' },
+    });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    const changed = await counter.count(() => getFeed(url, { 'if-none-match': etag }));
+    expect(changed.result.statusCode).toBe(200);
+    expect(changed.statements).toBe(2);
+    expect(changed.result.headers.etag).not.toBe(etag);
+    const event = parseCalendar(changed.result.body).events.find((candidate) => candidate.uid.startsWith(id))!;
+    expect(event).toMatchObject({ location: 'Lyon · Part-Dieu · Floor 5 · Rhône · R-2', summary: 'Desk R-2', sequence: 0 });
+    // The same feed again, built or kept: the same ETag.
+    expect((await getFeed(url)).headers.etag).toBe(changed.result.headers.etag);
+  });
+
   it('remembers a cancelled reservation as STATUS:CANCELLED with the same UID and a higher SEQUENCE', async () => {
     const id = await book(3 * DAY);
     const { url } = await createFeed();
