@@ -49,8 +49,9 @@ export class CalendarService {
 
   /**
    * GET /api/calendar/{token}.ics. Any string is hashed and looked up the same way, so an
-   * unknown, malformed or replaced token costs what a known one does and answers 404; the ETag
-   * is computed from the rows, before (and instead of, for a 304) building the iCalendar text.
+   * unknown, malformed or replaced token costs what a known one does (one statement) and
+   * answers 404. The ETag is a digest of the rows computed in the database: a 304, or a feed
+   * built before, needs nothing else; only a changed feed reads its events and is built again.
    */
   async feed(token: string, ifNoneMatch: string | undefined): Promise<Feed> {
     const now = this.clock.now().getTime();
@@ -62,26 +63,25 @@ export class CalendarService {
     };
     const tokenHash = hashFeedToken(token);
     const calendar = this.calendar;
-    // A conditional request first asks for the digest only: one short row when nothing changed.
-    if (ifNoneMatch !== undefined) {
-      const digest = await calendar.feedDigest(tokenHash, window);
-      if (digest === undefined || !FEED_TOKEN.test(token)) throw notFound('Calendar');
-      const etag = this.etagOf(digest);
-      if (ifNoneMatch.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()))) return { etag };
-    }
-    const found = await calendar.feed(tokenHash, window);
-    if (!found || !FEED_TOKEN.test(token)) throw notFound('Calendar');
-    const etag = this.etagOf(createHash('md5').update(found.lines.join('\n')).digest('hex'));
-    let body = this.built.get(etag);
-    if (body === undefined) {
-      body = feedCalendar(found.events, this.settings);
-      this.remember(etag, body);
-    } else {
+    // First the digest alone (one short row): enough for a 304, and for a feed built before.
+    const digest = await calendar.feedDigest(tokenHash, window);
+    if (digest === undefined || !FEED_TOKEN.test(token)) throw notFound('Calendar');
+    const etag = this.etagOf(digest);
+    if (ifNoneMatch?.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()))) return { etag };
+    const kept = this.built.get(etag);
+    if (kept !== undefined) {
       // Most recently used last: the oldest entry is the first to go.
       this.built.delete(etag);
-      this.built.set(etag, body);
+      this.built.set(etag, kept);
+      return { etag, body: kept };
     }
-    return { etag, body };
+    const found = await calendar.feed(tokenHash, window);
+    if (!found) throw notFound('Calendar');
+    // The rows may have changed since the digest was read: the ETag is that of what is sent.
+    const builtEtag = this.etagOf(createHash('md5').update(found.lines.join('\n')).digest('hex'));
+    const body = feedCalendar(found.events, this.settings);
+    this.remember(builtEtag, body);
+    return { etag: builtEtag, body };
   }
 
   /** The feed's text depends on its rows (their digest) and on PUBLIC_URL only. */
