@@ -13,7 +13,7 @@ export const CALENDAR_PAST_MS = 30 * DAY;
 export const FEED_MAX_EVENTS = 2000;
 /** Feeds kept built per process (see CalendarService.remember). */
 const FEED_CACHE_ENTRIES = 500;
-const FEED_CACHE_CHARS = 16 * 1024 * 1024;
+const FEED_CACHE_BYTES = 16 * 1024 * 1024;
 /** 256 random bits, base64url: 43 characters. */
 const TOKEN_BYTES = 32;
 export const FEED_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -27,8 +27,8 @@ export interface CalendarSettings extends CalendarContext {
 
 export interface Feed {
   etag: string;
-  /** Undefined when the caller's If-None-Match already names the ETag (304). */
-  body?: string;
+  /** The iCalendar text, UTF-8 (kept encoded: sent as it is). Undefined when the caller's If-None-Match already names the ETag (304). */
+  body?: Buffer;
 }
 
 /**
@@ -79,7 +79,7 @@ export class CalendarService {
     if (!found) throw notFound('Calendar');
     // The rows may have changed since the digest was read: the ETag is that of what is sent.
     const builtEtag = this.etagOf(createHash('md5').update(found.lines.join('\n')).digest('hex'));
-    const body = feedCalendar(found.events, this.settings);
+    const body = Buffer.from(feedCalendar(found.events, this.settings), 'utf8');
     this.remember(builtEtag, body);
     return { etag: builtEtag, body };
   }
@@ -91,20 +91,20 @@ export class CalendarService {
 
   /**
    * The text of a feed depends on nothing but what its ETag hashes, so feeds built recently are
-   * kept by ETag (at most FEED_CACHE_ENTRIES, FEED_CACHE_CHARS in all): a calendar app polling an
+   * kept by ETag (at most FEED_CACHE_ENTRIES, FEED_CACHE_BYTES in all): a calendar app polling an
    * unchanged feed without If-None-Match costs the one statement, not a new build.
    */
-  private readonly built = new Map<string, string>();
-  private builtChars = 0;
+  private readonly built = new Map<string, Buffer>();
+  private builtBytes = 0;
 
-  private remember(etag: string, body: string): void {
-    if (body.length > FEED_CACHE_CHARS / 4) return;
+  private remember(etag: string, body: Buffer): void {
+    if (body.length > FEED_CACHE_BYTES / 4) return;
     this.built.set(etag, body);
-    this.builtChars += body.length;
+    this.builtBytes += body.length;
     for (const [oldest, text] of this.built) {
-      if (this.built.size <= FEED_CACHE_ENTRIES && this.builtChars <= FEED_CACHE_CHARS) break;
+      if (this.built.size <= FEED_CACHE_ENTRIES && this.builtBytes <= FEED_CACHE_BYTES) break;
       this.built.delete(oldest);
-      this.builtChars -= text.length;
+      this.builtBytes -= text.length;
     }
   }
 
