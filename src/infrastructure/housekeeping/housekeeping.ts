@@ -1,6 +1,5 @@
 import type { Database } from '../../db/client.js';
 import { CalendarRepository } from '../../modules/calendar/calendar.repository.js';
-import { CALENDAR_PAST_MS } from '../../modules/calendar/calendar.service.js';
 import { ThrottleRepository } from '../../modules/auth/throttle.js';
 import { PasswordTokensRepository } from '../../modules/password/password.repository.js';
 import { SessionsRepository } from '../../modules/sessions/sessions.repository.js';
@@ -15,6 +14,6 @@ export async function housekeep(db: Database, now: Date, throttleRetentionMs: nu
     new SessionsRepository(db).purgeExpired(now),
     new ThrottleRepository(db).purgeOlderThan(new Date(now.getTime() - throttleRetentionMs)),
     new PasswordTokensRepository(db).purgeExpired(now),
-    new CalendarRepository(db).purgeTombstones(new Date(now.getTime() - CALENDAR_PAST_MS)),
+    new CalendarRepository(db).purgeTombstones(now),
   ]);
 }

@@ -41,6 +41,9 @@ export interface MailRecipient {
   invitationMails: boolean;
 }
 
+/** Cancelled reservations are remembered this long (docs/behaviour.md#calendar-feed); feeds reach as far back. */
+export const TOMBSTONE_RETENTION_MS = 30 * 86_400_000;
+
 /** Namespace of the advisory locks that serialise claims of one outbox group (any constant: all processes agree). */
 const OUTBOX_LOCK_NAMESPACE = 0x63616c; // "cal"
 
@@ -262,8 +265,9 @@ export class CalendarRepository {
     return rows.length;
   }
 
-  /** Housekeeping: tombstones of reservations cancelled before `before`. */
-  async purgeTombstones(before: Date): Promise<void> {
+  /** Housekeeping: tombstones of reservations cancelled more than TOMBSTONE_RETENTION_MS before `now`. */
+  async purgeTombstones(now: Date): Promise<void> {
+    const before = new Date(now.getTime() - TOMBSTONE_RETENTION_MS);
     await this.db.execute(sql`delete from calendar_events where cancelled_at is not null and cancelled_at < ${before.toISOString()}::timestamptz`);
   }
 }

@@ -4,11 +4,10 @@ import type { Clock } from '../../shared/clock.js';
 import { notFound } from '../../shared/errors.js';
 import type { Caller } from '../../identity/caller.js';
 import { feedCalendar, type CalendarContext } from './calendar.mappers.js';
-import { CalendarRepository } from './calendar.repository.js';
+import { CalendarRepository, TOMBSTONE_RETENTION_MS } from './calendar.repository.js';
 
-const DAY = 86_400_000;
-/** The feed reaches this far back, and cancelled reservations are remembered this long. */
-export const CALENDAR_PAST_MS = 30 * DAY;
+/** The feed reaches this far back, as long as cancelled reservations are remembered. */
+export const CALENDAR_PAST_MS = TOMBSTONE_RETENTION_MS;
 /** At most this many events in one feed (the earliest first). */
 export const FEED_MAX_EVENTS = 2000;
 /** Feeds kept built per process (see CalendarService.remember). */
