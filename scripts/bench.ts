@@ -402,6 +402,11 @@ async function runOnPostgres(shared: Shared, url: string, dataset: Dataset, db: 
   await removeBenchRows(db.db, shared.benchRowsFrom);
   const bigRoom = await addBigRoom(db.db);
   const floorPlan = await benchFloorPlan(db.db);
+  // Scenarios' own set-up (one run of each distinct prepare), undone when the run ends.
+  for (const prepare of new Set(options.scenarios.flatMap((scenario) => (scenario.prepare ? [scenario.prepare] : [])))) await prepare(db.db, dataset);
+  for (const cleanup of new Set(options.scenarios.flatMap((scenario) => (scenario.cleanup ? [scenario.cleanup] : [])))) {
+    shared.cleanups.push(() => cleanup(db.db));
+  }
   if (floorPlan.placedByBench) shared.cleanups.push(() => removeBenchFloorPlan(db.db, floorPlan.departmentId));
   const bookings = bookingsFor(shared, dataset);
   const wire = await WireCounter.start(url);

@@ -24,6 +24,9 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { DecodeQueue } from './infrastructure/images/images.js';
 import { housekeep } from './infrastructure/housekeeping/housekeeping.js';
 import { SmtpMailer, UnconfiguredMailer, type Mailer } from './infrastructure/mail/mailer.js';
+import { calendarRoutes } from './modules/calendar/calendar.routes.js';
+import { CalendarService } from './modules/calendar/calendar.service.js';
+import { InvitationSender } from './modules/calendar/calendar.invitations.js';
 import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
 import { InventoryService } from './modules/inventory/inventory.service.js';
 import { passwordRoutes } from './modules/password/password.routes.js';
@@ -165,6 +168,19 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const reservations = new ReservationsService(db, clock, reservationRules);
   const series = new SeriesService(db, clock, reservationRules);
   const reports = new ReportsService(db, clock);
+  const calendar = new CalendarService(db, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
+  const invitations = new InvitationSender(
+    db,
+    mailer,
+    clock,
+    {
+      publicUrl: config.PUBLIC_URL,
+      mailConfigured: options.mailer !== undefined || config.SMTP_URL !== undefined,
+      mailFrom: config.MAIL_FROM,
+      leaseMs: config.CALENDAR_MAIL_LEASE,
+    },
+    app.log,
+  );
   const stats = new StatsService(db, clock);
   const search = new SearchService(db);
   const floorPlans = new FloorPlansService(db);
@@ -199,6 +215,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });
   await app.register(floorPlansRoutes, { floorPlans });
+  await app.register(calendarRoutes, { calendar });
   await app.register(web, { root: options.webRoot });
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.
@@ -207,8 +224,11 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     housekeep(db, clock.now(), throttleRetentionMs).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
+  // Invitation mails leave from the outbox the reservations trigger fills (docs/behaviour.md#invitation-mails).
+  if (config.CALENDAR_MAIL_INTERVAL > 0) app.addHook('onReady', async () => invitations.start(config.CALENDAR_MAIL_INTERVAL));
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
+    await invitations.stop();
     availability.stop();
     await passwords.settle();
     mailer.close();

@@ -1,3 +1,4 @@
+import { BENCH_FEED_PATH, prepareFeed, removeFeedRows } from './calendar.js';
 import { bearer, json, usersOverConnections, type Scenario } from './kit.js';
 
 /**
@@ -57,5 +58,30 @@ export const FEATURE_SCENARIOS: Scenario[] = [
       headers: { ...json, ...bearer(context.adminToken) },
       requests: [{ path: '/api/reservation/series', setupRequest: (request) => ({ ...request, body: context.bookings.seriesBody() }) }],
     }),
+  },
+  // Calendar feeds (docs/behaviour.md#calendar-feed): a person with ~200 events, polled by a
+  // calendar app without and with a validator (If-None-Match: * matches whatever the feed is now).
+  {
+    id: 'calendar-feed',
+    title: 'GET /api/calendar/{token}.ics (~200 events)',
+    server: 'app',
+    expected: [200],
+    targetRatio: 0.02,
+    maxStatements: 2,
+    postgresOnly: true,
+    prepare: prepareFeed,
+    cleanup: removeFeedRows,
+    load: () => ({ method: 'GET', requests: [{ path: BENCH_FEED_PATH }] }),
+  },
+  {
+    id: 'calendar-feed-304',
+    title: 'GET /api/calendar/{token}.ics (If-None-Match: 304)',
+    server: 'app',
+    expected: [304],
+    maxStatements: 1,
+    postgresOnly: true,
+    prepare: prepareFeed,
+    cleanup: removeFeedRows,
+    load: () => ({ method: 'GET', headers: { 'if-none-match': '*' }, requests: [{ path: BENCH_FEED_PATH }] }),
   },
 ];

@@ -1,9 +1,10 @@
+import type { Database } from '../../src/db/client.js';
 /**
  * What a bench scenario is made of, apart from the list of them (scenarios.ts), so that
  * feature-scenarios.ts can use the same helpers without importing that list.
  */
 import type autocannon from 'autocannon';
-import type { SeededUser } from './database.js';
+import type { Dataset, SeededUser } from './database.js';
 import type { Bookings } from './scenarios.js';
 
 /** Everything a scenario's requests are made of; tokens are renewed every round. */
@@ -50,6 +51,13 @@ export interface Scenario {
   maxStatements?: number;
   /** Not run on the embedded database (the reference routes R2 and R3 read PostgreSQL). */
   postgresOnly?: boolean;
+  /**
+   * Set-up on the database before the scenario's statements are counted and its rounds run, and
+   * its undoing at the end (PostgreSQL only: the embedded database belongs to the server's process
+   * while it runs, so such scenarios are postgresOnly).
+   */
+  prepare?(db: Database, dataset: Dataset): Promise<void>;
+  cleanup?(db: Database): Promise<void>;
   load(context: BenchContext): Load;
 }
 

@@ -360,3 +360,82 @@ export const statsChanges = pgTable('stats_changes', {
     .notNull()
     .default(sql`0`),
 });
+
+// ---- calendars: private feeds, per-event sequence and tombstones, invitation mails ------------
+
+/**
+ * A user's private calendar feed (docs/behaviour.md#calendars): one per user, replaced in one
+ * upsert. Only the SHA-256 of the token is kept; the token itself is shown once.
+ */
+export const calendarFeeds = pgTable('calendar_feeds', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: timestamptz('created_at').notNull(),
+});
+
+/** Per-user calendar settings; no row means the defaults (invitation mails on). */
+export const calendarSettings = pgTable('calendar_settings', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  invitationMails: boolean('invitation_mails').notNull().default(true),
+  modifiedAt: timestamptz('modified_at').notNull(),
+});
+
+/**
+ * What calendars know of each reservation, kept by a trigger on reservations (migration
+ * `calendar`), so every write path is covered: the iCalendar SEQUENCE (grows on every change of
+ * time, desk or owner), the time of the last change (DTSTAMP), the place as last seen, and, once
+ * the reservation is deleted, the time it was cancelled: such a tombstone is served as
+ * STATUS:CANCELLED until housekeeping removes it after 30 days. No foreign key to reservations:
+ * the row outlives it.
+ */
+export const calendarEvents = pgTable(
+  'calendar_events',
+  {
+    reservationId: uuid('reservation_id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deskId: uuid('desk_id').notNull(),
+    startTime: timestamptz('start_time').notNull(),
+    endTime: timestamptz('end_time').notNull(),
+    /** "location · building · Floor n · room · desk" when last written (tombstones keep it after the desk is gone). */
+    location: text('location').notNull().default(''),
+    sequence: integer('sequence').notNull().default(0),
+    changedAt: timestamptz('changed_at').notNull(),
+    cancelledAt: timestamptz('cancelled_at'),
+  },
+  (t) => [
+    index('calendar_events_user_start_idx').on(t.userId, t.startTime),
+    index('calendar_events_cancelled_idx')
+      .on(t.cancelledAt)
+      .where(sql`${t.cancelledAt} is not null`),
+  ],
+);
+
+/**
+ * Invitation mails still to send: the reservations trigger appends one row per change; a loop
+ * in every server process claims rows (an advisory lock per group, FOR UPDATE SKIP LOCKED),
+ * mails the event's state at sending time and deletes the rows once the SMTP server accepted the
+ * mail. Rows of one series (series_id) go out as one mail. A claim lasts until claimed_until;
+ * a process that dies meanwhile leaves the rows to be claimed again after it.
+ */
+export const calendarOutbox = pgTable(
+  'calendar_outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reservationId: uuid('reservation_id').notNull(),
+    seriesId: uuid('series_id'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    claimedUntil: timestamptz('claimed_until'),
+    claimToken: uuid('claim_token'),
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (t) => [index('calendar_outbox_user_idx').on(t.userId), index('calendar_outbox_claim_idx').on(t.claimedUntil, t.id)],
+);

@@ -50,6 +50,7 @@ export default fp(
           { name: 'Stats' },
           { name: 'Health' },
           { name: 'Settings' },
+          { name: 'Calendar' },
         ],
       },
     });
