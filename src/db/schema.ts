@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, customType, index, integer, pgEnum, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, index, integer, pgEnum, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -99,6 +99,45 @@ export const passwordTokens = pgTable(
     expiresAt: timestamptz('expires_at').notNull(),
   },
   (t) => [index('password_tokens_expiry_idx').on(t.expiresAt)],
+);
+
+/**
+ * An identity at an OpenID provider linked to a local user (docs/behaviour.md#single-sign-on-openid-connect):
+ * once linked, the provider's `sub` alone finds the user. One identity per user and issuer.
+ */
+export const oidcIdentities = pgTable(
+  'oidc_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), uniqueIndex('oidc_identities_user_issuer_key').on(t.userId, t.issuer)],
+);
+
+/**
+ * One OpenID Connect sign-in in progress. Started: the state (hashed), nonce and PKCE verifier,
+ * bound to the browser by the hash of a cookie value. Returned from the provider: the verifier is
+ * gone, the user is known and the one-time code for the web app is set (hashed). Rows are removed
+ * when used and by housekeeping when expired.
+ */
+export const oidcFlows = pgTable(
+  'oidc_flows',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    stateHash: text('state_hash').notNull().unique(),
+    bindingHash: text('binding_hash').notNull(),
+    nonce: text('nonce').notNull(),
+    codeVerifier: text('code_verifier'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').unique(),
+    createdAt: timestamptz('created_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [index('oidc_flows_expiry_idx').on(t.expiresAt)],
 );
 
 /** Re-encoded avatar images, in the database so every server process and every backup has them. */
