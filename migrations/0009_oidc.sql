@@ -1,8 +1,8 @@
 CREATE TABLE "oidc_flows" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
-	"state_hash" text NOT NULL,
+	"state_hash" text,
 	"binding_hash" text NOT NULL,
-	"nonce" text NOT NULL,
+	"nonce" text,
 	"code_verifier" text,
 	"user_id" uuid,
 	"code_hash" text,

@@ -119,18 +119,18 @@ export const oidcIdentities = pgTable(
 );
 
 /**
- * One OpenID Connect sign-in in progress. Started: the state (hashed), nonce and PKCE verifier,
- * bound to the browser by the hash of a cookie value. Returned from the provider: the verifier is
- * gone, the user is known and the one-time code for the web app is set (hashed). Rows are removed
- * when used and by housekeeping when expired.
+ * One OpenID Connect sign-in in progress, bound to the browser by the hash of a cookie value.
+ * Either started (state hashed, nonce, PKCE verifier) or returned from the provider (the user and
+ * the hash of the one-time code the web app exchanges). Each is deleted when used, and by
+ * housekeeping when expired.
  */
 export const oidcFlows = pgTable(
   'oidc_flows',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    stateHash: text('state_hash').notNull().unique(),
+    stateHash: text('state_hash').unique(),
     bindingHash: text('binding_hash').notNull(),
-    nonce: text('nonce').notNull(),
+    nonce: text('nonce'),
     codeVerifier: text('code_verifier'),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
     codeHash: text('code_hash').unique(),

@@ -1,16 +1,18 @@
 import type { Database } from '../../db/client.js';
 import { ThrottleRepository } from '../../modules/auth/throttle.js';
+import { OidcRepository } from '../../modules/oidc/oidc.repository.js';
 import { PasswordTokensRepository } from '../../modules/password/password.repository.js';
 import { SessionsRepository } from '../../modules/sessions/sessions.repository.js';
 
 /**
  * Removes rows that can no longer matter: ended sessions, sign-in windows older than the
- * longest throttle window, and expired password links. Safe to run from every process at once.
+ * longest throttle window, and expired password links and single sign-on attempts. Safe to run from every process at once.
  */
 export async function housekeep(db: Database, now: Date, throttleRetentionMs: number): Promise<void> {
   await Promise.all([
     new SessionsRepository(db).purgeExpired(now),
     new ThrottleRepository(db).purgeOlderThan(new Date(now.getTime() - throttleRetentionMs)),
     new PasswordTokensRepository(db).purgeExpired(now),
+    new OidcRepository(db).purgeExpired(now),
   ]);
 }
