@@ -226,7 +226,10 @@ const specs = {
     parse: url('http:', 'https:'),
   },
   OIDC_CLIENT_ID: { doc: 'Client id of Deskbook at the provider (required with OIDC_ISSUER).', parse: text({ max: 1000 }) },
-  OIDC_CLIENT_SECRET: { doc: 'Client secret of Deskbook at the provider (required with OIDC_ISSUER; sent as client_secret_basic).', parse: text({ max: 1000 }) },
+  OIDC_CLIENT_SECRET: {
+    doc: 'Client secret of Deskbook at the provider (required with OIDC_ISSUER; sent as client_secret_basic).',
+    parse: text({ max: 1000 }),
+  },
   OIDC_SCOPES: {
     doc: 'Scopes asked for, separated by spaces; must include openid. Add the scope that puts OIDC_ROLE_CLAIM into the ID token if the provider needs one.',
     default: 'openid email profile',
@@ -246,7 +249,11 @@ const specs = {
     default: 'false',
     parse: boolean,
   },
-  OIDC_TIMEOUT: { doc: 'How long to wait for the OpenID provider (discovery, keys, token endpoint); past it sign-in answers 503.', default: '5s', parse: duration(100, 120_000) },
+  OIDC_TIMEOUT: {
+    doc: 'How long to wait for the OpenID provider (discovery, keys, token endpoint); past it sign-in answers 503.',
+    default: '5s',
+    parse: duration(100, 120_000),
+  },
   SMTP_URL: {
     doc: 'Mail server for password-reset and account mails, e.g. smtp://user:pass@mail.example.org:587 or smtps://…:465. Unset: no mail is sent (logged instead).',
     parse: url('smtp:', 'smtps:'),

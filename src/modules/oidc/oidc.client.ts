@@ -38,10 +38,18 @@ export class OidcClient {
 
   private discover(): Promise<client.Configuration> {
     this.configuration ??= client
-      .discovery(new URL(this.settings.issuer), this.settings.clientId, { client_secret: this.settings.clientSecret }, client.ClientSecretBasic(this.settings.clientSecret), {
-        timeout: this.settings.timeoutMs / 1000,
-        ...(new URL(this.settings.issuer).protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
-      })
+      .discovery(
+        new URL(this.settings.issuer),
+        this.settings.clientId,
+        { client_secret: this.settings.clientSecret },
+        client.ClientSecretBasic(this.settings.clientSecret),
+        {
+          timeout: this.settings.timeoutMs / 1000,
+          // The ID token's signature is checked against the provider's JWKS even though it came
+          // straight from the token endpoint (openid-client skips that unless asked).
+          execute: [client.enableNonRepudiationChecks, ...(new URL(this.settings.issuer).protocol === 'http:' ? [client.allowInsecureRequests] : [])],
+        },
+      )
       .catch((error: unknown) => {
         this.configuration = undefined;
         throw error;
@@ -95,7 +103,10 @@ export class OidcClient {
     if (error instanceof AppError) return error;
     if (error instanceof client.AuthorizationResponseError) {
       this.log.info({ step, error: error.error }, 'the identity provider refused the sign-in');
-      return new AppError('OIDC_PROVIDER_ERROR', `The identity provider answered: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`);
+      return new AppError(
+        'OIDC_PROVIDER_ERROR',
+        `The identity provider answered: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`,
+      );
     }
     if (error instanceof client.ResponseBodyError) {
       this.log.info({ step, error: error.error, status: error.status }, 'the identity provider refused a request');

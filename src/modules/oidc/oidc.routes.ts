@@ -37,7 +37,10 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ oidc?: OidcService; publicU
     return oidc;
   };
   const toWebApp = (reply: FastifyReply, fragment: Record<string, string>) =>
-    reply.code(303).header('location', `${base}${RETURN_PATH}#${new URLSearchParams(fragment).toString()}`).send();
+    reply
+      .code(303)
+      .header('location', `${base}${RETURN_PATH}#${new URLSearchParams(fragment).toString()}`)
+      .send();
   const orErrorPage = async (request: FastifyRequest, reply: FastifyReply, work: () => Promise<FastifyReply>) => {
     try {
       return await work();

@@ -123,7 +123,10 @@ export class OidcService {
     const email = typeof claims.email === 'string' ? claims.email.trim() : '';
     const verified = claims.email_verified === true || claims.email_verified === 'true';
     if (!email || !verified) {
-      throw new AppError('OIDC_NO_ACCOUNT', 'No account is linked to this identity and the provider has not verified its e-mail address; ask an admin to link it');
+      throw new AppError(
+        'OIDC_NO_ACCOUNT',
+        'No account is linked to this identity and the provider has not verified its e-mail address; ask an admin to link it',
+      );
     }
     let user = await users.findByEmail(email);
     if (!user && this.settings.autoCreate) {
