@@ -61,7 +61,7 @@ export class OidcBrowser {
       if (response.status !== 200) throw new Error(`provider answered ${response.status}: ${html.slice(0, 500)}`);
       const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
       if (!action) throw new Error(`no form at the provider: ${html.slice(0, 500)}`);
-      const fields = html.includes('name="login"') ? { prompt: 'login', login, password: 'any-password' } : { prompt: 'consent' };
+      const fields: Record<string, string> = html.includes('name="login"') ? { prompt: 'login', login, password: 'any-password' } : { prompt: 'consent' };
       next = {
         url: new URL(action, next.url).href,
         init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() },
