@@ -62,7 +62,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ oidc?: OidcService; publicU
         summary: 'Whether single sign-on is on',
         description: 'Public: the web app shows "Sign in with …" when enabled.',
         security: [],
-        response: { 200: OidcStatus },
+        response: { 200: OidcStatus, ...problemResponses() },
       },
     },
     async () => ({ enabled: oidc !== undefined, displayName: oidc?.displayName ?? null, startUrl: oidc ? `${COOKIE_PATH}/start` : null }),
