@@ -175,6 +175,8 @@ export function problemMessage(problem: Problem, subject = 'It'): string {
       return 'This kind of file is not accepted.';
     case 'TOO_MANY_REQUESTS':
       return `Too many attempts. Try again in ${formatWait(problem.retryAfter ?? 60)}.`;
+    case 'OIDC_ALREADY_LINKED':
+      return 'This identity is linked to another account already, or this account to another identity. Unlink it first.';
     case 'CONFLICT':
       return problem.detail ? sentence(`This cannot be done now: ${problem.detail}`) : 'This cannot be done in the current state.';
   }

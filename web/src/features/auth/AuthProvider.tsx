@@ -1,14 +1,17 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { $api, api, call, publicApi, sessionOf } from '../../api/client.js';
 import { getSession, onSessionChange, setSession } from '../../api/session.js';
 import type { User } from '../../api/types.js';
+import { exchangeCode } from '../sso/queries.js';
 
 type AuthState = { status: 'checking' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; user: User; sessionId: string };
 
 interface Auth {
   state: AuthState;
   signIn(email: string, password: string): Promise<void>;
+  /** Single sign-on: trades the one-time code of the return page for a session. */
+  adopt(code: string): Promise<void>;
   signOut(): Promise<void>;
 }
 
@@ -44,6 +47,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     await queryClient.fetchQuery($api.queryOptions('get', '/api/self'));
   };
 
+  const adopt = useCallback(
+    async (code: string) => {
+      const pair = await exchangeCode(code);
+      setSession(sessionOf(pair));
+      setReason(undefined);
+      await queryClient.fetchQuery($api.queryOptions('get', '/api/self'));
+    },
+    [queryClient],
+  );
+
   const signOut = async () => {
     // The session is revoked on the server when it can be reached; it is forgotten here in any case.
     await api.POST('/api/auth/logout').catch(() => undefined);
@@ -60,7 +73,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       : self.error
         ? { status: 'signed-out' }
         : { status: 'checking' };
-  return <AuthContext.Provider value={{ state, signIn, signOut }}>{children}</AuthContext.Provider>;
+  return <AuthContext.Provider value={{ state, signIn, adopt, signOut }}>{children}</AuthContext.Provider>;
 }
 
 export function useAuth(): Auth {
