@@ -61,6 +61,8 @@ export interface ProblemExtras {
   conflicts?: { startTime: string; endTime: string }[];
   /** What keeps a department, room or desk from being deleted (HAS_DEPENDENTS). */
   dependents?: { rooms: number; desks: number; equipment: number; futureReservations: number };
+  /** OIDC_NO_ACCOUNT: the provider's `sub` of the identity no account is linked to (an admin can link it). */
+  subject?: string;
   /** Seconds; also sent as the Retry-After header. */
   retryAfter?: number;
 }

@@ -74,6 +74,7 @@ describe.skipIf(!browserTestsRunHere)('single sign-on in a browser', () => {
     await throughProvider(page, 'e2e-unverified');
     await page.getByRole('alert').waitFor();
     expect(await page.getByRole('alert').textContent()).toContain('Ask your administrator to link your account');
+    await expect.poll(() => page.getByText('e2e-unverified', { exact: true }).count()).toBe(1);
     await page.getByRole('link', { name: 'Back to sign-in' }).click();
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.close();

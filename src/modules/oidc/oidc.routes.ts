@@ -47,7 +47,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ oidc?: OidcService; publicU
     } catch (error) {
       if (error instanceof AppError && wantsPage(request)) {
         request.log.info({ code: error.code }, 'single sign-on failed');
-        return toWebApp(reply, { error: error.code });
+        return toWebApp(reply, { error: error.code, ...(error.extras.subject !== undefined ? { subject: error.extras.subject } : {}) });
       }
       throw error;
     }

@@ -122,11 +122,9 @@ export class OidcService {
     }
     const email = typeof claims.email === 'string' ? claims.email.trim() : '';
     const verified = claims.email_verified === true || claims.email_verified === 'true';
+    const noAccount = (detail: string) => new AppError('OIDC_NO_ACCOUNT', detail, { subject: claims.sub });
     if (!email || !verified) {
-      throw new AppError(
-        'OIDC_NO_ACCOUNT',
-        'No account is linked to this identity and the provider has not verified its e-mail address; ask an admin to link it',
-      );
+      throw noAccount('No account is linked to this identity and the provider has not verified its e-mail address; ask an admin to link it');
     }
     let user = await users.findByEmail(email);
     if (!user && this.settings.autoCreate) {
@@ -146,16 +144,16 @@ export class OidcService {
           now,
         )) ?? (await users.findByEmail(email));
     }
-    if (!user) throw new AppError('OIDC_NO_ACCOUNT', 'No account here has this e-mail address; ask an admin to create it');
+    if (!user) throw noAccount('No account here has this e-mail address; ask an admin to create it');
     if (!user.enabled) throw new AppError('OIDC_ACCOUNT_DISABLED');
     if (user.ldap || user.passwordHash !== null) {
-      throw new AppError('OIDC_NO_ACCOUNT', 'This account signs in with a password or the directory; an admin must link it to single sign-on first');
+      throw noAccount('This account signs in with a password or the directory; an admin must link it to single sign-on first');
     }
     const created = await oidc.link({ issuer, subject: claims.sub, userId: user.id, now: this.clock.now() });
     if (!created) {
       // A racing twin linked it, or the account is linked to another identity of this provider.
       const now = await oidc.findIdentity(issuer, claims.sub);
-      if (now?.userId !== user.id) throw new AppError('OIDC_NO_ACCOUNT', 'This account is already linked to another identity at the provider');
+      if (now?.userId !== user.id) throw noAccount('This account is already linked to another identity at the provider');
     }
     this.log.info({ userId: user.id }, 'single sign-on identity linked by verified e-mail');
     return user;

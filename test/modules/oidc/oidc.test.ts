@@ -230,16 +230,20 @@ describe('linking without auto-create', () => {
     const person = account({ email_verified: false });
     const user = await t.createUser({ email: person.email! });
     const { callback } = await new OidcBrowser(t, PUBLIC_URL).signIn(person.sub);
-    expectRefusedCallback(callback, 403, 'OIDC_NO_ACCOUNT');
+    expect(expectRefusedCallback(callback, 403, 'OIDC_NO_ACCOUNT').subject).toBe(person.sub);
     const identity = await t.request({ method: 'GET', url: `/api/users/${user.id}/oidc-identity`, token: await t.adminToken() });
     expect(identity.json()).toMatchObject({ linked: false, subject: null });
   });
 
-  it('refuses someone unknown here when accounts are not created', async () => {
+  it('refuses someone unknown here when accounts are not created, and tells the web app the identity to link', async () => {
     const before = await userCount(t);
-    const { callback } = await new OidcBrowser(t, PUBLIC_URL).signIn(account().sub);
+    const person = account();
+    const { callback } = await new OidcBrowser(t, PUBLIC_URL).signIn(person.sub);
     expectRefusedCallback(callback, 403, 'OIDC_NO_ACCOUNT');
     expect(await userCount(t)).toBe(before);
+    const browser = new OidcBrowser(t, PUBLIC_URL);
+    const page = await browser.callback(await browser.throughProvider(await browser.start(), person.sub), { accept: 'text/html' });
+    expect(page.headers.location).toBe(`${PUBLIC_URL}/sign-in/sso#error=OIDC_NO_ACCOUNT&subject=${person.sub}`);
   });
 
   it('never takes over a password or directory account by e-mail; an admin links and unlinks it', async () => {

@@ -7913,6 +7913,8 @@ export interface components {
                 /** @description Reservations of desks beneath that have not ended. */
                 futureReservations: number;
             };
+            /** @description The identity provider's `sub` that no account here is linked to (OIDC_NO_ACCOUNT): an admin can link it to an account. */
+            subject?: string;
         };
     };
     responses: never;

@@ -30,6 +30,8 @@ export function SsoReturnPage() {
   useTitle('Signing in');
   const { adopt } = useAuth();
   const [failure, setFailure] = useState<string>();
+  // OIDC_NO_ACCOUNT: the provider's identity, for the administrator who links it.
+  const [subject, setSubject] = useState<string>();
   const started = useRef(false);
 
   useEffect(() => {
@@ -42,6 +44,7 @@ export function SsoReturnPage() {
     const error = fragment.get('error');
     if (!code) {
       setFailure(SSO_ERRORS[error ?? ''] ?? FALLBACK);
+      setSubject(fragment.get('subject') ?? undefined);
       return;
     }
     adopt(code).then(
@@ -55,6 +58,11 @@ export function SsoReturnPage() {
       {failure ? (
         <>
           <Alert kind="error">{failure}</Alert>
+          {subject && (
+            <p>
+              Your identity at the provider, for your administrator: <code className="break">{subject}</code>
+            </p>
+          )}
           <p className="public-footer">
             <Link to="/sign-in">Back to sign-in</Link>
           </p>
