@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserTestsRunHere, screenshots, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
+import { browserTestsRunHere, openMenu, screenshots, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
 import { startOidcProvider, type TestProvider } from '../helpers/oidc-provider.js';
 import { freePort } from '../helpers/slapd.js';
 
@@ -20,6 +21,8 @@ describe.skipIf(!browserTestsRunHere)('single sign-on in a browser', () => {
     provider = await startOidcProvider({ redirectUri: `${baseUrl}/api/auth/oidc/callback` });
     provider.accounts.set('e2e-olga', { sub: 'e2e-olga', email: 'olga@example.test', email_verified: true, given_name: 'Olga', family_name: 'Sso' });
     provider.accounts.set('e2e-unverified', { sub: 'e2e-unverified', email: 'nobody@example.test', email_verified: false });
+    // Has a password account here: only an admin can link it.
+    provider.accounts.set('e2e-paula', { sub: 'e2e-paula', email: 'paula@example.test', email_verified: true });
     browser = await startBrowserApp(
       {
         PUBLIC_URL: baseUrl,
@@ -66,6 +69,38 @@ describe.skipIf(!browserTestsRunHere)('single sign-on in a browser', () => {
     await page.getByRole('heading', { name: 'How you sign in' }).waitFor();
     await expect.poll(() => page.getByText('You sign in with a password or with single sign-on with Test IdP.').count()).toBe(1);
     await expect.poll(() => page.getByText('olga@example.test').count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it('lets an admin link a password account on the users page, which then signs in through the provider', async () => {
+    const api = async (method: string, url: string, token?: string, body?: unknown) => {
+      const response = await fetch(`${browser.baseUrl}${url}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return (text ? JSON.parse(text) : {}) as Record<string, string>;
+    };
+    const { accessToken } = await api('POST', '/api/auth/login', undefined, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+    const paula = await api('POST', '/api/users', accessToken, { firstName: 'Paula', lastName: 'Password', email: 'paula@example.test' });
+    await api('PUT', `/api/users/${paula.id}/password`, accessToken, { password: 'paula-password-1' });
+
+    const admin = await browser.tab();
+    await signIn(admin, browser.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await openMenu(admin, 'Users');
+    await admin.getByRole('button', { name: 'Single sign-on of Paula Password' }).click();
+    await admin.getByLabel('Subject (sub) at the identity provider').fill('e2e-paula');
+    await admin.getByRole('button', { name: 'Link', exact: true }).click();
+    await admin.getByText('Paula Password is now linked to single sign-on.').waitFor();
+    await admin.close();
+
+    const page = await browser.tab();
+    await throughProvider(page, 'e2e-paula');
+    await page.getByRole('heading', { name: 'Find a desk' }).waitFor();
+    await page.goto(`${browser.baseUrl}/profile`);
+    await expect.poll(() => page.getByText('You sign in with a password or with single sign-on with Test IdP.').count()).toBe(1);
+    await expect.poll(() => page.getByText('paula@example.test').count()).toBeGreaterThan(0);
     await page.close();
   });
 
