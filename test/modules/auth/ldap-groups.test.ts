@@ -83,3 +83,41 @@ describe('LDAP_ADMIN_GROUP', () => {
     expect(await roleAfterSignIn(t, cat)).toBe('ADMIN');
   });
 });
+
+describe('LDAP_ADMIN_GROUP with LDAP_USER_DN_TEMPLATE, and a group that does not exist', () => {
+  let slapd: Slapd;
+  const dora = person('dora');
+  const eve = person('eve');
+
+  beforeAll(async () => {
+    slapd = await startSlapd([dora, eve], [{ cn: 'deskbook-admins', members: ['dora'] }]);
+  });
+  afterAll(() => slapd?.stop());
+
+  const templateEnv = (group: string) => ({
+    LDAP_URL: slapd.url,
+    LDAP_USER_DN_TEMPLATE: `uid={username},${PEOPLE}`,
+    LDAP_AUTO_CREATE: 'true',
+    LDAP_ADMIN_GROUP: group,
+    LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000',
+  });
+
+  it('reads the membership with the user’s own bind', async () => {
+    const t = await createTestApp({ env: templateEnv(groupDn('deskbook-admins')) });
+    try {
+      expect(await roleAfterSignIn(t, dora)).toBe('ADMIN');
+      expect(await roleAfterSignIn(t, eve)).toBe('USER');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('treats a group that does not exist as having no members (sign-in still works)', async () => {
+    const t = await createTestApp({ env: templateEnv(groupDn('no-such-group')) });
+    try {
+      expect(await roleAfterSignIn(t, dora)).toBe('USER');
+    } finally {
+      await t.close();
+    }
+  });
+});
