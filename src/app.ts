@@ -12,7 +12,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import type { DirectoryAuthenticator } from './modules/auth/directory.js';
 import { LdapDirectory } from './modules/auth/ldap.js';
 import { resolveSigningSecret } from './modules/auth/signing-secret.js';
-import { LoginThrottle, ThrottleRepository } from './modules/auth/throttle.js';
+import { LoginThrottle, ThrottleRepository } from './identity/throttle.js';
 import { TokenService } from './modules/auth/tokens.js';
 import { avatarsRoutes } from './modules/avatars/avatars.routes.js';
 import { AvatarsService } from './modules/avatars/avatars.service.js';
@@ -36,7 +36,7 @@ import { ReservationsService } from './modules/reservations/reservations.service
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { SearchService } from './modules/search/search.service.js';
-import { selfRoutes } from './modules/self/self.routes.js';
+import { selfRoutes } from './modules/users/self.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
 import { statsRoutes } from './modules/stats/stats.routes.js';

@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from '../../src/db/client.js';
-import { hashPassword } from '../../src/modules/auth/password.js';
+import { hashPassword } from '../../src/identity/password-hashing.js';
 import { execute, inTransaction, type BulkSession, type CopyValue } from './bulk.js';
 import { buildWorld, departmentRows, deskRows, equipmentRows, reportRows, reservationRows, roomRows, userRows, type SeedSizes } from './generate.js';
 

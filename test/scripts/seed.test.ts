@@ -4,7 +4,7 @@ import { queryRows, type Database } from '../../src/db/client.js';
 import { pgErrorCode, PG } from '../../src/db/errors.js';
 import { migrate } from '../../src/db/migrate.js';
 import { reservations, users } from '../../src/db/schema.js';
-import { verifyPassword } from '../../src/modules/auth/password.js';
+import { verifyPassword } from '../../src/identity/password-hashing.js';
 import { buildWorld, reservationRows, reportRows } from '../../scripts/seed/generate.js';
 import { PROFILES, SEED_ADMIN_EMAIL, SEED_PASSWORD, SeedRefusedError, seed, type SeedResult } from '../../scripts/seed/seed.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';

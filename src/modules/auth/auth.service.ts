@@ -8,8 +8,8 @@ import type { Caller } from '../../identity/caller.js';
 import { syncRole } from '../../identity/roles.js';
 import { issueTokens, openSession, type TokenPair } from '../../identity/sessions.js';
 import type { DirectoryAuthenticator } from './directory.js';
-import { verifyPassword } from './password.js';
-import type { LoginThrottle } from './throttle.js';
+import { verifyPassword } from '../../identity/password-hashing.js';
+import type { LoginThrottle } from '../../identity/throttle.js';
 import type { TokenService } from './tokens.js';
 
 export interface AuthSettings {

@@ -9,7 +9,7 @@ import { FLOW_TTL_MS, type OidcService } from './oidc.service.js';
 
 export const OIDC_COOKIE = 'deskbook_oidc';
 const COOKIE_PATH = '/api/auth/oidc';
-/** The web app's page that finishes a single sign-on (web/src/features/sso). */
+/** The web app's page that finishes a single sign-on (web/src/features/auth/SsoReturnPage.tsx). */
 export const RETURN_PATH = '/sign-in/sso';
 
 const redirect = { type: 'null', description: 'See Other: the Location header says where the browser goes next.' } as const;
@@ -164,7 +164,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ oidc?: OidcService; publicU
       config: { role: 'ADMIN' },
       schema: {
         tags: ['User'],
-        summary: 'Link a user to a provider identity (admin)',
+        summary: 'Link a user to a provider identity',
         description:
           "Links the user to the provider's `sub`, also an account that signs in by password or directory (which then may use either). 409 OIDC_ALREADY_LINKED when the identity or the user is linked already.",
         params: IdParams,
@@ -181,7 +181,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ oidc?: OidcService; publicU
       config: { role: 'ADMIN' },
       schema: {
         tags: ['User'],
-        summary: 'Unlink a user from the provider (admin)',
+        summary: 'Unlink a user from the provider',
         description: 'The identity no longer signs in as this user; its next sign-in is linked again only by the rules of a first sign-in. Sessions are kept.',
         params: IdParams,
         response: { 204: NoContent, ...problemResponses(403, 404) },

@@ -7,7 +7,7 @@ import { openSession, type SessionSettings, type TokenPair } from '../../identit
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, notFound } from '../../shared/errors.js';
 import type { TokenService } from '../auth/tokens.js';
-import type { LoginThrottle } from '../auth/throttle.js';
+import type { LoginThrottle } from '../../identity/throttle.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { OidcClient, type OidcClaims } from './oidc.client.js';
 import { OidcRepository } from './oidc.repository.js';

@@ -3,7 +3,6 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState, us
 import { $api, api, call, publicApi, sessionOf } from '../../api/client.js';
 import { getSession, onSessionChange, setSession } from '../../api/session.js';
 import type { User } from '../../api/types.js';
-import { exchangeCode } from '../sso/queries.js';
 
 type AuthState = { status: 'checking' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; user: User; sessionId: string };
 
@@ -49,7 +48,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const adopt = useCallback(
     async (code: string) => {
-      const pair = await exchangeCode(code);
+      // The one-time code of single sign-on (features/sso); the browser's cookie goes along.
+      const pair = await call(publicApi.POST('/api/auth/oidc/exchange', { body: { code } }));
       setSession(sessionOf(pair));
       setReason(undefined);
       await queryClient.fetchQuery($api.queryOptions('get', '/api/self'));

@@ -4,11 +4,12 @@ import type { User } from '../../api/types.js';
 import { Alert, Dialog, FormButtons, Loaded, TextField } from '../../components/ui.js';
 import { useSchemaForm } from '../../lib/forms.js';
 import { errorText } from '../../lib/problems.js';
-import { fullName } from '../users/person.js';
 
 const LinkForm = Type.Object({ subject: Type.String({ minLength: 1, maxLength: 255, title: 'Subject' }) });
 
 const PATH = '/api/users/{id}/oidc-identity';
+
+const fullName = (user: Pick<User, 'firstName' | 'lastName'>) => `${user.firstName} ${user.lastName}`;
 
 /**
  * Admin: link a user to an identity at the provider by its `sub`, or unlink it

@@ -9,6 +9,3 @@ export function useSsoStatus() {
     staleTime: Infinity,
   });
 }
-
-/** Trades the one-time code of the return page for a token pair (the browser's cookie goes along). */
-export const exchangeCode = (code: string) => call(publicApi.POST('/api/auth/oidc/exchange', { body: { code } }));

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { PublicFrame } from '../../components/Layout.js';
+import { PublicFrame } from '../../components/PublicFrame.js';
 import { Alert, Loading } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { errorText } from '../../lib/problems.js';
 import { Link, navigate } from '../../router.js';
-import { useAuth } from '../auth/AuthProvider.js';
+import { useAuth } from './AuthProvider.js';
 
 /** What the service's error codes at the end of a single sign-on mean to the person. */
 export const SSO_ERRORS: Record<string, string> = {
