@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
-import { isAdmin, type Caller } from '../../identity/caller.js';
+import type { Caller } from '../../identity/caller.js';
+import { requireSelfOrAdmin } from '../../identity/policy.js';
 import { syncRole } from '../../identity/roles.js';
 import { openSession, type SessionSettings, type TokenPair } from '../../identity/sessions.js';
 import type { Clock } from '../../shared/clock.js';
-import { AppError, forbidden, notFound } from '../../shared/errors.js';
+import { AppError, notFound } from '../../shared/errors.js';
 import type { TokenService } from '../auth/tokens.js';
 import type { LoginThrottle } from '../../identity/throttle.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
@@ -160,7 +161,7 @@ export class OidcService {
   }
 
   async identityOf(caller: Caller, userId: string): Promise<OidcIdentityView> {
-    if (!isAdmin(caller) && caller.user.id !== userId) throw forbidden('Only admins see how other accounts sign in');
+    requireSelfOrAdmin(caller, userId, 'Only admins see how other accounts sign in');
     if (!(await new UsersRepository(this.db).findById(userId))) throw notFound('User', userId);
     const row = await new OidcRepository(this.db).findIdentityOfUser(userId, this.settings.issuer);
     return { linked: row !== undefined, issuer: this.settings.issuer, subject: row?.subject ?? null, linkedAt: row?.createdAt ?? null };
