@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
 import { containsPattern } from '../../shared/text.js';
+import { ADMIN_LOCK_KEY } from '../../identity/roles.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' | 'enabled' | 'ldap'> & {
@@ -32,9 +33,6 @@ export interface UserFilter {
   enabled?: boolean;
   ldap?: boolean;
 }
-
-/** Lock key serialising changes that could leave the service without an enabled admin. */
-const ADMIN_LOCK_KEY = 0x61646d696e73n; // "admins"
 
 export class UsersRepository {
   constructor(private readonly db: Database) {}
