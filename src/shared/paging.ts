@@ -1,5 +1,6 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
-import { asc, desc, type AnyColumn, type SQL } from 'drizzle-orm';
+import { asc, desc, sql, type AnyColumn, type Column, type SQL } from 'drizzle-orm';
+import { queryRows, type Database } from '../db/client.js';
 import { AppError } from './errors.js';
 
 /**
@@ -133,6 +134,66 @@ export async function totalOfPage(rows: { total: number }[], request: PageReques
   if (rows.length > 0) return rows[0]!.total;
   return offsetOf(request) === 0 ? 0 : countAll();
 }
+
+/** The three parts of a page of children read under their parent with pageUnderParent. */
+export interface UnderParent {
+  /** A select answering one row when the parent exists (none when not). */
+  parent: SQL;
+  /**
+   * The page: a select with its own ORDER BY, LIMIT and OFFSET whose columns are aliased as the
+   * row's members; its first column must never be null (the row's id).
+   */
+  page: SQL;
+  /** A select of the children's count(*); not correlated with anything outside it. */
+  total: SQL;
+}
+
+/** The columns of a raw select, each aliased as its member name (rows read back with fromDriver). */
+export const columnsAs = (columns: Record<string, Column>): SQL =>
+  sql.join(
+    Object.entries(columns).map(([name, column]) => sql`${column} as ${sql.identifier(name)}`),
+    sql`, `,
+  );
+
+/** A raw row selected with columnsAs, its values decoded as drizzle decodes them (timestamps to Dates). */
+export function fromDriver<T>(columns: Record<string, Column>, row: Record<string, unknown>): T {
+  const decoded: Record<string, unknown> = {};
+  for (const [name, column] of Object.entries(columns)) {
+    const value = row[name];
+    decoded[name] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return decoded as T;
+}
+
+/**
+ * A page of children, their total and whether the parent exists, in ONE statement
+ * (docs/benchmarks.md#statements-per-request): the parent's row LEFT JOINs the page, and the
+ * total is an uncorrelated subquery (computed once). Answers undefined when the parent does not
+ * exist; a page past the end is an empty page with the right total (one row of nulls carries it).
+ */
+export async function pageUnderParent<Row extends object, Parent = unknown>(
+  db: Database,
+  parts: UnderParent,
+): Promise<{ rows: Row[]; total: number; parent: Parent } | undefined> {
+  const result = await queryRows<Record<string, unknown>>(
+    db,
+    sql`select p.*, (${parts.total})::int as "pageTotal", row_to_json(parent) as "pageParent"
+        from (${parts.parent} limit 1) as parent left join lateral (${parts.page}) as p on true`,
+  );
+  if (result.length === 0) return undefined;
+  const total = Number(result[0]!.pageTotal);
+  const parent = fromJson<Parent>(result[0]!.pageParent);
+  const first = Object.keys(result[0]!)[0]!;
+  if (result[0]![first] === null) return { rows: [], total, parent };
+  return {
+    rows: result.map(({ pageTotal: _total, pageParent: _parent, ...row }) => row as Row),
+    total,
+    parent,
+  };
+}
+
+/** A json column as the drivers answer it: postgres.js parses json, PGlite may leave text. */
+export const fromJson = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
 
 // ---- the envelope of docs/api.md#page-envelope ------------------------------------------------
 
