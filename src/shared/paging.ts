@@ -1,6 +1,7 @@
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { asc, desc, sql, type AnyColumn, type Column, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../db/client.js';
+import { byShape, prepareRaw } from '../db/prepared.js';
 import { AppError } from './errors.js';
 
 /**
@@ -126,6 +127,13 @@ export function orderByClauses(request: PageRequest, columns: Record<string, Any
 
 export const offsetOf = (request: PageRequest): number => request.page * request.size;
 
+/** The requested orders as part of a prepared statement's shape (src/db/prepared.ts). */
+export const ordersShape = (request: PageRequest): string => request.orders.map((order) => `${order.property} ${order.direction}`).join(',');
+
+/** Placeholders `limit` and `offset` of a prepared page, and their values. */
+export const pagePlaceholders = { limit: sql.placeholder('limit'), offset: sql.placeholder('offset') };
+export const pageValues = (request: PageRequest) => ({ limit: request.size, offset: offsetOf(request) });
+
 /**
  * The total of a page whose rows each carry it (counted in the page's own statement, e.g.
  * `count(*) over ()`). A page past the end has no row to carry it: only then is it counted apart.
@@ -173,13 +181,18 @@ export function fromDriver<T>(columns: Record<string, Column>, row: Record<strin
  */
 export async function pageUnderParent<Row extends object, Parent = unknown>(
   db: Database,
-  parts: UnderParent,
+  parts: UnderParent | (() => UnderParent),
+  /** Given: `parts` use sql.placeholder for these values and are built once per shape (src/db/prepared.ts). */
+  prepared?: { shape: string; values: Record<string, unknown> },
 ): Promise<{ rows: Row[]; total: number; parent: Parent } | undefined> {
-  const result = await queryRows<Record<string, unknown>>(
-    db,
-    sql`select p.*, (${parts.total})::int as "pageTotal", row_to_json(parent) as "pageParent"
-        from (${parts.parent} limit 1) as parent left join lateral (${parts.page}) as p on true`,
-  );
+  const statement = (built: UnderParent) =>
+    sql`select p.*, (${built.total})::int as "pageTotal", row_to_json(parent) as "pageParent"
+        from (${built.parent} limit 1) as parent left join lateral (${built.page}) as p on true`;
+  const build = typeof parts === 'function' ? parts : () => parts;
+  const result =
+    prepared === undefined
+      ? await queryRows<Record<string, unknown>>(db, statement(build()))
+      : await byShape(db, `under-parent:${prepared.shape}`, () => prepareRaw(db, statement(build()))).rows<Record<string, unknown>>(prepared.values);
   if (result.length === 0) return undefined;
   const total = Number(result[0]!.pageTotal);
   const parent = fromJson<Parent>(result[0]!.pageParent);

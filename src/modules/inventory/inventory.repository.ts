@@ -1,7 +1,18 @@
 import { and, count, eq, exists, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
+import { byShape } from '../../db/prepared.js';
 import { departments, desks, equipment, rooms } from '../../db/schema.js';
-import { fromJson, offsetOf, orderByClauses, pageUnderParent, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import {
+  fromJson,
+  offsetOf,
+  orderByClauses,
+  ordersShape,
+  pagePlaceholders,
+  pageUnderParent,
+  pageValues,
+  totalOfPage,
+  type PageRequest,
+} from '../../shared/paging.js';
 import { containsPattern } from '../../shared/text.js';
 import type { DepartmentWithRoomsDto, DeskDto, DeskParams, EquipmentDto, EquipmentParams, RoomDto, RoomParams } from './inventory.schemas.js';
 
@@ -65,22 +76,37 @@ export class InventoryRepository {
 
   /**
    * One statement: the page, each department with its room ids (room name, id order) and the
-   * total. Only a page past the end counts apart.
+   * total. Only a page past the end counts apart. Prepared once per shape (docs/benchmarks.md#prepared-queries).
    */
   async departmentPage(ids: string[] | undefined, request: PageRequest): Promise<Paged<DepartmentRow & { rooms: string[] }>> {
+    const shape = `departments:${ids?.length ?? ''}:${ordersShape(request)}`;
+    const query = byShape(this.db, shape, () =>
+      this.db
+        .select({
+          ...getTableColumns(departments),
+          rooms: sql<string>`${roomIdsOfDepartmentText}`,
+          total: sql<number>`(count(*) over ())::int`.mapWith(Number),
+        })
+        .from(departments)
+        .where(
+          ids === undefined
+            ? undefined
+            : inArray(
+                departments.id,
+                ids.map((_, index) => sql.placeholder(`id${index}`)),
+              ),
+        )
+        .orderBy(
+          ...orderByClauses(request, departmentSort, [sql`${departments.location}`, sql`${departments.building}`, sql`${departments.floor}`], departments.id),
+        )
+        .limit(pagePlaceholders.limit)
+        .offset(pagePlaceholders.offset)
+        .prepare('department_page'),
+    );
+    const values: Record<string, unknown> = pageValues(request);
+    ids?.forEach((id, index) => (values[`id${index}`] = id));
+    const rows = await query.execute(values);
     const where = ids === undefined ? undefined : inArray(departments.id, ids);
-    // Written out: drizzle leaves columns unqualified in a one-table select, which a subquery cannot afford.
-    // One text rather than an array: postgres.js parses uuid[] slowly (docs/benchmarks.md#statements-per-request).
-    const roomIds = sql<string>`${roomIdsOfDepartmentText}`;
-    const rows = await this.db
-      .select({ ...getTableColumns(departments), rooms: roomIds, total: sql<number>`(count(*) over ())::int`.mapWith(Number) })
-      .from(departments)
-      .where(where)
-      .orderBy(
-        ...orderByClauses(request, departmentSort, [sql`${departments.location}`, sql`${departments.building}`, sql`${departments.floor}`], departments.id),
-      )
-      .limit(request.size)
-      .offset(offsetOf(request));
     const total = await totalOfPage(rows, request, async () => (await this.db.select({ total: count() }).from(departments).where(where))[0]?.total ?? 0);
     return { rows: rows.map(({ total: _total, rooms: ids, ...row }) => ({ ...row, rooms: splitIds(ids) })), total };
   }
@@ -160,15 +186,24 @@ export class InventoryRepository {
    * department. One statement (pageUnderParent).
    */
   async roomPage(departmentId: string, available: boolean | undefined, request: PageRequest): Promise<Paged<RoomDto> | undefined> {
-    const where = and(eq(rooms.departmentId, departmentId), available === undefined ? undefined : eq(rooms.available, available));
-    const found = await pageUnderParent<RoomDto & { desks: unknown }>(this.db, {
-      parent: sql`select 1 from departments where departments.id = ${departmentId}`,
-      page: sql`select rooms.id, rooms.name, rooms.department_id as "departmentId", rooms.available, ${desksOfRoomJson} as "desks"
-                from rooms where ${where}
-                order by ${orderBy(orderByClauses(request, roomSort, [sql`${rooms.name}`], rooms.id))}
-                limit ${request.size} offset ${offsetOf(request)}`,
-      total: sql`select count(*) from rooms where ${where}`,
-    });
+    const found = await pageUnderParent<RoomDto & { desks: unknown }>(
+      this.db,
+      () => {
+        const where = and(
+          eq(rooms.departmentId, sql.placeholder('departmentId')),
+          available === undefined ? undefined : eq(rooms.available, sql.placeholder('available')),
+        );
+        return {
+          parent: sql`select 1 from departments where departments.id = ${sql.placeholder('departmentId')}`,
+          page: sql`select rooms.id, rooms.name, rooms.department_id as "departmentId", rooms.available, ${desksOfRoomJson} as "desks"
+                    from rooms where ${where}
+                    order by ${orderBy(orderByClauses(request, roomSort, [sql`${rooms.name}`], rooms.id))}
+                    limit ${pagePlaceholders.limit} offset ${pagePlaceholders.offset}`,
+          total: sql`select count(*) from rooms where ${where}`,
+        };
+      },
+      { shape: `rooms:${available === undefined ? '' : 'available'}:${ordersShape(request)}`, values: { departmentId, available, ...pageValues(request) } },
+    );
     if (!found) return undefined;
     return { rows: found.rows.map((row) => ({ ...row, desks: fromJson<DeskDto[]>(row.desks) })), total: found.total };
   }
@@ -249,15 +284,21 @@ export class InventoryRepository {
 
   /** The room's desks and their total; undefined when the room is not in that department. One statement. */
   async deskPage(path: RoomParams, type: DeskDto['type'] | undefined, request: PageRequest): Promise<Paged<DeskDto> | undefined> {
-    const where = and(eq(desks.roomId, path.roomId), type === undefined ? undefined : eq(desks.type, type));
-    return pageUnderParent<DeskDto>(this.db, {
-      parent: sql`select 1 from rooms where rooms.id = ${path.roomId} and rooms.department_id = ${path.departmentId}`,
-      page: sql`select desks.id, desks.name, desks.type, desks.room_id as "roomId", rooms.department_id as "departmentId"
-                from desks join rooms on rooms.id = desks.room_id where ${where}
-                order by ${orderBy(orderByClauses(request, deskSort, [sql`${desks.name}`], desks.id))}
-                limit ${request.size} offset ${offsetOf(request)}`,
-      total: sql`select count(*) from desks where ${where}`,
-    });
+    return pageUnderParent<DeskDto>(
+      this.db,
+      () => {
+        const where = and(eq(desks.roomId, sql.placeholder('roomId')), type === undefined ? undefined : eq(desks.type, sql.placeholder('type')));
+        return {
+          parent: sql`select 1 from rooms where rooms.id = ${sql.placeholder('roomId')} and rooms.department_id = ${sql.placeholder('departmentId')}`,
+          page: sql`select desks.id, desks.name, desks.type, desks.room_id as "roomId", rooms.department_id as "departmentId"
+                    from desks join rooms on rooms.id = desks.room_id where ${where}
+                    order by ${orderBy(orderByClauses(request, deskSort, [sql`${desks.name}`], desks.id))}
+                    limit ${pagePlaceholders.limit} offset ${pagePlaceholders.offset}`,
+          total: sql`select count(*) from desks where ${where}`,
+        };
+      },
+      { shape: `desks:${type === undefined ? '' : 'type'}:${ordersShape(request)}`, values: { ...path, type, ...pageValues(request) } },
+    );
   }
 
   /** The desk, if it is in that room of that department. */
