@@ -15,6 +15,7 @@ const DAY = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
 interface Operation {
   security?: Record<string, string[]>[];
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
 
 describe('SQL statements per authenticated read', () => {
@@ -23,6 +24,7 @@ describe('SQL statements per authenticated read', () => {
   const tokens: Record<'ADMIN' | 'USER', string> = { ADMIN: '', USER: '' };
   const ids: Record<string, string> = {};
   let operations: { method: string; path: string }[] = [];
+  let document: { paths: Record<string, Record<string, Operation>> };
 
   beforeAll(async () => {
     const database = await createTestDatabase({ onQuery: counter.onQuery });
@@ -46,7 +48,7 @@ describe('SQL statements per authenticated read', () => {
     ids.reportId = await post('/api/report', { title: 'Broken', description: 'The lamp', roomId: ids.roomId, reportedBy: user.id }, tokens.USER);
     ids.id = user.id;
 
-    const document = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, Operation>> }>();
+    document = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, Operation>> }>();
     operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods)
         .filter(([method, operation]) => (method === 'get' || (method === 'post' && path.startsWith('/api/search/'))) && operation.security?.length !== 0)
@@ -69,6 +71,21 @@ describe('SQL statements per authenticated read', () => {
     expect(operations.length).toBeGreaterThanOrEqual(20);
     expect(operations).toContainEqual({ method: 'GET', path: '/api/self' });
     expect(operations).toContainEqual({ method: 'POST', path: '/api/search/rooms' });
+  });
+
+  it('answers each JSON read through the compiled serializer: a response schema for every status it documents', () => {
+    // Fastify compiles a serializer (fast-json-stringify) for each status with a schema and falls
+    // back to JSON.stringify for any other: every JSON answer must have one.
+    const missing: string[] = [];
+    for (const { method, path } of operations) {
+      for (const [status, response] of Object.entries(document.paths[path]![method.toLowerCase()]!.responses)) {
+        const json = response.content?.['application/json'] ?? response.content?.['application/problem+json'];
+        // Images and 304 Not Modified carry no JSON.
+        if (status === '304' || (response.content !== undefined && Object.keys(response.content).every((type) => type.startsWith('image/')))) continue;
+        if (json?.schema === undefined) missing.push(`${method} ${path} ${status}`);
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   for (const role of ['ADMIN', 'USER'] as const) {
