@@ -26,6 +26,8 @@ export const catalogue = {
   DESK_NOT_BOOKABLE: { status: 409, title: 'This desk cannot be booked' },
   HAS_DEPENDENTS: { status: 409, title: 'It still has children or future reservations; remove them first or delete with ?force=true' },
   CONFLICT: { status: 409, title: 'The request conflicts with the current state' },
+  PLAN_CHANGED: { status: 412, title: 'The floor plan changed since you read it; read it again (its new ETag) and redo your change' },
+  PRECONDITION_REQUIRED: { status: 428, title: 'Send If-Match with the ETag you read (or * to overwrite whatever is there)' },
   REQUEST_TIMEOUT: { status: 408, title: 'The request did not arrive in time' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },

@@ -47,7 +47,7 @@ export const STALE_AFTER = {
   inventory: ['/api/departments', '/api/search/rooms'],
   /** A forced delete also removes reservations, and reports lose their department, room and desk. */
   inventoryTree: ['/api/departments', '/api/search/rooms', '/api/reservation', '/api/report', '/api/search/reports', '/api/stats'],
-  reservations: ['/api/reservation', '/api/search/rooms', '/api/stats'],
+  reservations: ['/api/reservation', '/api/search/rooms', '/api/stats', '/api/departments/{departmentId}/floor-plan/availability'],
   reports: ['/api/report', '/api/search/reports', '/api/stats'],
   users: ['/api/users', '/api/self', '/api/stats'],
   sessions: ['/api/users', '/api/sessions'],

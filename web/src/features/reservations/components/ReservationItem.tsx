@@ -6,7 +6,7 @@ import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js
 import { errorText } from '../../../lib/problems.js';
 import { formatRange, isoToLocalWindow, windowToIso } from '../../../lib/time.js';
 import { Link } from '../../../router.js';
-import { departmentLabel } from '../../inventory/labels.js';
+import { departmentLabel } from '../../../lib/labels.js';
 import { useInventoryNames } from '../../inventory/queries.js';
 import { useWindowForm } from '../window-form.js';
 
