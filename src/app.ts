@@ -29,6 +29,9 @@ import { CalendarService } from './modules/calendar/calendar.service.js';
 import { InvitationSender } from './modules/calendar/calendar.invitations.js';
 import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
 import { InventoryService } from './modules/inventory/inventory.service.js';
+import { OidcClient } from './modules/oidc/oidc.client.js';
+import { oidcRoutes } from './modules/oidc/oidc.routes.js';
+import { OidcService } from './modules/oidc/oidc.service.js';
 import { passwordRoutes } from './modules/password/password.routes.js';
 import { PasswordService } from './modules/password/password.service.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
@@ -138,7 +141,41 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     clock,
     { accessTokenTtlMs: config.ACCESS_TOKEN_TTL, refreshTokenTtlMs: config.REFRESH_TOKEN_TTL, autoCreateDirectoryUsers: config.LDAP_AUTO_CREATE },
     directory,
+    app.log,
   );
+  const sessionSettings = { accessTokenTtlMs: config.ACCESS_TOKEN_TTL, refreshTokenTtlMs: config.REFRESH_TOKEN_TTL };
+  const oidc =
+    config.OIDC_ISSUER && config.OIDC_CLIENT_ID && config.OIDC_CLIENT_SECRET
+      ? new OidcService(
+          db,
+          new OidcClient(
+            {
+              issuer: config.OIDC_ISSUER,
+              clientId: config.OIDC_CLIENT_ID,
+              clientSecret: config.OIDC_CLIENT_SECRET,
+              redirectUri: `${config.PUBLIC_URL.replace(/\/+$/, '')}/api/auth/oidc/callback`,
+              scopes: config.OIDC_SCOPES,
+              timeoutMs: config.OIDC_TIMEOUT,
+            },
+            app.log,
+          ),
+          tokens,
+          throttle,
+          clock,
+          {
+            ...sessionSettings,
+            issuer: config.OIDC_ISSUER,
+            displayName: config.OIDC_DISPLAY_NAME,
+            roleClaim: config.OIDC_ROLE_CLAIM,
+            adminValues: (config.OIDC_ADMIN_VALUES ?? '')
+              .split(',')
+              .map((value) => value.trim())
+              .filter(Boolean),
+            autoCreate: config.OIDC_AUTO_CREATE,
+          },
+          app.log,
+        )
+      : undefined;
   const mailer: Mailer = options.mailer ?? (config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, app.log) : new UnconfiguredMailer(app.log));
   const passwords = new PasswordService(
     db,
@@ -202,6 +239,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(healthRoutes, { availability });
   await app.register(settingsRoutes, { config });
   await app.register(authRoutes, { auth });
+  await app.register(oidcRoutes, { oidc, publicUrl: config.PUBLIC_URL });
   await app.register(selfRoutes, { users });
   await app.register(usersRoutes, { users });
   await app.register(sessionsRoutes, { sessions });

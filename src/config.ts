@@ -217,6 +217,43 @@ const specs = {
     default: 'false',
     parse: boolean,
   },
+  LDAP_ADMIN_GROUP: {
+    doc: 'DN of a groupOfNames in the directory, e.g. cn=deskbook-admins,ou=groups,dc=example,dc=org: at each directory sign-in its members become ADMIN and everyone else USER (the last enabled admin is never demoted). Unset: roles are managed in Deskbook.',
+    parse: text({ max: 1000 }),
+  },
+  OIDC_ISSUER: {
+    doc: 'Issuer URL of the OpenID Connect provider (its discovery document is at <issuer>/.well-known/openid-configuration). Unset: single sign-on is off. The redirect URL to register at the provider is PUBLIC_URL + /api/auth/oidc/callback.',
+    parse: url('http:', 'https:'),
+  },
+  OIDC_CLIENT_ID: { doc: 'Client id of Deskbook at the provider (required with OIDC_ISSUER).', parse: text({ max: 1000 }) },
+  OIDC_CLIENT_SECRET: {
+    doc: 'Client secret of Deskbook at the provider (required with OIDC_ISSUER; sent as client_secret_basic).',
+    parse: text({ max: 1000 }),
+  },
+  OIDC_SCOPES: {
+    doc: 'Scopes asked for, separated by spaces; must include openid. Add the scope that puts OIDC_ROLE_CLAIM into the ID token if the provider needs one.',
+    default: 'openid email profile',
+    parse: text({ max: 1000, pattern: /(^|\s)openid(\s|$)/, hint: 'must include openid' }),
+  },
+  OIDC_DISPLAY_NAME: { doc: 'Name of the provider on the sign-in button ("Sign in with …").', default: 'single sign-on', parse: text({ max: 100 }) },
+  OIDC_ROLE_CLAIM: {
+    doc: 'ID token (or userinfo) claim holding the groups or roles, e.g. groups or roles; a string or a list. Unset: roles are not taken from the provider.',
+    parse: text({ max: 200 }),
+  },
+  OIDC_ADMIN_VALUES: {
+    doc: 'Comma-separated values of OIDC_ROLE_CLAIM that make a person ADMIN; everyone else signs in as USER. Required with OIDC_ROLE_CLAIM.',
+    parse: text({ max: 4000 }),
+  },
+  OIDC_AUTO_CREATE: {
+    doc: 'Create a local USER at the first single sign-on of someone with no account here (names from given_name/family_name, e-mail from a verified email claim).',
+    default: 'false',
+    parse: boolean,
+  },
+  OIDC_TIMEOUT: {
+    doc: 'How long to wait for the OpenID provider (discovery, keys, token endpoint); past it sign-in answers 503.',
+    default: '5s',
+    parse: duration(100, 120_000),
+  },
   SMTP_URL: {
     doc: 'Mail server for password-reset and account mails, e.g. smtp://user:pass@mail.example.org:587 or smtps://…:465. Unset: no mail is sent (logged instead).',
     parse: url('smtp:', 'smtps:'),
@@ -329,6 +366,12 @@ export function loadConfig(env: Environment = process.env): Config {
   }
   if (config.LDAP_URL !== undefined && config.LDAP_USER_BASE === undefined && config.LDAP_USER_DN_TEMPLATE === undefined) {
     problems.push('LDAP_USER_BASE or LDAP_USER_DN_TEMPLATE is required when LDAP_URL is set');
+  }
+  if (config.OIDC_ISSUER !== undefined && (config.OIDC_CLIENT_ID === undefined || config.OIDC_CLIENT_SECRET === undefined)) {
+    problems.push('OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are required when OIDC_ISSUER is set');
+  }
+  if (config.OIDC_ROLE_CLAIM !== undefined && config.OIDC_ADMIN_VALUES === undefined) {
+    problems.push('OIDC_ADMIN_VALUES is required when OIDC_ROLE_CLAIM is set');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config as Config;

@@ -97,7 +97,7 @@ async function refuseUnlessEmpty(session: BulkSession): Promise<void> {
  * users (admin@example.test included) stay.
  */
 async function resetSeededData(session: BulkSession): Promise<number> {
-  await session.query(`truncate ${[...SEEDED_TABLES, 'department_images', 'floor_plan_positions', ...CALENDAR_TABLES].join(', ')}`);
+  await session.query(`truncate ${[...SEEDED_TABLES, 'department_images', 'floor_plan_positions', 'reservation_series', ...CALENDAR_TABLES].join(', ')}`);
   const deleted = await session.query<{ id: string }>(`delete from users where lower(email) ~ $1 returning id`, [SEEDED_USER_PATTERN]);
   return deleted.length;
 }

@@ -10,6 +10,7 @@ import {
   integer,
   pgEnum,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -116,6 +117,45 @@ export const passwordTokens = pgTable(
     expiresAt: timestamptz('expires_at').notNull(),
   },
   (t) => [index('password_tokens_expiry_idx').on(t.expiresAt)],
+);
+
+/**
+ * An identity at an OpenID provider linked to a local user (docs/behaviour.md#single-sign-on-openid-connect):
+ * once linked, the provider's `sub` alone finds the user. One identity per user and issuer.
+ */
+export const oidcIdentities = pgTable(
+  'oidc_identities',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamptz('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), uniqueIndex('oidc_identities_user_issuer_key').on(t.userId, t.issuer)],
+);
+
+/**
+ * One OpenID Connect sign-in in progress, bound to the browser by the hash of a cookie value.
+ * Either started (state hashed, nonce, PKCE verifier) or returned from the provider (the user and
+ * the hash of the one-time code the web app exchanges). Each is deleted when used, and by
+ * housekeeping when expired.
+ */
+export const oidcFlows = pgTable(
+  'oidc_flows',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    stateHash: text('state_hash').unique(),
+    bindingHash: text('binding_hash').notNull(),
+    nonce: text('nonce'),
+    codeVerifier: text('code_verifier'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').unique(),
+    createdAt: timestamptz('created_at').notNull(),
+    expiresAt: timestamptz('expires_at').notNull(),
+  },
+  (t) => [index('oidc_flows_expiry_idx').on(t.expiresAt)],
 );
 
 /** Re-encoded avatar images, in the database so every server process and every backup has them. */

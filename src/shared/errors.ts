@@ -10,15 +10,23 @@ export const catalogue = {
   INVALID_CURRENT_PASSWORD: { status: 400, title: 'The current password is wrong' },
   RESERVATION_NOT_ALLOWED: { status: 400, title: 'The reservation breaks a booking rule' },
   INVALID_RESET_TOKEN: { status: 400, title: 'The link is invalid, used or expired; ask for a new one' },
+  OIDC_STATE_INVALID: { status: 400, title: 'This single sign-on attempt is unknown, used, expired or from another browser; start again' },
+  OIDC_CODE_INVALID: { status: 400, title: 'The sign-in code is invalid, used or expired; sign in again' },
+  OIDC_PROVIDER_ERROR: { status: 400, title: 'The identity provider refused the sign-in' },
   UNAUTHENTICATED: { status: 401, title: 'Authentication is required' },
   INVALID_TOKEN: { status: 401, title: 'The access token is invalid, expired or revoked' },
   INVALID_CREDENTIALS: { status: 401, title: 'Wrong e-mail or password' },
   INVALID_REFRESH_TOKEN: { status: 401, title: 'The refresh token is invalid, expired or revoked' },
   REFRESH_TOKEN_REUSED: { status: 401, title: 'The refresh token was already used; the session is revoked' },
+  OIDC_TOKEN_INVALID: { status: 401, title: "The identity provider's answer failed verification" },
+  OIDC_NO_ACCOUNT: { status: 403, title: 'No account here may sign in with this identity; ask an admin to link it' },
+  OIDC_ACCOUNT_DISABLED: { status: 403, title: 'This account is disabled' },
   FORBIDDEN: { status: 403, title: 'You may not do this' },
   PASSWORD_CHANGE_REQUIRED: { status: 403, title: 'Choose a new password first (PUT /api/self/password): this account still has a generated one' },
   NOT_FOUND: { status: 404, title: 'Not found' },
+  OIDC_DISABLED: { status: 404, title: 'Single sign-on is not configured' },
   ROUTE_NOT_FOUND: { status: 404, title: 'No such operation' },
+  OIDC_ALREADY_LINKED: { status: 409, title: 'This identity or this account is already linked' },
   EMAIL_TAKEN: { status: 409, title: 'The e-mail address is already in use' },
   LAST_ADMIN: { status: 409, title: 'The last enabled admin cannot be removed, disabled, demoted or made a directory user' },
   DIRECTORY_USER: { status: 409, title: 'The password of a directory user is managed by the directory' },
@@ -69,6 +77,8 @@ export interface ProblemExtras {
   occurrences?: OccurrenceConflict[];
   /** What keeps a department, room or desk from being deleted (HAS_DEPENDENTS). */
   dependents?: { rooms: number; desks: number; equipment: number; futureReservations: number };
+  /** OIDC_NO_ACCOUNT: the provider's `sub` of the identity no account is linked to (an admin can link it). */
+  subject?: string;
   /** Seconds; also sent as the Retry-After header. */
   retryAfter?: number;
 }

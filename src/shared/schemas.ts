@@ -53,6 +53,9 @@ export const Problem = Type.Object(
         { description: 'What is still beneath the department, room or desk that was not deleted (HAS_DEPENDENTS).' },
       ),
     ),
+    subject: Type.Optional(
+      Type.String({ description: "The identity provider's `sub` that no account here is linked to (OIDC_NO_ACCOUNT): an admin can link it to an account." }),
+    ),
   },
   { $id: 'Problem', title: 'Problem', description: 'RFC 9457 problem details (application/problem+json).' },
 );

@@ -76,8 +76,11 @@ export interface BrowserApp {
   close(): Promise<void>;
 }
 
-/** Builds the web app if needed, starts the service on a fresh database and a browser. */
-export async function startBrowserApp(env: Record<string, string> = {}): Promise<BrowserApp> {
+/**
+ * Builds the web app if needed, starts the service on a fresh database and a browser. `port`: a
+ * port known beforehand (when PUBLIC_URL in `env` must name it, as single sign-on's redirect URL does).
+ */
+export async function startBrowserApp(env: Record<string, string> = {}, options: { port?: number } = {}): Promise<BrowserApp> {
   if (!webBuildIsCurrent()) {
     const build = spawnSync(process.execPath, [projectPath('node_modules', 'tsx', 'dist', 'cli.mjs'), projectPath('scripts', 'build-web.ts')], {
       cwd: projectPath(),
@@ -89,7 +92,7 @@ export async function startBrowserApp(env: Record<string, string> = {}): Promise
   const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', ...env });
   const server = Fastify(serverOptions(config, false));
   await server.register(deskbook, { config, database: database.handle });
-  const baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = await server.listen({ port: options.port ?? 0, host: '127.0.0.1' });
 
   const profileDir = await mkdtemp(path.join(tmpdir(), 'deskbook-e2e-'));
   const context = await chromium.launchPersistentContext(profileDir, {

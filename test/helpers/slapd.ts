@@ -11,6 +11,7 @@ export const SLAPD = '/usr/sbin/slapd';
 export const SLAPADD = '/usr/sbin/slapadd';
 export const SUFFIX = 'dc=deskbook,dc=test';
 export const PEOPLE = `ou=people,${SUFFIX}`;
+export const GROUPS = `ou=groups,${SUFFIX}`;
 export const ROOT_DN = `cn=admin,${SUFFIX}`;
 export const ROOT_PASSWORD = 'slapd-admin-secret';
 
@@ -22,6 +23,15 @@ export interface DirectoryPerson {
   sn: string;
   password: string;
 }
+
+/** A groupOfNames under ou=groups with these people (uids) as `member`s (at least one). */
+export interface DirectoryGroup {
+  cn: string;
+  members: string[];
+}
+
+export const groupDn = (cn: string) => `cn=${cn},${GROUPS}`;
+export const personDn = (uid: string) => `uid=${uid},${PEOPLE}`;
 
 export interface Slapd {
   url: string;
@@ -50,7 +60,7 @@ const answers = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-function ldif(people: DirectoryPerson[]): string {
+function ldif(people: DirectoryPerson[], groups: DirectoryGroup[]): string {
   const entries = [
     `dn: ${SUFFIX}\nobjectClass: dcObject\nobjectClass: organization\ndc: deskbook\no: Deskbook Test`,
     `dn: ${PEOPLE}\nobjectClass: organizationalUnit\nou: people`,
@@ -62,11 +72,15 @@ function ldif(people: DirectoryPerson[]): string {
           .map((mail) => `mail: ${mail}\n`)
           .join('')}userPassword: ${person.password}`,
     ),
+    ...(groups.length > 0 ? [`dn: ${GROUPS}\nobjectClass: organizationalUnit\nou: groups`] : []),
+    ...groups.map(
+      (group) => `dn: ${groupDn(group.cn)}\nobjectClass: groupOfNames\ncn: ${group.cn}\n${group.members.map((uid) => `member: ${personDn(uid)}`).join('\n')}`,
+    ),
   ];
   return `${entries.join('\n\n')}\n`;
 }
 
-export async function startSlapd(people: DirectoryPerson[]): Promise<Slapd> {
+export async function startSlapd(people: DirectoryPerson[], groups: DirectoryGroup[] = []): Promise<Slapd> {
   if (!existsSync(SLAPD)) throw new Error(`${SLAPD} is missing: install Debian's slapd package (.ci/run does)`);
   const dir = mkdtempSync(path.join(tmpdir(), 'deskbook-slapd-'));
   mkdirSync(path.join(dir, 'db'));
@@ -91,7 +105,7 @@ export async function startSlapd(people: DirectoryPerson[]): Promise<Slapd> {
       '',
     ].join('\n'),
   );
-  writeFileSync(path.join(dir, 'data.ldif'), ldif(people));
+  writeFileSync(path.join(dir, 'data.ldif'), ldif(people, groups));
   const added = spawnSync(SLAPADD, ['-f', conf, '-l', path.join(dir, 'data.ldif')], { encoding: 'utf8' });
   if (added.status !== 0) throw new Error(`slapadd failed: ${added.stderr}`);
 

@@ -15,6 +15,7 @@ import { ReportsPage } from './features/reports/ReportsPage.js';
 import { MyReservationsPage } from './features/reservations/MyReservationsPage.js';
 import { FindDeskPage } from './features/search/FindDeskPage.js';
 import { ProfilePage } from './features/self/ProfilePage.js';
+import { SsoReturnPage } from './features/auth/SsoReturnPage.js';
 import { StatsPage } from './features/stats/StatsPage.js';
 import { UsersPage } from './features/users/UsersPage.js';
 import { useTitle } from './hooks.js';
@@ -52,6 +53,7 @@ const ROUTES: Route[] = [
 const PUBLIC: Record<string, () => ReactNode> = {
   '/forgot-password': () => <ForgotPasswordPage />,
   '/reset-password': () => <ResetPasswordPage />,
+  '/sign-in/sso': () => <SsoReturnPage />,
 };
 
 /** A page that only says something (and links to "Find a desk"). */

@@ -1,23 +1,16 @@
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../shared/errors.js';
 import type { Clock } from '../../shared/clock.js';
-import { SessionsRepository, type SessionRow } from '../sessions/sessions.repository.js';
+import type { FastifyBaseLogger } from 'fastify';
+import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import type { Caller } from '../../identity/caller.js';
+import { syncRole } from '../../identity/roles.js';
+import { issueTokens, openSession, type TokenPair } from '../../identity/sessions.js';
 import type { DirectoryAuthenticator } from './directory.js';
 import { verifyPassword } from '../../identity/password-hashing.js';
 import type { LoginThrottle } from '../../identity/throttle.js';
 import type { TokenService } from './tokens.js';
-
-export interface TokenPair {
-  accessToken: string;
-  refreshToken: string;
-  tokenType: 'Bearer';
-  expiresAt: Date;
-  refreshExpiresAt: Date;
-  sessionId: string;
-  userId: string;
-}
 
 export interface AuthSettings {
   accessTokenTtlMs: number;
@@ -26,7 +19,7 @@ export interface AuthSettings {
   autoCreateDirectoryUsers?: boolean;
 }
 
-const USER_AGENT_MAX = 512;
+export type { TokenPair };
 
 export class AuthService {
   constructor(
@@ -36,6 +29,7 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly settings: AuthSettings,
     private readonly directory?: DirectoryAuthenticator,
+    private readonly log?: FastifyBaseLogger,
   ) {}
 
   /**
@@ -52,14 +46,7 @@ export class AuthService {
       throw new AppError('INVALID_CREDENTIALS');
     }
     await this.throttle.passwordAccepted(input.email, input.clientAddress);
-    const session = await new SessionsRepository(this.db).create({
-      userId: user.id,
-      userAgent: input.userAgent ? input.userAgent.replaceAll('\u0000', '').slice(0, USER_AGENT_MAX) : null,
-      now,
-      expiresAt: new Date(now.getTime() + this.settings.accessTokenTtlMs),
-      refreshExpiresAt: new Date(now.getTime() + this.settings.refreshTokenTtlMs),
-    });
-    return this.issue(session);
+    return openSession(this.db, this.tokens, this.settings, { userId: user.id, userAgent: input.userAgent, now });
   }
 
   /** The user whose credentials these are, or undefined; every refusal costs one password hash or one bind. */
@@ -79,7 +66,7 @@ export class AuthService {
     // by another value of the entry (its first `mail` may well be someone else's address).
     const listed = result.profile.mails.find((mail) => mail.toLowerCase() === address.toLowerCase());
     if (listed === undefined) return undefined;
-    if (user) return user;
+    if (user) return this.withDirectoryRole(user, result.profile.admin);
     // First directory sign-in of someone unknown here: create the local USER (a racing twin finds it).
     const { profile } = result;
     const created = await users.insertIfAbsent(
@@ -88,7 +75,13 @@ export class AuthService {
     );
     // A racing twin may have created it; an existing local (non-directory) account is never taken over.
     const existing = created ?? (await users.findByEmail(listed));
-    return existing?.ldap ? existing : undefined;
+    return existing?.ldap ? this.withDirectoryRole(existing, result.profile.admin) : undefined;
+  }
+
+  /** LDAP_ADMIN_GROUP: the role follows the group membership read at this sign-in (docs/behaviour.md#ldap-groups). */
+  private async withDirectoryRole(user: UserRow, admin: boolean | undefined): Promise<UserRow | undefined> {
+    if (admin === undefined || !user.enabled || !this.log) return user;
+    return syncRole(this.db, { userId: user.id, admin, source: 'ldap', now: this.clock.now() }, this.log);
   }
 
   /**
@@ -107,7 +100,7 @@ export class AuthService {
       new Date(now.getTime() + this.settings.accessTokenTtlMs),
       new Date(now.getTime() + this.settings.refreshTokenTtlMs),
     );
-    if (rotated) return this.issue(rotated);
+    if (rotated) return issueTokens(this.tokens, rotated);
     const current = await sessions.findById(claims.sessionId);
     if (current && current.refreshGeneration > claims.generation) {
       await sessions.delete(current.id);
@@ -137,21 +130,5 @@ export class AuthService {
     const found = await repository.findLiveWithUser(claims.sessionId, claims.userId, now);
     if (!found) throw new AppError('INVALID_TOKEN');
     return { caller: { user: found.user, sessionId: found.session.id } };
-  }
-
-  private async issue(session: SessionRow): Promise<TokenPair> {
-    const [accessToken, refreshToken] = await Promise.all([
-      this.tokens.signAccess({ userId: session.userId, sessionId: session.id }, session.expiresAt),
-      this.tokens.signRefresh({ sessionId: session.id, generation: session.refreshGeneration }, session.refreshExpiresAt),
-    ]);
-    return {
-      accessToken,
-      refreshToken,
-      tokenType: 'Bearer',
-      expiresAt: session.expiresAt,
-      refreshExpiresAt: session.refreshExpiresAt,
-      sessionId: session.id,
-      userId: session.userId,
-    };
   }
 }

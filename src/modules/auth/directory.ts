@@ -7,6 +7,8 @@ export interface DirectoryProfile {
   mails: string[];
   firstName: string;
   lastName: string;
+  /** With LDAP_ADMIN_GROUP: whether the entry is a member of that group (read at this sign-in); else undefined. */
+  admin?: boolean;
 }
 
 export type DirectoryResult = { verdict: 'accepted'; profile: DirectoryProfile } | { verdict: 'rejected' };

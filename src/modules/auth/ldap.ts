@@ -56,6 +56,7 @@ export class LdapDirectory implements DirectoryAuthenticator {
       | 'LDAP_STARTTLS'
       | 'LDAP_TLS_CA_FILE'
       | 'LDAP_TLS_REJECT_UNAUTHORIZED'
+      | 'LDAP_ADMIN_GROUP'
     >,
     private readonly log: FastifyBaseLogger,
   ) {
@@ -86,6 +87,7 @@ export class LdapDirectory implements DirectoryAuthenticator {
   private async searchThenBind(email: string, password: string): Promise<DirectoryResult> {
     const service = await this.attempt(() => this.connect());
     let entry: Entry | undefined;
+    let admin: boolean | undefined;
     try {
       entry = await this.attempt(async () => {
         if (this.config.LDAP_BIND_DN) await service.bind(this.config.LDAP_BIND_DN, this.config.LDAP_BIND_PASSWORD ?? '');
@@ -94,12 +96,13 @@ export class LdapDirectory implements DirectoryAuthenticator {
         // No entry, or an ambiguous filter: nobody signs in.
         return searchEntries.length === 1 ? searchEntries[0] : undefined;
       });
+      if (entry) admin = await this.inAdminGroup(service, entry.dn);
     } finally {
       await service.unbind().catch(() => {});
     }
     if (!entry) return REJECTED;
     const accepted = await this.bindAsUser(entry.dn, password);
-    return accepted ? { verdict: 'accepted', profile: profileOf(entry, email) } : REJECTED;
+    return accepted ? { verdict: 'accepted', profile: { ...profileOf(entry, email), admin } } : REJECTED;
   }
 
   private async bindByTemplate(email: string, password: string): Promise<DirectoryResult> {
@@ -110,10 +113,30 @@ export class LdapDirectory implements DirectoryAuthenticator {
     try {
       if (!(await this.userBind(client, dn, password))) return REJECTED;
       const entry = await this.attempt(async () => (await client.search(dn, { scope: 'base', attributes: PROFILE_ATTRIBUTES })).searchEntries[0]);
+      const admin = await this.inAdminGroup(client, entry?.dn ?? dn);
       // An entry we may not read lists no addresses, so it cannot be linked to an account.
-      return { verdict: 'accepted', profile: entry ? profileOf(entry, email) : { mails: [], firstName: username, lastName: '-' } };
+      return { verdict: 'accepted', profile: { ...(entry ? profileOf(entry, email) : { mails: [], firstName: username, lastName: '-' }), admin } };
     } finally {
       await client.unbind().catch(() => {});
+    }
+  }
+
+  /**
+   * LDAP_ADMIN_GROUP: whether `dn` is a `member` of that groupOfNames (docs/behaviour.md#ldap-groups).
+   * A group that does not exist (or may not be read) has no members; that is logged.
+   */
+  private async inAdminGroup(client: Client, dn: string): Promise<boolean | undefined> {
+    const group = this.config.LDAP_ADMIN_GROUP;
+    if (!group) return undefined;
+    try {
+      const { searchEntries } = await client.search(group, { scope: 'base', filter: `(member=${escapeFilterValue(dn)})`, attributes: ['dn'] });
+      return searchEntries.length > 0;
+    } catch (error) {
+      if (error instanceof NoSuchObjectError || error instanceof InvalidDNSyntaxError) {
+        this.log.warn({ group }, 'LDAP_ADMIN_GROUP does not exist in the directory; nobody is an admin through it');
+        return false;
+      }
+      throw this.unavailable(error);
     }
   }
 

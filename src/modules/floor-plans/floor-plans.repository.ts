@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { departmentImages, departments, desks, floorPlanPositions, reservations, rooms } from '../../db/schema.js';
 import { reservedRangeOf, windowRange, type TimeWindow } from '../../db/time-ranges.js';
+import { fromJson } from '../../shared/paging.js';
 
 type DeskType = (typeof desks.$inferSelect)['type'];
 
@@ -64,25 +65,26 @@ const quoted = (digest: string) => `"fp-${digest.slice(0, 24)}"`;
 export class FloorPlansRepository {
   constructor(private readonly db: Database) {}
 
-  /** undefined: no such department. Two statements at most: the plan, and the desks with their positions. */
+  /**
+   * undefined: no such department. One statement: the plan's digest and image, and the desks with
+   * their positions as one json array (docs/benchmarks.md#statements-per-request).
+   */
   async read(departmentId: string, db: Database = this.db): Promise<PlanRead | undefined> {
-    const [head] = await queryRows<{ digest: string; imageEtag: string | null }>(
+    const [head] = await queryRows<{ digest: string; imageEtag: string | null; desks: unknown }>(
       db,
-      sql`select ${planDigest(departmentId)} as "digest", i.etag as "imageEtag"
+      sql`select ${planDigest(departmentId)} as "digest", i.etag as "imageEtag",
+                 coalesce((select json_agg(plan_desk) from (
+                   select d.id, d.name, d.type, d.room_id as "roomId", r.name as "roomName",
+                          p.x, p.y, p.width, p.height, p.rotation
+                   from ${rooms} r join ${desks} d on d.room_id = r.id
+                   left join ${floorPlanPositions} p on p.desk_id = d.id and p.department_id = r.department_id
+                   where r.department_id = ${departmentId}::uuid
+                   order by r.name, r.id, d.name, d.id) plan_desk), '[]'::json) as "desks"
           from ${departments} dep left join ${departmentImages} i on i.department_id = dep.id
           where dep.id = ${departmentId}::uuid`,
     );
     if (!head) return undefined;
-    const rows = await queryRows<PlanDeskRow>(
-      db,
-      sql`select d.id, d.name, d.type, d.room_id as "roomId", r.name as "roomName",
-                 p.x, p.y, p.width, p.height, p.rotation
-          from ${rooms} r join ${desks} d on d.room_id = r.id
-          left join ${floorPlanPositions} p on p.desk_id = d.id and p.department_id = r.department_id
-          where r.department_id = ${departmentId}::uuid
-          order by r.name, r.id, d.name, d.id`,
-    );
-    return { etag: quoted(head.digest), imageEtag: head.imageEtag, desks: rows };
+    return { etag: quoted(head.digest), imageEtag: head.imageEtag, desks: fromJson<PlanDeskRow[]>(head.desks) };
   }
 
   /**

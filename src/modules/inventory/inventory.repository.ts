@@ -1,9 +1,20 @@
 import { and, count, eq, exists, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
+import { byShape } from '../../db/prepared.js';
 import { departments, desks, equipment, rooms } from '../../db/schema.js';
-import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import {
+  fromJson,
+  offsetOf,
+  orderByClauses,
+  ordersShape,
+  pagePlaceholders,
+  pageUnderParent,
+  pageValues,
+  totalOfPage,
+  type PageRequest,
+} from '../../shared/paging.js';
 import { containsPattern } from '../../shared/text.js';
-import type { DeskDto, DeskParams, EquipmentDto, EquipmentParams, RoomParams } from './inventory.schemas.js';
+import type { DepartmentWithRoomsDto, DeskDto, DeskParams, EquipmentDto, EquipmentParams, RoomDto, RoomParams } from './inventory.schemas.js';
 
 export type DepartmentRow = typeof departments.$inferSelect;
 export type RoomRow = typeof rooms.$inferSelect;
@@ -46,6 +57,13 @@ export interface Dependents {
 
 export type Subtree = { departmentId: string } | { roomId: string } | { deskId: string };
 
+/** The desks of the room in scope as `rooms` (name, id order), as one json array. */
+const desksOfRoomJson = sql`coalesce((select json_agg(json_build_object('id', d.id, 'name', d.name, 'type', d.type, 'roomId', d.room_id, 'departmentId', rooms.department_id) order by d.name, d.id) from desks d where d.room_id = rooms.id), '[]'::json)`;
+/** The room ids of the department in scope as `departments` (name, id order), as one text. */
+const roomIdsOfDepartmentText = sql`coalesce((select string_agg(r.id::text, ',' order by r.name, r.id) from rooms r where r.department_id = departments.id), '')`;
+const splitIds = (text: string): string[] => (text === '' ? [] : text.split(','));
+const orderBy = (clauses: SQL[]) => sql.join(clauses, sql`, `);
+
 interface Paged<T> {
   rows: T[];
   total: number;
@@ -58,23 +76,49 @@ export class InventoryRepository {
 
   /**
    * One statement: the page, each department with its room ids (room name, id order) and the
-   * total. Only a page past the end counts apart.
+   * total. Only a page past the end counts apart. Prepared once per shape (docs/benchmarks.md#prepared-queries).
    */
   async departmentPage(ids: string[] | undefined, request: PageRequest): Promise<Paged<DepartmentRow & { rooms: string[] }>> {
+    const shape = `departments:${ids?.length ?? ''}:${ordersShape(request)}`;
+    const query = byShape(this.db, shape, () =>
+      this.db
+        .select({
+          ...getTableColumns(departments),
+          rooms: sql<string>`${roomIdsOfDepartmentText}`,
+          total: sql<number>`(count(*) over ())::int`.mapWith(Number),
+        })
+        .from(departments)
+        .where(
+          ids === undefined
+            ? undefined
+            : inArray(
+                departments.id,
+                ids.map((_, index) => sql.placeholder(`id${index}`)),
+              ),
+        )
+        .orderBy(
+          ...orderByClauses(request, departmentSort, [sql`${departments.location}`, sql`${departments.building}`, sql`${departments.floor}`], departments.id),
+        )
+        .limit(pagePlaceholders.limit)
+        .offset(pagePlaceholders.offset)
+        .prepare('department_page'),
+    );
+    const values: Record<string, unknown> = pageValues(request);
+    ids?.forEach((id, index) => (values[`id${index}`] = id));
+    const rows = await query.execute(values);
     const where = ids === undefined ? undefined : inArray(departments.id, ids);
-    // Written out: drizzle leaves columns unqualified in a one-table select, which a subquery cannot afford.
-    const roomIds = sql<string[]>`coalesce((select array_agg(r.id order by r.name, r.id) from rooms r where r.department_id = departments.id), '{}')`;
-    const rows = await this.db
-      .select({ ...getTableColumns(departments), rooms: roomIds, total: sql<number>`(count(*) over ())::int`.mapWith(Number) })
-      .from(departments)
-      .where(where)
-      .orderBy(
-        ...orderByClauses(request, departmentSort, [sql`${departments.location}`, sql`${departments.building}`, sql`${departments.floor}`], departments.id),
-      )
-      .limit(request.size)
-      .offset(offsetOf(request));
     const total = await totalOfPage(rows, request, async () => (await this.db.select({ total: count() }).from(departments).where(where))[0]?.total ?? 0);
-    return { rows: rows.map(({ total: _total, ...row }) => row), total };
+    return { rows: rows.map(({ total: _total, rooms: ids, ...row }) => ({ ...row, rooms: splitIds(ids) })), total };
+  }
+
+  /** The department with its room ids (room name, id order), in one statement. */
+  async findDepartmentWithRooms(id: string): Promise<DepartmentWithRoomsDto | undefined> {
+    const [row] = await queryRows<Omit<DepartmentWithRoomsDto, 'rooms'> & { rooms: string }>(
+      this.db,
+      sql`select departments.id, departments.location, departments.building, departments.floor, ${roomIdsOfDepartmentText} as "rooms"
+          from departments where departments.id = ${id}`,
+    );
+    return row === undefined ? undefined : { ...row, rooms: splitIds(row.rooms) };
   }
 
   async findDepartment(id: string): Promise<DepartmentRow | undefined> {
@@ -137,19 +181,41 @@ export class InventoryRepository {
 
   // ---- rooms ----------------------------------------------------------------------------------
 
-  async roomPage(departmentId: string, available: boolean | undefined, request: PageRequest): Promise<Paged<RoomRow>> {
-    const where = and(eq(rooms.departmentId, departmentId), available === undefined ? undefined : eq(rooms.available, available));
-    const [rows, totals] = await Promise.all([
-      this.db
-        .select()
-        .from(rooms)
-        .where(where)
-        .orderBy(...orderByClauses(request, roomSort, [sql`${rooms.name}`], rooms.id))
-        .limit(request.size)
-        .offset(offsetOf(request)),
-      this.db.select({ total: count() }).from(rooms).where(where),
-    ]);
-    return { rows, total: totals[0]?.total ?? 0 };
+  /**
+   * The department's rooms, each with its desks, and their total; undefined when there is no such
+   * department. One statement (pageUnderParent).
+   */
+  async roomPage(departmentId: string, available: boolean | undefined, request: PageRequest): Promise<Paged<RoomDto> | undefined> {
+    const found = await pageUnderParent<RoomDto & { desks: unknown }>(
+      this.db,
+      () => {
+        const where = and(
+          eq(rooms.departmentId, sql.placeholder('departmentId')),
+          available === undefined ? undefined : eq(rooms.available, sql.placeholder('available')),
+        );
+        return {
+          parent: sql`select 1 from departments where departments.id = ${sql.placeholder('departmentId')}`,
+          page: sql`select rooms.id, rooms.name, rooms.department_id as "departmentId", rooms.available, ${desksOfRoomJson} as "desks"
+                    from rooms where ${where}
+                    order by ${orderBy(orderByClauses(request, roomSort, [sql`${rooms.name}`], rooms.id))}
+                    limit ${pagePlaceholders.limit} offset ${pagePlaceholders.offset}`,
+          total: sql`select count(*) from rooms where ${where}`,
+        };
+      },
+      { shape: `rooms:${available === undefined ? '' : 'available'}:${ordersShape(request)}`, values: { departmentId, available, ...pageValues(request) } },
+    );
+    if (!found) return undefined;
+    return { rows: found.rows.map((row) => ({ ...row, desks: fromJson<DeskDto[]>(row.desks) })), total: found.total };
+  }
+
+  /** The room of that department with its desks (name, id order), in one statement. */
+  async findRoomWithDesks(path: RoomParams): Promise<RoomDto | undefined> {
+    const [row] = await queryRows<RoomDto>(
+      this.db,
+      sql`select rooms.id, rooms.name, rooms.department_id as "departmentId", rooms.available, ${desksOfRoomJson} as "desks"
+          from rooms where rooms.id = ${path.roomId} and rooms.department_id = ${path.departmentId}`,
+    );
+    return row === undefined ? undefined : { ...row, desks: fromJson<DeskDto[]>(row.desks) };
   }
 
   /** The room, if it belongs to that department. */
@@ -216,20 +282,23 @@ export class InventoryRepository {
 
   // ---- desks ----------------------------------------------------------------------------------
 
-  async deskPage(roomId: string, type: DeskDto['type'] | undefined, request: PageRequest): Promise<Paged<DeskDto>> {
-    const where = and(eq(desks.roomId, roomId), type === undefined ? undefined : eq(desks.type, type));
-    const [rows, totals] = await Promise.all([
-      this.db
-        .select(deskColumns)
-        .from(desks)
-        .innerJoin(rooms, eq(rooms.id, desks.roomId))
-        .where(where)
-        .orderBy(...orderByClauses(request, deskSort, [sql`${desks.name}`], desks.id))
-        .limit(request.size)
-        .offset(offsetOf(request)),
-      this.db.select({ total: count() }).from(desks).where(where),
-    ]);
-    return { rows, total: totals[0]?.total ?? 0 };
+  /** The room's desks and their total; undefined when the room is not in that department. One statement. */
+  async deskPage(path: RoomParams, type: DeskDto['type'] | undefined, request: PageRequest): Promise<Paged<DeskDto> | undefined> {
+    return pageUnderParent<DeskDto>(
+      this.db,
+      () => {
+        const where = and(eq(desks.roomId, sql.placeholder('roomId')), type === undefined ? undefined : eq(desks.type, sql.placeholder('type')));
+        return {
+          parent: sql`select 1 from rooms where rooms.id = ${sql.placeholder('roomId')} and rooms.department_id = ${sql.placeholder('departmentId')}`,
+          page: sql`select desks.id, desks.name, desks.type, desks.room_id as "roomId", rooms.department_id as "departmentId"
+                    from desks join rooms on rooms.id = desks.room_id where ${where}
+                    order by ${orderBy(orderByClauses(request, deskSort, [sql`${desks.name}`], desks.id))}
+                    limit ${pagePlaceholders.limit} offset ${pagePlaceholders.offset}`,
+          total: sql`select count(*) from desks where ${where}`,
+        };
+      },
+      { shape: `desks:${type === undefined ? '' : 'type'}:${ordersShape(request)}`, values: { ...path, type, ...pageValues(request) } },
+    );
   }
 
   /** The desk, if it is in that room of that department. */
@@ -282,22 +351,20 @@ export class InventoryRepository {
 
   // ---- equipment ------------------------------------------------------------------------------
 
-  async equipmentPage(deskId: string, filter: EquipmentFilter, request: PageRequest): Promise<Paged<EquipmentDto>> {
+  /** The desk's equipment and its total; undefined when the desk is not on that path. One statement. */
+  async equipmentPage(path: DeskParams, filter: EquipmentFilter, request: PageRequest): Promise<Paged<EquipmentDto> | undefined> {
     const matches: SQL[] = [];
     if (filter.types.length > 0) matches.push(inArray(equipment.type, filter.types));
     for (const part of filter.nameParts) matches.push(ilike(equipment.name, containsPattern(part)));
-    const where = and(eq(equipment.deskId, deskId), matches.length > 0 ? or(...matches) : undefined);
-    const [rows, totals] = await Promise.all([
-      this.db
-        .select(equipmentColumns)
-        .from(equipment)
-        .where(where)
-        .orderBy(...orderByClauses(request, equipmentSort, [sql`${equipment.name}`], equipment.id))
-        .limit(request.size)
-        .offset(offsetOf(request)),
-      this.db.select({ total: count() }).from(equipment).where(where),
-    ]);
-    return { rows, total: totals[0]?.total ?? 0 };
+    const where = and(eq(equipment.deskId, path.deskId), matches.length > 0 ? or(...matches) : undefined);
+    return pageUnderParent<EquipmentDto>(this.db, {
+      parent: sql`select 1 from desks join rooms on rooms.id = desks.room_id where ${this.deskOnPath(path)}`,
+      page: sql`select equipment.id, equipment.name, equipment.description, equipment.type
+                from equipment where ${where}
+                order by ${orderBy(orderByClauses(request, equipmentSort, [sql`${equipment.name}`], equipment.id))}
+                limit ${request.size} offset ${offsetOf(request)}`,
+      total: sql`select count(*) from equipment where ${where}`,
+    });
   }
 
   async findEquipment(path: EquipmentParams): Promise<EquipmentDto | undefined> {

@@ -127,9 +127,9 @@ export class InventoryService {
   }
 
   async getDepartment(id: string): Promise<DepartmentWithRoomsDto> {
-    const row = await this.repository.findDepartment(id);
-    if (!row) throw departmentNotFound(id);
-    return this.withRooms(row);
+    const department = await this.repository.findDepartmentWithRooms(id);
+    if (!department) throw departmentNotFound(id);
+    return department;
   }
 
   async createDepartment(body: CreateDepartmentBody): Promise<DepartmentWithRoomsDto> {
@@ -170,20 +170,15 @@ export class InventoryService {
 
   async listRooms(path: DepartmentParams, query: RoomListQuery): Promise<PageOf<RoomDto>> {
     const request = parsePageRequest(query, ROOM_SORTABLE);
-    if (!(await this.repository.findDepartment(path.departmentId))) throw departmentNotFound(path.departmentId);
-    const { rows, total } = await this.repository.roomPage(path.departmentId, query.available, request);
-    const desks = await this.repository.desksOf(rows.map((row) => row.id));
-    return pageOf(
-      rows.map((row) => toRoomDto(row, desks.get(row.id) ?? [])),
-      total,
-      request,
-    );
+    const found = await this.repository.roomPage(path.departmentId, query.available, request);
+    if (!found) throw departmentNotFound(path.departmentId);
+    return pageOf(found.rows, found.total, request);
   }
 
   async getRoom(path: RoomParams): Promise<RoomDto> {
-    const row = await this.repository.findRoom(path);
-    if (!row) throw roomNotFound(path);
-    return this.withDesks(row);
+    const room = await this.repository.findRoomWithDesks(path);
+    if (!room) throw roomNotFound(path);
+    return room;
   }
 
   async createRoom(path: DepartmentParams, body: CreateRoomBody): Promise<RoomDto> {
@@ -231,9 +226,9 @@ export class InventoryService {
 
   async listDesks(path: RoomParams, query: DeskListQuery): Promise<PageOf<DeskDto>> {
     const request = parsePageRequest(query, DESK_SORTABLE);
-    if (!(await this.repository.findRoom(path))) throw roomNotFound(path);
-    const { rows, total } = await this.repository.deskPage(path.roomId, query.type, request);
-    return pageOf(rows, total, request);
+    const found = await this.repository.deskPage(path, query.type, request);
+    if (!found) throw roomNotFound(path);
+    return pageOf(found.rows, found.total, request);
   }
 
   async getDesk(path: DeskParams): Promise<DeskDto> {
@@ -289,9 +284,9 @@ export class InventoryService {
   async listEquipment(path: DeskParams, query: EquipmentListQuery): Promise<PageOf<EquipmentDto>> {
     const filter = parseEquipmentFilter(query.filter);
     const request = parsePageRequest(query, EQUIPMENT_SORTABLE);
-    if (!(await this.repository.findDesk(path))) throw deskNotFound(path);
-    const { rows, total } = await this.repository.equipmentPage(path.deskId, filter, request);
-    return pageOf(rows, total, request);
+    const found = await this.repository.equipmentPage(path, filter, request);
+    if (!found) throw deskNotFound(path);
+    return pageOf(found.rows, found.total, request);
   }
 
   async getEquipment(path: EquipmentParams): Promise<EquipmentDto> {

@@ -1,7 +1,7 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { reports } from '../../db/schema.js';
-import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import { columnsAs, fromDriver, offsetOf, orderByClauses, pageUnderParent, totalOfPage, type PageRequest } from '../../shared/paging.js';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type NewReport = Pick<ReportRow, 'title' | 'description' | 'reportedBy' | 'departmentId' | 'roomId' | 'deskId' | 'equipmentId' | 'createdAt'>;
@@ -104,14 +104,32 @@ export class ReportsRepository {
     return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }
 
-  /** Whether the department exists and whether the room exists inside it, in one statement. */
-  async findRoomInDepartment(departmentId: string, roomId: string): Promise<{ department: boolean; room: boolean }> {
-    const rows = await queryRows<{ roomId: string | null }>(
-      this.db,
-      sql`select r.id as "roomId" from departments dep
-          left join rooms r on r.id = ${roomId}::uuid and r.department_id = dep.id
-          where dep.id = ${departmentId}::uuid`,
-    );
-    return { department: rows.length > 0, room: (rows[0]?.roomId ?? null) !== null };
+  /**
+   * The reports of a room of a department, their total, and whether the department and the room
+   * exist, in one statement (pageUnderParent). Default order as in page().
+   */
+  async pageOfRoom(
+    departmentId: string,
+    roomId: string,
+    request: PageRequest,
+  ): Promise<{ department: boolean; room: boolean; rows: ReportRow[]; total: number }> {
+    const columns = getTableColumns(reports);
+    const where = eq(reports.roomId, roomId);
+    const found = await pageUnderParent<Record<string, unknown>, { roomId: string | null }>(this.db, {
+      parent: sql`select r.id as "roomId" from departments dep
+                  left join rooms r on r.id = ${roomId}::uuid and r.department_id = dep.id
+                  where dep.id = ${departmentId}::uuid`,
+      page: sql`select ${columnsAs(columns)} from reports where ${where}
+                order by ${sql.join(orderByClauses(request, sortColumns, [sql`${reports.createdAt} desc`], reports.id), sql`, `)}
+                limit ${request.size} offset ${offsetOf(request)}`,
+      total: sql`select count(*) from reports where ${where}`,
+    });
+    if (!found) return { department: false, room: false, rows: [], total: 0 };
+    return {
+      department: true,
+      room: found.parent.roomId !== null,
+      rows: found.rows.map((row) => fromDriver<ReportRow>(columns, row)),
+      total: found.total,
+    };
   }
 }

@@ -96,7 +96,7 @@ export class ReportsService {
 
   async listOfRoom(departmentId: string, roomId: string, query: PageQuery): Promise<PageOf<ReportDto>> {
     const request = parsePageRequest(query, REPORT_SORTABLE);
-    const [found, { rows, total }] = await Promise.all([this.reports.findRoomInDepartment(departmentId, roomId), this.reports.page({ roomId }, request)]);
+    const { rows, total, ...found } = await this.reports.pageOfRoom(departmentId, roomId, request);
     if (!found.department) throw notFound('Department', departmentId);
     if (!found.room) throw new AppError('NOT_FOUND', `Room ${roomId} not found in department ${departmentId}`);
     return pageOf(rows.map(toReportDto), total, request);

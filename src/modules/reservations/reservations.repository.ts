@@ -1,7 +1,8 @@
-import { and, count, eq, gt, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, lt, ne, Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { byShape } from '../../db/prepared.js';
 import { desks, reservations, rooms } from '../../db/schema.js';
-import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import { orderByClauses, ordersShape, pagePlaceholders, pageValues, totalOfPage, type PageRequest } from '../../shared/paging.js';
 
 export type ReservationType = (typeof reservations.type.enumValues)[number];
 
@@ -46,6 +47,17 @@ export interface ReservationValues {
   userExclusive: boolean;
 }
 
+/** Every member of ReservationFilter (the shape of a prepared page names those set). */
+const FILTER_COLUMNS: Record<keyof ReservationFilter, true> = {
+  userId: true,
+  deskId: true,
+  roomId: true,
+  departmentId: true,
+  type: true,
+  from: true,
+  to: true,
+};
+
 export const RESERVATION_SORTABLE = ['id', 'userId', 'deskId', 'roomId', 'departmentId', 'startTime', 'endTime', 'type'] as const;
 
 const view = {
@@ -88,9 +100,37 @@ export class ReservationsRepository {
    * it, counts apart.
    */
   async page(filter: ReservationFilter, request: PageRequest): Promise<{ rows: ReservationView[]; total: number }> {
-    const where = this.conditions(filter);
+    const set = (Object.keys(FILTER_COLUMNS) as (keyof ReservationFilter)[]).filter((key) => filter[key] !== undefined);
+    // Prepared once per shape: which filters are set and the requested orders (docs/benchmarks.md#prepared-queries).
+    const query = byShape(this.db, `reservations:${set.join(',')}:${ordersShape(request)}`, () => {
+      const placeholders: ReservationFilter = {};
+      for (const key of set) (placeholders as Record<string, unknown>)[key] = sql.placeholder(key);
+      const where = this.conditions(placeholders as ReservationFilter);
+      return this.db
+        .select({ ...view, total: sql<number>`${this.counting(filter, where)}::int`.mapWith(Number) })
+        .from(reservations)
+        .innerJoin(desks, eq(desks.id, reservations.deskId))
+        .innerJoin(rooms, eq(rooms.id, desks.roomId))
+        .where(where)
+        .orderBy(...orderByClauses(request, sortColumns, [sql`${reservations.startTime}`], reservations.id))
+        .limit(pagePlaceholders.limit)
+        .offset(pagePlaceholders.offset)
+        .prepare('reservation_page');
+    });
+    const values: Record<string, unknown> = pageValues(request);
+    for (const key of set) {
+      const value = filter[key];
+      values[key] = value instanceof Date ? value.toISOString() : value;
+    }
+    const rows = await query.execute(values);
+    const total = await totalOfPage(rows, request, async () => (await this.counting(filter, this.conditions(filter)))[0]?.total ?? 0);
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
+  }
+
+  /** The count of a page's filter (an uncorrelated subquery of the page, or alone past its end). */
+  private counting(filter: ReservationFilter, where: SQL | undefined) {
     const needsJoin = filter.roomId !== undefined || filter.departmentId !== undefined;
-    const counting = needsJoin
+    return needsJoin
       ? this.db
           .select({ total: count() })
           .from(reservations)
@@ -98,17 +138,6 @@ export class ReservationsRepository {
           .innerJoin(rooms, eq(rooms.id, desks.roomId))
           .where(where)
       : this.db.select({ total: count() }).from(reservations).where(where);
-    const rows = await this.db
-      .select({ ...view, total: sql<number>`${counting}::int`.mapWith(Number) })
-      .from(reservations)
-      .innerJoin(desks, eq(desks.id, reservations.deskId))
-      .innerJoin(rooms, eq(rooms.id, desks.roomId))
-      .where(where)
-      .orderBy(...orderByClauses(request, sortColumns, [sql`${reservations.startTime}`], reservations.id))
-      .limit(request.size)
-      .offset(offsetOf(request));
-    const total = await totalOfPage(rows, request, async () => (await counting)[0]?.total ?? 0);
-    return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }
 
   async insert(values: ReservationValues, now: Date): Promise<{ id: string }> {
@@ -151,15 +180,18 @@ export class ReservationsRepository {
     return this.db.select(view).from(reservations).innerJoin(desks, eq(desks.id, reservations.deskId)).innerJoin(rooms, eq(rooms.id, desks.roomId));
   }
 
-  private conditions(filter: ReservationFilter): SQL | undefined {
+  /** The filter's conditions; its values may be placeholders (timestamps then cast here). */
+  private conditions(filter: ReservationFilter | Record<keyof ReservationFilter, unknown>): SQL | undefined {
     const conditions: SQL[] = [];
-    if (filter.userId !== undefined) conditions.push(eq(reservations.userId, filter.userId));
-    if (filter.deskId !== undefined) conditions.push(eq(reservations.deskId, filter.deskId));
-    if (filter.roomId !== undefined) conditions.push(eq(desks.roomId, filter.roomId));
-    if (filter.departmentId !== undefined) conditions.push(eq(rooms.departmentId, filter.departmentId));
-    if (filter.type !== undefined) conditions.push(eq(reservations.type, filter.type));
-    if (filter.from !== undefined) conditions.push(gt(reservations.endTime, filter.from));
-    if (filter.to !== undefined) conditions.push(lt(reservations.startTime, filter.to));
+    const value = (key: keyof ReservationFilter) => filter[key] as never;
+    const time = (key: 'from' | 'to') => (filter[key] instanceof Placeholder ? sql`${filter[key]}::timestamptz` : (filter[key] as never));
+    if (filter.userId !== undefined) conditions.push(eq(reservations.userId, value('userId')));
+    if (filter.deskId !== undefined) conditions.push(eq(reservations.deskId, value('deskId')));
+    if (filter.roomId !== undefined) conditions.push(eq(desks.roomId, value('roomId')));
+    if (filter.departmentId !== undefined) conditions.push(eq(rooms.departmentId, value('departmentId')));
+    if (filter.type !== undefined) conditions.push(eq(reservations.type, value('type')));
+    if (filter.from !== undefined) conditions.push(gt(reservations.endTime, time('from')));
+    if (filter.to !== undefined) conditions.push(lt(reservations.startTime, time('to')));
     return conditions.length > 0 ? and(...conditions) : undefined;
   }
 }

@@ -1,7 +1,7 @@
-import { and, count, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, gt, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { sessions, users } from '../../db/schema.js';
-import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
+import { columnsAs, fromDriver, offsetOf, orderByClauses, pageUnderParent, totalOfPage, type PageRequest } from '../../shared/paging.js';
 import { statsChangeCount } from '../stats/stats.repository.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
@@ -119,21 +119,41 @@ export class SessionsRepository {
     await this.db.delete(sessions).where(lt(sessions.refreshExpiresAt, now));
   }
 
-  /** Live sessions, optionally of one user, paged. */
+  /**
+   * Live sessions, optionally of one user, paged: one statement, each row carrying the total as
+   * an uncorrelated subquery; only a page past the end counts apart.
+   */
   async page(filter: { userId?: string; now: Date }, request: PageRequest): Promise<{ rows: SessionRow[]; total: number }> {
+    const where = this.liveOf(filter);
+    const counting = this.db.select({ total: count() }).from(sessions).where(where);
+    const rows = await this.db
+      .select({ ...getTableColumns(sessions), total: sql<number>`${counting}::int`.mapWith(Number) })
+      .from(sessions)
+      .where(where)
+      .orderBy(...orderByClauses(request, sortColumns, [sql`${sessions.createdAt} desc`], sessions.id))
+      .limit(request.size)
+      .offset(offsetOf(request));
+    const total = await totalOfPage(rows, request, async () => (await counting)[0]?.total ?? 0);
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
+  }
+
+  /** The live sessions of one user and their total; undefined when there is no such user. One statement. */
+  async pageOfUser(userId: string, now: Date, request: PageRequest): Promise<{ rows: SessionRow[]; total: number } | undefined> {
+    const columns = getTableColumns(sessions);
+    const where = this.liveOf({ userId, now });
+    const found = await pageUnderParent<Record<string, unknown>>(this.db, {
+      parent: sql`select 1 from users where users.id = ${userId}`,
+      page: sql`select ${columnsAs(columns)} from sessions where ${where}
+                order by ${sql.join(orderByClauses(request, sortColumns, [sql`${sessions.createdAt} desc`], sessions.id), sql`, `)}
+                limit ${request.size} offset ${offsetOf(request)}`,
+      total: sql`select count(*) from sessions where ${where}`,
+    });
+    return found && { rows: found.rows.map((row) => fromDriver<SessionRow>(columns, row)), total: found.total };
+  }
+
+  private liveOf(filter: { userId?: string; now: Date }): SQL {
     const conditions: SQL[] = [gt(sessions.refreshExpiresAt, filter.now)];
     if (filter.userId !== undefined) conditions.push(eq(sessions.userId, filter.userId));
-    const where = and(...conditions);
-    const [rows, totals] = await Promise.all([
-      this.db
-        .select()
-        .from(sessions)
-        .where(where)
-        .orderBy(...orderByClauses(request, sortColumns, [sql`${sessions.createdAt} desc`], sessions.id))
-        .limit(request.size)
-        .offset(offsetOf(request)),
-      this.db.select({ total: count() }).from(sessions).where(where),
-    ]);
-    return { rows, total: totals[0]?.total ?? 0 };
+    return and(...conditions)!;
   }
 }

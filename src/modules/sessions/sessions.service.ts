@@ -2,7 +2,6 @@ import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf, type PageQuery } from '../../shared/paging.js';
-import { UsersRepository } from '../users/users.repository.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import { requireSelfOrAdmin } from '../../identity/policy.js';
 import { SESSION_SORTABLE, SessionsRepository } from './sessions.repository.js';
@@ -29,8 +28,11 @@ export class SessionsService {
 
   async listOfUser(caller: Caller, userId: string, query: PageQuery) {
     requireSelfOrAdmin(caller, userId, 'You may list only your own sessions');
-    if (isAdmin(caller) && !(await new UsersRepository(this.db).findById(userId))) throw notFound('User', userId);
-    return this.page(userId, query);
+    const request = parsePageRequest(query, SESSION_SORTABLE);
+    // One statement: the user's existence with the page (a caller's own account always exists).
+    const found = await this.sessions.pageOfUser(userId, this.clock.now(), request);
+    if (!found) throw notFound('User', userId);
+    return pageOf(found.rows.map(toSessionDto), found.total, request);
   }
 
   private async page(userId: string | undefined, query: PageQuery): Promise<PageOf<SessionDto>> {

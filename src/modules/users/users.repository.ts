@@ -1,8 +1,9 @@
-import { and, count, eq, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
+import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
 import { containsPattern } from '../../shared/text.js';
+import { ADMIN_LOCK_KEY } from '../../identity/roles.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUser = Pick<UserRow, 'email' | 'firstName' | 'lastName' | 'role' | 'enabled' | 'ldap'> & {
@@ -33,9 +34,6 @@ export interface UserFilter {
   ldap?: boolean;
 }
 
-/** Lock key serialising changes that could leave the service without an enabled admin. */
-const ADMIN_LOCK_KEY = 0x61646d696e73n; // "admins"
-
 export class UsersRepository {
   constructor(private readonly db: Database) {}
 
@@ -49,17 +47,17 @@ export class UsersRepository {
     if (filter.enabled !== undefined) conditions.push(eq(users.enabled, filter.enabled));
     if (filter.ldap !== undefined) conditions.push(eq(users.ldap, filter.ldap));
     const where = conditions.length > 0 ? and(...conditions) : undefined;
-    const [rows, totals] = await Promise.all([
-      this.db
-        .select()
-        .from(users)
-        .where(where)
-        .orderBy(...orderByClauses(request, sortColumns, [sql`${users.lastName}`, sql`${users.firstName}`], users.id))
-        .limit(request.size)
-        .offset(offsetOf(request)),
-      this.db.select({ total: count() }).from(users).where(where),
-    ]);
-    return { rows, total: totals[0]?.total ?? 0 };
+    // One statement: each row carries the total (an uncorrelated subquery); only a page past the end counts apart.
+    const counting = this.db.select({ total: count() }).from(users).where(where);
+    const rows = await this.db
+      .select({ ...getTableColumns(users), total: sql<number>`${counting}::int`.mapWith(Number) })
+      .from(users)
+      .where(where)
+      .orderBy(...orderByClauses(request, sortColumns, [sql`${users.lastName}`, sql`${users.firstName}`], users.id))
+      .limit(request.size)
+      .offset(offsetOf(request));
+    const total = await totalOfPage(rows, request, async () => (await counting)[0]?.total ?? 0);
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }
 
   async findById(id: string): Promise<UserRow | undefined> {

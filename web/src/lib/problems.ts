@@ -184,6 +184,15 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   SERVICE_UNAVAILABLE: NOT_ANSWERING,
   SERVER_BUSY: (problem) => `The server is busy. Try again in ${formatWait(problem.retryAfter ?? 5)}.`,
   WEB_APP_NOT_BUILT: () => 'The web app is not installed on the server. Tell your administrator.',
+  // Single sign-on: the return page (features/sso) words its own; these are for anything else.
+  OIDC_STATE_INVALID: () => 'This sign-in attempt has expired or was started in another browser. Please start again.',
+  OIDC_CODE_INVALID: () => 'This sign-in link has already been used or has expired. Please start again.',
+  OIDC_PROVIDER_ERROR: () => 'The identity provider did not allow the sign-in.',
+  OIDC_TOKEN_INVALID: () => "The identity provider's answer could not be verified. Tell your administrator.",
+  OIDC_NO_ACCOUNT: () => 'No account here may sign in with this identity yet. Ask your administrator to link it.',
+  OIDC_ACCOUNT_DISABLED: () => 'This account is disabled. Ask your administrator.',
+  OIDC_DISABLED: () => 'Single sign-on is not set up on this server.',
+  OIDC_ALREADY_LINKED: () => 'This identity is linked to another account already, or this account to another identity. Unlink it first.',
 };
 
 /** One readable sentence (or two) for a failed request; without a known code, one from the HTTP status. */

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { $api, api, call, publicApi, sessionOf } from '../../api/client.js';
 import { getSession, onSessionChange, setSession } from '../../api/session.js';
 import type { User } from '../../api/types.js';
@@ -9,6 +9,8 @@ type AuthState = { status: 'checking' } | { status: 'signed-out'; reason?: strin
 interface Auth {
   state: AuthState;
   signIn(email: string, password: string): Promise<void>;
+  /** Single sign-on: trades the one-time code of the return page for a session. */
+  adopt(code: string): Promise<void>;
   signOut(): Promise<void>;
 }
 
@@ -44,6 +46,17 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     await queryClient.fetchQuery($api.queryOptions('get', '/api/self'));
   };
 
+  const adopt = useCallback(
+    async (code: string) => {
+      // The one-time code of single sign-on (features/sso); the browser's cookie goes along.
+      const pair = await call(publicApi.POST('/api/auth/oidc/exchange', { body: { code } }));
+      setSession(sessionOf(pair));
+      setReason(undefined);
+      await queryClient.fetchQuery($api.queryOptions('get', '/api/self'));
+    },
+    [queryClient],
+  );
+
   const signOut = async () => {
     // The session is revoked on the server when it can be reached; it is forgotten here in any case.
     await api.POST('/api/auth/logout').catch(() => undefined);
@@ -60,7 +73,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       : self.error
         ? { status: 'signed-out' }
         : { status: 'checking' };
-  return <AuthContext.Provider value={{ state, signIn, signOut }}>{children}</AuthContext.Provider>;
+  return <AuthContext.Provider value={{ state, signIn, adopt, signOut }}>{children}</AuthContext.Provider>;
 }
 
 export function useAuth(): Auth {

@@ -105,7 +105,8 @@ function InvitationSwitch() {
           {failure && <Alert kind="error">{failure}</Alert>}
           <Checkbox
             label="Mail me a calendar invitation when I book, change or cancel a reservation"
-            checked={saving.isPending ? saving.variables.body.invitationMails : current.invitationMails}
+            // What was asked for until the settings have been read again: the switch never flips back meanwhile.
+            checked={saving.isPending || (saving.isSuccess && settings.isFetching) ? saving.variables.body.invitationMails : current.invitationMails}
             disabled={saving.isPending}
             onChange={(event) => saving.mutate({ body: { invitationMails: event.currentTarget.checked } })}
           />

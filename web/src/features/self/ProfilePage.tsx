@@ -11,6 +11,7 @@ import { errorText } from '../../lib/problems.js';
 import { formatDateTime } from '../../lib/time.js';
 import { useAuth, useUser } from '../auth/AuthProvider.js';
 import { CalendarSection } from '../calendar/CalendarSection.js';
+import { SignInMethodsSection } from '../sso/SignInMethods.js';
 import { NAME_FIELDS, PersonNames } from '../users/person.js';
 import { PasswordChangeForm } from './components/PasswordChangeForm.js';
 import { deviceName } from './devices.js';
@@ -27,6 +28,7 @@ export function ProfilePage() {
       </p>
       <AvatarSection />
       <NameSection />
+      <SignInMethodsSection user={user} />
       {!user.ldap && (
         <section className="panel" aria-labelledby="password-heading">
           <h2 id="password-heading">Password</h2>

@@ -1,0 +1,20 @@
+import { useSsoStatus } from './queries.js';
+
+/**
+ * "Sign in with …" on the sign-in page when single sign-on is configured: a plain link, as the
+ * browser must navigate to the provider (docs/behaviour.md#single-sign-on-openid-connect).
+ */
+export function SsoButton() {
+  const status = useSsoStatus();
+  if (!status.data?.enabled || !status.data.startUrl) return null;
+  return (
+    <div className="stack">
+      <p className="divider" aria-hidden="true">
+        or
+      </p>
+      <a className="button button-secondary button-block" href={status.data.startUrl}>
+        Sign in with {status.data.displayName}
+      </a>
+    </div>
+  );
+}
