@@ -25,6 +25,8 @@ export const catalogue = {
   RESERVATION_CONFLICT: { status: 409, title: 'The time range collides with another reservation' },
   DESK_NOT_BOOKABLE: { status: 409, title: 'This desk cannot be booked' },
   HAS_DEPENDENTS: { status: 409, title: 'It still has children or future reservations; remove them first or delete with ?force=true' },
+  CHECK_IN_NOT_OPEN: { status: 409, title: 'Check-in is not open for this reservation (too early, past its deadline, released or ended)' },
+  WALK_IN_NOT_POSSIBLE: { status: 409, title: 'The desk cannot be booked on the spot now' },
   CONFLICT: { status: 409, title: 'The request conflicts with the current state' },
   REQUEST_TIMEOUT: { status: 408, title: 'The request did not arrive in time' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },

@@ -1,0 +1,82 @@
+CREATE TYPE "public"."attendance_status" AS ENUM('PENDING', 'CHECKED_IN', 'NO_SHOW', 'NOT_REQUIRED');--> statement-breakpoint
+CREATE TABLE "attendance" (
+	"reservation_id" uuid PRIMARY KEY NOT NULL,
+	"status" "attendance_status" NOT NULL,
+	"check_in_opens_at" timestamp with time zone NOT NULL,
+	"release_at" timestamp with time zone,
+	"checked_in_at" timestamp with time zone,
+	"released_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "attendance_defaults" (
+	"id" smallint PRIMARY KEY NOT NULL,
+	"check_in_required" boolean NOT NULL,
+	"check_in_opens_before_ms" integer NOT NULL,
+	"check_in_grace_ms" integer NOT NULL,
+	CONSTRAINT "attendance_defaults_one_row" CHECK ("attendance_defaults"."id" = 1)
+);
+--> statement-breakpoint
+CREATE TABLE "department_settings" (
+	"department_id" uuid PRIMARY KEY NOT NULL,
+	"check_in_required" boolean,
+	"check_in_opens_before_ms" integer,
+	"check_in_grace_ms" integer,
+	"time_zone" text DEFAULT 'UTC' NOT NULL,
+	"modified_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "mail_outbox" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"to_address" text NOT NULL,
+	"subject" text NOT NULL,
+	"text" text NOT NULL,
+	"html" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"next_attempt_at" timestamp with time zone NOT NULL,
+	"claimed_until" timestamp with time zone,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"sent_at" timestamp with time zone,
+	"failed_at" timestamp with time zone
+);
+--> statement-breakpoint
+ALTER TABLE "attendance" ADD CONSTRAINT "attendance_reservation_id_reservations_id_fk" FOREIGN KEY ("reservation_id") REFERENCES "public"."reservations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "department_settings" ADD CONSTRAINT "department_settings_department_id_departments_id_fk" FOREIGN KEY ("department_id") REFERENCES "public"."departments"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "attendance_due_idx" ON "attendance" USING btree ("release_at") WHERE "attendance"."status" = 'PENDING';--> statement-breakpoint
+CREATE INDEX "attendance_released_idx" ON "attendance" USING btree ("released_at");--> statement-breakpoint
+CREATE INDEX "mail_outbox_due_idx" ON "mail_outbox" USING btree ("next_attempt_at") WHERE "mail_outbox"."sent_at" is null and "mail_outbox"."failed_at" is null;--> statement-breakpoint
+-- Hand-written (attendance): the plan of a reservation's attendance is written by the database in
+-- the transaction that writes the reservation, whatever writes it (booking, change, walk-in, seed).
+-- The settings in force: the department's override, else the global row (absent: check-in off).
+-- A reservation already checked in or released keeps its attendance.
+CREATE FUNCTION "attendance_plan"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  required boolean := false;
+  opens_ms integer := 900000;
+  grace_ms integer := 1200000;
+BEGIN
+  SELECT coalesce(s.check_in_required, g.check_in_required, false),
+         coalesce(s.check_in_opens_before_ms, g.check_in_opens_before_ms, 900000),
+         coalesce(s.check_in_grace_ms, g.check_in_grace_ms, 1200000)
+    INTO required, opens_ms, grace_ms
+    FROM "desks" d
+    JOIN "rooms" ro ON ro.id = d.room_id
+    LEFT JOIN "attendance_defaults" g ON g.id = 1
+    LEFT JOIN "department_settings" s ON s.department_id = ro.department_id
+   WHERE d.id = NEW.desk_id;
+  INSERT INTO "attendance" ("reservation_id", "status", "check_in_opens_at", "release_at")
+  VALUES (
+    NEW.id,
+    CASE WHEN required THEN 'PENDING' ELSE 'NOT_REQUIRED' END::"attendance_status",
+    NEW.start_time - opens_ms * interval '1 millisecond',
+    CASE WHEN required THEN least(NEW.start_time + grace_ms * interval '1 millisecond', NEW.end_time) END
+  )
+  ON CONFLICT ("reservation_id") DO UPDATE
+    SET "status" = EXCLUDED."status", "check_in_opens_at" = EXCLUDED."check_in_opens_at", "release_at" = EXCLUDED."release_at"
+    WHERE "attendance"."status" IN ('PENDING', 'NOT_REQUIRED');
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "reservations_attendance_plan" AFTER INSERT OR UPDATE OF "start_time", "end_time", "desk_id" ON "reservations" FOR EACH ROW EXECUTE FUNCTION "attendance_plan"();--> statement-breakpoint
+-- Reservations written before this migration: check-in was not required.
+INSERT INTO "attendance" ("reservation_id", "status", "check_in_opens_at")
+SELECT "id", 'NOT_REQUIRED', "start_time" - interval '15 minutes' FROM "reservations";
