@@ -13,7 +13,6 @@ import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
  * injected clock, the release loop running for real, walk-in, the desk day, QR codes, no-show rates.
  */
 
-const MIN = 60_000;
 const at = (iso: string) => new Date(iso);
 
 describe('attendance', () => {
