@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { departmentSettings, departments } from '../../../src/db/schema.js';
 import { createTestApp, expectProblem, TestClock, type TestApp } from '../../helpers/app.js';
+import { createTestDatabase } from '../../helpers/database.js';
 import { insertDesk, insertDeskInNewRoom } from '../../helpers/fixtures.js';
 import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
 
@@ -301,5 +302,41 @@ describe('attendance', () => {
     expectProblem(await t.request({ method: 'GET', url: '/api/stats/no-shows?from=2030-02-03&to=2030-02-05', token: bob.token }), 403);
     expectProblem(await t.request({ method: 'GET', url: '/api/stats/no-shows?from=2030-02-05&to=2030-02-03', token: admin }), 400);
     expectProblem(await t.request({ method: 'GET', url: '/api/stats/no-shows?from=2030-01-01&to=2031-06-01', token: admin }), 400);
+  });
+});
+
+describe('release after downtime', () => {
+  it('a process started after the deadline releases what fell due while none ran', async () => {
+    const database = await createTestDatabase();
+    const clock = new TestClock(at('2030-03-04T08:00:00Z'));
+    const env = { CHECK_IN_REQUIRED: 'true', ATTENDANCE_RELEASE_INTERVAL: '100ms' };
+    const first = await createTestApp({ database, clock, env });
+    const { desk } = await insertDeskInNewRoom(database.handle.db);
+    const admin = await first.adminToken();
+    const booked = await first.request({
+      method: 'POST',
+      url: '/api/reservation',
+      token: admin,
+      payload: { deskId: desk.id, startTime: '2030-03-04T09:00:00Z', endTime: '2030-03-04T17:00:00Z' },
+    });
+    const id = booked.json<{ id: string }>().id;
+    await first.close();
+    // Down over the deadline (and past the end): released at the next start, the end kept.
+    clock.set(at('2030-03-04T18:00:00Z'));
+    const second = await createTestApp({ database, clock, env });
+    try {
+      const token = await second.adminToken();
+      const deadline = Date.now() + 10_000;
+      let body: Record<string, unknown> = {};
+      while (Date.now() < deadline) {
+        body = (await second.request({ method: 'GET', url: `/api/reservation/${id}/attendance`, token })).json();
+        if (body.status === 'NO_SHOW') break;
+        await sleep(50);
+      }
+      expect(body).toMatchObject({ status: 'NO_SHOW', releasedAt: '2030-03-04T18:00:00.000Z', endTime: '2030-03-04T17:00:00.000Z' });
+    } finally {
+      await second.close();
+      await database.dispose();
+    }
   });
 });
