@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
-import jsQR from 'jsqr';
+import jsQRModule from 'jsqr';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { departmentSettings, departments } from '../../../src/db/schema.js';
@@ -15,6 +15,9 @@ import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
  */
 
 const at = (iso: string) => new Date(iso);
+// jsqr is CommonJS with a default export: Node hands over the module object or the function.
+type Decode = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
+const jsQR: Decode = (jsQRModule as unknown as { default?: Decode }).default ?? (jsQRModule as unknown as Decode);
 
 describe('attendance', () => {
   let t: TestApp;

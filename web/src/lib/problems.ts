@@ -175,6 +175,10 @@ export function problemMessage(problem: Problem, subject = 'It'): string {
       return 'This kind of file is not accepted.';
     case 'TOO_MANY_REQUESTS':
       return `Too many attempts. Try again in ${formatWait(problem.retryAfter ?? 60)}.`;
+    case 'CHECK_IN_NOT_OPEN':
+      return sentence(`Check-in is not possible now: ${problem.detail ?? 'it is too early or too late'}`);
+    case 'WALK_IN_NOT_POSSIBLE':
+      return sentence(`This desk cannot be booked on the spot now: ${problem.detail ?? 'the working day is over or it is reserved soon'}`);
     case 'CONFLICT':
       return problem.detail ? sentence(`This cannot be done now: ${problem.detail}`) : 'This cannot be done in the current state.';
   }
