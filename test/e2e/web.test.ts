@@ -1,139 +1,45 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webBuildIsCurrent } from '../../scripts/build-web.js';
-import deskbook, { serverOptions } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { projectPath } from '../../src/shared/paths.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { createTestDatabase, testDbKind, type TestDatabase } from '../helpers/database.js';
+import {
+  BROWSER_TIME_ZONE as TIME_ZONE,
+  browserTestsRunHere,
+  localIn,
+  openMenu,
+  screenshots,
+  signIn as signInAt,
+  startBrowserApp,
+  tomorrowIn,
+  type BrowserApp,
+} from '../helpers/browser.js';
+
+const ALICE = { firstName: 'Alice', lastName: 'Lindqvist', email: 'alice@example.test', password: 'alice-password-1' };
+const BOB = { firstName: 'Bob', lastName: 'Okafor', email: 'bob@example.test', password: 'bob-password-1', newPassword: 'bob-own-password-2' };
 
 /**
  * The web app in a real browser (Debian's Chromium, headless) against a real server on a fresh
  * database: an admin sets up an office and two users, one of whom must first choose his own
  * password, one user books a desk that the other one then loses, the booker reports a broken docking station, the admin sees the report and the
  * statistics. Screenshots of the main pages land in docs/screenshots/.
- *
- * It runs once per `npm test`: in the postgres project when TEST_DATABASE_URL is set, else in pglite.
  */
-const runsHere = process.env.TEST_DATABASE_URL ? testDbKind === 'postgres' : testDbKind === 'pglite';
-
-const CHROMIUM = '/usr/bin/chromium';
-const TIME_ZONE = 'Europe/Berlin';
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
-const SCREENSHOTS = projectPath('docs', 'screenshots');
-
-const ALICE = { firstName: 'Alice', lastName: 'Lindqvist', email: 'alice@example.test', password: 'alice-password-1' };
-const BOB = { firstName: 'Bob', lastName: 'Okafor', email: 'bob@example.test', password: 'bob-password-1', newPassword: 'bob-own-password-2' };
-
-/** The elements sticking out on the right, to say what makes a page scroll sideways. */
-const WIDER_THAN_SCREEN = `[...document.querySelectorAll('body *')]
-  .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
-  .slice(0, 5)
-  .map((element) => element.tagName + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right))`;
-
-/** Tomorrow's calendar date in the browser's time zone, as the date input holds it. */
-function tomorrowIn(timeZone: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
-      .formatToParts(new Date())
-      .map((part) => [part.type, part.value]),
-  );
-  const next = new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day) + 1));
-  return next.toISOString().slice(0, 10);
-}
-
-/** "YYYY-MM-DD HH:MM" of an instant in a time zone. */
-function localIn(timeZone: string, iso: string): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
-      .formatToParts(new Date(iso))
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
-}
-
-describe.skipIf(!runsHere)('the web app in a browser', () => {
-  let database: TestDatabase;
-  let server: FastifyInstance;
+describe.skipIf(!browserTestsRunHere)('the web app in a browser', () => {
+  let app: BrowserApp;
   let baseUrl: string;
-  let profileDir: string;
-  let context: BrowserContext;
-  const problems: string[] = [];
+  let problems: string[];
 
   beforeAll(async () => {
-    if (!webBuildIsCurrent()) {
-      const build = spawnSync(process.execPath, [projectPath('node_modules', 'tsx', 'dist', 'cli.mjs'), projectPath('scripts', 'build-web.ts')], {
-        cwd: projectPath(),
-        encoding: 'utf8',
-      });
-      if (build.status !== 0) throw new Error(`web build failed:\n${build.stdout}\n${build.stderr}`);
-    }
-    database = await createTestDatabase();
-    const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false' });
-    server = Fastify(serverOptions(config, false));
-    await server.register(deskbook, { config, database: database.handle });
-    baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });
-
-    profileDir = await mkdtemp(path.join(tmpdir(), 'deskbook-e2e-'));
-    context = await chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-      viewport: DESKTOP,
-      timezoneId: TIME_ZONE,
-      locale: 'en-GB',
-    });
-    context.setDefaultTimeout(15_000);
+    app = await startBrowserApp();
+    baseUrl = app.baseUrl;
+    problems = app.problems;
   });
 
   afterAll(async () => {
-    await context?.close();
-    if (profileDir) await rm(profileDir, { recursive: true, force: true });
-    await server?.close();
-    await database?.dispose();
+    await app?.close();
   });
 
-  /** A new tab: its own sessionStorage, so its own signed-in person. Script errors are collected. */
-  async function tab(): Promise<Page> {
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      // The browser logs every non-2xx answer (409 on purpose below, 404 for a missing picture).
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
-    });
-    return page;
-  }
-
-  async function signIn(page: Page, email: string, password: string) {
-    await page.goto(`${baseUrl}/`);
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await page.getByLabel('E-mail', { exact: true }).fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Find a desk' }).waitFor();
-  }
-
-  /** Desktop and phone screenshots of what the page shows now; the phone one must not scroll sideways. */
-  async function screenshots(page: Page, name: string) {
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
-    await page.setViewportSize(PHONE);
-    // Two frames: time for layouts that follow media queries in script (the charts) to re-render.
-    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
-    // Strings, evaluated in the page (this file is compiled without the DOM library).
-    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-    const culprits = overflow > 0 ? await page.evaluate(WIDER_THAN_SCREEN) : [];
-    expect(overflow, `${name} is wider than a phone screen: ${JSON.stringify(culprits)}`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
-    await page.setViewportSize(DESKTOP);
-    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
-  }
+  const tab = () => app.tab();
+  const signIn = (page: Page, email: string, password: string) => signInAt(page, baseUrl, email, password);
 
   /**
    * Until the account has chosen its own password (PUT /api/self/password succeeded), the tab gets
@@ -161,12 +67,6 @@ describe.skipIf(!runsHere)('the web app in a browser', () => {
       };
       return route.fulfill({ status: 403, contentType: 'application/problem+json', body: JSON.stringify(problem) });
     });
-  }
-
-  async function openMenu(page: Page, link: string) {
-    const menu = page.getByRole('button', { name: 'Menu' });
-    if (await menu.isVisible()) await menu.click();
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
   }
 
   it('runs the whole booking story', async () => {

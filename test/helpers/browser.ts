@@ -1,0 +1,160 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { webBuildIsCurrent } from '../../scripts/build-web.js';
+import deskbook, { serverOptions } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { projectPath } from '../../src/shared/paths.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './app.js';
+import { createTestDatabase, testDbKind, type TestDatabase } from './database.js';
+
+/**
+ * The web app in a real browser (Debian's Chromium, headless, never a downloaded one) against a
+ * real server on a fresh database, shared by the browser tests under test/e2e/.
+ *
+ * Browser tests run once per `npm test`: in the postgres project when TEST_DATABASE_URL is set,
+ * else in pglite.
+ */
+export const browserTestsRunHere = process.env.TEST_DATABASE_URL ? testDbKind === 'postgres' : testDbKind === 'pglite';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const BROWSER_TIME_ZONE = 'Europe/Berlin';
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+export const SCREENSHOTS = projectPath('docs', 'screenshots');
+
+/** The elements sticking out on the right, to say what makes a page scroll sideways. */
+const WIDER_THAN_SCREEN = `[...document.querySelectorAll('body *')]
+  .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .slice(0, 5)
+  .map((element) => element.tagName + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right))`;
+
+const TWO_FRAMES = 'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))';
+
+function partsIn(timeZone: string, date: Date, withTime: boolean): Record<string, string> {
+  const format = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    ...(withTime ? { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' as const } : {}),
+  });
+  return Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
+}
+
+/** The calendar date `days` after today in a time zone, as a date input holds it. */
+export function dayIn(timeZone: string, days: number): string {
+  const parts = partsIn(timeZone, new Date(), false);
+  const next = new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day) + days));
+  return next.toISOString().slice(0, 10);
+}
+
+/** Tomorrow's calendar date in a time zone, as a date input holds it. */
+export function tomorrowIn(timeZone: string): string {
+  return dayIn(timeZone, 1);
+}
+
+/** "YYYY-MM-DD HH:MM" of an instant in a time zone. */
+export function localIn(timeZone: string, iso: string): string {
+  const parts = partsIn(timeZone, new Date(iso), true);
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+}
+
+export interface BrowserApp {
+  baseUrl: string;
+  server: FastifyInstance;
+  database: TestDatabase;
+  context: BrowserContext;
+  /** Script errors and console errors of every tab, to assert empty at the end. */
+  problems: string[];
+  /** A new tab: its own sessionStorage, so its own signed-in person. */
+  tab(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** Builds the web app if needed, starts the service on a fresh database and a browser. */
+export async function startBrowserApp(env: Record<string, string> = {}): Promise<BrowserApp> {
+  if (!webBuildIsCurrent()) {
+    const build = spawnSync(process.execPath, [projectPath('node_modules', 'tsx', 'dist', 'cli.mjs'), projectPath('scripts', 'build-web.ts')], {
+      cwd: projectPath(),
+      encoding: 'utf8',
+    });
+    if (build.status !== 0) throw new Error(`web build failed:\n${build.stdout}\n${build.stderr}`);
+  }
+  const database = await createTestDatabase();
+  const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', ...env });
+  const server = Fastify(serverOptions(config, false));
+  await server.register(deskbook, { config, database: database.handle });
+  const baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });
+
+  const profileDir = await mkdtemp(path.join(tmpdir(), 'deskbook-e2e-'));
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    viewport: DESKTOP,
+    timezoneId: BROWSER_TIME_ZONE,
+    locale: 'en-GB',
+  });
+  context.setDefaultTimeout(15_000);
+  const problems: string[] = [];
+
+  return {
+    baseUrl,
+    server,
+    database,
+    context,
+    problems,
+    async tab() {
+      const page = await context.newPage();
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        // The browser logs every non-2xx answer (409s on purpose, 404 for a missing picture).
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+      });
+      return page;
+    },
+    async close() {
+      await context.close();
+      await rm(profileDir, { recursive: true, force: true });
+      await server.close();
+      await database.dispose();
+    },
+  };
+}
+
+/** Signs in through the sign-in form and waits for the first page. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string) {
+  await page.goto(`${baseUrl}/`);
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.getByLabel('E-mail', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Find a desk' }).waitFor();
+}
+
+/** Follows a link of the main navigation, opening the phone menu first if it is folded. */
+export async function openMenu(page: Page, link: string) {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
+}
+
+/** Desktop and phone screenshots of what the page shows now; the phone one must not scroll sideways. */
+export async function screenshots(page: Page, name: string) {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
+  await page.setViewportSize(PHONE);
+  // Two frames: time for layouts that follow media queries in script (the charts) to re-render.
+  await page.evaluate(TWO_FRAMES);
+  // Strings, evaluated in the page (tests are compiled without the DOM library).
+  const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
+  const culprits = overflow > 0 ? await page.evaluate(WIDER_THAN_SCREEN) : [];
+  expect(overflow, `${name} is wider than a phone screen: ${JSON.stringify(culprits)}`).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
+  await page.setViewportSize(DESKTOP);
+  await page.evaluate(TWO_FRAMES);
+}
