@@ -22,6 +22,7 @@ import {
   type Dataset,
   type OverlapCounts,
 } from './bench/database.js';
+import { prepareAttendance, removeAttendanceRows, type AttendanceBench } from './bench/attendance.js';
 import { CONNECTIONS, measure, summarize, type Measurement } from './bench/measure.js';
 import { measureAtRate } from './bench/paced.js';
 import { freePort, RssSampler, ServerProcess } from './bench/processes.js';
@@ -224,10 +225,12 @@ async function main(): Promise<number> {
   // The seed books up to six months ahead: everything from a year ahead on is the bench's.
   const benchRowsFrom = new Date(today.getTime() + 365 * DAY);
   let exitCode = 0;
+  let attendanceBench: AttendanceBench | undefined;
 
   const stopEverything = async () => {
     await Promise.all(servers.map((server) => server.stop()));
     await removeBenchRows(sql, benchRowsFrom).catch(() => {});
+    await removeAttendanceRows(sql, attendanceBench).catch(() => {});
   };
   process.once('SIGINT', () => {
     progress('Interrupted: stopping the servers and removing the bench rows …');
@@ -282,6 +285,16 @@ async function main(): Promise<number> {
         HOT_DESKS,
       ),
     };
+
+    if (options.scenarios.some((scenario) => scenario.id === 'check-in' || scenario.id === 'attendance')) {
+      attendanceBench = await prepareAttendance(
+        sql,
+        dataset.users.map((user) => user.id),
+        dataset.bookableDeskIds,
+        10_000,
+      );
+      context.attendance = attendanceBench;
+    }
 
     const saturationRuns = new Map<ScenarioId, Measurement[]>();
     const fixedRateRuns = new Map<ScenarioId, Measurement[]>();

@@ -1,4 +1,5 @@
 import type autocannon from 'autocannon';
+import { attendanceScenarios, type AttendanceBench } from './attendance.js';
 import { BENCH_USER_AGENT, type SeededUser } from './database.js';
 
 const HOUR = 3_600_000;
@@ -15,6 +16,8 @@ export interface BenchContext {
   /** Tomorrow's (the next workday's) 09:00–17:00 UTC: the window the searches look at. */
   searchWindow: { start: string; end: string };
   bookings: Bookings;
+  /** Reservations running now and the offices and week of the attendance scenarios (bench/attendance.ts). */
+  attendance?: AttendanceBench;
 }
 
 /** The part of autocannon's options a scenario decides (the runner adds url, connections, duration). */
@@ -34,7 +37,9 @@ export type ScenarioId =
   | 'stats'
   | 'book'
   | 'book-hot'
-  | 'login';
+  | 'login'
+  | 'check-in'
+  | 'attendance';
 
 export interface Scenario {
   id: ScenarioId;
@@ -284,6 +289,8 @@ export const SCENARIOS: readonly Scenario[] = [
       };
     },
   },
+  // Attendance (issue 11): check-in and the admin's list, in their own module.
+  ...attendanceScenarios(),
 ];
 
 /** The next workday (Monday to Friday) after `now`, 09:00–17:00 UTC. */
