@@ -76,7 +76,32 @@ BEGIN
   RETURN NULL;
 END
 $$;--> statement-breakpoint
-CREATE TRIGGER "reservations_attendance_plan" AFTER INSERT OR UPDATE OF "start_time", "end_time", "desk_id" ON "reservations" FOR EACH ROW EXECUTE FUNCTION "attendance_plan"();--> statement-breakpoint
+-- A changed time or desk plans again, row by row (few rows at a time).
+CREATE TRIGGER "reservations_attendance_replan" AFTER UPDATE OF "start_time", "end_time", "desk_id" ON "reservations" FOR EACH ROW
+  WHEN (OLD.start_time IS DISTINCT FROM NEW.start_time OR OLD.end_time IS DISTINCT FROM NEW.end_time OR OLD.desk_id IS DISTINCT FROM NEW.desk_id)
+  EXECUTE FUNCTION "attendance_plan"();--> statement-breakpoint
+-- New reservations are planned once per statement, as a set (a bulk import stays fast).
+CREATE FUNCTION "attendance_plan_inserted"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "attendance" ("reservation_id", "status", "check_in_opens_at", "release_at")
+  SELECT p.id,
+         CASE WHEN p.required THEN 'PENDING' ELSE 'NOT_REQUIRED' END::"attendance_status",
+         p.start_time - p.opens_ms * interval '1 millisecond',
+         CASE WHEN p.required THEN least(p.start_time + p.grace_ms * interval '1 millisecond', p.end_time) END
+    FROM (SELECT n.id, n.start_time, n.end_time,
+                 coalesce(s.check_in_required, g.check_in_required, false) AS required,
+                 coalesce(s.check_in_opens_before_ms, g.check_in_opens_before_ms, 900000) AS opens_ms,
+                 coalesce(s.check_in_grace_ms, g.check_in_grace_ms, 1200000) AS grace_ms
+            FROM "new_reservations" n
+            JOIN "desks" d ON d.id = n.desk_id
+            JOIN "rooms" ro ON ro.id = d.room_id
+            LEFT JOIN "attendance_defaults" g ON g.id = 1
+            LEFT JOIN "department_settings" s ON s.department_id = ro.department_id) p
+  ON CONFLICT ("reservation_id") DO NOTHING;
+  RETURN NULL;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "reservations_attendance_planned" AFTER INSERT ON "reservations" REFERENCING NEW TABLE AS "new_reservations" FOR EACH STATEMENT EXECUTE FUNCTION "attendance_plan_inserted"();--> statement-breakpoint
 -- Reservations written before this migration: check-in was not required.
 INSERT INTO "attendance" ("reservation_id", "status", "check_in_opens_at")
 SELECT "id", 'NOT_REQUIRED', "start_time" - interval '15 minutes' FROM "reservations";
