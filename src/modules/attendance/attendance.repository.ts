@@ -177,17 +177,44 @@ export class AttendanceRepository {
     return row;
   }
 
-  /** Locks the attendance row the release job claims too: a check-in and a release of one reservation take turns. */
-  async lockForCheckIn(tx: Database, reservationId: string): Promise<AttendanceView | undefined> {
-    const [row] = await tx
-      .select(view)
-      .from(attendance)
-      .innerJoin(reservations, eq(reservations.id, attendance.reservationId))
-      .innerJoin(desks, eq(desks.id, reservations.deskId))
-      .innerJoin(rooms, eq(rooms.id, desks.roomId))
-      .where(eq(attendance.reservationId, reservationId))
-      .for('update', { of: attendance });
-    return row;
+  /**
+   * Check-in in one statement: the row is updated only if the caller may and the window is open
+   * at `now`. The UPDATE takes the row lock the release job claims with SKIP LOCKED; if a release
+   * holds it, the UPDATE waits and then sees NO_SHOW and changes nothing (docs/behaviour.md#check-in).
+   * Undefined when nothing was changed (the caller reads why).
+   */
+  async checkInIfOpen(reservationId: string, now: Date, ownerId: string | undefined): Promise<AttendanceView | undefined> {
+    const at = sql`${now.toISOString()}::timestamptz`;
+    const rows = await queryRows<Record<string, unknown>>(
+      this.db,
+      sql`
+      update attendance a set status = 'CHECKED_IN', checked_in_at = ${at}
+        from reservations r join desks d on d.id = r.desk_id join rooms ro on ro.id = d.room_id
+       where a.reservation_id = ${reservationId} and r.id = a.reservation_id
+         ${ownerId === undefined ? sql`` : sql`and r.user_id = ${ownerId}`}
+         and a.status in ('PENDING', 'NOT_REQUIRED')
+         and ${at} >= a.check_in_opens_at and ${at} < r.end_time
+         and (a.status = 'NOT_REQUIRED' or a.release_at is null or ${at} < a.release_at)
+      returning a.reservation_id, r.user_id, r.desk_id, d.room_id, ro.department_id, r.start_time, r.end_time,
+                a.check_in_opens_at, a.release_at, a.checked_in_at, a.released_at`,
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+    return {
+      reservationId: String(row.reservation_id),
+      userId: String(row.user_id),
+      deskId: String(row.desk_id),
+      roomId: String(row.room_id),
+      departmentId: String(row.department_id),
+      startTime: date(row.start_time)!,
+      endTime: date(row.end_time)!,
+      status: 'CHECKED_IN',
+      checkInOpensAt: date(row.check_in_opens_at)!,
+      releaseAt: date(row.release_at),
+      checkedInAt: date(row.checked_in_at),
+      releasedAt: date(row.released_at),
+    };
   }
 
   async markCheckedIn(tx: Database, reservationId: string, now: Date): Promise<void> {
@@ -224,8 +251,16 @@ export class AttendanceRepository {
     if (filter.roomId !== undefined) conditions.push(eq(desks.roomId, filter.roomId));
     if (filter.departmentId !== undefined) conditions.push(eq(rooms.departmentId, filter.departmentId));
     if (filter.status !== undefined) conditions.push(eq(attendance.status, filter.status));
-    if (filter.from !== undefined) conditions.push(gt(reservations.endTime, filter.from));
-    if (filter.to !== undefined) conditions.push(lt(reservations.startTime, filter.to));
+    if (filter.from !== undefined && filter.to !== undefined) {
+      // As the desks' exclusion constraint writes it: its GiST index (desk_id, range) then finds an
+      // office's week desk by desk instead of every reservation of the week (docs/query-plans.md).
+      conditions.push(
+        sql`tstzrange(${reservations.startTime}, ${reservations.endTime}, '[)') && tstzrange(${filter.from.toISOString()}::timestamptz, ${filter.to.toISOString()}::timestamptz, '[)')`,
+      );
+    } else {
+      if (filter.from !== undefined) conditions.push(gt(reservations.endTime, filter.from));
+      if (filter.to !== undefined) conditions.push(lt(reservations.startTime, filter.to));
+    }
     return conditions.length > 0 ? and(...conditions) : undefined;
   }
 

@@ -158,25 +158,24 @@ export class AttendanceService {
 
   /**
    * Check-in (docs/behaviour.md#check-in): from checkInOpensAt until the reservation ends and,
-   * while required, before releaseAt. Idempotent. The attendance row is locked as the release
-   * job locks it, so of a check-in and a release racing at the deadline exactly one wins.
+   * while required, before releaseAt. Idempotent. One UPDATE when it succeeds; it locks the row
+   * the release job claims, so of a check-in and a release racing at the deadline exactly one wins.
+   * When nothing changed, the row is read to answer why.
    */
   async checkIn(caller: Caller, reservationId: string): Promise<AttendanceDto> {
-    return this.db.transaction(async (tx) => {
-      const repository = new AttendanceRepository(tx);
-      const row = await repository.lockForCheckIn(tx, reservationId);
-      if (!row || (!isAdmin(caller) && row.userId !== caller.user.id)) throw notFound('Reservation', reservationId);
-      if (row.status === 'CHECKED_IN') return toAttendanceDto(row);
-      const now = this.clock.now();
-      if (row.status === 'NO_SHOW') throw notOpen(`Nobody checked in by ${iso(row.releaseAt)}: the reservation was released at ${iso(row.releasedAt)}`);
-      if (now < row.checkInOpensAt) throw notOpen(`Check-in opens at ${row.checkInOpensAt.toISOString()}`);
-      if (now >= row.endTime) throw notOpen('The reservation has ended');
-      if (row.status === 'PENDING' && row.releaseAt !== null && now >= row.releaseAt) {
-        throw notOpen(`Check-in closed at ${row.releaseAt.toISOString()}; the reservation is being released`);
-      }
-      await repository.markCheckedIn(tx, reservationId, now);
-      return toAttendanceDto({ ...row, status: 'CHECKED_IN', checkedInAt: now });
-    });
+    const now = this.clock.now();
+    const admin = isAdmin(caller);
+    const done = await this.repository.checkInIfOpen(reservationId, now, admin ? undefined : caller.user.id);
+    if (done) return toAttendanceDto(done);
+    const row = await this.repository.findById(reservationId);
+    if (!row || (!admin && row.userId !== caller.user.id)) throw notFound('Reservation', reservationId);
+    if (row.status === 'CHECKED_IN') return toAttendanceDto(row);
+    if (row.status === 'NO_SHOW') throw notOpen(`Nobody checked in by ${iso(row.releaseAt)}: the reservation was released at ${iso(row.releasedAt)}`);
+    if (now < row.checkInOpensAt) throw notOpen(`Check-in opens at ${row.checkInOpensAt.toISOString()}`);
+    if (now >= row.endTime) throw notOpen('The reservation has ended');
+    if (row.releaseAt !== null && now >= row.releaseAt) throw notOpen(`Check-in closed at ${row.releaseAt.toISOString()}; the reservation is being released`);
+    // Changed between the two statements (e.g. moved): let the caller try again.
+    throw new AppError('CONFLICT', 'The reservation changed meanwhile; try again');
   }
 
   // ---- statistics ------------------------------------------------------------------------------
