@@ -54,6 +54,10 @@ DECLARE
   opens_ms integer := 900000;
   grace_ms integer := 1200000;
 BEGIN
+  -- The release job cuts ends of rows it has just marked NO_SHOW: nothing to plan.
+  IF current_setting('deskbook.attendance_releasing', true) = 'on' THEN
+    RETURN NULL;
+  END IF;
   SELECT coalesce(s.check_in_required, g.check_in_required, false),
          coalesce(s.check_in_opens_before_ms, g.check_in_opens_before_ms, 900000),
          coalesce(s.check_in_grace_ms, g.check_in_grace_ms, 1200000)

@@ -282,6 +282,8 @@ export class AttendanceRepository {
       if (due.length === 0) return { released: 0, cut: 0 };
       const ids = due.map((row) => row.id);
       await tx.update(attendance).set({ status: 'NO_SHOW', releasedAt: now }).where(inArray(attendance.reservationId, ids));
+      // Tells the planning trigger (migration attendance) to skip these rows: they are NO_SHOW already.
+      await tx.execute(sql`select set_config('deskbook.attendance_releasing', 'on', true)`);
       const cut = await tx
         .update(reservations)
         .set({ endTime: sql`greatest(${now.toISOString()}::timestamptz, ${reservations.startTime} + interval '1 millisecond')`, modifiedAt: now })
