@@ -104,6 +104,10 @@ describe.skipIf(!browserTestsRunHere)('attendance in a browser', () => {
     await page.getByText('Checked in: desk L-01.').waitFor();
     await page.locator('.desk-now [data-status="CHECKED_IN"]').waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, 'desk-page-phone.png'), fullPage: true });
+    // My reservations shows the attendance too.
+    await page.goto(`${app.baseUrl}/reservations`);
+    await page.getByRole('heading', { name: 'My reservations' }).waitFor();
+    await page.locator('.reservation [data-status="CHECKED_IN"]').first().waitFor();
 
     // Bob, at a desk free now: books it on the spot.
     const bobs = await app.tab();
