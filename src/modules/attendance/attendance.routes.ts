@@ -158,6 +158,8 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
     app.get(
       `/api/desks/:deskId/qr.${format}`,
       {
+        // Drawing an image costs CPU: limited per user like other costly requests.
+        config: { expensive: true },
         schema: {
           tags: ['Attendance'],
           summary: `A desk's QR code (${format.toUpperCase()})`,
@@ -185,7 +187,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
   app.get(
     '/api/rooms/:roomId/qr-labels',
     {
-      config: { role: 'ADMIN' },
+      config: { role: 'ADMIN', expensive: true },
       schema: {
         tags: ['Attendance'],
         summary: "A room's printable sheet of desk QR labels (admin)",

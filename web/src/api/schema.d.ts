@@ -8478,6 +8478,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -8573,6 +8582,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -8661,6 +8679,15 @@ export interface paths {
                 };
                 /** @description Not found. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
