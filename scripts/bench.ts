@@ -1,58 +1,62 @@
 /**
- * `npm run bench`: throughput and latency of the built server on PostgreSQL with the large
- * dataset, beside three routes of a bare Fastify process as the yardstick (targets: docs/benchmarks.md).
- * docs/benchmarks.md describes what it measures and holds the last full run.
+ * `npm run bench`: throughput, latency and statements per request of the built server on
+ * PostgreSQL with the large dataset, beside three routes of a bare Fastify process as the
+ * yardstick, then the same scenarios on the embedded database (PGlite) with the small profile.
+ * docs/benchmarks.md describes what it measures (and the targets) and holds the last full run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../src/db/client.js';
+import { openDatabase, type DatabaseHandle, type QueryListener } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { projectPath } from '../src/shared/paths.js';
-import {
-  BENCH_USER_AGENT,
-  BenchFailure,
-  countOverlaps,
-  openBenchDatabase,
-  readDataset,
-  removeBenchRows,
-  type Dataset,
-  type OverlapCounts,
-} from './bench/database.js';
-import { prepareAttendance, removeAttendanceRows, type AttendanceBench } from './bench/attendance.js';
-import { CONNECTIONS, measure, summarize, type Measurement } from './bench/measure.js';
+import { addBigRoom, BENCH_USER_AGENT, BenchFailure, countOverlaps, readDataset, removeBenchRows, type Dataset, type OverlapCounts } from './bench/database.js';
+import { CONNECTIONS, measure, summarize, type Measurement, type Summary } from './bench/measure.js';
 import { measureAtRate } from './bench/paced.js';
 import { freePort, RssSampler, ServerProcess } from './bench/processes.js';
-import { documentSection, resultsMarkdown, type BenchReport } from './bench/report.js';
+import { benchFloorPlan, removeBenchFloorPlan } from './bench/floor-plan.js';
+import { documentSection, resultsMarkdown, type BenchReport, type DatabaseRun } from './bench/report.js';
 import { Bookings, nextWorkdayWindow, SCENARIOS, type BenchContext, type Scenario, type ScenarioId } from './bench/scenarios.js';
-import { SEED_ADMIN_EMAIL, SEED_PASSWORD } from './seed/seed.js';
+import { countStatements } from './bench/statements.js';
+import { WireCounter } from './bench/wire-counter.js';
+import { PROFILES, SEED_ADMIN_EMAIL, SEED_PASSWORD, seed } from './seed/seed.js';
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/deskbook_large';
-const TOKEN_USERS = 50;
 const HOT_DESKS = 5;
-const PAUSE_BETWEEN_RUNS_MS = 1000;
 const DAY = 86_400_000;
 const DOC_START = '<!-- bench:results:start -->';
 const DOC_END = '<!-- bench:results:end -->';
+/** Requests of each scenario whose statements are counted. */
+const STATEMENT_REPEATS = 5;
+/** Seconds per scenario of the PGlite table (one round), when not --quick. */
+const PGLITE_SECONDS = 2;
 
-const USAGE = `Usage: npm run bench -- [--duration <s>] [--warmup <s>] [--rounds <n>] [--only <scenario,...>] [--quick] [--write] [--skip-build]
+const USAGE = `Usage: npm run bench -- [--duration <s>] [--warmup <s>] [--rounds <n>] [--only <scenario,...>]
+                         [--database both|postgres|pglite] [--quick] [--write] [--skip-build] [--source]
 
-Builds the server, starts it on the PostgreSQL database BENCH_DATABASE_URL (default
-${DEFAULT_DATABASE_URL}; fill it with: npm run seed -- --profile large), starts a bare
-Fastify reference server beside it, loads both with autocannon (${CONNECTIONS} connections) and prints
-one table; a full run also writes it to docs/benchmarks.md. Takes 15 to 20 minutes with the defaults.
+Builds the server and starts it on the PostgreSQL database BENCH_DATABASE_URL (default
+${DEFAULT_DATABASE_URL}; fill it with: npm run seed -- --profile large), beside a bare Fastify
+reference server; loads both with autocannon (${CONNECTIONS} connections). Then seeds the small profile into a fresh
+embedded database (PGlite) and runs the same scenarios on it. Before each, every scenario's
+request is sent ${STATEMENT_REPEATS} times to the service in this process to count its SQL statements. Prints
+the tables; a full run also writes them to docs/benchmarks.md. Takes about 10 minutes with the defaults.
 
-  --duration <s>    measured seconds per scenario and round, at saturation and at the fixed rate (default 10)
-  --warmup <s>      seconds of load before each measured run, not counted (default 3)
-  --rounds <n>      rounds; each runs every scenario once, in turn (default 3); medians are reported
+  --duration <s>    measured seconds per scenario and round, at saturation and at the fixed rate (default 5)
+  --warmup <s>      seconds of load before each scenario's first measured run, not counted (default 2)
+  --rounds <n>      rounds on PostgreSQL; each runs every scenario once, in turn (default 3); medians
+                    are reported. PGlite gets one round of ${PGLITE_SECONDS} s per scenario.
   --only <list>     only these scenarios (R1 always runs: the ratios need it):
                     ${SCENARIOS.map((scenario) => scenario.id).join(', ')}
-  --quick           2 s per scenario, 1 s warm-up, 1 round: for trying it out; writes no docs
-  --write           write docs/benchmarks.md after a --quick or --only run too
+  --database <db>   both (default), postgres (the large dataset only) or pglite (the small profile only;
+                    needs no PostgreSQL: R2 and R3 are left out)
+  --quick           2 s per scenario, 1 s warm-up, 1 round, 10 signed-in users (--duration and --warmup
+                    still apply): for trying it out; writes no docs
+  --write           write docs/benchmarks.md after a --quick, --only or one-database run too
   --skip-build      use dist/ as it is
+  --source          run the server from src/ with tsx (no build; for smoke runs and tests)
 
 BENCH_PASSWORD: the seeded accounts' password (default the seed's "${SEED_PASSWORD}").
 Exit code 1 when the database is not seeded, a server fails, any request answers 5xx, or the
@@ -65,18 +69,36 @@ function fail(message: string): never {
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
-function parseCommandLine() {
+interface Options {
+  seconds: number;
+  warmupSeconds: number;
+  rounds: number;
+  fixedRateSeconds: number;
+  scenarios: readonly Scenario[];
+  quick: boolean;
+  writeDocs: boolean;
+  build: boolean;
+  source: boolean;
+  postgres: boolean;
+  pglite: boolean;
+  tokenUsers: number;
+  pauseMs: number;
+}
+
+function parseCommandLine(): Options {
   let values;
   try {
     values = parseArgs({
       options: {
-        duration: { type: 'string', default: '10' },
-        warmup: { type: 'string', default: '3' },
-        rounds: { type: 'string', default: '3' },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        rounds: { type: 'string' },
         only: { type: 'string' },
+        database: { type: 'string', default: 'both' },
         quick: { type: 'boolean', default: false },
         write: { type: 'boolean', default: false },
         'skip-build': { type: 'boolean', default: false },
+        source: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -89,7 +111,8 @@ function parseCommandLine() {
     process.stdout.write(`${USAGE}\n`);
     process.exit(0);
   }
-  const whole = (name: string, raw: string, min: number) => {
+  const whole = (name: string, raw: string | undefined, fallback: number, min: number) => {
+    if (raw === undefined) return fallback;
     if (!/^\d{1,5}$/.test(raw) || Number(raw) < min) fail(`--${name} must be a whole number ≥ ${min} (got "${raw}")`);
     return Number(raw);
   };
@@ -104,16 +127,23 @@ function parseCommandLine() {
       fail(`--only: unknown scenario ${unknown.join(', ') || '(none given)'}; choose from ${SCENARIOS.map((s) => s.id).join(', ')}`);
     scenarios = SCENARIOS.filter((scenario) => scenario.id === 'r1' || wanted.includes(scenario.id));
   }
+  if (!['both', 'postgres', 'pglite'].includes(values.database)) fail(`--database must be both, postgres or pglite (got "${values.database}")`);
   const quick = values.quick;
+  const seconds = whole('duration', values.duration, quick ? 2 : 5, 1);
   return {
-    seconds: quick ? 2 : whole('duration', values.duration, 1),
-    warmupSeconds: quick ? 1 : whole('warmup', values.warmup, 0),
-    rounds: quick ? 1 : whole('rounds', values.rounds, 1),
-    fixedRateSeconds: quick ? 2 : whole('duration', values.duration, 1),
+    seconds,
+    warmupSeconds: whole('warmup', values.warmup, quick ? 1 : 2, 0),
+    rounds: quick ? 1 : whole('rounds', values.rounds, 3, 1),
+    fixedRateSeconds: seconds,
     scenarios,
     quick,
-    writeDocs: values.write || (!quick && values.only === undefined),
-    build: !values['skip-build'],
+    writeDocs: values.write || (!quick && values.only === undefined && values.database === 'both'),
+    build: !values['skip-build'] && !values.source,
+    source: values.source,
+    postgres: values.database !== 'pglite',
+    pglite: values.database !== 'postgres',
+    tokenUsers: quick ? 10 : 50,
+    pauseMs: quick ? 250 : 200,
   };
 }
 
@@ -123,42 +153,48 @@ function build(): void {
   if (result.status !== 0) fail('npm run build failed; the bench measures the built server (dist/server.js).');
 }
 
+/** The database the server under test uses: PostgreSQL by URL, or the embedded one in a directory. */
+type Target = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };
+
 /** The environment of the server under test: its defaults (production log settings) with two exceptions, named in the report. */
-function serverEnvironment(databaseUrl: string, port: number): { env: NodeJS.ProcessEnv; description: string } {
-  const settings = {
-    DATABASE_URL: databaseUrl,
+function serverEnvironment(target: Target, port: number, requestLog = true): NodeJS.ProcessEnv {
+  return {
+    // Nothing inherited but the basics, so no setting of the caller's shell changes what is measured;
+    // the allocator setting is that of `npm start`.
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: 'production',
+    MALLOC_ARENA_MAX: '2',
+    ...(target.kind === 'postgres' ? { DATABASE_URL: target.url } : { DATA_DIR: target.dataDir }),
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
-    REQUEST_LOG: 'true',
+    REQUEST_LOG: String(requestLog),
     // Every sign-in comes from the bench's one address; the default of 100 a minute would answer 429.
     LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '1000000',
     // The statistics scenario sends all its 50 connections with the one admin's token; the per-user
     // limit on costly requests (default 3 at once) would answer most of them 429.
     EXPENSIVE_CONCURRENCY_PER_USER: '1000',
   };
-  return {
-    // Nothing inherited but the basics, so no setting of the caller's shell changes what is measured;
-    // the allocator setting is that of `npm start`.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', MALLOC_ARENA_MAX: '2', ...settings },
-    description:
-      'default settings (LOG_LEVEL info, REQUEST_LOG true: one log line per request, written to a file; DATABASE_POOL_SIZE 10) except LOGIN_MAX_ATTEMPTS_PER_ADDRESS=1000000, since every sign-in comes from one address, and EXPENSIVE_CONCURRENCY_PER_USER=1000, since the statistics scenario uses one admin on all connections',
-  };
 }
 
-/**
- * Pending migrations are applied before the server starts: on a large database an index migration
- * can outlast the server's start-up timeout, and start-up is not what is measured.
- */
-async function applyMigrations(databaseUrl: string): Promise<void> {
-  const database = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 1, statementTimeoutMs: 3_600_000 });
-  try {
-    progress('Applying pending migrations …');
-    const applied = await migrate(database.db);
-    if (applied > 0) progress(`Applied ${applied} migration${applied === 1 ? '' : 's'}.`);
-  } finally {
-    await database.close();
-  }
+const SERVER_SETTINGS =
+  'default settings (LOG_LEVEL info, REQUEST_LOG true: one log line per request, written to a file; DATABASE_POOL_SIZE 10) except LOGIN_MAX_ATTEMPTS_PER_ADDRESS=1000000, since every sign-in comes from one address, and EXPENSIVE_CONCURRENCY_PER_USER=1000, since the statistics scenario uses one admin on all connections';
+
+function startServer(options: Options, name: string, target: Target, logDirectory: string, requestLog = true): Promise<ServerProcess> {
+  return freePort().then((port) =>
+    ServerProcess.start({
+      name,
+      // The heap cap of `npm start` (package.json): the server runs as it does in production.
+      args: options.source
+        ? ['--max-old-space-size=192', '--import', 'tsx', projectPath('src', 'server.ts')]
+        : ['--max-old-space-size=192', projectPath('dist', 'server.js')],
+      env: serverEnvironment(target, port, requestLog),
+      port,
+      readyPath: '/api/health',
+      logFile: path.join(logDirectory, `${name.replaceAll(' ', '-')}.log`),
+    }),
+  );
 }
 
 async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
@@ -175,10 +211,10 @@ async function signIn(baseUrl: string, email: string, password: string): Promise
   return ((await response.json()) as { accessToken: string }).accessToken;
 }
 
-/** Fresh tokens for the round: access tokens live 15 minutes. */
-async function signInAll(context: BenchContext, dataset: Dataset): Promise<void> {
-  const step = Math.max(1, Math.floor(dataset.users.length / TOKEN_USERS));
-  const people = Array.from({ length: Math.min(TOKEN_USERS, dataset.users.length) }, (_, i) => dataset.users[i * step]!);
+/** Fresh tokens for the round (access tokens live 15 minutes): the admin's and `count` users' spread over the seeded ones. */
+async function signInAll(context: BenchContext, dataset: Dataset, count: number): Promise<void> {
+  const step = Math.max(1, Math.floor(dataset.users.length / count));
+  const people = Array.from({ length: Math.min(count, dataset.users.length) }, (_, i) => dataset.users[i * step]!);
   context.adminToken = await signIn(context.appUrl, SEED_ADMIN_EMAIL, context.password);
   const tokens: string[] = [];
   for (let i = 0; i < people.length; i += 10) {
@@ -187,7 +223,7 @@ async function signInAll(context: BenchContext, dataset: Dataset): Promise<void>
   context.userTokens = tokens;
 }
 
-function machine(postgres: string): BenchReport['machine'] {
+function machine(postgres: string | undefined): BenchReport['machine'] {
   let commit: string | undefined;
   try {
     commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: projectPath(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -200,7 +236,7 @@ function machine(postgres: string): BenchReport['machine'] {
     model: cpus[0]?.model.trim() ?? 'unknown CPU',
     memoryBytes: os.totalmem(),
     node: process.version,
-    postgres: postgres.split(' on ')[0] ?? postgres,
+    postgres: postgres?.split(' on ')[0],
     os: `${os.type()} ${os.release()}`,
     commit,
   };
@@ -216,162 +252,372 @@ function writeDocument(section: string): string {
   return file;
 }
 
+/** Everything both databases' runs share. */
+interface Shared {
+  options: Options;
+  reference: ServerProcess;
+  logDirectory: string;
+  searchWindow: { start: string; end: string };
+  today: Date;
+  /** The bench books only from here on (the seed books up to six months ahead). */
+  benchRowsFrom: Date;
+  /** Stops what a run started, if it is interrupted. */
+  cleanups: (() => Promise<void>)[];
+  serverErrors: number;
+}
+
+/** One database's bookings: the statement count and the server's rounds take their slots from the same sequence. */
+function bookingsFor(shared: Shared, dataset: Dataset): Bookings {
+  const { today } = shared;
+  return new Bookings(dataset.bookableDeskIds, dataset.users, new Date(today.getTime() + 2 * 365 * DAY), new Date(today.getTime() + 3 * 365 * DAY), HOT_DESKS);
+}
+
+function contextFor(
+  shared: Shared,
+  dataset: Dataset,
+  bigRoom: BenchContext['bigRoom'],
+  bookings: Bookings,
+  appUrl: string,
+  floorPlanDepartmentId: string,
+): BenchContext {
+  return {
+    appUrl,
+    referenceUrl: shared.reference.baseUrl,
+    userTokens: [],
+    adminToken: '',
+    users: dataset.users,
+    password: process.env.BENCH_PASSWORD ?? SEED_PASSWORD,
+    searchWindow: shared.searchWindow,
+    bigRoom,
+    department: dataset.department,
+    bookings,
+    floorPlanDepartmentId,
+  };
+}
+
+/**
+ * The rounds on one database: every scenario at saturation in turn (a warm-up before its first
+ * measured run), then those with a fixed rate at that rate. `requestLogOff`: a second server with
+ * REQUEST_LOG=false, on which GET /api/self is measured right after it is on the first.
+ */
+async function runRounds(
+  shared: Shared,
+  label: string,
+  app: ServerProcess,
+  context: BenchContext,
+  dataset: Dataset,
+  plan: { scenarios: readonly Scenario[]; rounds: number; seconds: number; warmupSeconds: number; fixedRate: boolean; requestLogOff?: ServerProcess },
+): Promise<{ saturation: Map<ScenarioId, Summary>; fixedRate: Map<ScenarioId, Summary>; requestLogOff?: Summary }> {
+  const { options } = shared;
+  const saturationRuns = new Map<ScenarioId, Measurement[]>();
+  const fixedRateRuns = new Map<ScenarioId, Measurement[]>();
+  const logOffRuns: Measurement[] = [];
+  const record = (runs: Map<ScenarioId, Measurement[]>, id: ScenarioId, run: Measurement) => runs.set(id, [...(runs.get(id) ?? []), run]);
+  const servers = [shared.reference, app, ...(plan.requestLogOff ? [plan.requestLogOff] : [])];
+
+  const afterRun = async (title: string, result: Measurement) => {
+    for (const server of servers) if (!server.running) throw new Error(`the ${server.name} exited during "${title}"; see ${server.logFile}`);
+    await sleep(options.pauseMs);
+    return result;
+  };
+  const urlOf = (scenario: Scenario) => (scenario.server === 'reference' ? context.referenceUrl : context.appUrl);
+  const saturate = async (scenario: Scenario, seconds: number, url = urlOf(scenario)) => {
+    const result = await measure({ url, load: scenario.load(context), seconds, expected: scenario.expected });
+    shared.serverErrors += result.serverErrors;
+    return afterRun(scenario.title, result);
+  };
+  const line = (round: number, title: string, result: Measurement) =>
+    progress(
+      `${label} round ${round}/${plan.rounds}  ${title.padEnd(56)} ${Math.round(result.perSecond).toLocaleString('en-US').padStart(7)} req/s` +
+        `  p50 ${result.p50} ms  p99 ${result.p99} ms  errors ${result.errors}  statuses ${JSON.stringify(result.statuses)}`,
+    );
+
+  for (let round = 1; round <= plan.rounds; round++) {
+    await signInAll(context, dataset, options.tokenUsers);
+    for (const scenario of plan.scenarios) {
+      const measureOn = async () => {
+        if (round === 1 && plan.warmupSeconds > 0) await saturate(scenario, plan.warmupSeconds);
+        const result = await saturate(scenario, plan.seconds);
+        record(saturationRuns, scenario.id, result);
+        line(round, scenario.title, result);
+      };
+      if (scenario.id !== 'self' || !plan.requestLogOff) {
+        await measureOn();
+        continue;
+      }
+      const offUrl = plan.requestLogOff.baseUrl;
+      const measureOff = async () => {
+        if (round === 1 && plan.warmupSeconds > 0) await saturate(scenario, plan.warmupSeconds, offUrl);
+        const off = await saturate(scenario, plan.seconds, offUrl);
+        logOffRuns.push(off);
+        line(round, `${scenario.title} (REQUEST_LOG=false)`, off);
+      };
+      // Which of the two goes first alternates between rounds, so neither always follows the heavier scenario.
+      for (const run of round % 2 === 1 ? [measureOn, measureOff] : [measureOff, measureOn]) await run();
+    }
+    if (!plan.fixedRate) continue;
+    for (const scenario of plan.scenarios.filter((s) => s.fixedRate !== undefined)) {
+      const result = await measureAtRate({
+        url: urlOf(scenario),
+        load: scenario.load(context),
+        rate: scenario.fixedRate!,
+        seconds: options.fixedRateSeconds,
+        expected: scenario.expected,
+      });
+      shared.serverErrors += result.serverErrors;
+      await afterRun(scenario.title, result);
+      record(fixedRateRuns, scenario.id, result);
+      progress(
+        `${label} round ${round}/${plan.rounds}  ${scenario.title.padEnd(56)} at ${scenario.fixedRate} req/s: p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}`,
+      );
+    }
+  }
+  const summaries = (runs: Map<ScenarioId, Measurement[]>) => new Map([...runs].map(([id, measurements]) => [id, summarize(measurements)] as const));
+  return {
+    saturation: summaries(saturationRuns),
+    fixedRate: summaries(fixedRateRuns),
+    requestLogOff: logOffRuns.length > 0 ? summarize(logOffRuns) : undefined,
+  };
+}
+
+const writes = (scenarios: readonly Scenario[]) => scenarios.some((scenario) => scenario.id === 'book' || scenario.id === 'book-hot');
+
+async function statementsOn(shared: Shared, open: (onQuery: QueryListener) => Promise<DatabaseHandle>, context: BenchContext, wire?: WireCounter) {
+  progress(`Counting statements per request (${STATEMENT_REPEATS} requests of each scenario, in process) …`);
+  return countStatements({
+    open,
+    wire,
+    scenarios: shared.options.scenarios,
+    context,
+    adminEmail: SEED_ADMIN_EMAIL,
+    users: 5,
+    repeats: STATEMENT_REPEATS,
+  });
+}
+
+/** PostgreSQL with the seeded large dataset: the rounds, the fixed-rate runs and the request-log line. */
+async function runOnPostgres(shared: Shared, url: string, dataset: Dataset, db: DatabaseHandle): Promise<DatabaseRun> {
+  const { options } = shared;
+  await removeBenchRows(db.db, shared.benchRowsFrom);
+  const bigRoom = await addBigRoom(db.db);
+  const floorPlan = await benchFloorPlan(db.db);
+  if (floorPlan.placedByBench) shared.cleanups.push(() => removeBenchFloorPlan(db.db, floorPlan.departmentId));
+  const bookings = bookingsFor(shared, dataset);
+  const wire = await WireCounter.start(url);
+  let statements;
+  try {
+    statements = await statementsOn(
+      shared,
+      (onQuery) => openDatabase({ kind: 'postgres', url: wire.url, poolSize: 2, onQuery }),
+      contextFor(shared, dataset, bigRoom, bookings, '', floorPlan.departmentId),
+      wire,
+    );
+  } finally {
+    await wire.close();
+  }
+
+  progress('Starting the server on PostgreSQL …');
+  const target: Target = { kind: 'postgres', url };
+  const servers: ServerProcess[] = [];
+  const stop = async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+  };
+  shared.cleanups.push(stop);
+  try {
+    const app = await startServer(options, 'server', target, shared.logDirectory);
+    servers.push(app);
+    const logOff = options.scenarios.some((scenario) => scenario.id === 'self')
+      ? await startServer(options, 'server without request log', target, shared.logDirectory, false)
+      : undefined;
+    if (logOff) servers.push(logOff);
+    const context = contextFor(shared, dataset, bigRoom, bookings, app.baseUrl, floorPlan.departmentId);
+    const rss = new RssSampler(app);
+    const measured = await runRounds(shared, 'PostgreSQL', app, context, dataset, {
+      scenarios: options.scenarios,
+      rounds: options.rounds,
+      seconds: options.seconds,
+      warmupSeconds: options.warmupSeconds,
+      fixedRate: true,
+      requestLogOff: logOff,
+    });
+    const memory = rss.finish();
+    let overlaps: OverlapCounts | undefined;
+    if (writes(options.scenarios)) overlaps = await countOverlaps(db.db, shared.benchRowsFrom);
+    return {
+      kind: 'postgres',
+      label: `PostgreSQL (database ${new URL(url).pathname.slice(1)})`,
+      dataset: dataset.counts,
+      rounds: options.rounds,
+      warmupSeconds: options.warmupSeconds,
+      seconds: options.seconds,
+      ...measured,
+      statements,
+      memory,
+      overlaps,
+    };
+  } finally {
+    await stop();
+    await removeBenchRows(db.db, shared.benchRowsFrom);
+  }
+}
+
+/** A fresh embedded database with the small profile: one round of the same scenarios (R2 and R3 read PostgreSQL: left out). */
+async function runOnPglite(shared: Shared): Promise<DatabaseRun> {
+  const { options } = shared;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deskbook-bench-pglite-'));
+  shared.cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  progress(`Seeding the small profile into an embedded database (${dataDir}) …`);
+  let dataset: Dataset;
+  let bigRoom: BenchContext['bigRoom'];
+  let floorPlan: { departmentId: string };
+  const seeding = await openDatabase({ kind: 'pglite', dataDir });
+  try {
+    await migrate(seeding.db);
+    await seed(seeding, { sizes: PROFILES.small, seed: 1 });
+    dataset = await readDataset(seeding.db, dataDir, 'the bench seeds it itself');
+    bigRoom = await addBigRoom(seeding.db);
+    floorPlan = await benchFloorPlan(seeding.db);
+  } finally {
+    await seeding.close();
+  }
+  // PGlite is one process's: counted first, then the server opens it.
+  const bookings = bookingsFor(shared, dataset);
+  const statements = await statementsOn(
+    shared,
+    (onQuery) => openDatabase({ kind: 'pglite', dataDir, onQuery }),
+    contextFor(shared, dataset, bigRoom, bookings, '', floorPlan.departmentId),
+  );
+
+  progress('Starting the server on PGlite …');
+  const app = await startServer(options, 'server on PGlite', { kind: 'pglite', dataDir }, shared.logDirectory);
+  shared.cleanups.push(() => app.stop());
+  let measured;
+  let memory;
+  try {
+    const rss = new RssSampler(app);
+    measured = await runRounds(shared, 'PGlite', app, contextFor(shared, dataset, bigRoom, bookings, app.baseUrl, floorPlan.departmentId), dataset, {
+      scenarios: options.scenarios.filter((scenario) => !scenario.postgresOnly),
+      rounds: 1,
+      seconds: options.quick ? options.seconds : Math.min(options.seconds, PGLITE_SECONDS),
+      warmupSeconds: Math.min(options.warmupSeconds, 1),
+      fixedRate: false,
+    });
+    memory = rss.finish();
+  } finally {
+    await app.stop();
+  }
+  let overlaps: OverlapCounts | undefined;
+  if (writes(options.scenarios)) {
+    const check = await openDatabase({ kind: 'pglite', dataDir });
+    try {
+      overlaps = await countOverlaps(check.db, shared.benchRowsFrom);
+    } finally {
+      await check.close();
+    }
+  }
+  return {
+    kind: 'pglite',
+    label: 'PGlite (embedded), small profile',
+    dataset: dataset.counts,
+    rounds: 1,
+    warmupSeconds: Math.min(options.warmupSeconds, 1),
+    seconds: options.quick ? options.seconds : Math.min(options.seconds, PGLITE_SECONDS),
+    ...measured,
+    statements,
+    memory,
+    overlaps,
+  };
+}
+
 async function main(): Promise<number> {
+  const started = performance.now();
   const options = parseCommandLine();
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  const sql = openBenchDatabase(databaseUrl);
-  const servers: ServerProcess[] = [];
   const today = new Date(Math.floor(Date.now() / DAY) * DAY);
-  // The seed books up to six months ahead: everything from a year ahead on is the bench's.
-  const benchRowsFrom = new Date(today.getTime() + 365 * DAY);
-  let exitCode = 0;
-  let attendanceBench: AttendanceBench | undefined;
-
-  const stopEverything = async () => {
-    await Promise.all(servers.map((server) => server.stop()));
-    await removeBenchRows(sql, benchRowsFrom).catch(() => {});
-    await removeAttendanceRows(sql, attendanceBench).catch(() => {});
+  const logDirectory = mkdtempSync(path.join(os.tmpdir(), 'deskbook-bench-'));
+  const shared: Omit<Shared, 'reference'> = {
+    options,
+    logDirectory,
+    searchWindow: nextWorkdayWindow(new Date()),
+    today,
+    benchRowsFrom: new Date(today.getTime() + 365 * DAY),
+    cleanups: [],
+    serverErrors: 0,
+  };
+  const cleanUp = async () => {
+    for (const cleanup of shared.cleanups.reverse()) await cleanup().catch(() => {});
+    shared.cleanups = [];
   };
   process.once('SIGINT', () => {
     progress('Interrupted: stopping the servers and removing the bench rows …');
-    void stopEverything().finally(() => process.exit(130));
+    void cleanUp().finally(() => process.exit(130));
   });
 
+  let exitCode = 0;
+  let postgres: DatabaseHandle | undefined;
   try {
-    const dataset = await readDataset(sql, databaseUrl);
-    await applyMigrations(databaseUrl);
+    let dataset: Dataset | undefined;
+    if (options.postgres) {
+      // Its own pool, beside the servers'; statements may take long (pending index migrations).
+      postgres = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2, statementTimeoutMs: 3_600_000 });
+      const handle = postgres;
+      dataset = await readDataset(handle.db, databaseUrl, `DATABASE_URL=${databaseUrl} npm run seed -- --profile large`);
+      // On a large database an index migration can outlast the server's start-up timeout, and start-up is not what is measured.
+      progress('Applying pending migrations …');
+      const applied = await migrate(handle.db);
+      if (applied > 0) progress(`Applied ${applied} migration${applied === 1 ? '' : 's'}.`);
+      shared.cleanups.push(() => removeBenchRows(handle.db, shared.benchRowsFrom));
+    }
     if (options.build) build();
-    if (!existsSync(projectPath('dist', 'server.js'))) fail('dist/server.js is missing: run without --skip-build.');
-    await removeBenchRows(sql, benchRowsFrom);
+    if (!options.source && !existsSync(projectPath('dist', 'server.js'))) fail('dist/server.js is missing: run without --skip-build.');
 
-    const logDirectory = mkdtempSync(path.join(os.tmpdir(), 'deskbook-bench-'));
-    const appPort = await freePort();
-    const serverSettings = serverEnvironment(databaseUrl, appPort);
-    progress(`Starting the server and the reference server (logs in ${logDirectory}) …`);
-    const app = await ServerProcess.start({
-      name: 'server',
-      // The heap cap of `npm start` (package.json): the server runs as it does in production.
-      args: ['--max-old-space-size=192', projectPath('dist', 'server.js')],
-      env: serverSettings.env,
-      port: appPort,
-      readyPath: '/api/health',
-      logFile: path.join(logDirectory, 'server.log'),
-    });
-    servers.push(app);
+    progress(`Starting the reference server (logs in ${logDirectory}) …`);
     const referencePort = await freePort();
     const reference = await ServerProcess.start({
       name: 'reference server',
       args: ['--import', 'tsx', projectPath('scripts', 'bench', 'reference-server.ts')],
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', DATABASE_URL: databaseUrl, PORT: String(referencePort) },
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: 'production',
+        ...(options.postgres ? { DATABASE_URL: databaseUrl } : {}),
+        PORT: String(referencePort),
+      },
       port: referencePort,
       readyPath: '/r1',
       logFile: path.join(logDirectory, 'reference-server.log'),
     });
-    servers.push(reference);
+    shared.cleanups.push(() => reference.stop());
+    const full: Shared = { ...shared, reference };
 
-    const context: BenchContext = {
-      appUrl: app.baseUrl,
-      referenceUrl: reference.baseUrl,
-      userTokens: [],
-      adminToken: '',
-      users: dataset.users,
-      password: process.env.BENCH_PASSWORD ?? SEED_PASSWORD,
-      searchWindow: nextWorkdayWindow(new Date()),
-      bookings: new Bookings(
-        dataset.bookableDeskIds,
-        dataset.users,
-        new Date(today.getTime() + 2 * 365 * DAY),
-        new Date(today.getTime() + 3 * 365 * DAY),
-        HOT_DESKS,
-      ),
-    };
+    const runs: DatabaseRun[] = [];
+    if (postgres && dataset) runs.push(await runOnPostgres(full, databaseUrl, dataset, postgres));
+    if (options.pglite) runs.push(await runOnPglite(full));
 
-    if (options.scenarios.some((scenario) => scenario.id === 'check-in' || scenario.id === 'attendance')) {
-      attendanceBench = await prepareAttendance(
-        sql,
-        dataset.users.map((user) => user.id),
-        dataset.bookableDeskIds,
-        10_000,
-      );
-      context.attendance = attendanceBench;
-    }
-
-    const saturationRuns = new Map<ScenarioId, Measurement[]>();
-    const fixedRateRuns = new Map<ScenarioId, Measurement[]>();
-    const record = (runs: Map<ScenarioId, Measurement[]>, id: ScenarioId, run: Measurement) => runs.set(id, [...(runs.get(id) ?? []), run]);
-    const rss = new RssSampler(app);
-    let warmupServerErrors = 0;
-
-    const afterRun = async (scenario: Scenario, result: Measurement) => {
-      for (const server of servers) if (!server.running) throw new Error(`the ${server.name} exited during "${scenario.title}"; see ${server.logFile}`);
-      await sleep(PAUSE_BETWEEN_RUNS_MS);
-      return result;
-    };
-    const urlOf = (scenario: Scenario) => (scenario.server === 'reference' ? context.referenceUrl : context.appUrl);
-    const saturate = async (scenario: Scenario, seconds: number) =>
-      afterRun(scenario, await measure({ url: urlOf(scenario), load: scenario.load(context), seconds, expected: scenario.expected }));
-    const pace = async (scenario: Scenario, rate: number) =>
-      afterRun(
-        scenario,
-        await measureAtRate({ url: urlOf(scenario), load: scenario.load(context), rate, seconds: options.fixedRateSeconds, expected: scenario.expected }),
-      );
-
-    for (let round = 1; round <= options.rounds; round++) {
-      await signInAll(context, dataset);
-      for (const scenario of options.scenarios) {
-        if (options.warmupSeconds > 0) warmupServerErrors += (await saturate(scenario, options.warmupSeconds)).serverErrors;
-        const result = await saturate(scenario, options.seconds);
-        record(saturationRuns, scenario.id, result);
-        progress(
-          `round ${round}/${options.rounds}  ${scenario.title.padEnd(54)} ${Math.round(result.perSecond).toLocaleString('en-US').padStart(7)} req/s` +
-            `  p50 ${result.p50} ms  p99 ${result.p99} ms  errors ${result.errors}  statuses ${JSON.stringify(result.statuses)}`,
-        );
-      }
-      for (const scenario of options.scenarios.filter((s) => s.fixedRate !== undefined)) {
-        const result = await pace(scenario, scenario.fixedRate!);
-        record(fixedRateRuns, scenario.id, result);
-        progress(
-          `round ${round}/${options.rounds}  ${scenario.title.padEnd(54)} at ${scenario.fixedRate} req/s: p50 ${result.p50.toFixed(1)} ms  p99 ${result.p99.toFixed(1)} ms  errors ${result.errors}`,
-        );
-      }
-    }
-
-    const memory = rss.finish();
-    let overlaps: OverlapCounts | undefined;
-    if (options.scenarios.some((scenario) => scenario.id === 'book' || scenario.id === 'book-hot')) overlaps = await countOverlaps(sql, benchRowsFrom);
-
-    const summaries = (runs: Map<ScenarioId, Measurement[]>) => new Map([...runs].map(([id, measurements]) => [id, summarize(measurements)] as const));
     const report: BenchReport = {
       date: new Date(),
       quick: options.quick,
-      machine: machine(dataset.postgresVersion),
-      database: new URL(databaseUrl).pathname.slice(1),
-      dataset: dataset.counts,
+      machine: machine(dataset?.postgresVersion),
       parameters: {
         connections: CONNECTIONS,
-        warmupSeconds: options.warmupSeconds,
-        seconds: options.seconds,
-        rounds: options.rounds,
         fixedRateSeconds: options.fixedRateSeconds,
+        statementRepeats: STATEMENT_REPEATS,
         hotDesks: HOT_DESKS,
-        searchWindow: context.searchWindow,
+        searchWindow: shared.searchWindow,
+        department: dataset?.department ?? { location: '?', building: '?', floor: 0 },
       },
-      serverSettings: serverSettings.description,
-      saturation: summaries(saturationRuns),
-      fixedRate: summaries(fixedRateRuns),
-      memory,
-      overlaps,
+      serverSettings: SERVER_SETTINGS,
+      runs,
     };
 
     process.stdout.write(`\n${resultsMarkdown(report)}\n`);
     if (options.writeDocs) progress(`\nWrote ${writeDocument(documentSection(report))}`);
 
-    const measuredServerErrors = [...report.saturation.values(), ...report.fixedRate.values()].reduce((sum, summary) => sum + summary.serverErrors, 0);
-    if (measuredServerErrors + warmupServerErrors > 0) {
-      progress(`FAILED: ${measuredServerErrors} measured and ${warmupServerErrors} warm-up responses were 5xx; see ${app.logFile}`);
+    if (full.serverErrors > 0) {
+      progress(`FAILED: ${full.serverErrors} responses (warm-ups included) were 5xx; see the logs in ${logDirectory}`);
       exitCode = 1;
     }
-    if (overlaps && overlaps.deskOverlaps + overlaps.userOverlaps > 0) {
+    if (runs.some((run) => run.overlaps && run.overlaps.deskOverlaps + run.overlaps.userOverlaps > 0)) {
       progress('FAILED: some of the reservations the bench created overlap');
       exitCode = 1;
     }
@@ -380,9 +626,10 @@ async function main(): Promise<number> {
     progress(error.message);
     exitCode = 1;
   } finally {
-    await stopEverything();
-    await sql.end({ timeout: 5 });
+    await cleanUp();
+    await postgres?.close();
   }
+  progress(`The bench took ${((performance.now() - started) / 60_000).toFixed(1)} minutes.`);
   return exitCode;
 }
 

@@ -15,12 +15,14 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import type { DirectoryAuthenticator } from './modules/auth/directory.js';
 import { LdapDirectory } from './modules/auth/ldap.js';
 import { resolveSigningSecret } from './modules/auth/signing-secret.js';
-import { LoginThrottle, ThrottleRepository } from './modules/auth/throttle.js';
+import { LoginThrottle, ThrottleRepository } from './identity/throttle.js';
 import { TokenService } from './modules/auth/tokens.js';
 import { avatarsRoutes } from './modules/avatars/avatars.routes.js';
 import { AvatarsService } from './modules/avatars/avatars.service.js';
 import { departmentImagesRoutes } from './modules/department-images/department-images.routes.js';
 import { DepartmentImagesService } from './modules/department-images/department-images.service.js';
+import { floorPlansRoutes } from './modules/floor-plans/floor-plans.routes.js';
+import { FloorPlansService } from './modules/floor-plans/floor-plans.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { DecodeQueue } from './infrastructure/images/images.js';
 import { housekeep } from './infrastructure/housekeeping/housekeeping.js';
@@ -36,7 +38,7 @@ import { ReservationsService } from './modules/reservations/reservations.service
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { SearchService } from './modules/search/search.service.js';
-import { selfRoutes } from './modules/self/self.routes.js';
+import { selfRoutes } from './modules/users/self.routes.js';
 import { sessionsRoutes } from './modules/sessions/sessions.routes.js';
 import { SessionsService } from './modules/sessions/sessions.service.js';
 import { statsRoutes } from './modules/stats/stats.routes.js';
@@ -166,6 +168,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const search = new SearchService(db);
   const attendance = new AttendanceService(db, clock, attendanceRules(config));
   if (await attendance.syncDefaults()) app.log.info('check-in settings changed: reservations not started yet planned again');
+  const floorPlans = new FloorPlansService(db);
   const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log);
 
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
@@ -196,6 +199,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });
   await app.register(attendanceRoutes, { attendance, publicUrl: config.PUBLIC_URL });
+  await app.register(floorPlansRoutes, { floorPlans });
   await app.register(web, { root: options.webRoot });
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.

@@ -62,6 +62,8 @@ export interface Summary {
   perSecond: number;
   p50: number;
   p99: number;
+  /** The highest p99 of a round (targets that must hold in every round). */
+  worstP99: number;
   errors: number;
   serverErrors: number;
   statuses: Record<number, number>;
@@ -80,6 +82,7 @@ export function summarize(runs: readonly Measurement[]): Summary {
     perSecond: median(runs.map((run) => run.perSecond)),
     p50: median(runs.map((run) => run.p50)),
     p99: median(runs.map((run) => run.p99)),
+    worstP99: Math.max(...runs.map((run) => run.p99)),
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
     serverErrors: runs.reduce((sum, run) => sum + run.serverErrors, 0),
     statuses,

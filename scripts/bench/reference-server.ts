@@ -1,7 +1,8 @@
 /**
  * The bench's yardstick: a bare Fastify process (no auth, no plugins, no logger) against the same
  * PostgreSQL as the server under test. R1 is the framework's ceiling, R2 and R3 the cost of the
- * cheapest queries a real route makes. Started by scripts/bench.ts with DATABASE_URL and PORT.
+ * cheapest queries a real route makes. Started by scripts/bench.ts with PORT and DATABASE_URL;
+ * without DATABASE_URL (a run on the embedded database alone) it serves R1 only.
  */
 import Fastify from 'fastify';
 import postgres from 'postgres';
@@ -10,13 +11,10 @@ const PAGE_SIZE = 20;
 
 const databaseUrl = process.env.DATABASE_URL;
 const port = Number(process.env.PORT);
-if (!databaseUrl || !Number.isInteger(port)) {
-  process.stderr.write('reference-server needs DATABASE_URL and PORT\n');
+if (!Number.isInteger(port)) {
+  process.stderr.write('reference-server needs PORT (and DATABASE_URL for R2 and R3)\n');
   process.exit(1);
 }
-
-// The pool size of the server under test (DATABASE_POOL_SIZE's default), so both get the same share of PostgreSQL.
-const sql = postgres(databaseUrl, { max: 10, prepare: true, onnotice: () => {} });
 
 // About 200 bytes of JSON, like a small resource.
 const CONSTANT = {
@@ -28,35 +26,39 @@ const CONSTANT = {
   available: true,
 };
 
-const deskIds = (await sql<{ id: string }[]>`select id from desks`).map((row) => row.id);
-if (deskIds.length === 0) {
-  process.stderr.write('reference-server: the desks table is empty\n');
-  process.exit(1);
-}
-const pages = Math.ceil(deskIds.length / PAGE_SIZE);
-const randomIndex = (length: number) => Math.floor(Math.random() * length);
-
 const app = Fastify({ logger: false });
 
 app.get('/r1', async () => CONSTANT);
 
-app.get('/r2', async () => {
-  const [desk] = await sql`select id, room_id, name, type, created_at, modified_at from desks where id = ${deskIds[randomIndex(deskIds.length)]!}`;
-  return desk;
-});
+// The pool size of the server under test (DATABASE_POOL_SIZE's default), so both get the same share of PostgreSQL.
+const sql = databaseUrl ? postgres(databaseUrl, { max: 10, prepare: true, onnotice: () => {} }) : undefined;
+if (sql) {
+  const deskIds = (await sql<{ id: string }[]>`select id from desks`).map((row) => row.id);
+  if (deskIds.length === 0) {
+    process.stderr.write('reference-server: the desks table is empty\n');
+    process.exit(1);
+  }
+  const pages = Math.ceil(deskIds.length / PAGE_SIZE);
+  const randomIndex = (length: number) => Math.floor(Math.random() * length);
 
-app.get('/r3', async () => {
-  const offset = randomIndex(pages) * PAGE_SIZE;
-  const [content, [count]] = await Promise.all([
-    sql`select id, room_id, name, type, created_at, modified_at from desks order by name, id limit ${PAGE_SIZE} offset ${offset}`,
-    sql<{ total: number }[]>`select count(*)::int as total from desks`,
-  ]);
-  return { content, totalElements: count!.total, number: offset / PAGE_SIZE, size: PAGE_SIZE };
-});
+  app.get('/r2', async () => {
+    const [desk] = await sql`select id, room_id, name, type, created_at, modified_at from desks where id = ${deskIds[randomIndex(deskIds.length)]!}`;
+    return desk;
+  });
+
+  app.get('/r3', async () => {
+    const offset = randomIndex(pages) * PAGE_SIZE;
+    const [content, [count]] = await Promise.all([
+      sql`select id, room_id, name, type, created_at, modified_at from desks order by name, id limit ${PAGE_SIZE} offset ${offset}`,
+      sql<{ total: number }[]>`select count(*)::int as total from desks`,
+    ]);
+    return { content, totalElements: count!.total, number: offset / PAGE_SIZE, size: PAGE_SIZE };
+  });
+}
 
 const stop = async () => {
   await app.close();
-  await sql.end({ timeout: 5 });
+  await sql?.end({ timeout: 5 });
   process.exit(0);
 };
 process.once('SIGTERM', () => void stop());

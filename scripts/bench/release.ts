@@ -5,7 +5,8 @@
  * Starts the built server with its defaults, books COUNT reservations running now on free desks,
  * makes them due evenly over one minute (their attendance set PENDING with release times from
  * 10 s to 70 s ahead), and meanwhile measures GET /api/reservation (a USER's list) at 100 req/s;
- * then the same load again with nothing to release, for comparison. Prints how many were released,
+ * then the same load again with nothing to release, for comparison. First, on the same
+ * reservations, check-in against booking a free desk at saturation (5 s each). Prints how many were released,
  * the latest release after its deadline, and both p99s. Removes its reservations at the end.
  */
 import os from 'node:os';
@@ -14,15 +15,21 @@ import { mkdtempSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { projectPath } from '../../src/shared/paths.js';
 import { SEED_PASSWORD } from '../seed/seed.js';
-import { openBenchDatabase, readDataset } from './database.js';
+import postgres from 'postgres';
+import { measure } from './measure.js';
 import { measureAtRate } from './paced.js';
 import { freePort, ServerProcess } from './processes.js';
 
 const COUNT = Number(process.env.RELEASE_COUNT ?? 5000);
 const RATE = 100;
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/deskbook_large';
-const sql = openBenchDatabase(databaseUrl);
-const dataset = await readDataset(sql, databaseUrl);
+const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+const dataset = {
+  users: await sql<{ id: string; email: string }[]>`select id, email from users where email ~ '^user[0-9]+@example\.test$' order by email`,
+  bookableDeskIds: (
+    await sql<{ id: string }[]>`select d.id from desks d join rooms r on r.id = d.room_id where d.type = 'FLEX' and r.available order by d.id`
+  ).map((row) => row.id),
+};
 const port = await freePort();
 const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'deskbook-release-')), 'server.log');
 const server = await ServerProcess.start({
@@ -65,6 +72,12 @@ try {
 
   const now = Date.now();
   const users = dataset.users.slice(100).map((user) => user.id);
+  const admin = await fetch(`${server.baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'admin@example.test', password: process.env.BENCH_PASSWORD ?? SEED_PASSWORD }),
+  });
+  const adminToken = ((await admin.json()) as { accessToken: string }).accessToken;
   const desks = dataset.bookableDeskIds;
   const rows = await sql<{ id: string }[]>`
     insert into reservations (user_id, desk_id, start_time, end_time, user_exclusive, created_at, modified_at)
@@ -72,7 +85,54 @@ try {
       from unnest(${desks.map((_, i) => users[i % users.length]!)}::uuid[], ${desks}::uuid[]) as t(u, d)
     on conflict do nothing
     returning id`;
-  ids = rows.slice(0, COUNT).map((row) => row.id);
+  ids = rows.map((row) => row.id);
+  // Check-in against booking, 5 s each at saturation (50 connections): every check-in is a first one.
+  let nextCheckIn = 0;
+  const checkIn = await measure({
+    url: server.baseUrl,
+    seconds: 5,
+    expected: [200],
+    load: {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}` },
+      requests: [{ setupRequest: (request) => ({ ...request, path: `/api/reservation/${ids[nextCheckIn++ % ids.length]}/check-in` }) }],
+    },
+  });
+  let nextBooking = 0;
+  const farAhead = Math.floor(now / 86_400_000) * 86_400_000 + 800 * 86_400_000;
+  const booking = await measure({
+    url: server.baseUrl,
+    seconds: 5,
+    expected: [200],
+    load: {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      requests: [
+        {
+          path: '/api/reservation',
+          setupRequest: (request) => {
+            const n = nextBooking++;
+            const start = farAhead + Math.floor(n / desks.length) * 3_600_000;
+            return {
+              ...request,
+              body: JSON.stringify({
+                deskId: desks[n % desks.length],
+                userId: users[n % users.length],
+                startTime: new Date(start).toISOString(),
+                endTime: new Date(start + 3_600_000).toISOString(),
+              }),
+            };
+          },
+        },
+      ],
+    },
+  });
+  await sql`delete from reservations where start_time >= ${new Date(farAhead)}`;
+  console.log(
+    `check-in ${Math.round(checkIn.perSecond)} req/s (p99 ${checkIn.p99} ms), booking ${Math.round(booking.perSecond)} req/s (p99 ${booking.p99} ms)`,
+  );
+  await sql`update attendance set status = 'NOT_REQUIRED', checked_in_at = null where reservation_id = any(${ids}::uuid[])`;
+  ids = ids.slice(0, COUNT);
   const extra = rows.slice(COUNT).map((row) => row.id);
   if (extra.length > 0) await sql`delete from reservations where id = any(${extra}::uuid[])`;
   const firstDue = now + 10_000;

@@ -1,77 +1,11 @@
-import type autocannon from 'autocannon';
-import { attendanceScenarios, type AttendanceBench } from './attendance.js';
 import { BENCH_USER_AGENT, type SeededUser } from './database.js';
+import { FEATURE_SCENARIOS } from './feature-scenarios.js';
+import { bearer, json, searchAsUsers, usersOverConnections, type Scenario } from './kit.js';
+
+export type { BenchContext, Load, Scenario, ScenarioId } from './kit.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-/** Everything a scenario's requests are made of; tokens are renewed every round. */
-export interface BenchContext {
-  appUrl: string;
-  referenceUrl: string;
-  userTokens: string[];
-  adminToken: string;
-  users: SeededUser[];
-  password: string;
-  /** Tomorrow's (the next workday's) 09:00–17:00 UTC: the window the searches look at. */
-  searchWindow: { start: string; end: string };
-  bookings: Bookings;
-  /** Reservations running now and the offices and week of the attendance scenarios (bench/attendance.ts). */
-  attendance?: AttendanceBench;
-}
-
-/** The part of autocannon's options a scenario decides (the runner adds url, connections, duration). */
-export type Load = Omit<autocannon.Options, 'url' | 'connections' | 'duration'>;
-
-export type ScenarioId =
-  | 'r1'
-  | 'r2'
-  | 'r3'
-  | 'self'
-  | 'departments'
-  | 'reservations'
-  | 'search-rooms'
-  | 'search-rooms-partly'
-  | 'search-departments'
-  | 'search-reports'
-  | 'stats'
-  | 'book'
-  | 'book-hot'
-  | 'login'
-  | 'check-in'
-  | 'attendance';
-
-export interface Scenario {
-  id: ScenarioId;
-  title: string;
-  /** Reference routes run on the bare Fastify process. */
-  server: 'reference' | 'app';
-  /** Statuses that are an answer, not an error (409 where bookings compete for hot desks). */
-  expected: readonly number[];
-  /** Also measured at this fixed request rate, for latency below saturation. */
-  fixedRate?: number;
-  /** Shown apart from the main table (sign-in: its cost is the password hash, by design). */
-  separate?: boolean;
-  load(context: BenchContext): Load;
-}
-
-const json = { 'content-type': 'application/json' };
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-
-/** One token per connection, the users taken in turn: 50 connections are 50 signed-in people. */
-function usersOverConnections(context: BenchContext): Pick<Load, 'setupClient'> {
-  let next = 0;
-  const tokens = context.userTokens;
-  return { setupClient: (client) => client.setHeaders(bearer(tokens[next++ % tokens.length]!)) };
-}
-
-const searchAsUsers = (context: BenchContext, path: string, criteria: object): Load => ({
-  method: 'POST',
-  headers: json,
-  body: JSON.stringify(criteria),
-  requests: [{ path }],
-  ...usersOverConnections(context),
-});
 
 const REPORT_WORDS = ['monitor', 'desk', 'chair', 'dock', 'flicker', 'light', 'network', 'keys'];
 
@@ -137,14 +71,18 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
-/** In the order they run within a round. */
-export const SCENARIOS: readonly Scenario[] = [
+/** The issue 16 ceiling: an authenticated read or a search costs at most this many statements. */
+const READ_STATEMENTS = 2;
+
+/** Deskbook's own scenarios, in the order they run within a round (FEATURE_SCENARIOS follow). */
+export const CORE_SCENARIOS: readonly Scenario[] = [
   { id: 'r1', title: 'R1 constant JSON (bare Fastify)', server: 'reference', expected: [200], load: () => ({ method: 'GET', requests: [{ path: '/r1' }] }) },
   {
     id: 'r2',
     title: 'R2 primary-key SELECT (bare Fastify)',
     server: 'reference',
     expected: [200],
+    postgresOnly: true,
     load: () => ({ method: 'GET', requests: [{ path: '/r2' }] }),
   },
   {
@@ -152,6 +90,7 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'R3 20-row page + COUNT(*) (bare Fastify)',
     server: 'reference',
     expected: [200],
+    postgresOnly: true,
     load: () => ({ method: 'GET', requests: [{ path: '/r3' }] }),
   },
   {
@@ -159,6 +98,8 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'GET /api/self',
     server: 'app',
     expected: [200],
+    targetRatio: 0.15,
+    maxStatements: READ_STATEMENTS,
     load: (context) => ({ method: 'GET', requests: [{ path: '/api/self' }], ...usersOverConnections(context) }),
   },
   {
@@ -166,6 +107,8 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'GET /api/departments (page of 20)',
     server: 'app',
     expected: [200],
+    targetRatio: 0.06,
+    maxStatements: READ_STATEMENTS,
     load: (context) => ({ method: 'GET', requests: [{ path: '/api/departments?page=0&size=20' }], ...usersOverConnections(context) }),
   },
   {
@@ -173,7 +116,22 @@ export const SCENARIOS: readonly Scenario[] = [
     title: 'GET /api/reservation (USER)',
     server: 'app',
     expected: [200],
+    targetRatio: 0.06,
+    maxStatements: READ_STATEMENTS,
     load: (context) => ({ method: 'GET', requests: [{ path: '/api/reservation' }], ...usersOverConnections(context) }),
+  },
+  {
+    id: 'desks',
+    title: 'GET …/rooms/{roomId}/desks?size=100 (100 desks)',
+    server: 'app',
+    expected: [200],
+    targetRatio: 0.06,
+    maxStatements: READ_STATEMENTS,
+    load: (context) => ({
+      method: 'GET',
+      requests: [{ path: `/api/departments/${context.bigRoom.departmentId}/rooms/${context.bigRoom.roomId}/desks?size=100` }],
+      ...usersOverConnections(context),
+    }),
   },
   {
     id: 'search-rooms',
@@ -181,6 +139,8 @@ export const SCENARIOS: readonly Scenario[] = [
     server: 'app',
     expected: [200],
     fixedRate: 100,
+    targetRatio: 0.01,
+    maxStatements: READ_STATEMENTS,
     load: (context) =>
       searchAsUsers(context, '/api/search/rooms', {
         department: { location: 'Berlin' },
@@ -194,6 +154,8 @@ export const SCENARIOS: readonly Scenario[] = [
     server: 'app',
     expected: [200],
     fixedRate: 100,
+    targetRatio: 0.01,
+    maxStatements: READ_STATEMENTS,
     load: (context) =>
       searchAsUsers(context, '/api/search/rooms', {
         department: { location: 'Berlin' },
@@ -202,11 +164,23 @@ export const SCENARIOS: readonly Scenario[] = [
       }),
   },
   {
+    id: 'search-free-department',
+    title: 'POST /api/search/rooms (free 09–17, one department)',
+    server: 'app',
+    expected: [200],
+    fixedRate: 100,
+    targetRatio: 0.01,
+    maxStatements: READ_STATEMENTS,
+    load: (context) => searchAsUsers(context, '/api/search/rooms', { department: context.department, reservation: { free: context.searchWindow } }),
+  },
+  {
     id: 'search-departments',
     title: 'POST /api/search/departments',
     server: 'app',
     expected: [200],
     fixedRate: 100,
+    targetRatio: 0.01,
+    maxStatements: READ_STATEMENTS,
     load: (context) =>
       searchAsUsers(context, '/api/search/departments', {
         room: { available: true },
@@ -220,6 +194,8 @@ export const SCENARIOS: readonly Scenario[] = [
     server: 'app',
     expected: [200],
     fixedRate: 100,
+    targetRatio: 0.01,
+    maxStatements: READ_STATEMENTS,
     load: (context) => {
       let next = 0;
       return {
@@ -241,6 +217,9 @@ export const SCENARIOS: readonly Scenario[] = [
     server: 'app',
     expected: [200],
     fixedRate: 20,
+    // "As fast as today": 0.078 × R1 in the run of 2026-11-22, less the spread between runs.
+    targetRatio: 0.07,
+    maxStatements: READ_STATEMENTS,
     load: (context) => ({ method: 'GET', headers: bearer(context.adminToken), requests: [{ path: '/api/stats' }] }),
   },
   {
@@ -289,9 +268,16 @@ export const SCENARIOS: readonly Scenario[] = [
       };
     },
   },
-  // Attendance (issue 11): check-in and the admin's list, in their own module.
-  ...attendanceScenarios(),
 ];
+
+/**
+ * Scenarios of features that land on other branches: append them in scripts/bench/feature-scenarios.ts
+ * (a list of Scenario definitions); they run after Deskbook's own, in every round and on both databases.
+ */
+export const SCENARIOS: readonly Scenario[] = [...CORE_SCENARIOS, ...FEATURE_SCENARIOS];
+
+const duplicate = SCENARIOS.find((scenario, index) => SCENARIOS.findIndex((other) => other.id === scenario.id) !== index);
+if (duplicate) throw new Error(`two bench scenarios are named "${duplicate.id}"`);
 
 /** The next workday (Monday to Friday) after `now`, 09:00–17:00 UTC. */
 export function nextWorkdayWindow(now: Date): { start: string; end: string } {

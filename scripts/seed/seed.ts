@@ -1,7 +1,20 @@
+import { createHash } from 'node:crypto';
 import type { DatabaseHandle } from '../../src/db/client.js';
-import { hashPassword } from '../../src/modules/auth/password.js';
+import { hashPassword } from '../../src/identity/password-hashing.js';
 import { execute, inTransaction, type BulkSession, type CopyValue } from './bulk.js';
-import { buildWorld, departmentRows, deskRows, equipmentRows, reportRows, reservationRows, roomRows, userRows, type SeedSizes } from './generate.js';
+import { layoutPlan, renderPlanImage } from './floor-plan.js';
+import {
+  buildWorld,
+  departmentRows,
+  deskRows,
+  equipmentRows,
+  reportRows,
+  reservationRows,
+  roomRows,
+  userRows,
+  type SeedSizes,
+  type World,
+} from './generate.js';
 
 export type { SeedSizes } from './generate.js';
 
@@ -77,13 +90,13 @@ async function refuseUnlessEmpty(session: BulkSession): Promise<void> {
 
 /**
  * Removes everything a seed writes: every row of departments, rooms, desks, equipment,
- * department images, reservations and reports (also those not seeded), and the users whose
+ * department images, floor plans, reservations and reports (also those not seeded), and the users whose
  * e-mail is userNNNNN@example.test with their sessions, avatars and password links. Other
  * users (admin@example.test included) stay.
  */
 async function resetSeededData(session: BulkSession): Promise<number> {
   // With the tables that reference them (attendance: docs/behaviour.md#attendance).
-  await session.query(`truncate ${[...SEEDED_TABLES, 'department_images', 'department_settings', 'attendance'].join(', ')}`);
+  await session.query(`truncate ${[...SEEDED_TABLES, 'department_images', 'floor_plan_positions', 'department_settings', 'attendance'].join(', ')}`);
   const deleted = await session.query<{ id: string }>(`delete from users where lower(email) ~ $1 returning id`, [SEEDED_USER_PATTERN]);
   return deleted.length;
 }
@@ -114,7 +127,7 @@ export async function seed(handle: DatabaseHandle, options: SeedOptions): Promis
   const admin = await inTransaction(handle, async (session) => {
     if (reset) {
       const deletedUsers = await resetSeededData(session);
-      log(`reset: emptied ${[...SEEDED_TABLES, 'department_images'].join(', ')}; deleted ${deletedUsers} seeded users`);
+      log(`reset: emptied ${[...SEEDED_TABLES, 'department_images', 'floor_plan_positions'].join(', ')}; deleted ${deletedUsers} seeded users`);
     } else {
       await refuseUnlessEmpty(session);
     }
@@ -123,6 +136,7 @@ export async function seed(handle: DatabaseHandle, options: SeedOptions): Promis
     await copy('departments', ['id', 'location', 'building', 'floor', 'created_at', 'modified_at'], departmentRows(world));
     await copy('rooms', ['id', 'department_id', 'name', 'available', 'created_at', 'modified_at'], roomRows(world));
     await copy('desks', ['id', 'room_id', 'name', 'type', 'created_at', 'modified_at'], deskRows(world));
+    await step('floor plans', () => placeOnFloorPlans(session, world, now));
     await copy('equipment', ['id', 'desk_id', 'name', 'description', 'type', 'created_at', 'modified_at'], equipmentRows(world));
     await copy(
       'users',
@@ -152,7 +166,7 @@ export async function seed(handle: DatabaseHandle, options: SeedOptions): Promis
 
   // Fresh statistics for the planner, and a visibility map so index-only scans work at once.
   await step('vacuum analyze', async () => {
-    await execute(handle, `vacuum (analyze) ${[...SEEDED_TABLES, 'users'].join(', ')}`);
+    await execute(handle, `vacuum (analyze) ${[...SEEDED_TABLES, 'users', 'floor_plan_positions'].join(', ')}`);
     return null;
   });
   const seconds = elapsedSince(started);
@@ -211,4 +225,32 @@ function* withProgress(rows: Iterable<readonly CopyValue[]>, expected: number, l
     yield row;
     if (++count % every === 0) log(`  … ${count.toLocaleString('en-US')} of ${expected.toLocaleString('en-US')} (${elapsedSince(started).toFixed(1)} s)`);
   }
+}
+
+/**
+ * Every department gets a generated plan image (its rooms drawn as a grid) as its picture, and
+ * every desk a position on it, so a newcomer sees a map at once (docs/behaviour.md#floor-plans).
+ * Answers the number of positions written.
+ */
+async function placeOnFloorPlans(session: BulkSession, world: World, now: Date): Promise<number> {
+  const roomsOf = new Map<number, number[]>();
+  world.rooms.forEach((room, index) => roomsOf.set(room.department, [...(roomsOf.get(room.department) ?? []), index]));
+  const desksOf = new Map<number, number[]>();
+  world.desks.forEach((desk, index) => desksOf.set(desk.room, [...(desksOf.get(desk.room) ?? []), index]));
+  const positions: CopyValue[][] = [];
+  for (const [departmentIndex, department] of world.departments.entries()) {
+    const roomIndexes = roomsOf.get(departmentIndex) ?? [];
+    const planRooms = roomIndexes.map((roomIndex) => ({ name: world.rooms[roomIndex]!.name, desks: desksOf.get(roomIndex)?.length ?? 0 }));
+    const png = await renderPlanImage(`${department.location} · ${department.building} · floor ${department.floor}`, planRooms);
+    const etag = `"${createHash('sha256').update(png).digest('base64url').slice(0, 32)}"`;
+    await session.query(
+      `insert into department_images (department_id, content_type, data, etag, updated_at) values ($1, 'image/png', decode($2, 'hex'), $3, $4::timestamptz)`,
+      [department.id, png.toString('hex'), etag, now.toISOString()],
+    );
+    for (const placed of layoutPlan(planRooms).positions) {
+      const desk = world.desks[desksOf.get(roomIndexes[placed.room]!)![placed.desk]!]!;
+      positions.push([desk.id, department.id, placed.x, placed.y, placed.width, placed.height, placed.rotation]);
+    }
+  }
+  return session.copy('floor_plan_positions', ['desk_id', 'department_id', 'x', 'y', 'width', 'height', 'rotation'], positions);
 }

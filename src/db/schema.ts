@@ -1,5 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, customType, index, integer, pgEnum, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  doublePrecision,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -188,6 +203,39 @@ export const equipment = pgTable(
     modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
   },
   (t) => [index('equipment_desk_idx').on(t.deskId, t.name, t.id), index('equipment_type_idx').on(t.type, t.deskId)],
+);
+
+/**
+ * Floor plans (docs/behaviour.md#floor-plans): where each desk sits on its department's image, in
+ * fractions of the image (x and width of its width, y and height of its height; x, y the top-left
+ * corner of the unrotated shape), turned `rotation` degrees clockwise about its centre. One row per
+ * placed desk; department_id is the desk's department when it was placed: a trigger (migration
+ * floor_plans) deletes the row when the desk moves to a room of another department, and the
+ * foreign keys when the desk or the department is deleted.
+ */
+export const floorPlanPositions = pgTable(
+  'floor_plan_positions',
+  {
+    deskId: uuid('desk_id')
+      .primaryKey()
+      .references(() => desks.id, { onDelete: 'cascade' }),
+    departmentId: uuid('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'cascade' }),
+    x: doublePrecision('x').notNull(),
+    y: doublePrecision('y').notNull(),
+    width: doublePrecision('width').notNull(),
+    height: doublePrecision('height').notNull(),
+    rotation: doublePrecision('rotation').notNull().default(0),
+  },
+  (t) => [
+    index('floor_plan_positions_department_idx').on(t.departmentId, t.deskId),
+    check(
+      'floor_plan_positions_inside',
+      sql`${t.x} >= 0 and ${t.y} >= 0 and ${t.width} > 0 and ${t.height} > 0 and ${t.x} + ${t.width} <= 1 and ${t.y} + ${t.height} <= 1`,
+    ),
+    check('floor_plan_positions_rotation', sql`${t.rotation} >= 0 and ${t.rotation} < 360`),
+  ],
 );
 
 /**

@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../shared/errors.js';
 import { problemResponses } from '../shared/schemas.js';
-import type { AuthService } from '../modules/auth/auth.service.js';
-import type { Caller } from '../identity/caller.js';
+import type { Authenticator, Caller } from '../identity/caller.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -32,12 +31,14 @@ const BEARER = /^Bearer\s+([A-Za-z0-9\-_.~+/]+=*)\s*$/i;
  * `allowedBeforePasswordChange` (read from the row authentication loads anyway: no extra query).
  */
 export default fp(
-  async function authenticatePlugin(app: FastifyInstance, options: { auth: AuthService }) {
+  async function authenticatePlugin(app: FastifyInstance, options: { auth: Authenticator }) {
     app.decorateRequest('caller', null as unknown as Caller);
-    // Every route the gate applies to documents its 403 (routes registered after this plugin).
+    // Every route the gate applies to documents its 403, and an admin-only route (config.role) says
+    // so in its summary: routes state "admin" once, in their config (routes registered after this plugin).
     const forbidden = problemResponses(403)[403];
     app.addHook('onRoute', (route) => {
       const response = route.schema?.response as Record<string, unknown> | undefined;
+      if (route.config?.role === 'ADMIN' && route.schema?.summary !== undefined) route.schema = { ...route.schema, summary: `${route.schema.summary} (admin)` };
       if (route.config?.public || route.config?.allowedBeforePasswordChange || !response || response[403]) return;
       route.schema = { ...route.schema, response: { ...response, 403: forbidden } };
     });

@@ -39,6 +39,7 @@ export default fp(
           { name: 'User Avatar' },
           { name: 'Department' },
           { name: 'Department Image' },
+          { name: 'Floor Plan', description: 'Desk positions on the department image, and availability drawn on them (docs/behaviour.md#floor-plans).' },
           { name: 'Room' },
           { name: 'Desk' },
           { name: 'Equipment' },

@@ -28,6 +28,8 @@ export const catalogue = {
   CHECK_IN_NOT_OPEN: { status: 409, title: 'Check-in is not open for this reservation (too early, past its deadline, released or ended)' },
   WALK_IN_NOT_POSSIBLE: { status: 409, title: 'The desk cannot be booked on the spot now' },
   CONFLICT: { status: 409, title: 'The request conflicts with the current state' },
+  PLAN_CHANGED: { status: 412, title: 'The floor plan changed since you read it; read it again (its new ETag) and redo your change' },
+  PRECONDITION_REQUIRED: { status: 428, title: 'Send If-Match with the ETag you read (or * to overwrite whatever is there)' },
   REQUEST_TIMEOUT: { status: 408, title: 'The request did not arrive in time' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },

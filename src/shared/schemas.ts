@@ -50,15 +50,17 @@ export const Problem = Type.Object(
 const problemResponse = (description: string) => ({ description, content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } } });
 
 /** Error responses every route may give, keyed by status, for the route schemas. */
-export const problemResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 503)[]) => {
+export const problemResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 428 | 429 | 503)[]) => {
   const descriptions: Record<number, string> = {
     400: 'Invalid input (problem+json, with `errors`).',
     401: 'Missing, invalid, expired or revoked credentials.',
     403: 'Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`).',
     404: 'Not found.',
     409: 'Conflicts with the current state.',
+    412: 'A precondition (If-Match) does not hold: the resource changed.',
     413: 'Body too large.',
     415: 'Unsupported media type.',
+    428: 'A precondition header (If-Match) is required.',
     429: 'Too many requests; see Retry-After.',
     503: 'The database or another dependency does not answer.',
   };

@@ -96,7 +96,7 @@ describe('OpenAPI document and docs', () => {
   /** An app built like test/helpers/app.ts, plus an onRoute hook that records every route. */
   let app: FastifyInstance;
   let database: TestDatabase;
-  const registered = new Map<string, { public: boolean }>();
+  const registered = new Map<string, { public: boolean; admin: boolean }>();
   let t: TestApp;
   let document: OpenApiDocument;
   let operations: Map<string, Operation>;
@@ -109,7 +109,7 @@ describe('OpenAPI document and docs', () => {
       if (!route.url.startsWith('/api') || isDocumentationRoute(route.url)) return;
       for (const method of [route.method].flat()) {
         if (method === 'HEAD') continue;
-        registered.set(`${method} ${toOpenApiPath(route.url)}`, { public: route.config?.public === true });
+        registered.set(`${method} ${toOpenApiPath(route.url)}`, { public: route.config?.public === true, admin: route.config?.role === 'ADMIN' });
       }
     });
     await app.register(deskbook, { config, database: database.handle });
@@ -180,6 +180,23 @@ describe('OpenAPI document and docs', () => {
       }
       // Every status is a real HTTP status.
       for (const status of statuses) expect(status).toMatch(/^[1-5]\d\d$/);
+    }
+  });
+
+  it('marks exactly the admin-only operations (config.role) with "(admin)" in the summary and documents their 403', () => {
+    const adminInApp = [...registered]
+      .filter(([, route]) => route.admin)
+      .map(([name]) => name)
+      .sort();
+    expect(adminInApp.length).toBeGreaterThan(0);
+    const markedInDocument = [...operations]
+      .filter(([, operation]) => operation.summary!.endsWith(' (admin)'))
+      .map(([name]) => name)
+      .sort();
+    expect(markedInDocument).toEqual(adminInApp);
+    for (const name of adminInApp) {
+      expect(operations.get(name)!.summary, name).not.toMatch(/\(admin\).*\(admin\)/);
+      expect(operations.get(name)!.responses['403'], `${name} 403`).toBeDefined();
     }
   });
 

@@ -4,7 +4,7 @@ import { queryRows, type Database } from '../../src/db/client.js';
 import { pgErrorCode, PG } from '../../src/db/errors.js';
 import { migrate } from '../../src/db/migrate.js';
 import { reservations, users } from '../../src/db/schema.js';
-import { verifyPassword } from '../../src/modules/auth/password.js';
+import { verifyPassword } from '../../src/identity/password-hashing.js';
 import { buildWorld, reservationRows, reportRows } from '../../scripts/seed/generate.js';
 import { PROFILES, SEED_ADMIN_EMAIL, SEED_PASSWORD, SeedRefusedError, seed, type SeedResult } from '../../scripts/seed/seed.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -62,8 +62,17 @@ describe('seed (small profile)', () => {
   it('writes exactly the sizes of the profile, plus one admin', async () => {
     expect(await tableCounts(db)).toEqual({ ...SIZES, users: SIZES.users + 1 });
     const written = Object.fromEntries(result.steps.filter((step) => step.rows !== null).map((step) => [step.table, step.rows]));
-    expect(written).toEqual(SIZES);
+    // Every desk is placed on its department's generated floor plan.
+    expect(written).toEqual({ ...SIZES, 'floor plans': SIZES.desks });
     expect(result.admin).toEqual({ email: SEED_ADMIN_EMAIL, created: true });
+  });
+
+  it('gives every department a plan image and places every desk on it, inside the image (docs/behaviour.md#floor-plans)', async () => {
+    expect(await count(db, sql`select count(*) as n from department_images where content_type = 'image/png'`)).toBe(SIZES.departments);
+    const misplaced = sql`select count(*) as n from desks d join rooms r on r.id = d.room_id
+                          left join floor_plan_positions p on p.desk_id = d.id and p.department_id = r.department_id
+                          where p.desk_id is null or p.x + p.width > 1 or p.y + p.height > 1`;
+    expect(await count(db, misplaced)).toBe(0);
   });
 
   it('seeds users who sign in with the documented password, and one admin', async () => {

@@ -1,8 +1,10 @@
 process.env.TZ = 'Europe/Berlin';
 
 import { describe, expect, it } from 'vitest';
+import { catalogue } from '../../src/shared/errors.js';
 import {
   ApiError,
+  CODE_MESSAGES,
   bookingConflictMessage,
   dependentsList,
   dependentsMessage,
@@ -75,6 +77,18 @@ describe('messages for people', () => {
     expect(problemMessage(problem(413, 'PAYLOAD_TOO_LARGE'))).toBe('The file is too large.');
     expect(problemMessage(problem(415, 'UNSUPPORTED_MEDIA_TYPE'))).toBe('This kind of file is not accepted.');
     expect(problemMessage(problem(403, 'PASSWORD_CHANGE_REQUIRED'))).toBe('Choose your own password first.');
+  });
+
+  it('has a sentence for every code the service can send, and no code the service does not know', () => {
+    expect(Object.keys(CODE_MESSAGES).sort()).toEqual(Object.keys(catalogue).sort());
+    const refused = 'The request was refused. Check your input and try again.';
+    for (const [code, { status }] of Object.entries(catalogue)) {
+      const message = problemMessage(problem(status, code, { retryAfter: 3 }), 'This room');
+      expect(message, code).toMatch(/^[A-Z].*[.!]$/);
+      expect(message, code).not.toBe(refused);
+    }
+    expect(problemMessage(problem(429, 'TOO_MANY_CONCURRENT_REQUESTS', { retryAfter: 2 }))).toMatch(/running at once\. Try again in 2 seconds/);
+    expect(problemMessage(problem(503, 'SERVER_BUSY', { retryAfter: 1 }))).toMatch(/busy\. Try again in 1 second/);
   });
 
   it('passes on the rule a refused booking broke, as one sentence', () => {

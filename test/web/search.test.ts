@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { floorLabel } from '../../web/src/features/inventory/labels.js';
+import { floorLabel } from '../../web/src/lib/labels.js';
 import {
   changeFilter,
   departmentMatches,

@@ -1,9 +1,9 @@
 import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { onPasswordChangeRequired, passwordChangeRequired } from './api/password-change.js';
-import { Layout } from './components/Layout.js';
+import { Layout } from './Layout.js';
 import { Loading, PageHeader } from './components/ui.js';
 import { AuthProvider, useAuth } from './features/auth/AuthProvider.js';
-import { ChoosePasswordPage } from './features/auth/ChoosePasswordPage.js';
+import { ChoosePasswordPage } from './features/self/ChoosePasswordPage.js';
 import { SignInPage } from './features/auth/SignInPage.js';
 import { DepartmentPage } from './features/inventory/pages/DepartmentPage.js';
 import { DepartmentsPage } from './features/inventory/pages/DepartmentsPage.js';

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.js';
-import { ThrottleRepository } from '../../modules/auth/throttle.js';
+import { ThrottleRepository } from '../../identity/throttle.js';
 import { PasswordTokensRepository } from '../../modules/password/password.repository.js';
 import { SessionsRepository } from '../../modules/sessions/sessions.repository.js';
 

@@ -182,6 +182,22 @@ function uploadError(error: unknown): AppError {
   return new AppError('VALIDATION_FAILED', 'The multipart body is malformed');
 }
 
+/** The 200 response of an operation answering a stored image (OpenAPI). */
+export const IMAGE_RESPONSE = {
+  description: 'The image, with ETag (If-None-Match answers 304), Cache-Control and X-Content-Type-Options: nosniff.',
+  content: {
+    'image/png': { schema: { type: 'string', format: 'binary' } },
+    'image/jpeg': { schema: { type: 'string', format: 'binary' } },
+    'image/webp': { schema: { type: 'string', format: 'binary' } },
+  },
+};
+/** Said in the description of each image upload operation. */
+export const UPLOAD_NOTE =
+  'Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); ' +
+  'anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. ' +
+  "The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After.";
+export const NOT_MODIFIED_RESPONSE = { type: 'null', description: 'Not modified.' } as const;
+
 /** Serves a stored image: right type, no sniffing, ETag with 304, revalidated each time (it needs a token). */
 export function sendImage(request: FastifyRequest, reply: FastifyReply, image: { contentType: string; data: Buffer; etag: string }): FastifyReply {
   reply

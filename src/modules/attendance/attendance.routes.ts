@@ -47,7 +47,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Attendance'],
-        summary: method === 'PUT' ? "Replace an office's check-in settings (admin)" : "Change some of an office's check-in settings (admin)",
+        summary: method === 'PUT' ? "Replace an office's check-in settings" : "Change some of an office's check-in settings",
         description: `${method === 'PUT' ? 'Members left out inherit (timeZone: UTC).' : 'Members left out keep their value.'} ${SETTINGS_NOTE}`,
         params: DepartmentParams,
         body: PutDepartmentSettingsBody,
@@ -109,7 +109,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
       config: { role: 'ADMIN', expensive: true },
       schema: {
         tags: ['Attendance'],
-        summary: 'Daily no-show rates (admin)',
+        summary: 'Daily no-show rates',
         description:
           'Per day from `from` to `to` (inclusive, at most 366 days), the reservations starting that day by attendance status and the no-show rate noShows / (checkedIn + noShows), computed by the database. ' +
           "Days are those of the department's time zone with `departmentId`, otherwise UTC days.",
@@ -190,7 +190,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
       config: { role: 'ADMIN', expensive: true },
       schema: {
         tags: ['Attendance'],
-        summary: "A room's printable sheet of desk QR labels (admin)",
+        summary: "A room's printable sheet of desk QR labels",
         description:
           'A self-contained HTML page sized for A4 (12 labels a page, 3 × 4): per desk its name, room, office and QR code. Print it from the browser.',
         params: RoomParams,

@@ -2,10 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { headerText } from '../../plugins/encoding.js';
 import { problemResponses } from '../../shared/schemas.js';
 import { OPEN_BEFORE_PASSWORD_CHANGE } from '../../identity/caller.js';
-import type { AuthService, TokenPair } from './auth.service.js';
+import { toTokenPairDto } from './auth.mappers.js';
+import type { AuthService } from './auth.service.js';
 import { LoginBody, RefreshBody, TokenPairSchema } from './auth.schemas.js';
-
-const serialize = (pair: TokenPair) => ({ ...pair, expiresAt: pair.expiresAt.toISOString(), refreshExpiresAt: pair.refreshExpiresAt.toISOString() });
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
   app.post(
@@ -25,7 +24,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
       },
     },
     async (request) =>
-      serialize(
+      toTokenPairDto(
         await auth.login({
           email: request.body.email,
           password: request.body.password,
@@ -50,7 +49,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
         response: { 200: TokenPairSchema, ...problemResponses() },
       },
     },
-    async (request) => serialize(await auth.refresh(request.body.refreshToken)),
+    async (request) => toTokenPairDto(await auth.refresh(request.body.refreshToken)),
   );
 
   app.post(

@@ -5,8 +5,8 @@ import { SessionsRepository, type SessionRow } from '../sessions/sessions.reposi
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import type { Caller } from '../../identity/caller.js';
 import type { DirectoryAuthenticator } from './directory.js';
-import { verifyPassword } from './password.js';
-import type { LoginThrottle } from './throttle.js';
+import { verifyPassword } from '../../identity/password-hashing.js';
+import type { LoginThrottle } from '../../identity/throttle.js';
 import type { TokenService } from './tokens.js';
 
 export interface TokenPair {

@@ -1,21 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, NoContent, problemResponses } from '../../shared/schemas.js';
-import { imageUploads, readUpload, sendImage } from '../../infrastructure/images/images.js';
+import { IMAGE_RESPONSE, imageUploads, NOT_MODIFIED_RESPONSE, readUpload, sendImage, UPLOAD_NOTE } from '../../infrastructure/images/images.js';
 import { User } from '../users/users.schemas.js';
 import { AVATAR_SIDE, type AvatarsService } from './avatars.service.js';
-
-export const IMAGE_RESPONSE = {
-  description: 'The image, with ETag (If-None-Match answers 304), Cache-Control and X-Content-Type-Options: nosniff.',
-  content: {
-    'image/png': { schema: { type: 'string', format: 'binary' } },
-    'image/jpeg': { schema: { type: 'string', format: 'binary' } },
-    'image/webp': { schema: { type: 'string', format: 'binary' } },
-  },
-};
-export const UPLOAD_NOTE =
-  'Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); ' +
-  'anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. ' +
-  "The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After.";
 
 export const avatarsRoutes: FastifyPluginAsyncTypebox<{ avatars: AvatarsService; maxUploadBytes: number }> = async (app, { avatars, maxUploadBytes }) => {
   // Image and multipart bodies are accepted here only; elsewhere they stay 415.
@@ -28,7 +15,7 @@ export const avatarsRoutes: FastifyPluginAsyncTypebox<{ avatars: AvatarsService;
         tags: ['User Avatar'],
         summary: "A user's avatar",
         params: IdParams,
-        response: { 200: IMAGE_RESPONSE, 304: { type: 'null', description: 'Not modified.' }, ...problemResponses(404) },
+        response: { 200: IMAGE_RESPONSE, 304: NOT_MODIFIED_RESPONSE, ...problemResponses(404) },
       },
     },
     async (request, reply) => sendImage(request, reply, await avatars.get(request.params.id)),

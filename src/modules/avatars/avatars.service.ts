@@ -1,9 +1,10 @@
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
-import { forbidden, notFound } from '../../shared/errors.js';
+import { notFound } from '../../shared/errors.js';
 import { reencodeImage, type DecodeQueue } from '../../infrastructure/images/images.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
+import { requireSelfOrAdmin } from '../../identity/policy.js';
 import { toUserDto } from '../users/users.mappers.js';
 import type { UserDto } from '../users/users.schemas.js';
 import { AvatarsRepository } from './avatars.repository.js';
@@ -40,6 +41,6 @@ export class AvatarsService {
   }
 
   private ensureMayChange(caller: Caller, userId: string): void {
-    if (!isAdmin(caller) && caller.user.id !== userId) throw forbidden('You may change only your own avatar');
+    requireSelfOrAdmin(caller, userId, 'You may change only your own avatar');
   }
 }

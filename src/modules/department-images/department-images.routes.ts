@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NoContent, problemResponses } from '../../shared/schemas.js';
-import { IMAGE_RESPONSE, UPLOAD_NOTE } from '../avatars/avatars.routes.js';
-import { imageUploads, readUpload, sendImage } from '../../infrastructure/images/images.js';
+import { IMAGE_RESPONSE, imageUploads, NOT_MODIFIED_RESPONSE, readUpload, sendImage, UPLOAD_NOTE } from '../../infrastructure/images/images.js';
 import { Department, DepartmentParams } from '../inventory/inventory.schemas.js';
 import { DEPARTMENT_IMAGE_MAX_SIDE, type DepartmentImagesService } from './department-images.service.js';
 
@@ -22,7 +21,7 @@ export const departmentImagesRoutes: FastifyPluginAsyncTypebox<{ images: Departm
         summary: "A department's image",
         description: `Any signed-in user. ${NOT_FOUND_NOTE}`,
         params: DepartmentParams,
-        response: { 200: IMAGE_RESPONSE, 304: { type: 'null', description: 'Not modified.' }, ...problemResponses(404) },
+        response: { 200: IMAGE_RESPONSE, 304: NOT_MODIFIED_RESPONSE, ...problemResponses(404) },
       },
     },
     async (request, reply) => sendImage(request, reply, await images.get(request.params.departmentId)),
@@ -34,12 +33,12 @@ export const departmentImagesRoutes: FastifyPluginAsyncTypebox<{ images: Departm
       config: { role: 'ADMIN', expensive: true },
       schema: {
         tags: ['Department Image'],
-        summary: 'Set or replace a department image (admin)',
+        summary: 'Set or replace a department image',
         description:
           `${UPLOAD_NOTE} Images larger than ${DEPARTMENT_IMAGE_MAX_SIDE}×${DEPARTMENT_IMAGE_MAX_SIDE} are shrunk to fit inside it, keeping their aspect; smaller ones are not enlarged. ` +
           'Answers the Department; its modification time is updated. An unknown department is 404 before the image is decoded.',
         params: DepartmentParams,
-        response: { 200: Department, ...problemResponses(403, 404, 413, 415) },
+        response: { 200: Department, ...problemResponses(404, 413, 415) },
       },
     },
     async (request) => images.put(request.params.departmentId, await readUpload(request)),
@@ -51,10 +50,10 @@ export const departmentImagesRoutes: FastifyPluginAsyncTypebox<{ images: Departm
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Department Image'],
-        summary: 'Remove a department image (admin)',
+        summary: 'Remove a department image',
         description: `Answers 204; the department's modification time is updated. ${NOT_FOUND_NOTE} Deleting the department removes its image too.`,
         params: DepartmentParams,
-        response: { 204: NoContent, ...problemResponses(403, 404) },
+        response: { 204: NoContent, ...problemResponses(404) },
       },
     },
     async (request, reply) => {

@@ -2,6 +2,7 @@ import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { notFound } from '../../shared/errors.js';
 import { reencodeImage, type DecodeQueue } from '../../infrastructure/images/images.js';
+import { toDepartmentSummaryDto } from '../inventory/inventory.mappers.js';
 import type { DepartmentDto } from '../inventory/inventory.schemas.js';
 import { DepartmentImagesRepository } from './department-images.repository.js';
 
@@ -30,7 +31,7 @@ export class DepartmentImagesService {
     const image = await reencodeImage(upload, this.maxPixels, { maxSide: DEPARTMENT_IMAGE_MAX_SIDE }, this.decodes);
     const department = await repository.save(departmentId, image, this.clock.now());
     if (!department) throw notFound('Department', departmentId);
-    return { id: department.id, location: department.location, building: department.building, floor: department.floor };
+    return toDepartmentSummaryDto(department);
   }
 
   async remove(departmentId: string): Promise<void> {

@@ -86,10 +86,10 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Department'],
-        summary: 'Create a department (admin)',
+        summary: 'Create a department',
         description: `${ADMIN_NOTE} location and building are trimmed. Answers the department, with no rooms yet.`,
         body: CreateDepartmentBody,
-        response: { 200: DepartmentWithRooms, ...problemResponses(403) },
+        response: { 200: DepartmentWithRooms, ...problemResponses() },
       },
     },
     async (request) => inventory.createDepartment(request.body),
@@ -101,11 +101,11 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Department'],
-        summary: 'Change a department (admin)',
+        summary: 'Change a department',
         description: `${ADMIN_NOTE} ${PARTIAL_NOTE} location and building are trimmed.`,
         params: DepartmentParams,
         body: UpdateDepartmentBody,
-        response: { 200: DepartmentWithRooms, ...problemResponses(403, 404) },
+        response: { 200: DepartmentWithRooms, ...problemResponses(404) },
       },
     },
     async (request) => inventory.updateDepartment(request.params.departmentId, request.body),
@@ -117,11 +117,11 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Department'],
-        summary: 'Delete a department (admin)',
+        summary: 'Delete a department',
         description: `${ADMIN_NOTE} Blocked by: its rooms, and future reservations of their desks. ${FORCE_NOTE} Its image goes with it.`,
         params: DepartmentParams,
         querystring: DeleteQuery,
-        response: { 204: NoContent, ...problemResponses(403, 404, 409) },
+        response: { 204: NoContent, ...problemResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -169,11 +169,11 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Room'],
-        summary: 'Create a room (admin)',
+        summary: 'Create a room',
         description: `${ADMIN_NOTE} available defaults to true. ${NAMES_NOTE} Unknown department: 404.`,
         params: DepartmentParams,
         body: CreateRoomBody,
-        response: { 200: Room, ...problemResponses(403, 404) },
+        response: { 200: Room, ...problemResponses(404) },
       },
     },
     async (request) => inventory.createRoom(request.params, request.body),
@@ -185,14 +185,14 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Room'],
-        summary: 'Change or move a room (admin)',
+        summary: 'Change or move a room',
         description:
           `${ADMIN_NOTE} ${PARTIAL_NOTE} ${NAMES_NOTE} \`departmentId\` moves the room, with its desks, their equipment and reservations, to another department ` +
           '(an unknown one is a 400 naming departmentId). Making a room unavailable keeps the reservations it has: they stay until cancelled; only new bookings by users are refused. ' +
           PATH_NOTE,
         params: RoomParams,
         body: UpdateRoomBody,
-        response: { 200: Room, ...problemResponses(403, 404) },
+        response: { 200: Room, ...problemResponses(404) },
       },
     },
     async (request) => inventory.updateRoom(request.params, request.body),
@@ -204,11 +204,11 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Room'],
-        summary: 'Delete a room (admin)',
+        summary: 'Delete a room',
         description: `${ADMIN_NOTE} Blocked by: its desks (and so by any reservation of them). ${FORCE_NOTE} ${PATH_NOTE}`,
         params: RoomParams,
         querystring: DeleteQuery,
-        response: { 204: NoContent, ...problemResponses(403, 404, 409) },
+        response: { 204: NoContent, ...problemResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -248,11 +248,11 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Desk'],
-        summary: 'Create a desk (admin)',
+        summary: 'Create a desk',
         description: `${ADMIN_NOTE} type defaults to FLEX. ${NAMES_NOTE} ${PATH_NOTE}`,
         params: RoomParams,
         body: CreateDeskBody,
-        response: { 200: Desk, ...problemResponses(403, 404) },
+        response: { 200: Desk, ...problemResponses(404) },
       },
     },
     async (request) => inventory.createDesk(request.params, request.body),
@@ -264,14 +264,14 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Desk'],
-        summary: 'Change or move a desk (admin)',
+        summary: 'Change or move a desk',
         description:
           `${ADMIN_NOTE} ${PARTIAL_NOTE} ${NAMES_NOTE} \`roomId\` moves the desk, with its equipment and reservations, to another room, possibly of another department ` +
           '(its departmentId follows; an unknown room is a 400 naming roomId). Making a desk FIXED keeps the reservations it has: they stay until cancelled; only new bookings by users are refused. ' +
           PATH_NOTE,
         params: DeskParams,
         body: UpdateDeskBody,
-        response: { 200: Desk, ...problemResponses(403, 404) },
+        response: { 200: Desk, ...problemResponses(404) },
       },
     },
     async (request) => inventory.updateDesk(request.params, request.body),
@@ -283,11 +283,11 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Desk'],
-        summary: 'Delete a desk (admin)',
+        summary: 'Delete a desk',
         description: `${ADMIN_NOTE} Blocked by: its equipment and its future reservations (those ending after now). ${FORCE_NOTE} ${PATH_NOTE}`,
         params: DeskParams,
         querystring: DeleteQuery,
-        response: { 204: NoContent, ...problemResponses(403, 404, 409) },
+        response: { 204: NoContent, ...problemResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -333,11 +333,11 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Equipment'],
-        summary: 'Add equipment to a desk (admin)',
+        summary: 'Add equipment to a desk',
         description: `${ADMIN_NOTE} All members required; description may be empty and is kept as given. ${NAMES_NOTE} ${PATH_NOTE}`,
         params: DeskParams,
         body: CreateEquipmentBody,
-        response: { 200: Equipment, ...problemResponses(403, 404) },
+        response: { 200: Equipment, ...problemResponses(404) },
       },
     },
     async (request) => inventory.createEquipment(request.params, request.body),
@@ -349,11 +349,11 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Equipment'],
-        summary: 'Change an equipment item (admin)',
+        summary: 'Change an equipment item',
         description: `${ADMIN_NOTE} ${PARTIAL_NOTE} ${NAMES_NOTE} ${PATH_NOTE}`,
         params: EquipmentParams,
         body: UpdateEquipmentBody,
-        response: { 200: Equipment, ...problemResponses(403, 404) },
+        response: { 200: Equipment, ...problemResponses(404) },
       },
     },
     async (request) => inventory.updateEquipment(request.params, request.body),
@@ -365,11 +365,11 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Equipment'],
-        summary: 'Delete an equipment item (admin)',
+        summary: 'Delete an equipment item',
         description: `${ADMIN_NOTE} Equipment has nothing beneath it, so it is always deletable (\`force\` is accepted and changes nothing). Defect reports that named it stay, with equipmentId null. ${PATH_NOTE}`,
         params: EquipmentParams,
         querystring: DeleteQuery,
-        response: { 204: NoContent, ...problemResponses(403, 404) },
+        response: { 204: NoContent, ...problemResponses(404) },
       },
     },
     async (request, reply) => {

@@ -18,6 +18,7 @@ import {
   type RoomPatch,
   type RoomRow,
 } from './inventory.repository.js';
+import { toDepartmentDto, toRoomDto } from './inventory.mappers.js';
 import {
   EQUIPMENT_TYPES,
   MAX_FILTER_VALUES,
@@ -96,22 +97,6 @@ const roomNotFound = (path: RoomParams) => notFound('Room', `${path.roomId} of d
 const deskNotFound = (path: DeskParams) => notFound('Desk', `${path.deskId} in room ${path.roomId} of department ${path.departmentId}`);
 const equipmentNotFound = (path: EquipmentParams) =>
   notFound('Equipment', `${path.equipmentId} of desk ${path.deskId} in room ${path.roomId} of department ${path.departmentId}`);
-
-const toDepartmentDto = (row: DepartmentRow, rooms: string[]): DepartmentWithRoomsDto => ({
-  id: row.id,
-  location: row.location,
-  building: row.building,
-  floor: row.floor,
-  rooms,
-});
-
-const toRoomDto = (row: RoomRow, desks: DeskDto[]): RoomDto => ({
-  id: row.id,
-  name: row.name,
-  departmentId: row.departmentId,
-  available: row.available,
-  desks,
-});
 
 /**
  * Departments contain rooms, rooms desks, desks equipment. Every nested path is checked as a

@@ -2,7 +2,9 @@ import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { passwordTokens } from '../../db/schema.js';
 
-export type PasswordTokenPurpose = (typeof passwordTokens.$inferSelect)['purpose'];
+import type { PasswordTokenPurpose } from '../../identity/credentials.js';
+
+export type { PasswordTokenPurpose };
 
 export class PasswordTokensRepository {
   constructor(private readonly db: Database) {}
@@ -22,15 +24,6 @@ export class PasswordTokensRepository {
           returning user_id`,
     );
     return rows.length > 0;
-  }
-
-  /** A password set another way makes an outstanding link useless. Answers the link that was deleted, if any. */
-  async deleteForUser(userId: string): Promise<{ purpose: PasswordTokenPurpose; expiresAt: Date } | undefined> {
-    const [row] = await this.db
-      .delete(passwordTokens)
-      .where(eq(passwordTokens.userId, userId))
-      .returning({ purpose: passwordTokens.purpose, expiresAt: passwordTokens.expiresAt });
-    return row;
   }
 
   /** Consumes a live token (atomically: of two concurrent uses, one gets the user id). */

@@ -3,10 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError } from '../../shared/errors.js';
-import { hashPassword } from '../auth/password.js';
-import { ThrottleRepository, type LoginThrottle } from '../auth/throttle.js';
+import { revokeCredentials } from '../../identity/credentials.js';
+import { hashPassword } from '../../identity/password-hashing.js';
+import { ThrottleRepository, type LoginThrottle } from '../../identity/throttle.js';
 import type { Mailer } from '../../infrastructure/mail/mailer.js';
-import { SessionsRepository } from '../sessions/sessions.repository.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { PasswordTokensRepository, type PasswordTokenPurpose } from './password.repository.js';
 
@@ -96,7 +96,8 @@ export class PasswordService {
       const user = await users.findById(userId);
       if (!user || user.ldap || !user.enabled) throw new AppError('INVALID_RESET_TOKEN');
       await users.update(userId, { passwordHash, mustChangePassword: false }, this.clock.now());
-      await new SessionsRepository(tx).deleteAllOfUser(userId);
+      // The link was consumed above: this ends every session of the user.
+      await revokeCredentials(tx, userId);
       return user.email;
     });
     // The owner proved control of the mailbox: earlier failed sign-ins no longer hold them up.

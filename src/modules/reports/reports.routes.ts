@@ -60,10 +60,10 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService 
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Report'],
-        summary: 'Delete a report (admin)',
+        summary: 'Delete a report',
         description: 'Users get 403.',
         params: IdParams,
-        response: { 204: NoContent, ...problemResponses(403, 404) },
+        response: { 204: NoContent, ...problemResponses(404) },
       },
     },
     async (request, reply) => {

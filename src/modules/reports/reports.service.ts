@@ -1,25 +1,13 @@
 import type { Database } from '../../db/client.js';
 import { pgErrorCode, PG } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
-import { AppError, forbidden, notFound, type FieldError } from '../../shared/errors.js';
+import { AppError, notFound, type FieldError } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf, type PageQuery } from '../../shared/paging.js';
-import { isAdmin, type Caller } from '../../identity/caller.js';
-import { REPORT_SORTABLE, ReportsRepository, type PlaceIds, type ReportRow, type ResolvedPlace } from './reports.repository.js';
+import type { Caller } from '../../identity/caller.js';
+import { requireSelfOrAdmin } from '../../identity/policy.js';
+import { REPORT_SORTABLE, ReportsRepository, type PlaceIds, type ResolvedPlace } from './reports.repository.js';
+import { toReportDto } from './reports.mappers.js';
 import type { CreateReportBody, ReportDto, ReportListQuery } from './reports.schemas.js';
-
-export function toReportDto(row: ReportRow): ReportDto {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    reportedBy: row.reportedBy,
-    departmentId: row.departmentId,
-    roomId: row.roomId,
-    deskId: row.deskId,
-    equipmentId: row.equipmentId,
-    createdAt: row.createdAt.toISOString(),
-  };
-}
 
 const failed = (errors: FieldError[]) => new AppError('VALIDATION_FAILED', errors.map((error) => `${error.field} ${error.message}`).join('; '), { errors });
 
@@ -71,7 +59,7 @@ export class ReportsService {
    * left out are filled in from the most specific place given.
    */
   async create(caller: Caller, body: CreateReportBody): Promise<ReportDto> {
-    if (!isAdmin(caller) && body.reportedBy !== caller.user.id) throw forbidden('Users file reports in their own name only (reportedBy must be your id)');
+    requireSelfOrAdmin(caller, body.reportedBy, 'Users file reports in their own name only (reportedBy must be your id)');
     const given: PlaceIds = { departmentId: body.departmentId, roomId: body.roomId, deskId: body.deskId, equipmentId: body.equipmentId };
     const place = await this.resolvePlace(body.reportedBy, given);
     try {

@@ -5,7 +5,9 @@ import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
+import { isSelfOrAdmin, requireSelfOrAdmin } from '../../identity/policy.js';
 import { RESERVATION_SORTABLE, ReservationsRepository, type BookableDesk, type ReservationType, type ReservationView } from './reservations.repository.js';
+import { toReservationDto } from './reservations.mappers.js';
 import type { CreateReservationBody, ReservationDto, ReservationListQuery, UpdateReservationBody } from './reservations.schemas.js';
 
 export interface ReservationRules {
@@ -29,17 +31,6 @@ interface Booking {
   endTime: Date;
   type: ReservationType;
 }
-
-export const toReservationDto = (row: ReservationView): ReservationDto => ({
-  id: row.id,
-  userId: row.userId,
-  deskId: row.deskId,
-  roomId: row.roomId,
-  departmentId: row.departmentId,
-  startTime: row.startTime.toISOString(),
-  endTime: row.endTime.toISOString(),
-  type: row.type,
-});
 
 function describeDuration(ms: number): string {
   const hours = ms / 3_600_000;
@@ -69,7 +60,7 @@ export class ReservationsService {
 
   async list(caller: Caller, query: ReservationListQuery): Promise<PageOf<ReservationDto>> {
     const admin = isAdmin(caller);
-    if (!admin && query.userId !== undefined && query.userId !== caller.user.id) throw forbidden('You may list only your own reservations');
+    requireSelfOrAdmin(caller, query.userId, 'You may list only your own reservations');
     const from = query.from === undefined ? undefined : parseInstant('from', query.from);
     const to = query.to === undefined ? undefined : parseInstant('to', query.to);
     if (from && to && from >= to) throw invalid('to', 'must be after from');
@@ -96,7 +87,7 @@ export class ReservationsService {
   async create(caller: Caller, body: CreateReservationBody): Promise<ReservationDto> {
     const admin = isAdmin(caller);
     const userId = body.userId ?? caller.user.id;
-    if (!admin && userId !== caller.user.id) throw forbidden('You may book only for yourself');
+    requireSelfOrAdmin(caller, userId, 'You may book only for yourself');
     const type = body.type ?? 'shared';
     if (!admin && type !== 'shared') throw forbidden('Only admins make fixed reservations');
     const booking: Booking = {
@@ -138,7 +129,7 @@ export class ReservationsService {
   /** A USER sees only their own reservations: another's id answers 404, as an unknown one does. */
   private async visible(caller: Caller, id: string): Promise<ReservationView> {
     const row = await this.reservations.findById(id);
-    if (!row || (!isAdmin(caller) && row.userId !== caller.user.id)) throw notFound('Reservation', id);
+    if (!row || !isSelfOrAdmin(caller, row.userId)) throw notFound('Reservation', id);
     return row;
   }
 

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
+import { reservedRangeOf, windowRange, type TimeWindow } from '../../db/time-ranges.js';
 import { departments, desks, equipment, reports, reservations, rooms } from '../../db/schema.js';
 import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
 import { containsPattern } from '../../shared/text.js';
@@ -9,10 +10,7 @@ export const ROOM_SORTABLE = ['id', 'name', 'available'] as const;
 export const DEPARTMENT_SORTABLE = ['id', 'location', 'building', 'floor'] as const;
 export const REPORT_SORTABLE = ['id', 'title', 'createdAt', 'reportedBy'] as const;
 
-export interface TimeWindow {
-  start: Date;
-  end: Date;
-}
+export type { TimeWindow };
 
 /** Criteria of a room or department search, validated and normalised by the service. */
 export interface PlaceCriteria {
@@ -56,10 +54,7 @@ const d = alias(desks, 'd');
 const e = alias(equipment, 'e');
 const res = alias(reservations, 'res');
 
-const timestamp = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-const windowRange = (window: TimeWindow) => sql`tstzrange(${timestamp(window.start)}, ${timestamp(window.end)}, '[)')`;
-/** Written exactly as in the exclusion constraint, so that its GiST index (desk_id, range) serves every probe. */
-const reservedRange = sql`tstzrange(${res.startTime}, ${res.endTime}, '[)')`;
+const reservedRange = reservedRangeOf(res);
 const reservationsOfDeskIn = (window: TimeWindow) => sql`${res.deskId} = ${d.id} and ${reservedRange} && ${windowRange(window)}`;
 
 /** The equipment `e` matches the item: type equal and name a substring, whichever are given. */

@@ -4,7 +4,7 @@ import { pageOf, parsePageRequest, type PageOf, type PageQuery } from '../../sha
 import { parseInstant } from '../../shared/time.js';
 import type { DepartmentDto, RoomDto } from '../inventory/inventory.schemas.js';
 import type { ReportDto } from '../reports/reports.schemas.js';
-import { toReportDto } from '../reports/reports.service.js';
+import { toReportDto } from '../reports/reports.mappers.js';
 import type { ReportSearchCriteria, SearchCriteria } from './search.schemas.js';
 import { DEPARTMENT_SORTABLE, REPORT_SORTABLE, ROOM_SORTABLE, SearchRepository, type PlaceCriteria, type TimeWindow } from './search.repository.js';
 

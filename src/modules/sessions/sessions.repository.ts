@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { sessions, users } from '../../db/schema.js';
 import { offsetOf, orderByClauses, type PageRequest } from '../../shared/paging.js';
@@ -113,12 +113,6 @@ export class SessionsRepository {
   async delete(sessionId: string): Promise<boolean> {
     const rows = await this.db.delete(sessions).where(eq(sessions.id, sessionId)).returning({ id: sessions.id });
     return rows.length > 0;
-  }
-
-  /** Revokes every session of a user, optionally keeping one (the caller's own). */
-  async deleteAllOfUser(userId: string, keepSessionId?: string): Promise<void> {
-    const condition = keepSessionId === undefined ? eq(sessions.userId, userId) : and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId));
-    await this.db.delete(sessions).where(condition);
   }
 
   async purgeExpired(now: Date): Promise<void> {

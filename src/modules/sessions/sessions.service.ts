@@ -1,21 +1,13 @@
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
-import { forbidden, notFound } from '../../shared/errors.js';
+import { notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf, type PageQuery } from '../../shared/paging.js';
 import { UsersRepository } from '../users/users.repository.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
-import { SESSION_SORTABLE, SessionsRepository, type SessionRow } from './sessions.repository.js';
+import { requireSelfOrAdmin } from '../../identity/policy.js';
+import { SESSION_SORTABLE, SessionsRepository } from './sessions.repository.js';
+import { toSessionDto } from './sessions.mappers.js';
 import type { SessionDto } from './sessions.schemas.js';
-
-export const toSessionDto = (row: SessionRow): SessionDto => ({
-  id: row.id,
-  expiresAt: row.expiresAt.toISOString(),
-  refreshExpiresAt: row.refreshExpiresAt.toISOString(),
-  userId: row.userId,
-  userAgent: row.userAgent,
-  createdAt: row.createdAt.toISOString(),
-  modifiedAt: row.modifiedAt.toISOString(),
-});
 
 /** Sessions that have not ended (revoked sessions are deleted; expired ones are filtered out and purged). */
 export class SessionsService {
@@ -30,15 +22,13 @@ export class SessionsService {
 
   /** Admins see every session (optionally of one user); others see their own. */
   async list(caller: Caller, query: PageQuery & { userId?: string }) {
-    if (!isAdmin(caller) && query.userId !== undefined && query.userId !== caller.user.id) {
-      throw forbidden('You may list only your own sessions');
-    }
+    requireSelfOrAdmin(caller, query.userId, 'You may list only your own sessions');
     const userId = isAdmin(caller) ? query.userId : caller.user.id;
     return this.page(userId, query);
   }
 
   async listOfUser(caller: Caller, userId: string, query: PageQuery) {
-    if (!isAdmin(caller) && userId !== caller.user.id) throw forbidden('You may list only your own sessions');
+    requireSelfOrAdmin(caller, userId, 'You may list only your own sessions');
     if (isAdmin(caller) && !(await new UsersRepository(this.db).findById(userId))) throw notFound('User', userId);
     return this.page(userId, query);
   }
@@ -53,7 +43,7 @@ export class SessionsService {
   async revoke(caller: Caller, sessionId: string): Promise<void> {
     const session = await this.sessions.findById(sessionId);
     if (!session) throw notFound('Session', sessionId);
-    if (!isAdmin(caller) && session.userId !== caller.user.id) throw forbidden('You may revoke only your own sessions');
+    requireSelfOrAdmin(caller, session.userId, 'You may revoke only your own sessions');
     await this.sessions.delete(sessionId);
   }
 }

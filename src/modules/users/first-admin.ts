@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
-import { hashPassword } from '../auth/password.js';
+import { hashPassword } from '../../identity/password-hashing.js';
 import { UsersRepository } from './users.repository.js';
 
 export const GENERATED_ADMIN_EMAIL = 'admin@localhost';

@@ -26,11 +26,11 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
       config: { role: 'ADMIN' },
       schema: {
         tags: ['User'],
-        summary: 'Create a user (admin)',
+        summary: 'Create a user',
         description:
           'role defaults to USER, enabled to true, ldap to false. A local user signs in once an admin has set a password. E-mail addresses are unique regardless of case (409).',
         body: CreateUserBody,
-        response: { 200: User, ...problemResponses(403, 409) },
+        response: { 200: User, ...problemResponses(409) },
       },
     },
     async (request) => users.create(request.body),
@@ -50,14 +50,14 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
       config: { role: 'ADMIN' },
       schema: {
         tags: ['User'],
-        summary: 'Change a user (admin)',
+        summary: 'Change a user',
         description:
           'Members left out keep their value. Disabling a user, or switching them to the directory (ldap true, which drops their local password), revokes their sessions at once. ' +
           'A new e-mail address voids a pending password link; a live one is mailed anew, of the same kind, to the new address. ' +
           'The last enabled admin cannot be disabled, demoted or switched to the directory (409).',
         params: IdParams,
         body: UpdateUserBody,
-        response: { 200: User, ...problemResponses(403, 404, 409) },
+        response: { 200: User, ...problemResponses(404, 409) },
       },
     },
     async (request) => users.update(request.params.id, request.body),
@@ -69,10 +69,10 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
       config: { role: 'ADMIN' },
       schema: {
         tags: ['User'],
-        summary: 'Delete a user (admin)',
+        summary: 'Delete a user',
         description: 'Their sessions end at once. The last enabled admin cannot be deleted (409).',
         params: IdParams,
-        response: { 204: NoContent, ...problemResponses(403, 404, 409) },
+        response: { 204: NoContent, ...problemResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -87,11 +87,11 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = a
       config: { role: 'ADMIN' },
       schema: {
         tags: ['Password'],
-        summary: "Set a local user's password (admin)",
+        summary: "Set a local user's password",
         description: "The user's sessions are revoked (an admin setting their own keeps the current one). Directory users: 409.",
         params: IdParams,
         body: SetPasswordBody,
-        response: { 204: NoContent, ...problemResponses(403, 404, 409) },
+        response: { 204: NoContent, ...problemResponses(404, 409) },
       },
     },
     async (request, reply) => {

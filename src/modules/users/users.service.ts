@@ -3,10 +3,9 @@ import type { Database } from '../../db/client.js';
 import { AppError, forbidden, notFound } from '../../shared/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
-import { hashPassword, verifyPassword } from '../auth/password.js';
-import type { LoginThrottle } from '../auth/throttle.js';
-import { PasswordTokensRepository, type PasswordTokenPurpose } from '../password/password.repository.js';
-import { SessionsRepository } from '../sessions/sessions.repository.js';
+import { hashPassword, verifyPassword } from '../../identity/password-hashing.js';
+import type { LoginThrottle } from '../../identity/throttle.js';
+import { CredentialsRepository, revokeCredentials, type PasswordTokenPurpose } from '../../identity/credentials.js';
 import type { CreateUserBody, UpdateSelfBody, UpdateUserBody, UserDto, UserListQuery } from './users.schemas.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import { toUserDto } from './users.mappers.js';
@@ -93,20 +92,18 @@ export class UsersService {
     try {
       const { row, resend } = await this.db.transaction(async (tx) => {
         const users = new UsersRepository(tx);
-        const tokens = new PasswordTokensRepository(tx);
         const losesAdmin = body.role === 'USER' || body.enabled === false || body.ldap === true;
         if (losesAdmin) await this.ensureAnotherAdmin(users, id);
         const before = patch.email === undefined ? undefined : await users.findById(id);
         const updated = await users.update(id, patch, now);
         if (!updated) throw notFound('User', id);
         if (body.enabled === false || body.ldap === true) {
-          await new SessionsRepository(tx).deleteAllOfUser(id);
-          await tokens.deleteForUser(id);
+          await revokeCredentials(tx, id);
           return { row: updated };
         }
         if (before && before.email.toLowerCase() !== updated.email.toLowerCase()) {
           // A link mailed to the old (perhaps mistyped) address must not outlive it; a live one is sent anew to the new address.
-          const pending = await tokens.deleteForUser(id);
+          const pending = await new CredentialsRepository(tx).deletePasswordLink(id);
           return { row: updated, resend: pending && pending.expiresAt > now ? pending.purpose : undefined };
         }
         return { row: updated };
@@ -154,8 +151,7 @@ export class UsersService {
     const passwordHash = await hashPassword(password);
     await this.db.transaction(async (tx) => {
       await new UsersRepository(tx).update(id, { passwordHash, mustChangePassword: false }, this.clock.now());
-      await new SessionsRepository(tx).deleteAllOfUser(id, id === caller.user.id ? caller.sessionId : undefined);
-      await new PasswordTokensRepository(tx).deleteForUser(id);
+      await revokeCredentials(tx, id, id === caller.user.id ? caller.sessionId : undefined);
     });
     // A fresh password: failed sign-ins against the old one no longer hold anyone up.
     await this.throttle.forgetAccount(target.email);
@@ -177,8 +173,7 @@ export class UsersService {
     const passwordHash = await hashPassword(newPassword);
     await this.db.transaction(async (tx) => {
       await new UsersRepository(tx).update(user.id, { passwordHash, mustChangePassword: false }, this.clock.now());
-      await new SessionsRepository(tx).deleteAllOfUser(user.id, caller.sessionId);
-      await new PasswordTokensRepository(tx).deleteForUser(user.id);
+      await revokeCredentials(tx, user.id, caller.sessionId);
     });
   }
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/db/client.js';
-import { ThrottleRepository } from '../../../src/modules/auth/throttle.js';
+import { ThrottleRepository } from '../../../src/identity/throttle.js';
 import { housekeep } from '../../../src/infrastructure/housekeeping/housekeeping.js';
 import { PasswordTokensRepository } from '../../../src/modules/password/password.repository.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { Client } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../../src/db/schema.js';
-import { hashPassword } from '../../../src/modules/auth/password.js';
+import { hashPassword } from '../../../src/identity/password-hashing.js';
 import { LdapDirectory, escapeDnValue, escapeFilterValue } from '../../../src/modules/auth/ldap.js';
 import { UUID, createTestApp, expectProblem, type TestApp } from '../../helpers/app.js';
 import { PEOPLE, ROOT_DN, ROOT_PASSWORD, freePort, startSlapd, type DirectoryPerson, type Slapd } from '../../helpers/slapd.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientKey } from '../../../src/modules/auth/throttle.js';
+import { clientKey } from '../../../src/identity/throttle.js';
 import { ADMIN_EMAIL, createTestApp, expectProblem, type TestApp } from '../../helpers/app.js';
 import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
 

@@ -8723,6 +8723,453 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/departments/{departmentId}/floor-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A department's floor plan
+         * @description Any signed-in user. Every desk of the department with its position on the plan (null: not placed), the plan image if the department has one, and the plan's ETag (also the ETag header) to send in If-Match when replacing it. Positions are fractions of the department image (x and width of its width, y and height of its height; x, y the top-left corner of the unrotated shape), rotated `rotation` degrees clockwise about the centre; so the plan scales with the image. See docs/behaviour.md#floor-plans. 404 for an unknown department.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    departmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            departmentId: string;
+                            /** @description The same value as the ETag header: send it back in If-Match when replacing the plan. */
+                            etag: string;
+                            image: {
+                                /** @description Path of the plan image (GET with a token, like every image). */
+                                url: string;
+                                /** @description The image's own ETag: it changes when the image is replaced. */
+                                etag: string;
+                            } | null;
+                            /** @description Every desk of the department, ordered by room name, desk name, id; placed or not. */
+                            desks: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description FLEX: a shared desk anyone may book (the default). FIXED: assigned by an admin; users cannot book it.
+                                 * @enum {string}
+                                 */
+                                type: "FLEX" | "FIXED";
+                                /** Format: uuid */
+                                roomId: string;
+                                roomName: string;
+                                position: {
+                                    /** @description Left edge of the unrotated shape, as a fraction of the image width (0–1). */
+                                    x: number;
+                                    /** @description Top edge of the unrotated shape, as a fraction of the image height (0–1). */
+                                    y: number;
+                                    /** @description Fraction of the image width; x + width ≤ 1. */
+                                    width: number;
+                                    /** @description Fraction of the image height; y + height ≤ 1. */
+                                    height: number;
+                                    /** @description Degrees clockwise about the centre of the shape, 0 ≤ rotation < 360. */
+                                    rotation: number;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace a department's floor plan (admin)
+         * @description Admins only (403 for users). The body is the whole plan: desks left out are taken off it. One transaction: all or nothing. `If-Match` is required (428 PRECONDITION_REQUIRED without it): the ETag read with GET, or `*` to overwrite whatever is there; when the plan changed since (another admin saved, a desk was deleted or moved away), 412 PLAN_CHANGED and nothing is written. 400 VALIDATION_FAILED naming each offending `positions[i]` member: a desk listed twice, unknown, or of another department; a value out of range; x + width or y + height above 1. Positions are fractions of the department image (x and width of its width, y and height of its height; x, y the top-left corner of the unrotated shape), rotated `rotation` degrees clockwise about the centre; so the plan scales with the image. See docs/behaviour.md#floor-plans. Answers the plan as it now is, with its new ETag.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag of the plan as read (or * to overwrite whatever is there). Required. */
+                    "if-match"?: string;
+                };
+                path: {
+                    departmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The whole plan: every desk to show, once each. Desks of the department left out are taken off the plan. */
+                        positions: {
+                            /** Format: uuid */
+                            deskId: string;
+                            /** @description Left edge of the unrotated shape, as a fraction of the image width (0–1). */
+                            x: number;
+                            /** @description Top edge of the unrotated shape, as a fraction of the image height (0–1). */
+                            y: number;
+                            /** @description Fraction of the image width; x + width ≤ 1. */
+                            width: number;
+                            /** @description Fraction of the image height; y + height ≤ 1. */
+                            height: number;
+                            /** @description Degrees clockwise about the centre of the shape, 0 ≤ rotation < 360. */
+                            rotation: number;
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            departmentId: string;
+                            /** @description The same value as the ETag header: send it back in If-Match when replacing the plan. */
+                            etag: string;
+                            image: {
+                                /** @description Path of the plan image (GET with a token, like every image). */
+                                url: string;
+                                /** @description The image's own ETag: it changes when the image is replaced. */
+                                etag: string;
+                            } | null;
+                            /** @description Every desk of the department, ordered by room name, desk name, id; placed or not. */
+                            desks: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description FLEX: a shared desk anyone may book (the default). FIXED: assigned by an admin; users cannot book it.
+                                 * @enum {string}
+                                 */
+                                type: "FLEX" | "FIXED";
+                                /** Format: uuid */
+                                roomId: string;
+                                roomName: string;
+                                position: {
+                                    /** @description Left edge of the unrotated shape, as a fraction of the image width (0–1). */
+                                    x: number;
+                                    /** @description Top edge of the unrotated shape, as a fraction of the image height (0–1). */
+                                    y: number;
+                                    /** @description Fraction of the image width; x + width ≤ 1. */
+                                    width: number;
+                                    /** @description Fraction of the image height; y + height ≤ 1. */
+                                    height: number;
+                                    /** @description Degrees clockwise about the centre of the shape, 0 ≤ rotation < 360. */
+                                    rotation: number;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A precondition (If-Match) does not hold: the resource changed. */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description A precondition header (If-Match) is required. */
+                428: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/departments/{departmentId}/floor-plan/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Availability of the desks on a floor plan
+         * @description Any signed-in user. Every desk placed on the plan with its position and its state for the half-open window [from, to): MINE (the caller has a reservation of it overlapping the window), NOT_BOOKABLE (a FIXED desk, or its room is not available: users cannot book it), FREE (no reservation overlaps), BOOKED (reservations cover the whole window), PARTLY_FREE (otherwise; `longestFree` is the longest free stretch). A reservation ending at `from` or starting at `to` does not count. Answered by one SQL statement. 400 when from is not before to, or the window is longer than 31 days; 404 for an unknown department.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Start of the window (inclusive), ISO 8601 with Z or an offset. */
+                    from: string;
+                    /** @description End of the window (exclusive); after from, at most 31 days later. */
+                    to: string;
+                };
+                header?: never;
+                path: {
+                    departmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            departmentId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            to: string;
+                            /** @description Every desk placed on the plan, ordered by room name, desk name, id. */
+                            desks: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description FLEX: a shared desk anyone may book (the default). FIXED: assigned by an admin; users cannot book it.
+                                 * @enum {string}
+                                 */
+                                type: "FLEX" | "FIXED";
+                                /** Format: uuid */
+                                roomId: string;
+                                roomName: string;
+                                roomAvailable: boolean;
+                                /** FloorPlanPosition */
+                                position: {
+                                    /** @description Left edge of the unrotated shape, as a fraction of the image width (0–1). */
+                                    x: number;
+                                    /** @description Top edge of the unrotated shape, as a fraction of the image height (0–1). */
+                                    y: number;
+                                    /** @description Fraction of the image width; x + width ≤ 1. */
+                                    width: number;
+                                    /** @description Fraction of the image height; y + height ≤ 1. */
+                                    height: number;
+                                    /** @description Degrees clockwise about the centre of the shape, 0 ≤ rotation < 360. */
+                                    rotation: number;
+                                };
+                                /**
+                                 * @description MINE: the caller holds a reservation of it overlapping the window. NOT_BOOKABLE: a FIXED desk or a room that is not available (users cannot book it). FREE: no reservation overlaps the window. BOOKED: reservations cover the whole window. PARTLY_FREE: otherwise; see longestFree. The first that applies, in this order.
+                                 * @enum {string}
+                                 */
+                                state: "FREE" | "PARTLY_FREE" | "BOOKED" | "NOT_BOOKABLE" | "MINE";
+                                longestFree: {
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    startTime: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    endTime: string;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

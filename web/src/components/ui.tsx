@@ -101,6 +101,20 @@ export function TextArea({ label, error, hint, ...input }: FieldShell & Componen
   return <Field label={label} error={error} hint={hint} control={(aria) => <textarea {...aria} {...input} />} />;
 }
 
+/** The options of a select: an empty first one (`placeholder`), then one per item, named by `label`. */
+export function Options<T extends { id: string }>({ placeholder, items, label }: { placeholder: string; items: readonly T[]; label: (item: T) => string }) {
+  return (
+    <>
+      <option value="">{placeholder}</option>
+      {items.map((item) => (
+        <option key={item.id} value={item.id}>
+          {label(item)}
+        </option>
+      ))}
+    </>
+  );
+}
+
 export function SelectField({ label, error, hint, children, ...select }: FieldShell & ComponentProps<'select'>) {
   return (
     <Field

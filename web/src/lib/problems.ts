@@ -122,73 +122,75 @@ const sentence = (value: string) => `${value.trim().replace(/[.\s]+$/, '')}.`;
 
 const conflictRanges = (problem: Problem) => (problem.conflicts ?? []).map((range) => formatRange(range.startTime, range.endTime)).join('; ');
 
+type MessageOf = (problem: Problem, subject: string) => string;
+
+const SESSION_ENDED: MessageOf = () => 'Your session has ended. Please sign in again.';
+const NOT_ANSWERING: MessageOf = () => 'The service is not answering right now. Try again in a moment.';
+const SERVER_FAILED: MessageOf = (problem) =>
+  `Something went wrong on the server. Try again; if it keeps happening, tell your administrator${problem.requestId ? ` (reference ${problem.requestId})` : ''}.`;
+
 /**
- * One readable sentence (or two) for a failed request. `subject` names the thing acted on
- * ("This room") where the code alone would be vague.
+ * A sentence for every code the service can send (docs/errors.md; a test holds this list to the
+ * server's catalogue). `subject` names the thing acted on ("This room") where the code alone would be vague.
  */
+export const CODE_MESSAGES: Record<string, MessageOf> = {
+  VALIDATION_FAILED: (problem) => {
+    const fields = fieldErrorMessages(problem);
+    return fields.length > 0 ? `Please check: ${fields.join(' ')}` : `Please check your input: ${problem.detail ?? 'a value is not valid'}.`;
+  },
+  MALFORMED_JSON: () => 'The request could not be read. Reload the page and try again.',
+  INVALID_ENCODING: () => 'Some text could not be read (it is not valid UTF-8). Check for unusual characters and try again.',
+  INVALID_CURRENT_PASSWORD: () => 'The current password is wrong.',
+  RESERVATION_NOT_ALLOWED: (problem) => sentence(`This booking is not allowed: ${problem.detail ?? 'it breaks a booking rule'}`),
+  INVALID_RESET_TOKEN: () => 'This link is invalid, has been used or has expired. Ask for a new one.',
+  UNAUTHENTICATED: SESSION_ENDED,
+  INVALID_TOKEN: SESSION_ENDED,
+  INVALID_CREDENTIALS: () => 'Wrong e-mail or password.',
+  INVALID_REFRESH_TOKEN: SESSION_ENDED,
+  REFRESH_TOKEN_REUSED: SESSION_ENDED,
+  FORBIDDEN: () => 'You are not allowed to do this.',
+  [PASSWORD_CHANGE_REQUIRED]: () => 'Choose your own password first.',
+  NOT_FOUND: (_problem, subject) => `${subject} no longer exists; someone may have removed it. Reload the page.`,
+  ROUTE_NOT_FOUND: () => 'The server does not know this operation; the page may be out of date. Reload it and try again.',
+  EMAIL_TAKEN: () => 'Another user already has this e-mail address.',
+  LAST_ADMIN: () => 'This is the last enabled administrator: it cannot be removed, disabled, demoted or made a directory user.',
+  DIRECTORY_USER: () => 'This user signs in through the company directory; the password is changed there.',
+  RESERVATION_CONFLICT: (problem) => {
+    const ranges = conflictRanges(problem);
+    return `That time is already booked${ranges ? ` (${ranges})` : ''}.`;
+  },
+  DESK_NOT_BOOKABLE: () => 'This desk cannot be booked: it is a fixed desk or its room is closed.',
+  HAS_DEPENDENTS: (problem, subject) => dependentsMessage(problem, subject),
+  PLAN_CHANGED: () => 'Someone changed this floor plan since you opened it. It has been reloaded; redo your change.',
+  PRECONDITION_REQUIRED: () => 'The page is out of date. Reload it and try again.',
+  CHECK_IN_NOT_OPEN: (problem) => sentence(`Check-in is not possible now: ${problem.detail ?? 'it is too early or too late'}`),
+  WALK_IN_NOT_POSSIBLE: (problem) =>
+    sentence(`This desk cannot be booked on the spot now: ${problem.detail ?? 'the working day is over or it is reserved soon'}`),
+  CONFLICT: (problem) => (problem.detail ? sentence(`This cannot be done now: ${problem.detail}`) : 'This cannot be done in the current state.'),
+  REQUEST_TIMEOUT: () => 'The request took too long to arrive. Check your connection and try again.',
+  // Image uploads say which limits (lib/images.ts); these are for anything else.
+  PAYLOAD_TOO_LARGE: () => 'The file is too large.',
+  UNSUPPORTED_MEDIA_TYPE: () => 'This kind of file is not accepted.',
+  TOO_MANY_REQUESTS: (problem) => `Too many attempts. Try again in ${formatWait(problem.retryAfter ?? 60)}.`,
+  HEADERS_TOO_LARGE: () => 'The request was too large to send. Reload the page and try again.',
+  TOO_MANY_CONCURRENT_REQUESTS: (problem) =>
+    `Too many of your searches, statistics or uploads are running at once. Try again in ${formatWait(problem.retryAfter ?? 1)}.`,
+  INTERNAL: SERVER_FAILED,
+  SERVICE_UNAVAILABLE: NOT_ANSWERING,
+  SERVER_BUSY: (problem) => `The server is busy. Try again in ${formatWait(problem.retryAfter ?? 5)}.`,
+  WEB_APP_NOT_BUILT: () => 'The web app is not installed on the server. Tell your administrator.',
+};
+
+/** One readable sentence (or two) for a failed request; without a known code, one from the HTTP status. */
 export function problemMessage(problem: Problem, subject = 'It'): string {
   if (problem.status === 0) return 'The server cannot be reached. Check your connection and try again.';
-  switch (problem.code) {
-    case 'VALIDATION_FAILED': {
-      const fields = fieldErrorMessages(problem);
-      return fields.length > 0 ? `Please check: ${fields.join(' ')}` : `Please check your input: ${problem.detail ?? 'a value is not valid'}.`;
-    }
-    case 'MALFORMED_JSON':
-      return 'The request could not be read. Reload the page and try again.';
-    case 'INVALID_CREDENTIALS':
-      return 'Wrong e-mail or password.';
-    case 'INVALID_CURRENT_PASSWORD':
-      return 'The current password is wrong.';
-    case 'INVALID_RESET_TOKEN':
-      return 'This link is invalid, has been used or has expired. Ask for a new one.';
-    case 'UNAUTHENTICATED':
-    case 'INVALID_TOKEN':
-    case 'INVALID_REFRESH_TOKEN':
-    case 'REFRESH_TOKEN_REUSED':
-      return 'Your session has ended. Please sign in again.';
-    case 'FORBIDDEN':
-      return 'You are not allowed to do this.';
-    case PASSWORD_CHANGE_REQUIRED:
-      return 'Choose your own password first.';
-    case 'NOT_FOUND':
-      return `${subject} no longer exists; someone may have removed it. Reload the page.`;
-    case 'EMAIL_TAKEN':
-      return 'Another user already has this e-mail address.';
-    case 'LAST_ADMIN':
-      return 'This is the last enabled administrator: it cannot be removed, disabled, demoted or made a directory user.';
-    case 'DIRECTORY_USER':
-      return 'This user signs in through the company directory; the password is changed there.';
-    case 'RESERVATION_CONFLICT': {
-      const ranges = conflictRanges(problem);
-      return `That time is already booked${ranges ? ` (${ranges})` : ''}.`;
-    }
-    case 'DESK_NOT_BOOKABLE':
-      return 'This desk cannot be booked: it is a fixed desk or its room is closed.';
-    case 'RESERVATION_NOT_ALLOWED':
-      return sentence(`This booking is not allowed: ${problem.detail ?? 'it breaks a booking rule'}`);
-    case 'HAS_DEPENDENTS':
-      return dependentsMessage(problem, subject);
-    // Image uploads say which limits (lib/images.ts); these are for anything else.
-    case 'PAYLOAD_TOO_LARGE':
-      return 'The file is too large.';
-    case 'UNSUPPORTED_MEDIA_TYPE':
-      return 'This kind of file is not accepted.';
-    case 'TOO_MANY_REQUESTS':
-      return `Too many attempts. Try again in ${formatWait(problem.retryAfter ?? 60)}.`;
-    case 'CHECK_IN_NOT_OPEN':
-      return sentence(`Check-in is not possible now: ${problem.detail ?? 'it is too early or too late'}`);
-    case 'WALK_IN_NOT_POSSIBLE':
-      return sentence(`This desk cannot be booked on the spot now: ${problem.detail ?? 'the working day is over or it is reserved soon'}`);
-    case 'CONFLICT':
-      return problem.detail ? sentence(`This cannot be done now: ${problem.detail}`) : 'This cannot be done in the current state.';
-  }
-  if (problem.status === 503 || problem.status === 502 || problem.status === 504) return 'The service is not answering right now. Try again in a moment.';
-  if (problem.status >= 500) {
-    return `Something went wrong on the server. Try again; if it keeps happening, tell your administrator${problem.requestId ? ` (reference ${problem.requestId})` : ''}.`;
-  }
+  const byCode = problem.code === undefined ? undefined : Object.hasOwn(CODE_MESSAGES, problem.code) ? CODE_MESSAGES[problem.code] : undefined;
+  if (byCode) return byCode(problem, subject);
+  if (problem.status === 503 || problem.status === 502 || problem.status === 504) return NOT_ANSWERING(problem, subject);
+  if (problem.status >= 500) return SERVER_FAILED(problem, subject);
   if (problem.status === 404) return `${subject} no longer exists. Reload the page.`;
   if (problem.status === 403) return 'You are not allowed to do this.';
-  if (problem.status === 401) return 'Your session has ended. Please sign in again.';
+  if (problem.status === 401) return SESSION_ENDED(problem, subject);
   return 'The request was refused. Check your input and try again.';
 }
 

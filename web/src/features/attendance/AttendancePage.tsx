@@ -5,7 +5,7 @@ import { BarChart } from '../../components/BarChart.js';
 import { EmptyState, Loaded, PageHeader, Pager, SelectField, TextField } from '../../components/ui.js';
 import { useMediaQuery, useTitle } from '../../hooks.js';
 import { formatRange } from '../../lib/time.js';
-import { departmentLabel } from '../inventory/labels.js';
+import { departmentLabel } from '../../lib/labels.js';
 import { useAllDepartments, useInventoryNames } from '../inventory/queries.js';
 import type { Attendance } from '../../api/types.js';
 import { AttendanceBadge } from './AttendanceBadge.js';

@@ -6,7 +6,7 @@ import { useTitle } from '../../hooks.js';
 import { errorText } from '../../lib/problems.js';
 import { formatRange } from '../../lib/time.js';
 import { Link } from '../../router.js';
-import { departmentLabel } from '../inventory/labels.js';
+import { departmentLabel } from '../../lib/labels.js';
 import { AttendanceBadge, CheckInButton } from './AttendanceBadge.js';
 import { checkInOpen, useWalkIn } from './queries.js';
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { useMutation } from '@tanstack/react-query';
-import { PublicFrame } from '../../components/Layout.js';
+import { PublicFrame } from '../../components/PublicFrame.js';
 import { Alert, SubmitButton, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { EmailInput, PasswordInput } from '../../lib/fields.js';

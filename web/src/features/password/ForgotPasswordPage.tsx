@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { useMutation } from '@tanstack/react-query';
 import { call, publicApi } from '../../api/client.js';
-import { PublicFrame } from '../../components/Layout.js';
+import { PublicFrame } from '../../components/PublicFrame.js';
 import { Alert, SubmitButton, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { EmailInput } from '../../lib/fields.js';

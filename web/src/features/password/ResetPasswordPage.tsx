@@ -1,9 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
 import { call, publicApi } from '../../api/client.js';
-import { PublicFrame } from '../../components/Layout.js';
+import { PublicFrame } from '../../components/PublicFrame.js';
 import { Alert, SubmitButton, TextField } from '../../components/ui.js';
+import { NewPasswordField } from './NewPasswordField.js';
 import { useTitle } from '../../hooks.js';
-import { PASSWORD_MIN } from '../../lib/fields.js';
 import { useSchemaForm } from '../../lib/forms.js';
 import { errorText } from '../../lib/problems.js';
 import { Link, useLocation } from '../../router.js';
@@ -37,14 +37,7 @@ export function ResetPasswordPage() {
         <>
           {failure && <Alert kind="error">{failure}</Alert>}
           <form onSubmit={form.handleSubmit(({ password }) => resetting.mutate(password))} noValidate className="stack">
-            <TextField
-              label="New password"
-              type="password"
-              autoComplete="new-password"
-              {...form.field('password')}
-              hint={`At least ${PASSWORD_MIN} characters.`}
-              autoFocus
-            />
+            <NewPasswordField {...form.field('password')} autoFocus />
             <TextField label="Repeat the new password" type="password" autoComplete="new-password" {...form.field('confirm')} />
             <SubmitButton busy={resetting.isPending} busyLabel="Saving…">
               Set the new password

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { $api } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
-import { Alert, EmptyState, FormButtons, Loaded, PageHeader, SelectField, TextArea, TextField } from '../../components/ui.js';
+import { Alert, EmptyState, FormButtons, Loaded, Options, PageHeader, SelectField, TextArea, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { LONG_TEXT_MAX, Name, ReportDescription, SHORT_TEXT_MAX } from '../../lib/fields.js';
 import { useSchemaForm } from '../../lib/forms.js';
@@ -9,7 +9,7 @@ import { errorText } from '../../lib/problems.js';
 import { formatDateTime } from '../../lib/time.js';
 import { useLocation } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
-import { departmentLabel, equipmentLabel } from '../inventory/labels.js';
+import { departmentLabel, equipmentLabel } from '../../lib/labels.js';
 import { useAllDepartments, useAllRooms, useEquipmentOf } from '../inventory/queries.js';
 
 // Where (chosen from lists, each narrowed by the one before) and what.
@@ -79,12 +79,7 @@ export function ReportProblemPage() {
               value={departmentId}
               onChange={(event) => choose({ departmentId: event.target.value, roomId: '', deskId: '', equipmentId: '' })}
             >
-              <option value="">Choose an office</option>
-              {list.map((department) => (
-                <option key={department.id} value={department.id}>
-                  {departmentLabel(department)}
-                </option>
-              ))}
+              <Options placeholder="Choose an office" items={list} label={departmentLabel} />
             </SelectField>
           )}
         </Loaded>
@@ -94,12 +89,7 @@ export function ReportProblemPage() {
           disabled={!departmentId || !rooms.isSuccess}
           onChange={(event) => choose({ roomId: event.target.value, deskId: '', equipmentId: '' })}
         >
-          <option value="">{rooms.isFetching && departmentId ? 'Loading rooms…' : 'Choose a room'}</option>
-          {(rooms.data ?? []).map((room) => (
-            <option key={room.id} value={room.id}>
-              {room.name}
-            </option>
-          ))}
+          <Options placeholder={rooms.isFetching && departmentId ? 'Loading rooms…' : 'Choose a room'} items={rooms.data ?? []} label={(room) => room.name} />
         </SelectField>
         <SelectField
           label="Desk"
@@ -108,12 +98,7 @@ export function ReportProblemPage() {
           onChange={(event) => choose({ deskId: event.target.value, equipmentId: '' })}
           error={form.formState.errors.deskId?.message}
         >
-          <option value="">Choose a desk</option>
-          {desks.map((desk) => (
-            <option key={desk.id} value={desk.id}>
-              {desk.name}
-            </option>
-          ))}
+          <Options placeholder="Choose a desk" items={desks} label={(desk) => desk.name} />
         </SelectField>
         <SelectField
           label="Equipment (optional)"
@@ -122,12 +107,7 @@ export function ReportProblemPage() {
           onChange={(event) => choose({ equipmentId: event.target.value })}
           hint={deskId && equipment.isSuccess && items.length === 0 ? 'This desk has no equipment listed.' : undefined}
         >
-          <option value="">The desk itself</option>
-          {items.map((item) => (
-            <option key={item.id} value={item.id}>
-              {item.name} ({equipmentLabel(item.type)})
-            </option>
-          ))}
+          <Options placeholder="The desk itself" items={items} label={(item) => `${item.name} (${equipmentLabel(item.type)})`} />
         </SelectField>
         {rooms.error && <Alert kind="error">{errorText(rooms.error)}</Alert>}
         <TextField label="Title" maxLength={SHORT_TEXT_MAX} {...form.field('title')} placeholder="For example: Docking station has no power" />

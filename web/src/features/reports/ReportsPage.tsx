@@ -7,7 +7,7 @@ import type { Report, ReportSearch } from '../../api/types.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { Alert, EmptyState, Loaded, PageHeader, Pager, SelectField, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
-import { departmentLabel } from '../inventory/labels.js';
+import { departmentLabel } from '../../lib/labels.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { ReportItem } from './components/ReportItem.js';
 

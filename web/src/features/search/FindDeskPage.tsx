@@ -8,7 +8,8 @@ import { bookingConflictMessage, errorText, problemMessage, problemOf } from '..
 import { formatRange, tomorrowWindow, windowToIso } from '../../lib/time.js';
 import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
-import { departmentLabel, EQUIPMENT_TYPES, equipmentLabel, floorLabel } from '../inventory/labels.js';
+import { FloorMapView } from '../floor-plans/components/FloorMapView.js';
+import { departmentLabel, EQUIPMENT_TYPES, equipmentLabel, floorLabel } from '../../lib/labels.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { useWindowForm } from '../reservations/window-form.js';
 import {
@@ -44,6 +45,8 @@ export function FindDeskPage() {
   // one (tomorrow, 09:00–17:00, anywhere) runs on arrival.
   const [searched, setSearched] = useState<Search>(() => ({ filters: NO_FILTERS, ...windowToIso(when.getValues())! }));
   const [notice, setNotice] = useState<Notice>();
+  // The list, or the map of one office (docs/behaviour.md#the-map-and-the-plan-editor-web-app); the list stays the accessible alternative.
+  const [view, setView] = useState<'list' | 'map'>('list');
   const resultsHeading = useRef<HTMLHeadingElement>(null);
 
   const departmentsById = new Map((departments.data ?? []).map((department) => [department.id, department]));
@@ -160,12 +163,27 @@ export function FindDeskPage() {
         <h2 id="results-heading" ref={resultsHeading} tabIndex={-1}>
           {`Free desks, ${formatRange(searched.start, searched.end)}`}
         </h2>
-        {notice && (
+        <div className="view-switch" role="group" aria-label="Show the free desks as">
+          <button type="button" className="button-secondary button-small" aria-pressed={view === 'list'} onClick={() => setView('list')}>
+            List
+          </button>
+          <button type="button" className="button-secondary button-small" aria-pressed={view === 'map'} onClick={() => setView('map')}>
+            Map
+          </button>
+        </div>
+        {view === 'map' && (
+          <FloorMapView
+            departments={(departments.data ?? []).filter((department) => departmentMatches(department, searched.filters))}
+            start={searched.start}
+            end={searched.end}
+          />
+        )}
+        {view === 'list' && notice && (
           <Alert kind={notice.kind} onDismiss={() => setNotice(undefined)}>
             {notice.text} {notice.kind === 'success' && <Link to="/reservations">See my reservations</Link>}
           </Alert>
         )}
-        {found.error && !loading && (
+        {view === 'list' && found.error && !loading && (
           <Alert kind="error">
             {errorText(found.error)}{' '}
             <button type="button" className="button-link" onClick={() => void found.refetch()}>
@@ -173,55 +191,59 @@ export function FindDeskPage() {
             </button>
           </Alert>
         )}
-        {loading && <Loading label="Looking for free desks…" />}
-        {ready && rooms.length === 0 && <p className="empty">No desk is free for this time with these filters. Try another time, or fewer filters.</p>}
-        {rooms.length > 0 && (
+        {view === 'list' && loading && <Loading label="Looking for free desks…" />}
+        {view === 'list' && ready && rooms.length === 0 && (
+          <p className="empty">No desk is free for this time with these filters. Try another time, or fewer filters.</p>
+        )}
+        {view === 'list' && rooms.length > 0 && (
           <p className="muted" aria-live="polite">
             {freeDeskCount(rooms)} free {freeDeskCount(rooms) === 1 ? 'desk' : 'desks'} in {rooms.length} {rooms.length === 1 ? 'room' : 'rooms'}
           </p>
         )}
-        <ul className="room-list">
-          {rooms.map((room) => {
-            const department = departmentsById.get(room.departmentId);
-            return (
-              <li key={room.id} className="room-card">
-                <div className="room-card-head">
-                  <h3>{room.name}</h3>
-                  {department && <p className="muted">{departmentLabel(department)}</p>}
-                </div>
-                <ul className="desk-list">
-                  {room.desks.map((desk) => (
-                    <li key={desk.id} className="desk-row">
-                      <span className="desk-name">
-                        <span className="desk-icon" aria-hidden="true" />
-                        {desk.name}
-                      </span>
-                      <span className="desk-actions">
-                        <Link
-                          to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`}
-                          className="button-link small"
-                          aria-label={`Report a problem with desk ${desk.name} in ${room.name}`}
-                        >
-                          Report a problem
-                        </Link>
-                        <button
-                          type="button"
-                          className="button-primary button-small"
-                          disabled={bookingDesk !== undefined}
-                          onClick={() => book(desk, room)}
-                          aria-label={`Book desk ${desk.name} in ${room.name}`}
-                        >
-                          {bookingDesk === desk.id ? 'Booking…' : 'Book'}
-                        </button>
-                      </span>
-                    </li>
-                  ))}
-                </ul>
-              </li>
-            );
-          })}
-        </ul>
-        {ready && found.hasNextPage && (
+        {view === 'list' && (
+          <ul className="room-list">
+            {rooms.map((room) => {
+              const department = departmentsById.get(room.departmentId);
+              return (
+                <li key={room.id} className="room-card">
+                  <div className="room-card-head">
+                    <h3>{room.name}</h3>
+                    {department && <p className="muted">{departmentLabel(department)}</p>}
+                  </div>
+                  <ul className="desk-list">
+                    {room.desks.map((desk) => (
+                      <li key={desk.id} className="desk-row">
+                        <span className="desk-name">
+                          <span className="desk-icon" aria-hidden="true" />
+                          {desk.name}
+                        </span>
+                        <span className="desk-actions">
+                          <Link
+                            to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`}
+                            className="button-link small"
+                            aria-label={`Report a problem with desk ${desk.name} in ${room.name}`}
+                          >
+                            Report a problem
+                          </Link>
+                          <button
+                            type="button"
+                            className="button-primary button-small"
+                            disabled={bookingDesk !== undefined}
+                            onClick={() => book(desk, room)}
+                            aria-label={`Book desk ${desk.name} in ${room.name}`}
+                          >
+                            {bookingDesk === desk.id ? 'Booking…' : 'Book'}
+                          </button>
+                        </span>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {view === 'list' && ready && found.hasNextPage && (
           <div className="form-actions">
             <button type="button" className="button-secondary" onClick={() => void found.fetchNextPage()}>
               Show more rooms

@@ -1,4 +1,4 @@
-import type { DepartmentSummary, EquipmentType } from '../inventory/labels.js';
+import type { DepartmentSummary, EquipmentType } from '../../lib/labels.js';
 
 /** "Find a desk": the filters, the search body they make, and the rooms found. */
 

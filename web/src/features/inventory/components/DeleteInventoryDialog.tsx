@@ -2,7 +2,7 @@ import { api, call } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
 import type { Department, Desk, Equipment, Room } from '../../../api/types.js';
 import { DeleteDialog, type DeleteDialogProps } from '../../../components/DeleteDialog.js';
-import { departmentLabel } from '../labels.js';
+import { departmentLabel } from '../../../lib/labels.js';
 
 /** What is being deleted. */
 export type InventoryItem =

@@ -4,7 +4,7 @@ import { ImageButtons, useImageUpload } from '../../../components/ImageUpload.js
 import { Alert } from '../../../components/ui.js';
 import { useObjectUrl } from '../../../hooks.js';
 import { imageHint } from '../../../lib/images.js';
-import { departmentLabel } from '../labels.js';
+import { departmentLabel } from '../../../lib/labels.js';
 
 const TEXTS = {
   uploaded: 'The picture has been updated.',

@@ -2,12 +2,13 @@ import { useState } from 'react';
 import { $api } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
 import type { Desk } from '../../../api/types.js';
-import { Alert, FormButtons, SelectField, SubmitButton, TextField } from '../../../components/ui.js';
+import { Alert, FormButtons, SelectField, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
 import { useSchemaForm, type SchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
+import { AddForm } from './AddForm.js';
 import { DESK_RULES, DeskForm } from '../forms.js';
-import { DESK_TYPE_CHOICES } from '../labels.js';
+import { DESK_TYPE_CHOICES } from '../../../lib/labels.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
 import { EquipmentList } from './Equipment.js';
 
@@ -36,21 +37,15 @@ export function NewDesk({ departmentId, roomId }: { departmentId: string; roomId
   });
   const failure = errorText(creating.error, 'This room');
   return (
-    <form
+    <AddForm
+      title="Add a desk"
+      submitLabel="Add the desk"
       onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: { departmentId, roomId } }, body }))}
-      noValidate
-      className="inline-form"
-      aria-label="Add a desk"
+      failure={failure}
+      busy={creating.isPending}
     >
-      <h3>Add a desk</h3>
-      {failure && <Alert kind="error">{failure}</Alert>}
-      <div className="field-row field-row-end">
-        <DeskFields form={form} />
-        <SubmitButton busy={creating.isPending} busyLabel="Adding…">
-          Add the desk
-        </SubmitButton>
-      </div>
-    </form>
+      <DeskFields form={form} />
+    </AddForm>
   );
 }
 

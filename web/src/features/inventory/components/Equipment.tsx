@@ -7,7 +7,7 @@ import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
 import { useSchemaForm, type SchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
 import { EQUIPMENT_RULES, EquipmentForm } from '../forms.js';
-import { EQUIPMENT_TYPES, equipmentLabel } from '../labels.js';
+import { EQUIPMENT_TYPES, equipmentLabel } from '../../../lib/labels.js';
 import { useEquipmentOf } from '../queries.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
 

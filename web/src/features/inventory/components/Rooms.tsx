@@ -3,11 +3,12 @@ import { useState } from 'react';
 import { $api } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
 import type { Room } from '../../../api/types.js';
-import { Alert, Checkbox, EmptyState, Loaded, Pager, SubmitButton, TextField } from '../../../components/ui.js';
+import { Alert, Checkbox, EmptyState, Loaded, Pager, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
 import { useSchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
 import { Link } from '../../../router.js';
+import { AddForm } from './AddForm.js';
 import { ROOM_RULES, RoomForm } from '../forms.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
 
@@ -99,21 +100,15 @@ function NewRoom({ departmentId, onCreated }: { departmentId: string; onCreated:
   });
   const failure = errorText(creating.error, 'This office');
   return (
-    <form
+    <AddForm
+      title="Add a room"
+      submitLabel="Add the room"
       onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: { departmentId } }, body }))}
-      noValidate
-      className="inline-form"
-      aria-label="Add a room"
+      failure={failure}
+      busy={creating.isPending}
     >
-      <h3>Add a room</h3>
-      {failure && <Alert kind="error">{failure}</Alert>}
-      <div className="field-row field-row-end">
-        <TextField label="Room name" maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
-        <Checkbox label="Open for booking" {...form.register('available')} />
-        <SubmitButton busy={creating.isPending} busyLabel="Adding…">
-          Add the room
-        </SubmitButton>
-      </div>
-    </form>
+      <TextField label="Room name" maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
+      <Checkbox label="Open for booking" {...form.register('available')} />
+    </AddForm>
   );
 }

@@ -4,6 +4,7 @@ import type { Department } from '../../../api/types.js';
 import { DetailsPanel } from '../../../components/DetailsPanel.js';
 import { Loaded, PageHeader } from '../../../components/ui.js';
 import { useTitle } from '../../../hooks.js';
+import { FloorPlanEditor } from '../../floor-plans/components/FloorPlanEditor.js';
 import { useSchemaForm } from '../../../lib/forms.js';
 import { navigate } from '../../../router.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
@@ -13,7 +14,7 @@ import { DepartmentImage } from '../components/DepartmentImage.js';
 import { detailsState } from '../components/details.js';
 import { Rooms } from '../components/Rooms.js';
 import { DEPARTMENT_RULES, DepartmentForm } from '../forms.js';
-import { departmentLabel } from '../labels.js';
+import { departmentLabel } from '../../../lib/labels.js';
 
 export function DepartmentPage({ departmentId }: { departmentId: string }) {
   const department = $api.useQuery('get', '/api/departments/{departmentId}', { params: { path: { departmentId } } });
@@ -30,6 +31,7 @@ export function DepartmentPage({ departmentId }: { departmentId: string }) {
               <DepartmentImage department={loaded} />
             </div>
             <Rooms departmentId={departmentId} />
+            <FloorPlanEditor departmentId={departmentId} />
           </>
         )}
       </Loaded>

@@ -11,7 +11,7 @@ import { Link, navigate } from '../../../router.js';
 import { DeleteInventoryDialog } from '../components/DeleteInventoryDialog.js';
 import { DepartmentFields } from '../components/DepartmentFields.js';
 import { DEPARTMENT_RULES, DepartmentForm } from '../forms.js';
-import { departmentLabel, floorLabel } from '../labels.js';
+import { departmentLabel, floorLabel } from '../../../lib/labels.js';
 
 const PAGE_SIZE = 20;
 

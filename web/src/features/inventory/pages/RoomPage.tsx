@@ -13,7 +13,7 @@ import { DeleteInventoryDialog } from '../components/DeleteInventoryDialog.js';
 import { DeskItem, NewDesk } from '../components/Desks.js';
 import { detailsState } from '../components/details.js';
 import { ROOM_RULES, RoomForm } from '../forms.js';
-import { departmentLabel } from '../labels.js';
+import { departmentLabel } from '../../../lib/labels.js';
 
 export function RoomPage({ departmentId, roomId }: { departmentId: string; roomId: string }) {
   const department = $api.useQuery('get', '/api/departments/{departmentId}', { params: { path: { departmentId } } });

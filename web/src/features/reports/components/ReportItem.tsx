@@ -1,7 +1,7 @@
 import { $api } from '../../../api/client.js';
 import type { Report } from '../../../api/types.js';
 import { formatDateTime } from '../../../lib/time.js';
-import { departmentLabel, equipmentLabel } from '../../inventory/labels.js';
+import { departmentLabel, equipmentLabel } from '../../../lib/labels.js';
 import { useInventoryNames } from '../../inventory/queries.js';
 import { fullName } from '../../users/person.js';
 

@@ -6,8 +6,8 @@ import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js
 import { errorText } from '../../../lib/problems.js';
 import { formatRange, isoToLocalWindow, windowToIso } from '../../../lib/time.js';
 import { Link } from '../../../router.js';
+import { departmentLabel } from '../../../lib/labels.js';
 import { AttendanceBadge, CheckInButton } from '../../attendance/AttendanceBadge.js';
-import { departmentLabel } from '../../inventory/labels.js';
 import { useInventoryNames } from '../../inventory/queries.js';
 import { useWindowForm } from '../window-form.js';
 

@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { $api } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
 import { Alert, FormButtons, TextField } from '../../../components/ui.js';
-import { Password, PASSWORD_MIN, PasswordInput } from '../../../lib/fields.js';
+import { Password, PasswordInput } from '../../../lib/fields.js';
+import { NewPasswordField } from '../../password/NewPasswordField.js';
 import { passwordsMatch, useSchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
 
@@ -43,13 +44,7 @@ export function PasswordChangeForm({
       <form onSubmit={submit} noValidate className="stack">
         <TextField label="Current password" type="password" autoComplete="current-password" {...form.field('currentPassword')} />
         <div className={narrow ? 'stack' : 'field-pair'}>
-          <TextField
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            {...form.field('newPassword')}
-            hint={`At least ${PASSWORD_MIN} characters.`}
-          />
+          <NewPasswordField {...form.field('newPassword')} />
           <TextField label="Repeat the new password" type="password" autoComplete="new-password" {...form.field('confirm')} />
         </div>
         <FormButtons busy={changing.isPending} busyLabel="Changing…">

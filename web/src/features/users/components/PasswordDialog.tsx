@@ -1,9 +1,9 @@
 import { $api } from '../../../api/client.js';
 import type { User } from '../../../api/types.js';
 import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
-import { PASSWORD_MIN } from '../../../lib/fields.js';
 import { useSchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
+import { NewPasswordField } from '../../password/NewPasswordField.js';
 import { NEW_PASSWORD_RULES, NewPassword, NO_PASSWORD } from '../../password/new-password.js';
 import { fullName } from '../person.js';
 
@@ -20,13 +20,7 @@ export function PasswordDialog({ user, onClose, onSaved }: { user: User; onClose
         className="stack"
       >
         {failure && <Alert kind="error">{failure}</Alert>}
-        <TextField
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          {...form.field('password')}
-          hint={`At least ${PASSWORD_MIN} characters. Tell it to ${user.firstName} in a safe way.`}
-        />
+        <NewPasswordField {...form.field('password')} note={`Tell it to ${user.firstName} in a safe way.`} />
         <TextField label="Repeat the password" type="password" autoComplete="new-password" {...form.field('confirm')} />
         <FormButtons className="dialog-actions" cancelLabel="Later" onCancel={onClose} busy={setting.isPending} busyLabel="Saving…">
           Set the password

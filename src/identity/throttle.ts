@@ -1,8 +1,8 @@
 import { isIPv6 } from 'node:net';
 import { and, eq, gt, gte, isNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
-import { AppError } from '../../shared/errors.js';
-import { loginAccountFailures, loginThrottle } from '../../db/schema.js';
+import type { Database } from '../db/client.js';
+import { AppError } from '../shared/errors.js';
+import { loginAccountFailures, loginThrottle } from '../db/schema.js';
 
 export interface ThrottleRule {
   key: string;

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useAuth, useUser } from '../features/auth/AuthProvider.js';
-import { Link, useLocation } from '../router.js';
-import { Avatar } from './Avatar.js';
+import { Avatar } from './components/Avatar.js';
+import { useAuth, useUser } from './features/auth/AuthProvider.js';
+import { Link, useLocation } from './router.js';
 
 const USER_LINKS = [
   { to: '/', label: 'Find a desk' },
@@ -83,21 +83,5 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
       </main>
     </>
-  );
-}
-
-/** The centred frame of the pages shown before signing in. */
-export function PublicFrame({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <main id="main" className="public">
-      <div className="public-card">
-        <p className="brand brand-public">
-          <span className="brand-mark" aria-hidden="true" />
-          Deskbook
-        </p>
-        <h1>{title}</h1>
-        {children}
-      </div>
-    </main>
   );
 }

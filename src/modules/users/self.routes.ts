@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NoContent, problemResponses } from '../../shared/schemas.js';
-import { ChangeOwnPasswordBody, UpdateSelfBody, User } from '../users/users.schemas.js';
+import { ChangeOwnPasswordBody, UpdateSelfBody, User } from './users.schemas.js';
 import { OPEN_BEFORE_PASSWORD_CHANGE } from '../../identity/caller.js';
-import { toUserDto } from '../users/users.mappers.js';
-import type { UsersService } from '../users/users.service.js';
+import { toUserDto } from './users.mappers.js';
+import type { UsersService } from './users.service.js';
 
 export const selfRoutes: FastifyPluginAsyncTypebox<{ users: UsersService }> = async (app, { users }) => {
   app.get(

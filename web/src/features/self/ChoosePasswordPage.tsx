@@ -1,8 +1,8 @@
 import { setPasswordChangeRequired } from '../../api/password-change.js';
-import { PublicFrame } from '../../components/Layout.js';
+import { PublicFrame } from '../../components/PublicFrame.js';
 import { useTitle } from '../../hooks.js';
-import { PasswordChangeForm } from '../self/components/PasswordChangeForm.js';
-import { useAuth } from './AuthProvider.js';
+import { PasswordChangeForm } from './components/PasswordChangeForm.js';
+import { useAuth } from '../auth/AuthProvider.js';
 
 /**
  * Shown instead of any page while the service answers PASSWORD_CHANGE_REQUIRED (api/password-change.ts).

@@ -1,4 +1,4 @@
-import { EQUIPMENT_TYPES } from '../../lib/fields.js';
+import { EQUIPMENT_TYPES } from './fields.js';
 
 /** Inventory in words: departments are "offices" to people (README, Vocabulary). */
 

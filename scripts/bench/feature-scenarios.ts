@@ -1,0 +1,49 @@
+import { ATTENDANCE_SCENARIOS } from './attendance.js';
+import { usersOverConnections, type Scenario } from './kit.js';
+
+/**
+ * The extension point for features that land on other branches: append one Scenario per request
+ * worth measuring. Each entry runs in every round after Deskbook's own scenarios (CORE_SCENARIOS in
+ * scripts/bench/scenarios.ts), on PostgreSQL and on the embedded database, gets its statements per
+ * request counted, and is selectable with `npm run bench -- --only <id>`.
+ *
+ * - `id`: unique, lower-case with dashes (the name on the command line);
+ * - `title`: the table's row label, usually `METHOD /path (what)`;
+ * - `server: 'app'`, `expected`: the statuses that are answers (anything else counts as an error);
+ * - `load(context)`: autocannon options. `usersOverConnections(context)` gives each connection a
+ *   signed-in user's token, `bearer(context.adminToken)` the admin's; `context.bigRoom` and
+ *   `context.department` name seeded data. Read-only requests are best: a write must stay in the
+ *   bench's own rows (reservations from a year ahead on), which the bench removes at the end;
+ * - optional `targetRatio` (req/s ÷ R1), `maxStatements` (SQL statements per request) and
+ *   `fixedRate` (req/s at which p99 ≤ 50 ms is checked): each adds a row to the targets table.
+ *
+ * Example:
+ *
+ *   import { usersOverConnections, type Scenario } from './kit.js';
+ *   { id: 'floorplan', title: 'GET /api/.../floorplan', server: 'app', expected: [200], maxStatements: 2,
+ *     load: (context) => ({ method: 'GET', requests: [{ path: '/api/...' }], ...usersOverConnections(context) }) },
+ */
+export const FEATURE_SCENARIOS: Scenario[] = [
+  {
+    id: 'floor-plan',
+    title: 'GET …/floor-plan/availability (~200 desks, 09–17)',
+    server: 'app',
+    expected: [200],
+    targetRatio: 0.01,
+    maxStatements: 2,
+    fixedRate: 100,
+    load: (context) => ({
+      method: 'GET',
+      requests: [
+        {
+          path:
+            `/api/departments/${context.floorPlanDepartmentId}/floor-plan/availability` +
+            `?from=${encodeURIComponent(context.searchWindow.start)}&to=${encodeURIComponent(context.searchWindow.end)}`,
+        },
+      ],
+      ...usersOverConnections(context),
+    }),
+  },
+  // Attendance (issue 11): the admin's list; check-in and the release loop: scripts/bench/release.ts.
+  ...ATTENDANCE_SCENARIOS,
+];

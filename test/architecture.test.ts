@@ -1,0 +1,138 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { projectPath } from '../src/shared/paths.js';
+
+// The rules of docs/architecture.md#rules-the-architecture-test-enforces, checked on the import statements
+// of every source file (type-only imports and re-exports included: they couple folders too).
+
+interface Import {
+  from: string;
+  to: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
+  });
+}
+
+/** The file a relative specifier names ('./x.js' is ./x.ts or ./x.tsx, as TypeScript resolves it). */
+function resolve(fromFile: string, specifier: string): string | undefined {
+  const base = path.resolve(path.dirname(fromFile), specifier);
+  const stem = base.replace(/\.(js|jsx|ts|tsx)$/, '');
+  for (const candidate of [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.d.ts`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
+    if (existsSync(candidate) && !candidate.endsWith(path.sep)) return candidate;
+  }
+  return undefined;
+}
+
+/** Relative imports of every file under `root`, as paths relative to `root`. */
+function importsUnder(root: string): Import[] {
+  const edges: Import[] = [];
+  for (const file of sourceFiles(root)) {
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    for (const { fileName } of importedFiles) {
+      if (!fileName.startsWith('.')) continue;
+      const target = resolve(file, fileName);
+      if (target === undefined) throw new Error(`${path.relative(root, file)} imports ${fileName}, which does not exist`);
+      if (target.startsWith(root + path.sep)) edges.push({ from: path.relative(root, file), to: path.relative(root, target) });
+    }
+  }
+  return edges;
+}
+
+/** The folder a file belongs to: `modules/users`, `identity`, `infrastructure/images`, `features/search`, … (a root file stands for itself: `app.ts`, `config.ts`). */
+function folderOf(file: string, nested: string[]): string {
+  const parts = file.split(path.sep);
+  if (parts.length === 1) return file;
+  if (nested.includes(parts[0]!) && parts.length > 2) return `${parts[0]}/${parts[1]}`;
+  return parts[0]!;
+}
+
+/** Strongly connected components of more than one folder (Tarjan): each is a set of folders that import each other in a circle. */
+function folderCycles(edges: Array<[string, string]>): string[][] {
+  const graph = new Map<string, Set<string>>();
+  for (const [from, to] of edges) {
+    if (from === to) continue;
+    if (!graph.has(from)) graph.set(from, new Set());
+    if (!graph.has(to)) graph.set(to, new Set());
+    graph.get(from)!.add(to);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node)!) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node)!, index.get(next)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) cycles.push(component.sort());
+    }
+  };
+  for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  return cycles;
+}
+
+const folderEdges = (edges: Import[], nested: string[]): Array<[string, string]> => edges.map(({ from, to }) => [folderOf(from, nested), folderOf(to, nested)]);
+
+describe('architecture', () => {
+  const server = importsUnder(projectPath('src'));
+  const web = importsUnder(projectPath('web', 'src'));
+  const serverFolders = folderEdges(server, ['modules', 'infrastructure']);
+  const webFolders = folderEdges(web, ['features']);
+
+  it('finds the imports it checks (a parser that sees nothing would pass everything)', () => {
+    expect(serverFolders).toContainEqual(['modules/search', 'modules/inventory']);
+    expect(serverFolders).toContainEqual(['modules/users', 'identity']);
+    expect(webFolders.some(([from, to]) => from.startsWith('features/') && to === 'api')).toBe(true);
+    expect(
+      folderCycles([
+        ['a', 'b'],
+        ['b', 'c'],
+        ['c', 'a'],
+        ['c', 'd'],
+      ]),
+    ).toEqual([['a', 'b', 'c']]);
+  });
+
+  it('no folder cycle runs through a server feature module (identity, infrastructure, plugins and shared count as folders too)', () => {
+    const cycles = folderCycles(serverFolders).filter((cycle) => cycle.some((folder) => folder.startsWith('modules/')));
+    expect(cycles).toEqual([]);
+  });
+
+  it("no feature imports another feature's service", () => {
+    const offending = server
+      .filter(({ from, to }) => {
+        const source = folderOf(from, ['modules']);
+        const target = folderOf(to, ['modules']);
+        return source.startsWith('modules/') && target.startsWith('modules/') && source !== target && to.endsWith('.service.ts');
+      })
+      .map(({ from, to }) => `${from} -> ${to}`);
+    expect(offending).toEqual([]);
+  });
+
+  it('no folder cycle runs through a web feature folder', () => {
+    const cycles = folderCycles(webFolders).filter((cycle) => cycle.some((folder) => folder.startsWith('features/')));
+    expect(cycles).toEqual([]);
+  });
+});

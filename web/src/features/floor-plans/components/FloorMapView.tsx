@@ -1,0 +1,222 @@
+import { useState } from 'react';
+import { $api } from '../../../api/client.js';
+import { STALE_AFTER } from '../../../api/query.js';
+import type { Department } from '../../../api/types.js';
+import { Alert, Dialog, Loading, SelectField } from '../../../components/ui.js';
+import { errorText, problemMessage, problemOf } from '../../../lib/problems.js';
+import { formatRange } from '../../../lib/time.js';
+import { Link } from '../../../router.js';
+import { departmentLabel } from '../../../lib/labels.js';
+import { STALE_AFTER_PLAN, useFloorAvailability, useFloorPlan, type DeskAvailability } from '../queries.js';
+import { usePlanImage } from './plan-image.js';
+import { PlanPatterns, STATE_ORDER, STATE_STYLE, StateSwatch } from './PlanPatterns.js';
+import { ZoomPan } from './ZoomPan.js';
+
+type Notice = { kind: 'success' | 'error'; text: string };
+
+const bookable = (desk: DeskAvailability) => desk.state === 'FREE' || desk.state === 'PARTLY_FREE';
+
+/** What a desk says to a screen reader: its name, room, state and what pressing it does. */
+function deskLabel(desk: DeskAvailability): string {
+  const style = STATE_STYLE[desk.state];
+  const free = desk.state === 'PARTLY_FREE' && desk.longestFree ? `, free ${formatRange(desk.longestFree.startTime, desk.longestFree.endTime)}` : '';
+  return `Desk ${desk.name}, ${desk.roomName}: ${style.label.toLowerCase()}${free}${bookable(desk) ? '. Press to book' : ''}`;
+}
+
+/**
+ * "Find a desk" as a map (docs/behaviour.md#the-map-and-the-plan-editor-web-app): the chosen office's
+ * plan with its desks coloured, patterned and marked by state for the window; a free desk opens the
+ * booking dialog.
+ */
+export function FloorMapView({ departments, start, end }: { departments: Department[]; start: string; end: string }) {
+  const [chosen, setChosen] = useState<string>();
+  // The office chosen, while it is among those the filters allow; else the first of them.
+  const departmentId = departments.some((department) => department.id === chosen) ? chosen : departments[0]?.id;
+  const [notice, setNotice] = useState<Notice>();
+  const [booking, setBooking] = useState<DeskAvailability>();
+
+  if (departments.length === 0) return <p className="empty">No office matches the place you chose. Choose another location, building or floor.</p>;
+  return (
+    <div className="floor-map">
+      <SelectField label="Office" value={departmentId} onChange={(event) => setChosen(event.target.value)}>
+        {departments.map((department) => (
+          <option key={department.id} value={department.id}>
+            {departmentLabel(department)}
+          </option>
+        ))}
+      </SelectField>
+      {notice && (
+        <Alert kind={notice.kind} onDismiss={() => setNotice(undefined)}>
+          {notice.text} {notice.kind === 'success' && <Link to="/reservations">See my reservations</Link>}
+        </Alert>
+      )}
+      {departmentId && <OfficeMap key={departmentId} departmentId={departmentId} start={start} end={end} onChoose={setBooking} />}
+      {booking && departmentId && (
+        <BookDeskDialog
+          desk={booking}
+          start={start}
+          end={end}
+          onClose={() => setBooking(undefined)}
+          onDone={(result) => {
+            setBooking(undefined);
+            setNotice(result);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: string; start: string; end: string; onChoose: (desk: DeskAvailability) => void }) {
+  const plan = useFloorPlan(departmentId);
+  const availability = useFloorAvailability(departmentId, start, end);
+  const image = usePlanImage(departmentId, Boolean(plan.data?.image));
+
+  if (plan.error || availability.error)
+    return (
+      <Alert kind="error">
+        {errorText(plan.error ?? availability.error, 'This office')}{' '}
+        <button type="button" className="button-link" onClick={() => void Promise.all([plan.refetch(), availability.refetch()])}>
+          Try again
+        </button>
+      </Alert>
+    );
+  if (!plan.data || !availability.data || image.loading) return <Loading label="Loading the floor plan…" />;
+  const desks = availability.data.desks;
+  if (desks.length === 0) return <p className="empty">No desk of this office has been placed on its floor plan yet. Use the list instead.</p>;
+  const counts = STATE_ORDER.map((state) => [state, desks.filter((desk) => desk.state === state).length] as const);
+
+  return (
+    <>
+      <svg width="0" height="0" className="visually-hidden" aria-hidden="true" focusable="false">
+        <PlanPatterns />
+      </svg>
+      <ul className="plan-legend" aria-label="Legend">
+        {counts.map(([state, count]) => (
+          <li key={state}>
+            <StateSwatch state={state} />
+            <span>
+              <strong>{STATE_STYLE[state].label}</strong> ({count}): {STATE_STYLE[state].description}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <p className="muted" id="map-help">
+        Drag to move the plan, pinch or use the buttons to zoom. Tab to a desk and press Enter, or click it, to book it.
+      </p>
+      <ZoomPan width={image.width} height={image.height} label={`Floor plan, ${formatRange(start, end)}`}>
+        {({ panned }) => (
+          <>
+            {image.url ? (
+              <image href={image.url} width={image.width} height={image.height} />
+            ) : (
+              <rect width={image.width} height={image.height} fill="url(#fp-grid)" />
+            )}
+            {desks.map((desk) => (
+              <MapDesk key={desk.id} desk={desk} width={image.width} height={image.height} onChoose={() => !panned() && onChoose(desk)} />
+            ))}
+          </>
+        )}
+      </ZoomPan>
+    </>
+  );
+}
+
+function MapDesk({ desk, width, height, onChoose }: { desk: DeskAvailability; width: number; height: number; onChoose: () => void }) {
+  const { x, y, width: w, height: h, rotation } = desk.position;
+  const style = STATE_STYLE[desk.state];
+  const box = { x: x * width, y: y * height, width: w * width, height: h * height };
+  const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const fontSize = Math.max(8, Math.min(box.width, box.height) * 0.45);
+  const canBook = bookable(desk);
+  return (
+    <g
+      className={`plan-desk plan-desk-${desk.state.toLowerCase()}`}
+      transform={`rotate(${rotation} ${centre.x} ${centre.y})`}
+      role={canBook ? 'button' : 'img'}
+      tabIndex={canBook ? 0 : undefined}
+      aria-label={deskLabel(desk)}
+      aria-describedby={canBook ? 'map-help' : undefined}
+      data-desk-id={desk.id}
+      onClick={canBook ? onChoose : undefined}
+      onKeyDown={
+        canBook
+          ? (event) => {
+              if (event.key === 'Enter' || event.key === ' ') {
+                event.preventDefault();
+                onChoose();
+              }
+            }
+          : undefined
+      }
+    >
+      <title>{deskLabel(desk)}</title>
+      <rect {...box} rx={Math.min(box.width, box.height) * 0.12} fill={style.fill} stroke="#111827" strokeWidth={2} />
+      <text
+        x={centre.x}
+        y={centre.y}
+        textAnchor="middle"
+        dominantBaseline="central"
+        fontSize={fontSize}
+        fontWeight={700}
+        fill="#111827"
+        stroke="#ffffff"
+        strokeWidth={fontSize / 5}
+        paintOrder="stroke"
+        aria-hidden="true"
+      >
+        {style.mark ? `${style.mark} ${desk.name}` : desk.name}
+      </text>
+    </g>
+  );
+}
+
+function BookDeskDialog({
+  desk,
+  start,
+  end,
+  onClose,
+  onDone,
+}: {
+  desk: DeskAvailability;
+  start: string;
+  end: string;
+  onClose: () => void;
+  onDone: (notice: Notice) => void;
+}) {
+  // A partly free desk is booked for its longest free stretch.
+  const range = desk.state === 'PARTLY_FREE' && desk.longestFree ? desk.longestFree : { startTime: start, endTime: end };
+  const [error, setError] = useState<string>();
+  const booking = $api.useMutation('post', '/api/reservation', { meta: { invalidates: [...STALE_AFTER.reservations, ...STALE_AFTER_PLAN] } });
+  const when = formatRange(range.startTime, range.endTime);
+  return (
+    <Dialog title={`Book desk ${desk.name}`} onClose={onClose}>
+      <p>
+        Desk <strong>{desk.name}</strong> in {desk.roomName}, {when}.
+        {desk.state === 'PARTLY_FREE' && ' It is booked for part of the time you chose; this is its longest free stretch.'}
+      </p>
+      {error && <Alert kind="error">{error}</Alert>}
+      <div className="dialog-actions">
+        <button type="button" className="button-secondary" onClick={onClose} disabled={booking.isPending}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button-primary"
+          disabled={booking.isPending}
+          onClick={() =>
+            booking.mutate(
+              { body: { deskId: desk.id, startTime: range.startTime, endTime: range.endTime } },
+              {
+                onSuccess: () => onDone({ kind: 'success', text: `Booked: desk ${desk.name} in ${desk.roomName}, ${when}.` }),
+                onError: (failure) => setError(problemMessage(problemOf(failure), 'This desk')),
+              },
+            )
+          }
+        >
+          {booking.isPending ? 'Booking…' : 'Book'}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
