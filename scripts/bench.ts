@@ -380,7 +380,8 @@ async function runRounds(
   };
 }
 
-const writes = (scenarios: readonly Scenario[]) => scenarios.some((scenario) => scenario.id === 'book' || scenario.id === 'book-hot');
+const writes = (scenarios: readonly Scenario[]) =>
+  scenarios.some((scenario) => scenario.id === 'book' || scenario.id === 'book-hot' || scenario.id === 'series');
 
 async function statementsOn(shared: Shared, open: (onQuery: QueryListener) => Promise<DatabaseHandle>, context: BenchContext, wire?: WireCounter) {
   progress(`Counting statements per request (${STATEMENT_REPEATS} requests of each scenario, in process) …`);
@@ -401,6 +402,11 @@ async function runOnPostgres(shared: Shared, url: string, dataset: Dataset, db: 
   await removeBenchRows(db.db, shared.benchRowsFrom);
   const bigRoom = await addBigRoom(db.db);
   const floorPlan = await benchFloorPlan(db.db);
+  // Scenarios' own set-up (one run of each distinct prepare), undone when the run ends.
+  for (const prepare of new Set(options.scenarios.flatMap((scenario) => (scenario.prepare ? [scenario.prepare] : [])))) await prepare(db.db, dataset);
+  for (const cleanup of new Set(options.scenarios.flatMap((scenario) => (scenario.cleanup ? [scenario.cleanup] : [])))) {
+    shared.cleanups.push(() => cleanup(db.db));
+  }
   if (floorPlan.placedByBench) shared.cleanups.push(() => removeBenchFloorPlan(db.db, floorPlan.departmentId));
   const bookings = bookingsFor(shared, dataset);
   const wire = await WireCounter.start(url);

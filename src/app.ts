@@ -27,6 +27,9 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { DecodeQueue } from './infrastructure/images/images.js';
 import { housekeep } from './infrastructure/housekeeping/housekeeping.js';
 import { SmtpMailer, UnconfiguredMailer, type Mailer } from './infrastructure/mail/mailer.js';
+import { calendarRoutes } from './modules/calendar/calendar.routes.js';
+import { CalendarService } from './modules/calendar/calendar.service.js';
+import { InvitationSender } from './modules/calendar/calendar.invitations.js';
 import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
 import { InventoryService } from './modules/inventory/inventory.service.js';
 import { passwordRoutes } from './modules/password/password.routes.js';
@@ -35,6 +38,8 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportsService } from './modules/reports/reports.service.js';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
 import { ReservationsService } from './modules/reservations/reservations.service.js';
+import { seriesRoutes } from './modules/series/series.routes.js';
+import { SeriesService } from './modules/series/series.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { SearchService } from './modules/search/search.service.js';
@@ -158,12 +163,27 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const avatars = new AvatarsService(db, clock, Math.min(config.AVATAR_MAX_PIXELS, config.IMAGE_MAX_PIXELS), decodes);
   const inventory = new InventoryService(db, clock);
   const departmentImages = new DepartmentImagesService(db, clock, config.IMAGE_MAX_PIXELS, decodes);
-  const reservations = new ReservationsService(db, clock, {
+  const reservationRules = {
     maxLengthMs: config.RESERVATION_MAX_LENGTH,
     horizonMs: config.RESERVATION_HORIZON,
     onePerUser: config.RESERVATION_ONE_PER_USER,
-  });
+  };
+  const reservations = new ReservationsService(db, clock, reservationRules);
+  const series = new SeriesService(db, clock, reservationRules);
   const reports = new ReportsService(db, clock);
+  const calendar = new CalendarService(db, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
+  const invitations = new InvitationSender(
+    db,
+    mailer,
+    clock,
+    {
+      publicUrl: config.PUBLIC_URL,
+      mailConfigured: options.mailer !== undefined || config.SMTP_URL !== undefined,
+      mailFrom: config.MAIL_FROM,
+      leaseMs: config.CALENDAR_MAIL_LEASE,
+    },
+    app.log,
+  );
   const stats = new StatsService(db, clock);
   const search = new SearchService(db);
   const attendance = new AttendanceService(db, clock, attendanceRules(config));
@@ -195,11 +215,13 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(inventoryRoutes, { inventory });
   await app.register(departmentImagesRoutes, { images: departmentImages, maxUploadBytes: config.IMAGE_MAX_BYTES });
   await app.register(reservationsRoutes, { reservations });
+  await app.register(seriesRoutes, { series });
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });
   await app.register(attendanceRoutes, { attendance, publicUrl: config.PUBLIC_URL });
   await app.register(floorPlansRoutes, { floorPlans });
+  await app.register(calendarRoutes, { calendar });
   await app.register(web, { root: options.webRoot });
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.
@@ -218,9 +240,12 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     publicUrl: config.PUBLIC_URL,
   });
   app.addHook('onReady', async () => releaseLoop.start());
+  // Invitation mails leave from the outbox the reservations trigger fills (docs/behaviour.md#invitation-mails).
+  if (config.CALENDAR_MAIL_INTERVAL > 0) app.addHook('onReady', async () => invitations.start(config.CALENDAR_MAIL_INTERVAL));
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
     await releaseLoop.stop();
+    await invitations.stop();
     availability.stop();
     await passwords.settle();
     mailer.close();

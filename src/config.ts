@@ -288,6 +288,16 @@ const specs = {
     default: '15s',
     parse: duration(100, 60_000),
   },
+  CALENDAR_MAIL_INTERVAL: {
+    doc: 'How often each server process looks for calendar invitation mails to send (they go out within about this time of the booking). 0 turns sending off in this process (the mails wait for another process).',
+    default: '5s',
+    parse: duration(0, 3_600_000),
+  },
+  CALENDAR_MAIL_LEASE: {
+    doc: 'How long a process may take to send the invitation mails it claimed; after that (it crashed or hangs) another process sends them again.',
+    default: '2m',
+    parse: duration(1000, 3_600_000),
+  },
   EXPENSIVE_CONCURRENCY_PER_USER: {
     doc: 'Searches, statistics and image uploads one user may have running at once in each server process; more answer 429 with Retry-After.',
     default: '3',

@@ -92,6 +92,8 @@ export async function addBigRoom(db: Database): Promise<{ departmentId: string; 
 /** Reservations starting at or after `from` (the bench books only there), the bench's room and its sign-ins. */
 export async function removeBenchRows(db: Database, from: Date): Promise<void> {
   await db.execute(sql`delete from reservations where start_time >= ${from.toISOString()}::timestamptz`);
+  // The series scenario's series (their occurrences are among the reservations above).
+  await db.execute(sql`delete from reservation_series where first_start >= ${from.toISOString()}::timestamptz`);
   await db.execute(sql`delete from rooms where name = ${BIG_ROOM_NAME}`);
   await db.execute(sql`delete from sessions where user_agent = ${BENCH_USER_AGENT}`);
   // The sign-in scenario counts thousands of attempts against the loopback address.

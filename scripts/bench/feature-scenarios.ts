@@ -1,5 +1,6 @@
 import { ATTENDANCE_SCENARIOS } from './attendance.js';
-import { usersOverConnections, type Scenario } from './kit.js';
+import { BENCH_FEED_PATH, prepareFeed, removeFeedRows } from './calendar.js';
+import { bearer, json, usersOverConnections, type Scenario } from './kit.js';
 
 /**
  * The extension point for features that land on other branches: append one Scenario per request
@@ -43,6 +44,46 @@ export const FEATURE_SCENARIOS: Scenario[] = [
       ],
       ...usersOverConnections(context),
     }),
+  },
+  // Recurring reservations (docs/behaviour.md#recurring-reservations): 52 free weekly occurrences
+  // booked in one request by the admin for seeded users, in the bench's own rows.
+  {
+    id: 'series',
+    title: 'POST /api/reservation/series (52 weekly, free)',
+    server: 'app',
+    expected: [200],
+    fixedRate: 10,
+    fixedRateP99Ms: 150,
+    load: (context) => ({
+      method: 'POST',
+      headers: { ...json, ...bearer(context.adminToken) },
+      requests: [{ path: '/api/reservation/series', setupRequest: (request) => ({ ...request, body: context.bookings.seriesBody() }) }],
+    }),
+  },
+  // Calendar feeds (docs/behaviour.md#calendar-feed): a person with ~200 events, polled by a
+  // calendar app without and with a validator (If-None-Match: * matches whatever the feed is now).
+  {
+    id: 'calendar-feed',
+    title: 'GET /api/calendar/{token}.ics (~200 events)',
+    server: 'app',
+    expected: [200],
+    targetRatio: 0.02,
+    maxStatements: 2,
+    postgresOnly: true,
+    prepare: prepareFeed,
+    cleanup: removeFeedRows,
+    load: () => ({ method: 'GET', requests: [{ path: BENCH_FEED_PATH }] }),
+  },
+  {
+    id: 'calendar-feed-304',
+    title: 'GET /api/calendar/{token}.ics (If-None-Match: 304)',
+    server: 'app',
+    expected: [304],
+    maxStatements: 1,
+    postgresOnly: true,
+    prepare: prepareFeed,
+    cleanup: removeFeedRows,
+    load: () => ({ method: 'GET', headers: { 'if-none-match': '*' }, requests: [{ path: BENCH_FEED_PATH }] }),
   },
   // Attendance (issue 11): the admin's list; check-in and the release loop: scripts/bench/release.ts.
   ...ATTENDANCE_SCENARIOS,

@@ -1,9 +1,10 @@
+import type { Database } from '../../src/db/client.js';
 /**
  * What a bench scenario is made of, apart from the list of them (scenarios.ts), so that
  * feature-scenarios.ts can use the same helpers without importing that list.
  */
 import type autocannon from 'autocannon';
-import type { SeededUser } from './database.js';
+import type { Dataset, SeededUser } from './database.js';
 import type { Bookings } from './scenarios.js';
 
 /** Everything a scenario's requests are made of; tokens are renewed every round. */
@@ -40,6 +41,8 @@ export interface Scenario {
   expected: readonly number[];
   /** Also measured at this fixed request rate, for latency below saturation. */
   fixedRate?: number;
+  /** Target at the fixed rate: p99 at most this many ms in every round (50 unless set). */
+  fixedRateP99Ms?: number;
   /** Shown apart from the main table (sign-in: its cost is the password hash, by design). */
   separate?: boolean;
   /** Target: requests per second at least this share of R1's (PostgreSQL, large dataset). */
@@ -48,6 +51,13 @@ export interface Scenario {
   maxStatements?: number;
   /** Not run on the embedded database (the reference routes R2 and R3 read PostgreSQL). */
   postgresOnly?: boolean;
+  /**
+   * Set-up on the database before the scenario's statements are counted and its rounds run, and
+   * its undoing at the end (PostgreSQL only: the embedded database belongs to the server's process
+   * while it runs, so such scenarios are postgresOnly).
+   */
+  prepare?(db: Database, dataset: Dataset): Promise<void>;
+  cleanup?(db: Database): Promise<void>;
   load(context: BenchContext): Load;
 }
 

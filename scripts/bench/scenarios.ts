@@ -46,6 +46,27 @@ export class Bookings {
     });
   }
 
+  private nextSeries = 0;
+
+  /**
+   * A weekly series of 52 occurrences (feature-scenarios.ts, docs/behaviour.md#recurring-reservations),
+   * all free: the n-th is for the desk and the user of freeDeskBody's n-th request, at hour
+   * ⌊n / desks⌋ of a week a year after `hotFrom`, so two series share a desk only at different
+   * hours of the week (collision-free for the first desks × 168 requests).
+   */
+  seriesBody(): string {
+    const n = this.nextSeries++;
+    const start = this.hotFrom.getTime() + 365 * DAY + Math.floor(n / this.desks.length) * HOUR;
+    return JSON.stringify({
+      deskId: this.desks[n % this.desks.length],
+      startTime: new Date(start).toISOString(),
+      endTime: new Date(start + HOUR).toISOString(),
+      timeZone: 'Europe/Berlin',
+      rule: { frequency: 'WEEKLY', count: 52 },
+      userId: this.users[n % this.users.length]!.id,
+    });
+  }
+
   /** Starts the next week of hot-desk bookings (one per run, warm-ups included). */
   hotWeek(): () => string {
     const weekStart = this.hotFrom.getTime() + this.hotRun++ * 7 * DAY;

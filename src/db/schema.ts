@@ -5,6 +5,7 @@ import {
   check,
   customType,
   doublePrecision,
+  date,
   index,
   integer,
   pgEnum,
@@ -14,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -261,12 +263,55 @@ export const reservations = pgTable(
     userExclusive: boolean('user_exclusive').notNull().default(true),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+    /** The recurring series this reservation is an occurrence of (docs/behaviour.md#recurring-reservations); null for a single booking. */
+    seriesId: uuid('series_id').references((): AnyPgColumn => reservationSeries.id, { onDelete: 'set null' }),
   },
   (t) => [
     check('reservations_time_order', sql`${t.startTime} < ${t.endTime}`),
+    index('reservations_series_idx').on(t.seriesId, t.startTime),
     index('reservations_user_start_idx').on(t.userId, t.startTime, t.id),
     index('reservations_start_idx').on(t.startTime, t.id),
     index('reservations_created_idx').on(t.createdAt),
+  ],
+);
+
+export const seriesFrequency = pgEnum('series_frequency', ['DAILY', 'WEEKLY']);
+
+/**
+ * A recurring reservation (docs/behaviour.md#recurring-reservations): the rule it was booked with.
+ * Its occurrences are ordinary reservations pointing here (reservations.series_id); the first
+ * start and end fix the wall-clock times, which the occurrences keep in `time_zone`.
+ */
+export const reservationSeries = pgTable(
+  'reservation_series',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deskId: uuid('desk_id')
+      .notNull()
+      .references(() => desks.id, { onDelete: 'cascade' }),
+    type: reservationType('type').notNull().default('shared'),
+    frequency: seriesFrequency('frequency').notNull(),
+    interval: smallint('interval').notNull().default(1),
+    /** ISO weekdays (1 = Monday … 7 = Sunday) of a WEEKLY rule; empty for DAILY. */
+    weekdays: smallint('weekdays')
+      .array()
+      .notNull()
+      .default(sql`'{}'::smallint[]`),
+    /** Last date (inclusive, in time_zone), or null when `count` ends the series. */
+    until: date('until', { mode: 'string' }),
+    count: smallint('count'),
+    timeZone: text('time_zone').notNull(),
+    firstStart: timestamptz('first_start').notNull(),
+    firstEnd: timestamptz('first_end').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('reservation_series_ends', sql`(${t.until} is null) <> (${t.count} is null)`),
+    index('reservation_series_user_idx').on(t.userId, t.createdAt, t.id),
+    index('reservation_series_desk_idx').on(t.deskId),
   ],
 );
 
@@ -315,6 +360,85 @@ export const statsChanges = pgTable('stats_changes', {
     .notNull()
     .default(sql`0`),
 });
+
+// ---- calendars: private feeds, per-event sequence and tombstones, invitation mails ------------
+
+/**
+ * A user's private calendar feed (docs/behaviour.md#calendars): one per user, replaced in one
+ * upsert. Only the SHA-256 of the token is kept; the token itself is shown once.
+ */
+export const calendarFeeds = pgTable('calendar_feeds', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: timestamptz('created_at').notNull(),
+});
+
+/** Per-user calendar settings; no row means the defaults (invitation mails on). */
+export const calendarSettings = pgTable('calendar_settings', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  invitationMails: boolean('invitation_mails').notNull().default(true),
+  modifiedAt: timestamptz('modified_at').notNull(),
+});
+
+/**
+ * What calendars know of each reservation, kept by a trigger on reservations (migration
+ * `calendar`), so every write path is covered: the iCalendar SEQUENCE (grows on every change of
+ * time, desk or owner), the time of the last change (DTSTAMP), the place as last seen, and, once
+ * the reservation is deleted, the time it was cancelled: such a tombstone is served as
+ * STATUS:CANCELLED until housekeeping removes it after 30 days. No foreign key to reservations:
+ * the row outlives it.
+ */
+export const calendarEvents = pgTable(
+  'calendar_events',
+  {
+    reservationId: uuid('reservation_id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deskId: uuid('desk_id').notNull(),
+    startTime: timestamptz('start_time').notNull(),
+    endTime: timestamptz('end_time').notNull(),
+    /** "location · building · Floor n · room · desk" when last written (tombstones keep it after the desk is gone). */
+    location: text('location').notNull().default(''),
+    sequence: integer('sequence').notNull().default(0),
+    changedAt: timestamptz('changed_at').notNull(),
+    cancelledAt: timestamptz('cancelled_at'),
+  },
+  (t) => [
+    index('calendar_events_user_start_idx').on(t.userId, t.startTime),
+    index('calendar_events_cancelled_idx')
+      .on(t.cancelledAt)
+      .where(sql`${t.cancelledAt} is not null`),
+  ],
+);
+
+/**
+ * Invitation mails still to send: the reservations trigger appends one row per change; a loop
+ * in every server process claims rows (an advisory lock per group, FOR UPDATE SKIP LOCKED),
+ * mails the event's state at sending time and deletes the rows once the SMTP server accepted the
+ * mail. Rows of one series (series_id) go out as one mail. A claim lasts until claimed_until;
+ * a process that dies meanwhile leaves the rows to be claimed again after it.
+ */
+export const calendarOutbox = pgTable(
+  'calendar_outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    reservationId: uuid('reservation_id').notNull(),
+    seriesId: uuid('series_id'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    claimedUntil: timestamptz('claimed_until'),
+    claimToken: uuid('claim_token'),
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (t) => [index('calendar_outbox_user_idx').on(t.userId), index('calendar_outbox_claim_idx').on(t.claimedUntil, t.id)],
+);
 
 // ---- attendance: check-in, release of no-shows (docs/behaviour.md#attendance) ----------------
 

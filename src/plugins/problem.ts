@@ -97,7 +97,7 @@ export function toAppError(error: unknown, databaseOpen = true): { appError: App
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, appError: AppError): FastifyReply {
-  const { errors, conflicts, dependents, retryAfter } = appError.extras;
+  const { errors, conflicts, occurrences, dependents, retryAfter } = appError.extras;
   if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
   if (appError.status === 401) {
     const error = appError.code === 'UNAUTHENTICATED' || appError.code === 'INVALID_CREDENTIALS' ? '' : ', error="invalid_token"';
@@ -116,6 +116,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, appErr
       requestId: request.id,
       ...(errors ? { errors } : {}),
       ...(conflicts ? { conflicts } : {}),
+      ...(occurrences ? { occurrences } : {}),
       ...(dependents ? { dependents } : {}),
     });
 }

@@ -23,6 +23,7 @@ export const catalogue = {
   LAST_ADMIN: { status: 409, title: 'The last enabled admin cannot be removed, disabled, demoted or made a directory user' },
   DIRECTORY_USER: { status: 409, title: 'The password of a directory user is managed by the directory' },
   RESERVATION_CONFLICT: { status: 409, title: 'The time range collides with another reservation' },
+  SERIES_CONFLICT: { status: 409, title: 'Occurrences of the series collide with other reservations' },
   DESK_NOT_BOOKABLE: { status: 409, title: 'This desk cannot be booked' },
   HAS_DEPENDENTS: { status: 409, title: 'It still has children or future reservations; remove them first or delete with ?force=true' },
   CHECK_IN_NOT_OPEN: { status: 409, title: 'Check-in is not open for this reservation (too early, past its deadline, released or ended)' },
@@ -52,9 +53,22 @@ export interface FieldError {
   message: string;
 }
 
+/** Why an occurrence of a series cannot be booked: the desk is taken, or its owner already has a reservation then. */
+export type OccurrenceConflictReason = 'DESK_RESERVED' | 'USER_OVERLAP';
+
+export interface OccurrenceConflict {
+  /** The occurrence's local date in the series' time zone (YYYY-MM-DD). */
+  date: string;
+  startTime: string;
+  endTime: string;
+  reason: OccurrenceConflictReason;
+}
+
 export interface ProblemExtras {
   errors?: FieldError[];
   conflicts?: { startTime: string; endTime: string }[];
+  /** The occurrences of a recurring series that could not be booked, and why (SERIES_CONFLICT). */
+  occurrences?: OccurrenceConflict[];
   /** What keeps a department, room or desk from being deleted (HAS_DEPENDENTS). */
   dependents?: { rooms: number; desks: number; equipment: number; futureReservations: number };
   /** Seconds; also sent as the Retry-After header. */

@@ -31,6 +31,17 @@ export const Problem = Type.Object(
     conflicts: Type.Optional(
       Type.Array(Type.Object({ startTime: Timestamp(), endTime: Timestamp() }), { description: 'Time ranges that collided (reservation conflicts).' }),
     ),
+    occurrences: Type.Optional(
+      Type.Array(
+        Type.Object({
+          date: Type.String({ format: 'date', description: "The occurrence's local date in the series' time zone." }),
+          startTime: Timestamp(),
+          endTime: Timestamp(),
+          reason: Type.String({ description: 'DESK_RESERVED (the desk is taken then) or USER_OVERLAP (the owner already has a reservation then).' }),
+        }),
+        { description: 'Every occurrence of a recurring series that collided (SERIES_CONFLICT).' },
+      ),
+    ),
     dependents: Type.Optional(
       Type.Object(
         {

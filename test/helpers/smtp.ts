@@ -18,6 +18,8 @@ export interface ReceivedMail {
   text: string;
   /** The text/html part, decoded, when there is one. */
   html?: string;
+  /** The text/calendar part (an invitation), decoded, and the method its Content-Type names. */
+  calendar?: { method: string; content: string };
   raw: string;
 }
 
@@ -106,7 +108,9 @@ function decodeBody(entity: Entity): string {
 }
 
 /** The first text/plain and text/html leaves of a (possibly multipart) entity. */
-function textParts(entity: Entity, found: { text?: string; html?: string } = {}): { text?: string; html?: string } {
+type Parts = { text?: string; html?: string; calendar?: { method: string; content: string } };
+
+function textParts(entity: Entity, found: Parts = {}): Parts {
   const { type, params } = parseContentType(entity.headers['content-type']);
   if (type.startsWith('multipart/') && params.boundary) {
     const delimiter = `--${params.boundary}`;
@@ -120,6 +124,8 @@ function textParts(entity: Entity, found: { text?: string; html?: string } = {})
   }
   if (type === 'text/plain' && found.text === undefined) found.text = decodeBody(entity);
   else if (type === 'text/html' && found.html === undefined) found.html = decodeBody(entity);
+  else if (type === 'text/calendar' && found.calendar === undefined)
+    found.calendar = { method: (params.method ?? '').toUpperCase(), content: decodeBody(entity) };
   return found;
 }
 
@@ -138,6 +144,7 @@ export function parseMail(raw: string, seq = 0, envelope: { from: string; to: st
     raw,
   };
   if (parts.html !== undefined) mail.html = parts.html;
+  if (parts.calendar !== undefined) mail.calendar = parts.calendar;
   return mail;
 }
 

@@ -490,8 +490,8 @@ describe('fuzzing every documented operation', () => {
         for (const { label, value } of edgeMemberValues(member.schema))
           others.push(make(`${where}: ${label}`, 'edge', body(withMember(baseBody, member.path, value))));
       }
-    } else if (operation.method === 'PUT' || operation.method === 'POST') {
-      // Image uploads (and logout): bodies that are no image.
+    } else if (operation.method === 'PUT' || operation.method === 'POST' || (operation.method === 'DELETE' && operation.pathParameters.length === 0)) {
+      // Image uploads (and logout, and deleting one's calendar feed): bodies that are no image.
       const raw = (label: string, payload: string | Buffer, contentType: string) =>
         others.push(make(label, 'malformed', { url: url(operation), payload: () => Buffer.from(payload), headers: { 'content-type': contentType } }));
       const pngHeader = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');

@@ -67,6 +67,7 @@ const PUBLIC_OPERATIONS = [
   'GET /api/settings',
   'POST /api/password/forgot',
   'POST /api/password/reset',
+  'GET /api/calendar/{token}.ics',
 ];
 /** Operations answering an image instead of JSON. */
 const IMAGE_OPERATIONS = ['GET /api/users/{id}/avatar', 'GET /api/departments/{departmentId}/image'];
@@ -76,6 +77,8 @@ const OTHER_CONTENT: Record<string, string> = {
   'GET /api/desks/{deskId}/qr.png': 'image/png',
   'GET /api/rooms/{roomId}/qr-labels': 'text/html',
 };
+/** Operations answering iCalendar text (docs/behaviour.md#calendar-feed). */
+const CALENDAR_OPERATIONS = ['GET /api/calendar/{token}.ics'];
 const PAGED_OPERATIONS = ['GET /api/users', 'GET /api/sessions', 'GET /api/users/{id}/sessions'];
 
 /** Routes that serve the documentation itself rather than the API. */
@@ -165,7 +168,8 @@ describe('OpenAPI document and docs', () => {
 
       const statuses = Object.keys(operation.responses);
       expect(statuses.includes('200') || statuses.includes('204'), `${name} has no 200/204: ${statuses.join(',')}`).toBe(true);
-      const okType = OTHER_CONTENT[name] ?? (IMAGE_OPERATIONS.includes(name) ? 'image/png' : 'application/json');
+      const okType =
+        OTHER_CONTENT[name] ?? (IMAGE_OPERATIONS.includes(name) ? 'image/png' : CALENDAR_OPERATIONS.includes(name) ? 'text/calendar' : 'application/json');
       if (statuses.includes('200')) expect(operation.responses['200']!.content?.[okType]?.schema, `${name} 200 schema`).toBeDefined();
       for (const status of ['400', '401', '500']) {
         const response = operation.responses[status];

@@ -62,8 +62,10 @@ describe('seed (small profile)', () => {
   it('writes exactly the sizes of the profile, plus one admin', async () => {
     expect(await tableCounts(db)).toEqual({ ...SIZES, users: SIZES.users + 1 });
     const written = Object.fromEntries(result.steps.filter((step) => step.rows !== null).map((step) => [step.table, step.rows]));
-    // Every desk is placed on its department's generated floor plan.
-    expect(written).toEqual({ ...SIZES, 'floor plans': SIZES.desks });
+    // Every desk is placed on its department's generated floor plan; calendars know every seeded
+    // reservation (docs/behaviour.md#calendars), and no invitation mail is queued for them.
+    expect(written).toEqual({ ...SIZES, 'floor plans': SIZES.desks, calendar_events: SIZES.reservations });
+    expect((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from calendar_outbox`))[0]!.n).toBe(0);
     expect(result.admin).toEqual({ email: SEED_ADMIN_EMAIL, created: true });
   });
 

@@ -6,6 +6,8 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** An iTIP message (RFC 5546), sent as a text/calendar alternative with its method (calendar invitations). */
+  calendar?: { method: 'REQUEST' | 'CANCEL'; content: string };
 }
 
 export interface Mailer {
@@ -28,7 +30,12 @@ export class SmtpMailer implements Mailer {
 
   async send(mail: Mail): Promise<boolean> {
     try {
-      await this.transport.sendMail({ from: this.from, ...mail });
+      const { calendar, ...rest } = mail;
+      await this.transport.sendMail({
+        from: this.from,
+        ...rest,
+        ...(calendar ? { icalEvent: { method: calendar.method, filename: 'invite.ics', content: calendar.content } } : {}),
+      });
       return true;
     } catch (error) {
       this.log.error({ err: error, subject: mail.subject }, 'mail could not be sent');

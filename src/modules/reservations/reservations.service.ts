@@ -8,19 +8,9 @@ import { isAdmin, type Caller } from '../../identity/caller.js';
 import { isSelfOrAdmin, requireSelfOrAdmin } from '../../identity/policy.js';
 import { RESERVATION_SORTABLE, ReservationsRepository, type BookableDesk, type ReservationType, type ReservationView } from './reservations.repository.js';
 import { toReservationDto } from './reservations.mappers.js';
+import { ensureDeskBookable, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
 import type { CreateReservationBody, ReservationDto, ReservationListQuery, UpdateReservationBody } from './reservations.schemas.js';
 
-export interface ReservationRules {
-  /** Longest reservation a USER may make. */
-  maxLengthMs: number;
-  /** How far ahead of now a USER may start one. */
-  horizonMs: number;
-  /** One user never holds two overlapping reservations. */
-  onePerUser: boolean;
-}
-
-/** A USER's start may lie this little in the past (a form filled in "now", clocks that differ). */
-export const START_GRACE_MS = 5 * 60_000;
 const USER_OVERLAP_CONSTRAINT = 'reservations_user_overlap';
 const USER_FOREIGN_KEY = 'reservations_user_id_users_id_fk';
 
@@ -31,15 +21,6 @@ interface Booking {
   endTime: Date;
   type: ReservationType;
 }
-
-function describeDuration(ms: number): string {
-  const hours = ms / 3_600_000;
-  if (hours >= 48 && Number.isInteger(hours / 24)) return `${hours / 24} days`;
-  if (Number.isInteger(hours)) return `${hours} hours`;
-  return `${Math.round(ms / 60_000)} minutes`;
-}
-
-const ruleBroken = (field: string, message: string) => new AppError('RESERVATION_NOT_ALLOWED', `${field} ${message}`, { errors: [{ field, message }] });
 
 /**
  * Reservations (docs/behaviour.md#reservations). The database keeps a desk, and a user, from ever holding two
@@ -146,18 +127,10 @@ export class ReservationsService {
     if (startTime >= endTime) throw invalid('endTime', 'must be after startTime');
     const admin = isAdmin(caller);
     if (!admin) {
-      const now = this.clock.now().getTime();
-      if (endTime.getTime() <= now) throw ruleBroken('endTime', 'lies in the past');
-      if (startMoved && startTime.getTime() < now - START_GRACE_MS) throw ruleBroken('startTime', 'lies in the past');
-      if (endTime.getTime() - startTime.getTime() > this.rules.maxLengthMs) {
-        throw ruleBroken('endTime', `makes the reservation longer than the ${describeDuration(this.rules.maxLengthMs)} allowed`);
-      }
-      if (startTime.getTime() > now + this.rules.horizonMs) throw ruleBroken('startTime', `lies more than ${describeDuration(this.rules.horizonMs)} ahead`);
+      const broken = userRuleBroken(this.rules, this.clock.now(), startTime, endTime, startMoved);
+      if (broken) throw ruleBroken(...broken);
     }
-    const desk = await this.reservations.findDesk(booking.deskId);
-    if (!desk) throw invalid('deskId', 'no such desk');
-    if (!admin && desk.type === 'FIXED') throw new AppError('DESK_NOT_BOOKABLE', 'This is a fixed desk, assigned by an admin; choose a flexible desk');
-    if (!admin && !desk.roomAvailable) throw new AppError('DESK_NOT_BOOKABLE', 'The room of this desk is not available for booking');
+    const desk = ensureDeskBookable(await this.reservations.findDesk(booking.deskId), admin);
     return desk;
   }
 

@@ -5714,6 +5714,926 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reservation/series": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List series
+         * @description A USER sees their own series; an admin everyone's (filter with userId). Newest first unless sorted (sortable: id, createdAt, startTime, deskId, userId). Each item counts its occurrences that have not ended (`upcoming`) and names the next start.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page number (default 0). */
+                    page?: number;
+                    /** @description Page size (default 20; values above 1000 are clamped to it). */
+                    size?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    sort?: string[];
+                    /** @description The same members as one JSON object, e.g. `{"page":0,"size":20,"sort":["name,asc"]}`. Plain `page`/`size`/`sort` win over it. */
+                    pageable?: string;
+                    /** @description Same as `page`. */
+                    "pageable[page]"?: number;
+                    /** @description Same as `size`. */
+                    "pageable[size]"?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    "pageable[sort]"?: string[];
+                    /** @description Only this user's series (admins; a USER may give only their own id, 403 otherwise). */
+                    userId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            totalElements: number;
+                            /** @description 0 for an empty result. */
+                            totalPages: number;
+                            /** @description The page size applied. */
+                            size: number;
+                            content: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                userId: string;
+                                /** Format: uuid */
+                                deskId: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The room of the desk.
+                                 */
+                                roomId: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The department of the desk.
+                                 */
+                                departmentId: string;
+                                /**
+                                 * @description shared: an ordinary booking (the default). fixed: an admin assigns a desk to a person (admins only).
+                                 * @enum {string}
+                                 */
+                                type: "shared" | "fixed";
+                                timeZone: string;
+                                rule: {
+                                    /**
+                                     * @description DAILY: every `interval` days. WEEKLY: on `weekdays`, every `interval` weeks.
+                                     * @enum {string}
+                                     */
+                                    frequency: "DAILY" | "WEEKLY";
+                                    interval: number;
+                                    /** @description Empty for DAILY. */
+                                    weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                    until: string | null;
+                                    count: number | null;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the first occurrence asked for.
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End of the first occurrence asked for.
+                                 */
+                                endTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                createdAt: string;
+                                /** @description Booked occurrences that have not ended. */
+                                upcoming: number;
+                                nextStartTime: string | null;
+                            }[];
+                            /** @description 0-based page number. */
+                            number: number;
+                            /** @description The orders the caller asked for (empty when none). */
+                            sort: {
+                                /** @description ASC or DESC. */
+                                direction: string;
+                                /** @description Always NATIVE. */
+                                nullHandling: string;
+                                ascending: boolean;
+                                property: string;
+                                /** @description Always false. */
+                                ignoreCase: boolean;
+                            }[];
+                            first: boolean;
+                            last: boolean;
+                            numberOfElements: number;
+                            pageable: {
+                                offset: number;
+                                sort: {
+                                    /** @description ASC or DESC. */
+                                    direction: string;
+                                    /** @description Always NATIVE. */
+                                    nullHandling: string;
+                                    ascending: boolean;
+                                    property: string;
+                                    /** @description Always false. */
+                                    ignoreCase: boolean;
+                                }[];
+                                pageSize: number;
+                                pageNumber: number;
+                                paged: boolean;
+                                unpaged: boolean;
+                            };
+                            empty: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Book a recurring series of reservations
+         * @description All or nothing by default, in one transaction: if any occurrence collides with another reservation of the desk (or of the owner, RESERVATION_ONE_PER_USER), nothing is booked and 409 SERIES_CONFLICT lists every colliding occurrence in `occurrences` (date, startTime, endTime, reason). With skipConflicts the free ones are booked and the others listed in `skipped` (409 if none is free). userId and type as for POST /api/reservation. Occurrences are computed on the wall clock of `timeZone` (09:00–17:00 Europe/Berlin is 08:00Z in winter, 07:00Z in summer); the first is on the date of startTime if the rule selects it. At most 260 occurrences. Each occurrence is an ordinary Reservation under every booking rule: a USER gets 400 RESERVATION_NOT_ALLOWED naming the first occurrence that lies in the past, too far ahead (RESERVATION_HORIZON) or is too long, 409 DESK_NOT_BOOKABLE for FIXED desks and unavailable rooms. See docs/behaviour.md, "Recurring reservations".
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        deskId: string;
+                        /**
+                         * Format: date-time
+                         * @description Start of the first occurrence, inclusive; its local time in timeZone is kept by every occurrence. ISO 8601 with an offset (Z or ±hh:mm); answered in UTC.
+                         */
+                        startTime: string;
+                        /**
+                         * Format: date-time
+                         * @description End of the first occurrence, exclusive. ISO 8601 with an offset (Z or ±hh:mm); answered in UTC.
+                         */
+                        endTime: string;
+                        /** @description IANA time zone the rule is computed in, e.g. Europe/Berlin. */
+                        timeZone: string;
+                        rule: {
+                            /**
+                             * @description DAILY: every `interval` days. WEEKLY: on `weekdays`, every `interval` weeks.
+                             * @enum {string}
+                             */
+                            frequency: "DAILY" | "WEEKLY";
+                            /** @description Every this many days or weeks (default 1). */
+                            interval?: number;
+                            /** @description WEEKLY only: the weekdays (in the time zone) to book; default the weekday of startTime. */
+                            weekdays?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            /**
+                             * Format: date
+                             * @description Last local date to book (inclusive, in timeZone). Give exactly one of until and count.
+                             */
+                            until?: string;
+                            /** @description Number of occurrences (at most 260). */
+                            count?: number;
+                        };
+                        /** @description false (default): any colliding occurrence refuses the whole series (409). true: book the free ones and list the rest as skipped. */
+                        skipConflicts?: boolean;
+                        /**
+                         * @description Default shared; fixed is for admins only (403).
+                         * @enum {string}
+                         */
+                        type?: "shared" | "fixed";
+                        /**
+                         * Format: uuid
+                         * @description Whom the series is for: default the caller; another user for admins only (403).
+                         */
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            userId: string;
+                            /** Format: uuid */
+                            deskId: string;
+                            /**
+                             * Format: uuid
+                             * @description The room of the desk.
+                             */
+                            roomId: string;
+                            /**
+                             * Format: uuid
+                             * @description The department of the desk.
+                             */
+                            departmentId: string;
+                            /**
+                             * @description shared: an ordinary booking (the default). fixed: an admin assigns a desk to a person (admins only).
+                             * @enum {string}
+                             */
+                            type: "shared" | "fixed";
+                            timeZone: string;
+                            rule: {
+                                /**
+                                 * @description DAILY: every `interval` days. WEEKLY: on `weekdays`, every `interval` weeks.
+                                 * @enum {string}
+                                 */
+                                frequency: "DAILY" | "WEEKLY";
+                                interval: number;
+                                /** @description Empty for DAILY. */
+                                weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                until: string | null;
+                                count: number | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description Start of the first occurrence asked for.
+                             */
+                            startTime: string;
+                            /**
+                             * Format: date-time
+                             * @description End of the first occurrence asked for.
+                             */
+                            endTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                            /** @description The booked occurrences, in time order. */
+                            occurrences: {
+                                /**
+                                 * Format: uuid
+                                 * @description The Reservation of this occurrence (an ordinary reservation, see /api/reservation/{id}).
+                                 */
+                                reservationId: string;
+                                /**
+                                 * Format: date
+                                 * @description Local date in the time zone of the series.
+                                 */
+                                date: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                            }[];
+                            /** @description Occurrences not booked because they collided (skipConflicts only). */
+                            skipped: {
+                                /**
+                                 * Format: date
+                                 * @description Local date in the time zone of the series.
+                                 */
+                                date: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                                /**
+                                 * @description DESK_RESERVED: the desk is taken then. USER_OVERLAP: the owner already has a reservation then.
+                                 * @enum {string}
+                                 */
+                                reason: "DESK_RESERVED" | "USER_OVERLAP";
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservation/series/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a series: its dates and which of them collide, without booking
+         * @description Takes the body of POST /api/reservation/series and books nothing. The same 400/403/409 answers for rule breaks; collisions are reported per occurrence instead of as 409. Occurrences are computed on the wall clock of `timeZone` (09:00–17:00 Europe/Berlin is 08:00Z in winter, 07:00Z in summer); the first is on the date of startTime if the rule selects it. At most 260 occurrences. Each occurrence is an ordinary Reservation under every booking rule: a USER gets 400 RESERVATION_NOT_ALLOWED naming the first occurrence that lies in the past, too far ahead (RESERVATION_HORIZON) or is too long, 409 DESK_NOT_BOOKABLE for FIXED desks and unavailable rooms. See docs/behaviour.md, "Recurring reservations".
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        deskId: string;
+                        /**
+                         * Format: date-time
+                         * @description Start of the first occurrence, inclusive; its local time in timeZone is kept by every occurrence. ISO 8601 with an offset (Z or ±hh:mm); answered in UTC.
+                         */
+                        startTime: string;
+                        /**
+                         * Format: date-time
+                         * @description End of the first occurrence, exclusive. ISO 8601 with an offset (Z or ±hh:mm); answered in UTC.
+                         */
+                        endTime: string;
+                        /** @description IANA time zone the rule is computed in, e.g. Europe/Berlin. */
+                        timeZone: string;
+                        rule: {
+                            /**
+                             * @description DAILY: every `interval` days. WEEKLY: on `weekdays`, every `interval` weeks.
+                             * @enum {string}
+                             */
+                            frequency: "DAILY" | "WEEKLY";
+                            /** @description Every this many days or weeks (default 1). */
+                            interval?: number;
+                            /** @description WEEKLY only: the weekdays (in the time zone) to book; default the weekday of startTime. */
+                            weekdays?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            /**
+                             * Format: date
+                             * @description Last local date to book (inclusive, in timeZone). Give exactly one of until and count.
+                             */
+                            until?: string;
+                            /** @description Number of occurrences (at most 260). */
+                            count?: number;
+                        };
+                        /** @description false (default): any colliding occurrence refuses the whole series (409). true: book the free ones and list the rest as skipped. */
+                        skipConflicts?: boolean;
+                        /**
+                         * @description Default shared; fixed is for admins only (403).
+                         * @enum {string}
+                         */
+                        type?: "shared" | "fixed";
+                        /**
+                         * Format: uuid
+                         * @description Whom the series is for: default the caller; another user for admins only (403).
+                         */
+                        userId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Every occurrence of the rule; conflict says why one could not be booked now (null: free). */
+                            occurrences: {
+                                /**
+                                 * Format: date
+                                 * @description Local date in the time zone.
+                                 */
+                                date: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                                conflict: ("DESK_RESERVED" | "USER_OVERLAP") | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservation/series/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a series with its occurrences
+         * @description The rule and every occurrence that still exists, with its reservation id. Another user's series answers 404 to a USER.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            userId: string;
+                            /** Format: uuid */
+                            deskId: string;
+                            /**
+                             * Format: uuid
+                             * @description The room of the desk.
+                             */
+                            roomId: string;
+                            /**
+                             * Format: uuid
+                             * @description The department of the desk.
+                             */
+                            departmentId: string;
+                            /**
+                             * @description shared: an ordinary booking (the default). fixed: an admin assigns a desk to a person (admins only).
+                             * @enum {string}
+                             */
+                            type: "shared" | "fixed";
+                            timeZone: string;
+                            rule: {
+                                /**
+                                 * @description DAILY: every `interval` days. WEEKLY: on `weekdays`, every `interval` weeks.
+                                 * @enum {string}
+                                 */
+                                frequency: "DAILY" | "WEEKLY";
+                                interval: number;
+                                /** @description Empty for DAILY. */
+                                weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                until: string | null;
+                                count: number | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description Start of the first occurrence asked for.
+                             */
+                            startTime: string;
+                            /**
+                             * Format: date-time
+                             * @description End of the first occurrence asked for.
+                             */
+                            endTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                            /** @description The booked occurrences that still exist, in time order. */
+                            occurrences: {
+                                /**
+                                 * Format: uuid
+                                 * @description The Reservation of this occurrence (an ordinary reservation, see /api/reservation/{id}).
+                                 */
+                                reservationId: string;
+                                /**
+                                 * Format: date
+                                 * @description Local date in the time zone of the series.
+                                 */
+                                date: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a series, or its occurrences from one on
+         * @description Cancels the occurrences starting at or after `from` (all without it) that have not ended; ended ones stay as history, as for single reservations. Answers the series as it now is. A single occurrence is cancelled with DELETE /api/reservation/{id} and leaves the others. A USER cannot cancel a fixed series (403).
+         */
+        delete: {
+            parameters: {
+                query?: {
+                    /** @description Cancel the occurrences starting at or after this instant (e.g. the start of one occurrence); default all. ISO 8601 with an offset (Z or ±hh:mm); answered in UTC. */
+                    from?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            userId: string;
+                            /** Format: uuid */
+                            deskId: string;
+                            /**
+                             * Format: uuid
+                             * @description The room of the desk.
+                             */
+                            roomId: string;
+                            /**
+                             * Format: uuid
+                             * @description The department of the desk.
+                             */
+                            departmentId: string;
+                            /**
+                             * @description shared: an ordinary booking (the default). fixed: an admin assigns a desk to a person (admins only).
+                             * @enum {string}
+                             */
+                            type: "shared" | "fixed";
+                            timeZone: string;
+                            rule: {
+                                /**
+                                 * @description DAILY: every `interval` days. WEEKLY: on `weekdays`, every `interval` weeks.
+                                 * @enum {string}
+                                 */
+                                frequency: "DAILY" | "WEEKLY";
+                                interval: number;
+                                /** @description Empty for DAILY. */
+                                weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                until: string | null;
+                                count: number | null;
+                            };
+                            /**
+                             * Format: date-time
+                             * @description Start of the first occurrence asked for.
+                             */
+                            startTime: string;
+                            /**
+                             * Format: date-time
+                             * @description End of the first occurrence asked for.
+                             */
+                            endTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                            /** @description The booked occurrences that still exist, in time order. */
+                            occurrences: {
+                                /**
+                                 * Format: uuid
+                                 * @description The Reservation of this occurrence (an ordinary reservation, see /api/reservation/{id}).
+                                 */
+                                reservationId: string;
+                                /**
+                                 * Format: date
+                                 * @description Local date in the time zone of the series.
+                                 */
+                                date: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/report": {
         parameters: {
             query?: never;
@@ -9170,6 +10090,504 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/calendar/{token}.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A private calendar feed (iCalendar)
+         * @description No bearer token: the secret in the URL is the credential (calendar apps cannot send one). The owner’s reservations from 30 days back to RESERVATION_HORIZON ahead (at most 2000, earliest first), one VEVENT each with a stable UID, a SEQUENCE that grows on every change, DTSTAMP (the last change), LOCATION "location · building · Floor n · room · desk", URL to the reservation in the web app and UTC times; reservations cancelled in the last 30 days as STATUS:CANCELLED. ETag with If-None-Match (304) and Cache-Control for polling. An unknown, malformed or replaced token answers 404, as slowly as a known one.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The secret token of the feed URL (as answered by POST /api/self/calendar-feed). */
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The feed (text/calendar). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/calendar": string;
+                    };
+                };
+                /** @description Not modified (If-None-Match named the ETag). */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/calendar-feed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller has a calendar feed URL
+         * @description The URL itself is not kept (only a hash of its token): it is shown once, when created. Replace it to see a new one.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether the caller has a feed URL (the URL itself is shown only when it is created). */
+                            exists: boolean;
+                            createdAt: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create or replace the caller’s calendar feed URL
+         * @description A new URL with a random 256-bit token; the previous URL, if any, answers 404 from now on. The URL is in this answer only: copy it into the calendar app.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uri
+                             * @description The private feed URL to subscribe to. Shown only in this answer: the service keeps only a hash of its token.
+                             */
+                            url: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Remove the caller’s calendar feed URL
+         * @description The URL answers 404 from now on. 404 when there is none.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/calendar-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller’s calendar settings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether booking, changing and cancelling a reservation mails the owner a calendar invitation or cancellation (default true). */
+                            invitationMails: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change the caller’s calendar settings
+         * @description invitationMails false: no invitation or cancellation mails for the caller’s reservations from now on (mails already queued are dropped).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Whether booking, changing and cancelling a reservation mails the owner a calendar invitation or cancellation (default true). */
+                        invitationMails: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether booking, changing and cancelling a reservation mails the owner a calendar invitation or cancellation (default true). */
+                            invitationMails: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -9207,6 +10625,26 @@ export interface components {
                  * @description ISO 8601 date-time in UTC (ends in Z).
                  */
                 endTime: string;
+            }[];
+            /** @description Every occurrence of a recurring series that collided (SERIES_CONFLICT). */
+            occurrences?: {
+                /**
+                 * Format: date
+                 * @description The occurrence's local date in the series' time zone.
+                 */
+                date: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time in UTC (ends in Z).
+                 */
+                startTime: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time in UTC (ends in Z).
+                 */
+                endTime: string;
+                /** @description DESK_RESERVED (the desk is taken then) or USER_OVERLAP (the owner already has a reservation then). */
+                reason: string;
             }[];
             /** @description What is still beneath the department, room or desk that was not deleted (HAS_DEPENDENTS). */
             dependents?: {

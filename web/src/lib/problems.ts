@@ -16,6 +16,8 @@ export interface Problem {
   conflicts?: { startTime: string; endTime: string }[];
   /** What is in the way of a delete (HAS_DEPENDENTS). */
   dependents?: Dependents;
+  /** The dates of a recurring booking that collided (SERIES_CONFLICT). */
+  occurrences?: { date: string; startTime: string; endTime: string; reason: string }[];
   /** Seconds, from the Retry-After header. */
   retryAfter?: number;
 }
@@ -161,6 +163,12 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   },
   DESK_NOT_BOOKABLE: () => 'This desk cannot be booked: it is a fixed desk or its room is closed.',
   HAS_DEPENDENTS: (problem, subject) => dependentsMessage(problem, subject),
+  SERIES_CONFLICT: (problem) => {
+    const count = problem.occurrences?.length ?? 0;
+    return count > 0
+      ? `${count} of these dates ${count === 1 ? 'is' : 'are'} already taken; nothing was booked. Leave them out or choose another desk.`
+      : 'Some of these dates are already taken; nothing was booked.';
+  },
   PLAN_CHANGED: () => 'Someone changed this floor plan since you opened it. It has been reloaded; redo your change.',
   PRECONDITION_REQUIRED: () => 'The page is out of date. Reload it and try again.',
   CHECK_IN_NOT_OPEN: (problem) => sentence(`Check-in is not possible now: ${problem.detail ?? 'it is too early or too late'}`),

@@ -6,7 +6,9 @@ import { useTitle } from '../../hooks.js';
 import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
 import { useMyAttendance } from '../attendance/queries.js';
+import { MySeries } from '../series/MySeries.js';
 import { ReservationItem } from './components/ReservationItem.js';
+import { WeekView } from './WeekView.js';
 
 const PAGE_SIZE = 20;
 
@@ -48,6 +50,8 @@ export function MyReservationsPage() {
           {notice}
         </Alert>
       )}
+      <WeekView userId={user.id} />
+      <MySeries userId={user.id} onChanged={setNotice} />
       <section aria-labelledby="upcoming-heading">
         <h2 id="upcoming-heading">Upcoming</h2>
         <Loaded query={upcoming} label="Loading your reservations…">

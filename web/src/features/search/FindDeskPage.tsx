@@ -12,6 +12,7 @@ import { FloorMapView } from '../floor-plans/components/FloorMapView.js';
 import { departmentLabel, EQUIPMENT_TYPES, equipmentLabel, floorLabel } from '../../lib/labels.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { useWindowForm } from '../reservations/window-form.js';
+import { RepeatDialog } from '../series/RepeatDialog.js';
 import {
   changeFilter,
   departmentMatches,
@@ -47,6 +48,7 @@ export function FindDeskPage() {
   const [notice, setNotice] = useState<Notice>();
   // The list, or the map of one office (docs/behaviour.md#the-map-and-the-plan-editor-web-app); the list stays the accessible alternative.
   const [view, setView] = useState<'list' | 'map'>('list');
+  const [repeating, setRepeating] = useState<{ id: string; name: string; roomName: string }>();
   const resultsHeading = useRef<HTMLHeadingElement>(null);
 
   const departmentsById = new Map((departments.data ?? []).map((department) => [department.id, department]));
@@ -227,6 +229,15 @@ export function FindDeskPage() {
                           </Link>
                           <button
                             type="button"
+                            className="button-secondary button-small"
+                            disabled={bookingDesk !== undefined}
+                            onClick={() => setRepeating({ id: desk.id, name: desk.name, roomName: room.name })}
+                            aria-label={`Repeat desk ${desk.name} in ${room.name} on several dates`}
+                          >
+                            Repeat…
+                          </button>
+                          <button
+                            type="button"
                             className="button-primary button-small"
                             disabled={bookingDesk !== undefined}
                             onClick={() => book(desk, room)}
@@ -242,6 +253,18 @@ export function FindDeskPage() {
               );
             })}
           </ul>
+        )}
+        {repeating && (
+          <RepeatDialog
+            desk={repeating}
+            start={searched.start}
+            end={searched.end}
+            onClose={() => setRepeating(undefined)}
+            onBooked={(text) => {
+              setRepeating(undefined);
+              setNotice({ kind: 'success', text });
+            }}
+          />
         )}
         {view === 'list' && ready && found.hasNextPage && (
           <div className="form-actions">

@@ -10,6 +10,7 @@ import { imageHint } from '../../lib/images.js';
 import { errorText } from '../../lib/problems.js';
 import { formatDateTime } from '../../lib/time.js';
 import { useAuth, useUser } from '../auth/AuthProvider.js';
+import { CalendarSection } from '../calendar/CalendarSection.js';
 import { NAME_FIELDS, PersonNames } from '../users/person.js';
 import { PasswordChangeForm } from './components/PasswordChangeForm.js';
 import { deviceName } from './devices.js';
@@ -32,6 +33,7 @@ export function ProfilePage() {
           <PasswordChangeForm submitLabel="Change the password" success="Your password has been changed. Your other devices have been signed out." />
         </section>
       )}
+      <CalendarSection />
       <SessionsSection />
     </div>
   );

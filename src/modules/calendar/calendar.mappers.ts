@@ -1,0 +1,77 @@
+import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus, type ICalCalendar, type ICalEventData } from 'ical-generator';
+import type { CalendarEventRow } from './calendar.repository.js';
+
+/** What every event of this service carries besides its row: where the web app is, and the host that makes UIDs unique. */
+export interface CalendarContext {
+  publicUrl: string;
+}
+
+const PRODUCT_ID = { company: 'Deskbook', product: 'Deskbook', language: 'EN' };
+/** How often a subscribed calendar app should read the feed again (REFRESH-INTERVAL, X-PUBLISHED-TTL). */
+export const FEED_REFRESH_SECONDS = 3600;
+
+const baseUrl = (context: CalendarContext) => context.publicUrl.replace(/\/+$/, '');
+
+/** Stable for the life of a reservation, and unique across installations (the host of PUBLIC_URL). */
+export const uidOf = (reservationId: string, context: CalendarContext) => `${reservationId}@${new URL(context.publicUrl).hostname}`;
+
+/** The reservation in the web app: "My reservations", where it can be changed or cancelled. */
+export const linkOf = (reservationId: string, context: CalendarContext) => `${baseUrl(context)}/reservations?reservation=${reservationId}`;
+
+export const summaryOf = (event: CalendarEventRow) => `Desk ${event.deskName}`;
+
+function addEvent(calendar: ICalCalendar, event: CalendarEventRow, context: CalendarContext, extra: Partial<ICalEventData>) {
+  const link = linkOf(event.reservationId, context);
+  calendar.createEvent({
+    id: uidOf(event.reservationId, context),
+    sequence: event.sequence,
+    stamp: event.changedAt,
+    lastModified: event.changedAt,
+    start: event.startTime,
+    end: event.endTime,
+    summary: summaryOf(event),
+    location: event.location,
+    description: `Desk reservation: ${event.location}\n${link}`,
+    url: link,
+    status: event.cancelledAt === null ? ICalEventStatus.CONFIRMED : ICalEventStatus.CANCELLED,
+    ...extra,
+  });
+}
+
+/**
+ * A user's feed (docs/behaviour.md#calendar-feed): one VEVENT per reservation, times in UTC,
+ * cancelled ones (tombstones) with STATUS:CANCELLED and a higher SEQUENCE.
+ */
+export function feedCalendar(events: CalendarEventRow[], context: CalendarContext): string {
+  const calendar = ical({ prodId: PRODUCT_ID, name: 'Deskbook reservations', ttl: FEED_REFRESH_SECONDS, method: ICalCalendarMethod.PUBLISH });
+  for (const event of events) addEvent(calendar, event, context, {});
+  return calendar.toString();
+}
+
+export interface Invitation {
+  method: 'REQUEST' | 'CANCEL';
+  /** The iCalendar object (text/calendar; method=REQUEST or CANCEL). */
+  content: string;
+}
+
+/**
+ * An iTIP message (RFC 5546) for the owner of the events (docs/behaviour.md#invitation-mails):
+ * METHOD:REQUEST for booked or changed reservations, METHOD:CANCEL (same UID, higher SEQUENCE)
+ * for cancelled ones. The service is the organizer, the owner the one attendee, who has accepted.
+ */
+export function invitationCalendar(
+  method: Invitation['method'],
+  events: CalendarEventRow[],
+  organizer: { name: string; email: string },
+  attendee: { name: string; email: string },
+  context: CalendarContext,
+): Invitation {
+  const calendar = ical({ prodId: PRODUCT_ID, method: method === 'REQUEST' ? ICalCalendarMethod.REQUEST : ICalCalendarMethod.CANCEL });
+  for (const event of events) {
+    addEvent(calendar, event, context, {
+      organizer,
+      attendees: [{ email: attendee.email, name: attendee.name, role: ICalAttendeeRole.REQ, status: ICalAttendeeStatus.ACCEPTED, rsvp: false }],
+    });
+  }
+  return { method, content: calendar.toString() };
+}

@@ -1,0 +1,273 @@
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Database } from '../../db/client.js';
+import { calendarFeeds, calendarSettings } from '../../db/schema.js';
+
+/** One event of a feed or a mail: a reservation as calendar_events knows it, the place read live while the desk exists. */
+export interface CalendarEventRow {
+  reservationId: string;
+  startTime: Date;
+  endTime: Date;
+  location: string;
+  deskName: string;
+  sequence: number;
+  changedAt: Date;
+  /** Set once the reservation was deleted (a tombstone, served as STATUS:CANCELLED). */
+  cancelledAt: Date | null;
+}
+
+export interface FeedWindow {
+  /** Events ending after this instant… */
+  from: Date;
+  /** …and starting before this one. */
+  to: Date;
+  /** Tombstones of reservations cancelled after this instant. */
+  cancelledSince: Date;
+  limit: number;
+}
+
+export interface OutboxRow {
+  id: number;
+  userId: string;
+  reservationId: string;
+  seriesId: string | null;
+  attempts: number;
+}
+
+export interface MailRecipient {
+  email: string;
+  firstName: string;
+  lastName: string;
+  enabled: boolean;
+  invitationMails: boolean;
+}
+
+/** Cancelled reservations are remembered this long (docs/behaviour.md#calendar-feed); feeds reach as far back. */
+export const TOMBSTONE_RETENTION_MS = 30 * 86_400_000;
+
+/** Namespace of the advisory locks that serialise claims of one outbox group (any constant: all processes agree). */
+const OUTBOX_LOCK_NAMESPACE = 0x63616c; // "cal"
+
+const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+interface RawEvent {
+  reservation_id: string;
+  start_time: string;
+  end_time: string;
+  location: string;
+  desk_name: string | null;
+  sequence: number;
+  changed_at: string;
+  cancelled_at: string | null;
+}
+
+/** The place: read live while the desk exists (a renamed room shows at once), else as last seen. */
+const locationExpression = sql`case when d.id is null then e.location else concat_ws(' · ', dep.location, dep.building, 'Floor ' || dep.floor, rm.name, d.name) end`;
+
+const eventColumns = sql`e.reservation_id, ${iso(sql`e.start_time`)} as start_time, ${iso(sql`e.end_time`)} as end_time,
+  ${locationExpression} as location,
+  d.name as desk_name, e.sequence, ${iso(sql`e.changed_at`)} as changed_at, ${iso(sql`e.cancelled_at`)} as cancelled_at`;
+
+const eventJoins = sql`left join desks d on d.id = e.desk_id and e.cancelled_at is null
+  left join rooms rm on rm.id = d.room_id
+  left join departments dep on dep.id = rm.department_id`;
+
+/** The events of the feed window of `f.user_id` (correlated to calendar_feeds f), earliest first, each with its digest line. */
+const windowRows = (window: FeedWindow) => sql`
+  select ${eventColumns}, e.start_time as start_order,
+    concat_ws(' ', e.reservation_id, e.start_time, e.end_time, e.sequence, e.changed_at, e.cancelled_at, ${locationExpression}, d.name) as line
+  from calendar_events e ${eventJoins}
+  where e.user_id = f.user_id
+    and e.end_time > ${window.from.toISOString()}::timestamptz and e.start_time < ${window.to.toISOString()}::timestamptz
+    and (e.cancelled_at is null or e.cancelled_at > ${window.cancelledSince.toISOString()}::timestamptz)
+  order by e.start_time, e.reservation_id
+  limit ${window.limit}`;
+
+function toEvent(row: RawEvent): CalendarEventRow {
+  return {
+    reservationId: row.reservation_id,
+    startTime: new Date(row.start_time),
+    endTime: new Date(row.end_time),
+    location: row.location,
+    // A tombstone whose desk is gone still names it: the last part of the place.
+    deskName: row.desk_name ?? row.location.split(' · ').at(-1) ?? '',
+    sequence: Number(row.sequence),
+    changedAt: new Date(row.changed_at),
+    cancelledAt: row.cancelled_at === null ? null : new Date(row.cancelled_at),
+  };
+}
+
+export class CalendarRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * The feed of the token's owner in one statement: the token's row (found through the unique
+   * index on its hash) and its events, each with `line`, the text the feed's digest is made of.
+   * Undefined for an unknown token; a known token without events answers an empty list.
+   */
+  async feed(tokenHash: string, window: FeedWindow): Promise<{ userId: string; events: CalendarEventRow[]; lines: string[] } | undefined> {
+    const rows = await queryRows<RawEvent & { user_id: string; reservation_id: string | null; line: string }>(
+      this.db,
+      sql`select f.user_id, ev.* from calendar_feeds f left join lateral (${windowRows(window)}) ev on true where f.token_hash = ${tokenHash}`,
+    );
+    if (rows.length === 0) return undefined;
+    const events = rows.filter((row) => row.reservation_id !== null);
+    return { userId: rows[0]!.user_id, events: events.map(toEvent), lines: events.map((row) => row.line) };
+  }
+
+  /**
+   * Only the digest of what feed() would answer: MD5 of its lines joined by newlines, computed
+   * in the database, so a 304 moves one short row instead of every event. Undefined for an
+   * unknown token.
+   */
+  async feedDigest(tokenHash: string, window: FeedWindow): Promise<string | undefined> {
+    const [row] = await queryRows<{ digest: string }>(
+      this.db,
+      sql`select (select md5(coalesce(string_agg(ev.line, E'\n' order by ev.start_order, ev.reservation_id), '')) from (${windowRows(window)}) ev) as digest
+          from calendar_feeds f where f.token_hash = ${tokenHash}`,
+    );
+    return row?.digest;
+  }
+
+  async events(reservationIds: string[]): Promise<CalendarEventRow[]> {
+    if (reservationIds.length === 0) return [];
+    const rows = await queryRows<RawEvent>(
+      this.db,
+      sql`select ${eventColumns} from calendar_events e ${eventJoins}
+          where e.reservation_id in (${sql.join(
+            reservationIds.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})
+          order by e.start_time, e.reservation_id`,
+    );
+    return rows.map(toEvent);
+  }
+
+  async feedOf(userId: string): Promise<{ createdAt: Date } | undefined> {
+    const [row] = await this.db.select({ createdAt: calendarFeeds.createdAt }).from(calendarFeeds).where(eq(calendarFeeds.userId, userId));
+    return row;
+  }
+
+  /** Stores the user's new token in one upsert: the older one stops working at once. */
+  async replaceFeed(userId: string, tokenHash: string, now: Date): Promise<void> {
+    await this.db
+      .insert(calendarFeeds)
+      .values({ userId, tokenHash, createdAt: now })
+      .onConflictDoUpdate({ target: calendarFeeds.userId, set: { tokenHash, createdAt: now } });
+  }
+
+  async deleteFeed(userId: string): Promise<boolean> {
+    const rows = await this.db.delete(calendarFeeds).where(eq(calendarFeeds.userId, userId)).returning({ userId: calendarFeeds.userId });
+    return rows.length > 0;
+  }
+
+  async settingsOf(userId: string): Promise<{ invitationMails: boolean }> {
+    const [row] = await this.db.select({ invitationMails: calendarSettings.invitationMails }).from(calendarSettings).where(eq(calendarSettings.userId, userId));
+    return { invitationMails: row?.invitationMails ?? true };
+  }
+
+  async saveSettings(userId: string, settings: { invitationMails: boolean }, now: Date): Promise<void> {
+    await this.db
+      .insert(calendarSettings)
+      .values({ userId, ...settings, modifiedAt: now })
+      .onConflictDoUpdate({ target: calendarSettings.userId, set: { ...settings, modifiedAt: now } });
+  }
+
+  async recipient(userId: string): Promise<MailRecipient | undefined> {
+    const [row] = await queryRows<{ email: string; first_name: string; last_name: string; enabled: boolean; invitation_mails: boolean }>(
+      this.db,
+      sql`select u.email, u.first_name, u.last_name, u.enabled, coalesce(s.invitation_mails, true) as invitation_mails
+          from users u left join calendar_settings s on s.user_id = u.id where u.id = ${userId}`,
+    );
+    return row && { email: row.email, firstName: row.first_name, lastName: row.last_name, enabled: row.enabled, invitationMails: row.invitation_mails };
+  }
+
+  // ---- outbox ---------------------------------------------------------------------------------
+
+  /**
+   * Claims the oldest claimable group of outbox rows (one user's rows of one series, or of one
+   * reservation outside a series) until `until`, marked with `token`. Claims of one group are
+   * serialised by a transaction-scoped advisory lock, and rows are taken FOR UPDATE SKIP LOCKED,
+   * so two processes never claim the same rows nor split a group. Answers no rows when nothing
+   * is due.
+   */
+  async claimGroup(now: Date, until: Date, token: string): Promise<OutboxRow[]> {
+    return this.db.transaction(async (tx) => {
+      const candidates = await queryRows<{ user_id: string; group_key: string }>(
+        tx as unknown as Database,
+        sql`select user_id, coalesce(series_id, reservation_id)::text as group_key from calendar_outbox
+            where claimed_until is null or claimed_until <= ${now.toISOString()}::timestamptz
+            order by id limit 10`,
+      );
+      for (const candidate of candidates) {
+        const [lock] = await queryRows<{ locked: boolean }>(
+          tx as unknown as Database,
+          sql`select pg_try_advisory_xact_lock(${OUTBOX_LOCK_NAMESPACE}::int, hashtext(${candidate.user_id + candidate.group_key})) as locked`,
+        );
+        if (!lock?.locked) continue;
+        const rows = await queryRows<{ id: string; user_id: string; reservation_id: string; series_id: string | null; attempts: number }>(
+          tx as unknown as Database,
+          sql`update calendar_outbox set claimed_until = ${until.toISOString()}::timestamptz, claim_token = ${token}::uuid, attempts = attempts + 1
+              where id in (
+                select id from calendar_outbox
+                where user_id = ${candidate.user_id}::uuid and coalesce(series_id, reservation_id) = ${candidate.group_key}::uuid
+                  and (claimed_until is null or claimed_until <= ${now.toISOString()}::timestamptz)
+                for update skip locked)
+              returning id, user_id, reservation_id, series_id, attempts`,
+        );
+        if (rows.length > 0) {
+          return rows.map((row) => ({
+            id: Number(row.id),
+            userId: row.user_id,
+            reservationId: row.reservation_id,
+            seriesId: row.series_id,
+            attempts: Number(row.attempts),
+          }));
+        }
+      }
+      return [];
+    });
+  }
+
+  /** Removes rows this claim still holds (after the SMTP server accepted the mail, or when none is due). */
+  async acknowledge(ids: number[], token: string): Promise<number> {
+    if (ids.length === 0) return 0;
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      sql`delete from calendar_outbox where claim_token = ${token}::uuid and id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )}) returning id`,
+    );
+    return rows.length;
+  }
+
+  /** A mail that failed: the rows wait until `retryAt` and are claimed again then. */
+  async postpone(ids: number[], token: string, retryAt: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.execute(
+      sql`update calendar_outbox set claimed_until = ${retryAt.toISOString()}::timestamptz, claim_token = null
+          where claim_token = ${token}::uuid and id in (${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+    );
+  }
+
+  /** Without SMTP: drops up to `limit` unclaimed rows (rows another process holds are skipped). Answers how many. */
+  async dropUnclaimed(now: Date, limit: number): Promise<number> {
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      sql`delete from calendar_outbox where id in (
+            select id from calendar_outbox where claimed_until is null or claimed_until <= ${now.toISOString()}::timestamptz
+            order by id limit ${limit} for update skip locked)
+          returning id`,
+    );
+    return rows.length;
+  }
+
+  /** Housekeeping: tombstones of reservations cancelled more than TOMBSTONE_RETENTION_MS before `now`. */
+  async purgeTombstones(now: Date): Promise<void> {
+    const before = new Date(now.getTime() - TOMBSTONE_RETENTION_MS);
+    await this.db.execute(sql`delete from calendar_events where cancelled_at is not null and cancelled_at < ${before.toISOString()}::timestamptz`);
+  }
+}

@@ -1,0 +1,47 @@
+import { AppError, invalid } from '../../shared/errors.js';
+import type { BookableDesk } from './reservations.repository.js';
+
+/**
+ * The booking rules of docs/behaviour.md#reservations that bind a USER, as plain functions: single
+ * reservations (reservations.service.ts) and recurring series (modules/series) apply the same ones.
+ */
+export interface ReservationRules {
+  /** Longest reservation a USER may make. */
+  maxLengthMs: number;
+  /** How far ahead of now a USER may start one. */
+  horizonMs: number;
+  /** One user never holds two overlapping reservations. */
+  onePerUser: boolean;
+}
+
+/** A USER's start may lie this little in the past (a form filled in "now", clocks that differ). */
+export const START_GRACE_MS = 5 * 60_000;
+
+export function describeDuration(ms: number): string {
+  const hours = ms / 3_600_000;
+  if (hours >= 48 && Number.isInteger(hours / 24)) return `${hours / 24} days`;
+  if (Number.isInteger(hours)) return `${hours} hours`;
+  return `${Math.round(ms / 60_000)} minutes`;
+}
+
+export const ruleBroken = (field: string, message: string) => new AppError('RESERVATION_NOT_ALLOWED', `${field} ${message}`, { errors: [{ field, message }] });
+
+/** Which USER rule a range breaks, as [field, message], or undefined when it keeps them all (start < end is checked apart). */
+export function userRuleBroken(rules: ReservationRules, now: Date, startTime: Date, endTime: Date, startMoved = true): [string, string] | undefined {
+  const nowMs = now.getTime();
+  if (endTime.getTime() <= nowMs) return ['endTime', 'lies in the past'];
+  if (startMoved && startTime.getTime() < nowMs - START_GRACE_MS) return ['startTime', 'lies in the past'];
+  if (endTime.getTime() - startTime.getTime() > rules.maxLengthMs) {
+    return ['endTime', `makes the reservation longer than the ${describeDuration(rules.maxLengthMs)} allowed`];
+  }
+  if (startTime.getTime() > nowMs + rules.horizonMs) return ['startTime', `lies more than ${describeDuration(rules.horizonMs)} ahead`];
+  return undefined;
+}
+
+/** An unknown desk is 400; a FIXED desk or one in an unavailable room is 409 for a USER (admins assign them). */
+export function ensureDeskBookable(desk: BookableDesk | undefined, admin: boolean): BookableDesk {
+  if (!desk) throw invalid('deskId', 'no such desk');
+  if (!admin && desk.type === 'FIXED') throw new AppError('DESK_NOT_BOOKABLE', 'This is a fixed desk, assigned by an admin; choose a flexible desk');
+  if (!admin && !desk.roomAvailable) throw new AppError('DESK_NOT_BOOKABLE', 'The room of this desk is not available for booking');
+  return desk;
+}

@@ -1,0 +1,160 @@
+import { and, asc, count, eq, gt, gte, sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { desks, reservations, reservationSeries, rooms } from '../../db/schema.js';
+import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
+
+export type SeriesRow = typeof reservationSeries.$inferSelect & { roomId: string; departmentId: string };
+export type NewSeries = Omit<typeof reservationSeries.$inferInsert, 'id' | 'createdAt'>;
+
+export interface OccurrenceRow {
+  id: string;
+  startTime: Date;
+  endTime: Date;
+}
+
+export interface BusyRange {
+  startTime: Date;
+  endTime: Date;
+  /** True when the range is the desk's; false when it is one of the owner's (exclusive) reservations elsewhere. */
+  desk: boolean;
+}
+
+export const SERIES_SORTABLE = ['id', 'createdAt', 'startTime', 'deskId', 'userId'] as const;
+
+const view = {
+  id: reservationSeries.id,
+  userId: reservationSeries.userId,
+  deskId: reservationSeries.deskId,
+  type: reservationSeries.type,
+  frequency: reservationSeries.frequency,
+  interval: reservationSeries.interval,
+  weekdays: reservationSeries.weekdays,
+  until: reservationSeries.until,
+  count: reservationSeries.count,
+  timeZone: reservationSeries.timeZone,
+  firstStart: reservationSeries.firstStart,
+  firstEnd: reservationSeries.firstEnd,
+  createdAt: reservationSeries.createdAt,
+  roomId: desks.roomId,
+  departmentId: rooms.departmentId,
+};
+
+const sortColumns = {
+  id: reservationSeries.id,
+  createdAt: reservationSeries.createdAt,
+  startTime: reservationSeries.firstStart,
+  deskId: reservationSeries.deskId,
+  userId: reservationSeries.userId,
+};
+
+/** SQL of the series table and of the reservations that are its occurrences (docs/behaviour.md#recurring-reservations). */
+export class SeriesRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * The desk's reservations, and (when `userId` is given) the owner's exclusive ones, that overlap
+   * [from, to): the span of a series. One statement; the occurrences are matched against it in memory.
+   */
+  async busy(deskId: string, userId: string | undefined, from: Date, to: Date): Promise<BusyRange[]> {
+    const owner: SQL =
+      userId === undefined
+        ? eq(reservations.deskId, deskId)
+        : sql`(${reservations.deskId} = ${deskId} or (${reservations.userId} = ${userId} and ${reservations.userExclusive}))`;
+    return this.db
+      .select({ startTime: reservations.startTime, endTime: reservations.endTime, desk: sql<boolean>`${reservations.deskId} = ${deskId}` })
+      .from(reservations)
+      .where(
+        and(
+          owner,
+          sql`tstzrange(${reservations.startTime}, ${reservations.endTime}, '[)') && tstzrange(${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz, '[)')`,
+        ),
+      )
+      .orderBy(reservations.startTime);
+  }
+
+  async insertSeries(values: NewSeries, now: Date): Promise<{ id: string; createdAt: Date }> {
+    const [row] = await this.db
+      .insert(reservationSeries)
+      .values({ ...values, createdAt: now })
+      .returning({ id: reservationSeries.id, createdAt: reservationSeries.createdAt });
+    return row!;
+  }
+
+  /** All occurrences in one statement: the exclusion constraints refuse the whole statement if any collides. */
+  async insertOccurrences(
+    seriesId: string,
+    common: { userId: string; deskId: string; type: 'shared' | 'fixed'; userExclusive: boolean },
+    ranges: { startTime: Date; endTime: Date }[],
+    now: Date,
+  ): Promise<OccurrenceRow[]> {
+    return this.db
+      .insert(reservations)
+      .values(ranges.map((range) => ({ ...common, ...range, seriesId, createdAt: now, modifiedAt: now })))
+      .returning({ id: reservations.id, startTime: reservations.startTime, endTime: reservations.endTime });
+  }
+
+  async findById(id: string): Promise<SeriesRow | undefined> {
+    const [row] = await this.db
+      .select(view)
+      .from(reservationSeries)
+      .innerJoin(desks, eq(desks.id, reservationSeries.deskId))
+      .innerJoin(rooms, eq(rooms.id, desks.roomId))
+      .where(eq(reservationSeries.id, id))
+      .limit(1);
+    return row;
+  }
+
+  async occurrences(seriesId: string): Promise<OccurrenceRow[]> {
+    return this.db
+      .select({ id: reservations.id, startTime: reservations.startTime, endTime: reservations.endTime })
+      .from(reservations)
+      .where(eq(reservations.seriesId, seriesId))
+      .orderBy(asc(reservations.startTime));
+  }
+
+  /** Removes the occurrences that have not ended by `now` and start at or after `from`; answers how many. */
+  async cancel(seriesId: string, from: Date | undefined, now: Date): Promise<number> {
+    const conditions: SQL[] = [eq(reservations.seriesId, seriesId), gt(reservations.endTime, now)];
+    if (from !== undefined) conditions.push(gte(reservations.startTime, from));
+    const rows = await this.db
+      .delete(reservations)
+      .where(and(...conditions))
+      .returning({ id: reservations.id });
+    return rows.length;
+  }
+
+  /** A page of series, each with the number of its occurrences that have not ended and the next start. */
+  async page(
+    userId: string | undefined,
+    request: PageRequest,
+    now: Date,
+  ): Promise<{ rows: (SeriesRow & { upcoming: number; nextStartTime: Date | null })[]; total: number }> {
+    const where = userId === undefined ? undefined : eq(reservationSeries.userId, userId);
+    const counting = this.db.select({ total: count() }).from(reservationSeries).where(where);
+    const nowText = now.toISOString();
+    const rows = await this.db
+      .select({
+        ...view,
+        upcoming:
+          sql<number>`(select count(*)::int from ${reservations} r where r.series_id = ${reservationSeries.id} and r.end_time > ${nowText}::timestamptz)`.mapWith(
+            Number,
+          ),
+        nextStart: sql<
+          number | null
+        >`(select (extract(epoch from min(r.start_time)) * 1000)::float8 from ${reservations} r where r.series_id = ${reservationSeries.id} and r.end_time > ${nowText}::timestamptz)`,
+        total: sql<number>`${counting}::int`.mapWith(Number),
+      })
+      .from(reservationSeries)
+      .innerJoin(desks, eq(desks.id, reservationSeries.deskId))
+      .innerJoin(rooms, eq(rooms.id, desks.roomId))
+      .where(where)
+      .orderBy(...orderByClauses(request, sortColumns, [sql`${reservationSeries.createdAt} desc`], reservationSeries.id))
+      .limit(request.size)
+      .offset(offsetOf(request));
+    const total = await totalOfPage(rows, request, async () => (await counting)[0]?.total ?? 0);
+    return {
+      rows: rows.map(({ total: _total, nextStart, ...row }) => ({ ...row, nextStartTime: nextStart === null ? null : new Date(Number(nextStart)) })),
+      total,
+    };
+  }
+}

@@ -1,0 +1,230 @@
+import type { Database } from '../../db/client.js';
+import { pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
+import { isAdmin, type Caller } from '../../identity/caller.js';
+import type { Clock } from '../../shared/clock.js';
+import { AppError, forbidden, invalid, notFound, type OccurrenceConflict } from '../../shared/errors.js';
+import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
+import { parseInstant } from '../../shared/time.js';
+import { ReservationsRepository, type BookableDesk } from '../reservations/reservations.repository.js';
+import { ensureDeskBookable, ruleBroken, userRuleBroken, type ReservationRules } from '../reservations/reservations.rules.js';
+import { describeConflicts, toOccurrenceDto, toSeriesCore, toSeriesDto, toSeriesSummaryDto } from './series.mappers.js';
+import { checkTimeZone, localWeekday, occurrencesOf, weekdayNumber, type Occurrence, type Rule } from './series.recurrence.js';
+import { SERIES_SORTABLE, SeriesRepository, type SeriesRow } from './series.repository.js';
+import type {
+  CancelSeriesQuery,
+  CreateSeriesBody,
+  CreatedSeriesDto,
+  SeriesDto,
+  SeriesListQuery,
+  SeriesPreviewDto,
+  SeriesSummaryDto,
+} from './series.schemas.js';
+
+const SERIES_USER_FOREIGN_KEY = 'reservation_series_user_id_users_id_fk';
+const ATTEMPTS = 3;
+
+interface Plan {
+  userId: string;
+  deskId: string;
+  type: 'shared' | 'fixed';
+  timeZone: string;
+  rule: Rule;
+  firstStart: Date;
+  firstEnd: Date;
+  occurrences: Occurrence[];
+  desk: BookableDesk;
+}
+
+/**
+ * Recurring reservations (docs/behaviour.md#recurring-reservations). A series computes its
+ * occurrences in an IANA zone, holds each to the booking rules of single reservations (shared
+ * with reservations.service.ts through reservations.rules.ts), and books them all in one
+ * transaction: the desk's and the user's exclusion constraints keep two series racing for one
+ * desk from ever overlapping; the loser sees the winner's rows on retry and answers 409.
+ */
+export class SeriesService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly rules: ReservationRules,
+  ) {}
+
+  async preview(caller: Caller, body: CreateSeriesBody): Promise<SeriesPreviewDto> {
+    const plan = await this.plan(caller, body);
+    const conflicts = await this.collisions(new SeriesRepository(this.db), plan);
+    const byDate = new Map(conflicts.map((conflict) => [conflict.date, conflict.reason]));
+    return {
+      occurrences: plan.occurrences.map((occurrence) => ({
+        date: occurrence.date,
+        startTime: occurrence.startTime.toISOString(),
+        endTime: occurrence.endTime.toISOString(),
+        conflict: byDate.get(occurrence.date) ?? null,
+      })),
+    };
+  }
+
+  async create(caller: Caller, body: CreateSeriesBody): Promise<CreatedSeriesDto> {
+    const plan = await this.plan(caller, body);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction(async (tx) => {
+          const series = new SeriesRepository(tx);
+          const conflicts = await this.collisions(series, plan);
+          if (conflicts.length > 0 && (body.skipConflicts !== true || conflicts.length === plan.occurrences.length)) {
+            throw new AppError('SERIES_CONFLICT', describeConflicts(conflicts, plan.occurrences.length), { occurrences: conflicts });
+          }
+          const skippedDates = new Set(conflicts.map((conflict) => conflict.date));
+          const free = plan.occurrences.filter((occurrence) => !skippedDates.has(occurrence.date));
+          const now = this.clock.now();
+          const { id, createdAt } = await series.insertSeries(
+            {
+              userId: plan.userId,
+              deskId: plan.deskId,
+              type: plan.type,
+              frequency: plan.rule.frequency,
+              interval: plan.rule.interval,
+              weekdays: plan.rule.weekdays,
+              until: plan.rule.until ?? null,
+              count: plan.rule.count ?? null,
+              timeZone: plan.timeZone,
+              firstStart: plan.firstStart,
+              firstEnd: plan.firstEnd,
+            },
+            now,
+          );
+          const rows = await series.insertOccurrences(
+            id,
+            { userId: plan.userId, deskId: plan.deskId, type: plan.type, userExclusive: this.rules.onePerUser },
+            free,
+            now,
+          );
+          const row: SeriesRow = {
+            id,
+            createdAt,
+            userId: plan.userId,
+            deskId: plan.deskId,
+            type: plan.type,
+            frequency: plan.rule.frequency,
+            interval: plan.rule.interval,
+            weekdays: plan.rule.weekdays,
+            until: plan.rule.until ?? null,
+            count: plan.rule.count ?? null,
+            timeZone: plan.timeZone,
+            firstStart: plan.firstStart,
+            firstEnd: plan.firstEnd,
+            roomId: plan.desk.roomId,
+            departmentId: plan.desk.departmentId,
+          };
+          return {
+            ...toSeriesCore(row),
+            // The dates are those of the plan: no second trip through the time zone.
+            occurrences: rows
+              .sort((a, b) => a.startTime.getTime() - b.startTime.getTime())
+              .map((occurrence, i) => ({ ...toOccurrenceDto(occurrence, undefined), date: free[i]!.date })),
+            skipped: conflicts,
+          };
+        });
+      } catch (error) {
+        const code = pgErrorCode(error);
+        if (code === PG.FOREIGN_KEY_VIOLATION) {
+          throw pgConstraint(error) === SERIES_USER_FOREIGN_KEY ? invalid('userId', 'no such user') : invalid('deskId', 'no such desk');
+        }
+        // Another booking committed between the check and the insert: check again, now seeing it.
+        if (code === PG.EXCLUSION_VIOLATION && attempt < ATTEMPTS) continue;
+        if (code === PG.EXCLUSION_VIOLATION) throw new AppError('RESERVATION_CONFLICT', 'The desk was booked by someone else at the same moment; try again');
+        throw error;
+      }
+    }
+  }
+
+  async get(caller: Caller, id: string): Promise<SeriesDto> {
+    const repository = new SeriesRepository(this.db);
+    const row = await this.visible(repository, caller, id);
+    return toSeriesDto(row, await repository.occurrences(id));
+  }
+
+  async list(caller: Caller, query: SeriesListQuery): Promise<PageOf<SeriesSummaryDto>> {
+    const admin = isAdmin(caller);
+    if (!admin && query.userId !== undefined && query.userId !== caller.user.id) throw forbidden('You may list only your own series');
+    const request = parsePageRequest(query, SERIES_SORTABLE);
+    const { rows, total } = await new SeriesRepository(this.db).page(admin ? query.userId : caller.user.id, request, this.clock.now());
+    return pageOf(rows.map(toSeriesSummaryDto), total, request);
+  }
+
+  /** Cancels the occurrences from `from` on (all without it) that have not ended; ended ones stay as history. */
+  async cancel(caller: Caller, id: string, query: CancelSeriesQuery): Promise<SeriesDto> {
+    const repository = new SeriesRepository(this.db);
+    const row = await this.visible(repository, caller, id);
+    if (!isAdmin(caller) && row.type !== 'shared') throw forbidden('Fixed reservations are managed by admins');
+    const from = query.from === undefined ? undefined : parseInstant('from', query.from);
+    await repository.cancel(id, from, this.clock.now());
+    return toSeriesDto(row, await repository.occurrences(id));
+  }
+
+  private async visible(repository: SeriesRepository, caller: Caller, id: string): Promise<SeriesRow> {
+    const row = await repository.findById(id);
+    if (!row || (!isAdmin(caller) && row.userId !== caller.user.id)) throw notFound('Series', id);
+    return row;
+  }
+
+  /** Everything about the request that does not depend on other reservations: who, which desk, the occurrences and the USER rules for each. */
+  private async plan(caller: Caller, body: CreateSeriesBody): Promise<Plan> {
+    const admin = isAdmin(caller);
+    const userId = body.userId ?? caller.user.id;
+    if (!admin && userId !== caller.user.id) throw forbidden('You may book only for yourself');
+    const type = body.type ?? 'shared';
+    if (!admin && type !== 'shared') throw forbidden('Only admins make fixed reservations');
+    const firstStart = parseInstant('startTime', body.startTime);
+    const firstEnd = parseInstant('endTime', body.endTime);
+    if (firstStart >= firstEnd) throw invalid('endTime', 'must be after startTime');
+    const timeZone = checkTimeZone(body.timeZone);
+    const { frequency, interval = 1, weekdays, until, count } = body.rule;
+    if ((until === undefined) === (count === undefined)) throw invalid('rule', 'give exactly one of until and count');
+    if (frequency === 'DAILY' && weekdays !== undefined) throw invalid('rule.weekdays', 'only a WEEKLY rule takes weekdays');
+    const rule: Rule = {
+      frequency,
+      interval,
+      weekdays: frequency === 'DAILY' ? [] : (weekdays?.map(weekdayNumber) ?? [localWeekday(firstStart, timeZone)]),
+      until,
+      count,
+    };
+    rule.weekdays.sort((a, b) => a - b);
+    const occurrences = occurrencesOf(rule, firstStart, firstEnd, timeZone);
+    if (!admin) {
+      const now = this.clock.now();
+      for (const occurrence of occurrences) {
+        const broken = userRuleBroken(this.rules, now, occurrence.startTime, occurrence.endTime);
+        if (broken) throw ruleBroken(broken[0], `${broken[1]} (the occurrence on ${occurrence.date})`);
+      }
+    }
+    const desk = ensureDeskBookable(await new ReservationsRepository(this.db).findDesk(body.deskId), admin);
+    return { userId, deskId: body.deskId, type, timeZone, rule, firstStart, firstEnd, occurrences, desk };
+  }
+
+  /** The occurrences that collide with the desk's reservations or (one per user) the owner's, in one read. */
+  private async collisions(repository: SeriesRepository, plan: Plan): Promise<OccurrenceConflict[]> {
+    const first = plan.occurrences[0]!;
+    const last = plan.occurrences[plan.occurrences.length - 1]!;
+    const busy = await repository.busy(plan.deskId, this.rules.onePerUser ? plan.userId : undefined, first.startTime, last.endTime);
+    const conflicts: OccurrenceConflict[] = [];
+    let from = 0;
+    for (const occurrence of plan.occurrences) {
+      // A prefix of ranges that ended before this occurrence cannot touch a later one either.
+      while (from < busy.length && busy[from]!.endTime <= occurrence.startTime) from++;
+      let reason: OccurrenceConflict['reason'] | undefined;
+      for (let i = from; i < busy.length && busy[i]!.startTime < occurrence.endTime; i++) {
+        const range = busy[i]!;
+        if (range.endTime <= occurrence.startTime) continue;
+        if (range.desk) {
+          reason = 'DESK_RESERVED';
+          break;
+        }
+        reason = 'USER_OVERLAP';
+      }
+      if (reason) {
+        conflicts.push({ date: occurrence.date, startTime: occurrence.startTime.toISOString(), endTime: occurrence.endTime.toISOString(), reason });
+      }
+    }
+    return conflicts;
+  }
+}

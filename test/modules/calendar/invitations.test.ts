@@ -1,0 +1,300 @@
+import { sql } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows, type Database } from '../../../src/db/client.js';
+import { SmtpMailer, type Mail, type Mailer } from '../../../src/infrastructure/mail/mailer.js';
+import { InvitationSender } from '../../../src/modules/calendar/calendar.invitations.js';
+import { createTestApp, TestClock, type TestApp, type UserBody } from '../../helpers/app.js';
+import { insertDepartment, insertDesk, insertRoom } from '../../helpers/fixtures.js';
+import { parseCalendar } from '../../helpers/ical.js';
+import { startSmtp, type ReceivedMail, type TestSmtp } from '../../helpers/smtp.js';
+
+/**
+ * Invitation mails (docs/behaviour.md#invitation-mails): iTIP REQUEST and CANCEL received by a
+ * real SMTP server and parsed with ical.js, the per-user switch, one mail per series, and the
+ * outbox's delivery guarantees with a claimer that dies and an SMTP server that refuses.
+ */
+
+const PUBLIC_URL = 'https://desk.example.test';
+const MAIL_FROM = 'Deskbook Test <no-reply@desk.example.test>';
+const PASSWORD = 'invite-password-1';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const LEASE = 120_000;
+const silent = pino({ level: 'silent' });
+
+describe('invitation mails', () => {
+  let smtp: TestSmtp;
+  let t: TestApp;
+  let db: Database;
+  let deskId: string;
+  let users = 0;
+  const base = Math.ceil(Date.now() / HOUR) * HOUR;
+  const at = (offsetMs: number) => new Date(base + offsetMs).toISOString();
+
+  async function freshUser(): Promise<{ user: UserBody; token: string }> {
+    users += 1;
+    const user = await t.createUser({ email: `invite.${users}@example.test`, firstName: 'Ivy', lastName: `Invite${users}`, password: PASSWORD });
+    return { user, token: (await t.login(user.email, PASSWORD)).accessToken };
+  }
+  const book = async (token: string, startOffset: number, hours = 8) => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/reservation',
+      token,
+      payload: { deskId, startTime: at(startOffset), endTime: at(startOffset + hours * HOUR) },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ id: string }>().id;
+  };
+  const mailTo = (email: string, since: number, timeoutMs = 10_000) =>
+    smtp.waitForMail((mail) => mail.seq >= since && mail.envelopeTo.includes(email) && mail.calendar !== undefined, timeoutMs);
+  const invitationOf = (mail: ReceivedMail) => {
+    expect(mail.calendar, mail.raw).toBeDefined();
+    const parsed = parseCalendar(mail.calendar!.content);
+    expect(parsed.method).toBe(mail.calendar!.method);
+    return parsed;
+  };
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM, CALENDAR_MAIL_INTERVAL: '100ms' } });
+    db = t.database.handle.db;
+    const department = await insertDepartment(db, { location: 'Berlin', building: 'HQ', floor: 3 });
+    const room = await insertRoom(db, department.id, { name: 'Atlas' });
+    deskId = (await insertDesk(db, room.id, { name: 'A-01' })).id;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.stop();
+  });
+
+  it('mails REQUEST on booking and change, then CANCEL with the same UID and a higher SEQUENCE', async () => {
+    const { user, token } = await freshUser();
+    let since = smtp.mails.length;
+    const id = await book(token, DAY);
+    const booked = await mailTo(user.email, since);
+    expect(booked.subject).toBe(`Booked: Desk A-01 on ${at(DAY).slice(0, 10)}`);
+    expect(booked.text).toContain(`${PUBLIC_URL}/reservations?reservation=${id}`);
+    expect(booked.calendar!.method).toBe('REQUEST');
+    const request = invitationOf(booked);
+    expect(request.events).toHaveLength(1);
+    expect(request.events[0]).toMatchObject({
+      uid: `${id}@desk.example.test`,
+      sequence: 0,
+      status: 'CONFIRMED',
+      start: at(DAY),
+      end: at(DAY + 8 * HOUR),
+      startIsUtc: true,
+      location: 'Berlin · HQ · Floor 3 · Atlas · A-01',
+      url: `${PUBLIC_URL}/reservations?reservation=${id}`,
+      organizer: 'mailto:no-reply@desk.example.test',
+      attendees: [`mailto:${user.email}`],
+    });
+
+    expect(booked.calendar!.content).toMatch(/ATTENDEE;[^\n]*PARTSTAT=ACCEPTED/);
+    expect(booked.calendar!.content).toMatch(/ATTENDEE;[^\n]*RSVP=FALSE/);
+
+    since = smtp.mails.length;
+    await t.request({ method: 'PUT', url: `/api/reservation/${id}`, token, payload: { endTime: at(DAY + 4 * HOUR) } });
+    const changed = await mailTo(user.email, since);
+    expect(changed.subject).toMatch(/^Changed: /);
+    expect(invitationOf(changed).events[0]).toMatchObject({ uid: `${id}@desk.example.test`, sequence: 1, end: at(DAY + 4 * HOUR) });
+
+    since = smtp.mails.length;
+    await t.request({ method: 'DELETE', url: `/api/reservation/${id}`, token });
+    const cancelled = await mailTo(user.email, since);
+    expect(cancelled.subject).toMatch(/^Cancelled: /);
+    expect(cancelled.calendar!.method).toBe('CANCEL');
+    expect(invitationOf(cancelled).events[0]).toMatchObject({ uid: `${id}@desk.example.test`, sequence: 2, status: 'CANCELLED' });
+  });
+
+  it('sends nothing to a user who switched the mails off, and again once switched on', async () => {
+    const quiet = await freshUser();
+    const other = await freshUser();
+    const settings = (token: string) => t.request({ method: 'GET', url: '/api/self/calendar-settings', token });
+    expect((await settings(quiet.token)).json()).toEqual({ invitationMails: true });
+    const off = await t.request({ method: 'PUT', url: '/api/self/calendar-settings', token: quiet.token, payload: { invitationMails: false } });
+    expect(off.json()).toEqual({ invitationMails: false });
+    expect((await settings(quiet.token)).json()).toEqual({ invitationMails: false });
+    expect(
+      (await t.request({ method: 'PUT', url: '/api/self/calendar-settings', token: quiet.token, payload: { invitationMails: false, extra: 1 } })).statusCode,
+    ).toBe(400);
+
+    const since = smtp.mails.length;
+    await book(quiet.token, 2 * DAY);
+    // The sender works through the outbox in order: once the later booking's mail is here, the first was dropped.
+    await book(other.token, 3 * DAY);
+    await mailTo(other.user.email, since);
+    expect(smtp.mails.filter((mail) => mail.seq >= since && mail.envelopeTo.includes(quiet.user.email) && mail.calendar !== undefined)).toHaveLength(0);
+    expect((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from calendar_outbox where user_id = ${quiet.user.id}`))[0]!.n).toBe(0);
+
+    await t.request({ method: 'PUT', url: '/api/self/calendar-settings', token: quiet.token, payload: { invitationMails: true } });
+    const again = smtp.mails.length;
+    await book(quiet.token, 4 * DAY);
+    expect((await mailTo(quiet.user.email, again)).calendar!.method).toBe('REQUEST');
+  });
+});
+
+describe('invitation outbox', () => {
+  let smtp: TestSmtp;
+  let t: TestApp;
+  let db: Database;
+  let deskId: string;
+  let users = 0;
+  /** The senders' clock, moved past leases and retry delays (the app keeps its own, so sign-ins stay valid). */
+  const clock = new TestClock();
+  const base = Math.ceil(Date.now() / HOUR) * HOUR;
+  const at = (offsetMs: number) => new Date(base + offsetMs).toISOString();
+  const smtpMailer = () => new SmtpMailer(smtp.url, MAIL_FROM, silent);
+  const sender = (mailer: Mailer) =>
+    new InvitationSender(db, mailer, clock, { publicUrl: PUBLIC_URL, mailConfigured: true, mailFrom: MAIL_FROM, leaseMs: LEASE }, silent);
+  const outbox = async () => (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from calendar_outbox`))[0]!.n;
+
+  /** A user with `count` reservations (booked by the admin, one a day from tomorrow); the outbox is emptied of them. */
+  async function userWithReservations(count: number): Promise<{ user: UserBody; ids: string[] }> {
+    users += 1;
+    const user = await t.createUser({ email: `outbox.${users}@example.test`, password: PASSWORD });
+    const ids: string[] = [];
+    for (let day = 1; day <= count; day++) {
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/reservation',
+        token: await t.adminToken(),
+        payload: { deskId, userId: user.id, startTime: at(day * DAY + users * HOUR), endTime: at(day * DAY + users * HOUR + HOUR) },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      ids.push(response.json<{ id: string }>().id);
+    }
+    return { user, ids };
+  }
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    // No sender of the app's own: each test drives its senders.
+    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM, CALENDAR_MAIL_INTERVAL: '0' } });
+    db = t.database.handle.db;
+    const room = await insertRoom(db, (await insertDepartment(db)).id, { name: 'Room' });
+    deskId = (await insertDesk(db, room.id, { name: 'B-01' })).id;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.stop();
+  });
+
+  it('queues one row per change in the writing transaction, and nothing for a refused booking', async () => {
+    const before = await outbox();
+    const { ids } = await userWithReservations(1);
+    expect(await outbox()).toBe(before + 1);
+    const clash = await t.request({
+      method: 'POST',
+      url: '/api/reservation',
+      token: await t.adminToken(),
+      payload: { deskId, startTime: at(DAY + users * HOUR), endTime: at(DAY + users * HOUR + HOUR) },
+    });
+    expect(clash.statusCode).toBe(409);
+    expect(await outbox()).toBe(before + 1);
+    expect(ids).toHaveLength(1);
+    await sender(smtpMailer()).runOnce();
+    expect(await outbox()).toBe(0);
+  });
+
+  it('sends one mail per series, with one VEVENT per occurrence, even with two senders at once', async () => {
+    const { user, ids } = await userWithReservations(4);
+    const seriesId = '5e71e500-0000-4000-8000-000000000001';
+    // Reservations have no series yet on this branch: the rows of a series are written as the trigger will write them.
+    await db.execute(sql`delete from calendar_outbox where user_id = ${user.id}`);
+    for (const id of ids) {
+      await db.execute(sql`insert into calendar_outbox (user_id, reservation_id, series_id) values (${user.id}, ${id}, ${seriesId})`);
+    }
+    const since = smtp.mails.length;
+    const [a, b] = await Promise.all([sender(smtpMailer()).runOnce(), sender(smtpMailer()).runOnce()]);
+    expect(a + b).toBe(1);
+    const mails = smtp.mails.filter((mail) => mail.seq >= since && mail.envelopeTo.includes(user.email) && mail.calendar !== undefined);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toMatch(/^Booked: Desk B-01, 4 dates from /);
+    const parsed = parseCalendar(mails[0]!.calendar!.content);
+    expect(parsed.method).toBe('REQUEST');
+    expect(parsed.events.map((event) => event.uid.split('@')[0]).sort()).toEqual([...ids].sort());
+    expect(await outbox()).toBe(0);
+  });
+
+  it('retries rows a crashed claimer left, after the lease, and never sends an acknowledged mail twice', async () => {
+    const { user, ids } = await userWithReservations(1);
+    const crashing: Mailer = {
+      send: async (_mail: Mail) => {
+        throw new Error('the process was killed while sending');
+      },
+      close: () => {},
+    };
+    await expect(sender(crashing).runOnce()).rejects.toThrow('killed');
+    const claimed = await queryRows<{ claim_token: string | null; attempts: number }>(
+      db,
+      sql`select claim_token, attempts from calendar_outbox where user_id = ${user.id}`,
+    );
+    expect(claimed).toHaveLength(1);
+    expect(claimed[0]!.claim_token).not.toBeNull();
+
+    const since = smtp.mails.length;
+    // Within the lease the rows stay with the (dead) claimer.
+    clock.advance(LEASE - 1000);
+    expect(await sender(smtpMailer()).runOnce()).toBe(0);
+    clock.advance(2000);
+    expect(await sender(smtpMailer()).runOnce()).toBe(1);
+    const mail = await smtp.waitForMail((candidate) => candidate.seq >= since && candidate.envelopeTo.includes(user.email) && candidate.calendar !== undefined);
+    expect(parseCalendar(mail.calendar!.content).events[0]!.uid).toBe(`${ids[0]}@desk.example.test`);
+
+    // Acknowledged: later passes, after any lease, find nothing.
+    clock.advance(10 * LEASE);
+    expect(await sender(smtpMailer()).runOnce()).toBe(0);
+    expect(
+      smtp.mails.filter((candidate) => candidate.seq >= since && candidate.envelopeTo.includes(user.email) && candidate.calendar !== undefined),
+    ).toHaveLength(1);
+  });
+
+  it('retries a mail the SMTP server refused, a minute later', async () => {
+    const { user } = await userWithReservations(1);
+    const refusing: Mailer = { send: async () => false, close: () => {} };
+    expect(await sender(refusing).runOnce()).toBe(0);
+    const since = smtp.mails.length;
+    clock.advance(30_000);
+    expect(await sender(smtpMailer()).runOnce()).toBe(0);
+    clock.advance(31_000);
+    expect(await sender(smtpMailer()).runOnce()).toBe(1);
+    await smtp.waitForMail((mail) => mail.seq >= since && mail.envelopeTo.includes(user.email) && mail.calendar !== undefined);
+  });
+
+  it('without SMTP, empties the queue unsent', async () => {
+    await userWithReservations(2);
+    expect(await outbox()).toBeGreaterThan(0);
+    const never: Mailer = {
+      send: async () => {
+        throw new Error('no mail without SMTP');
+      },
+      close: () => {},
+    };
+    const unconfigured = new InvitationSender(db, never, clock, { publicUrl: PUBLIC_URL, mailConfigured: false, mailFrom: MAIL_FROM, leaseMs: LEASE }, silent);
+    expect(await unconfigured.runOnce()).toBe(0);
+    expect(await outbox()).toBe(0);
+  });
+
+  it('mails the latest state once for several queued changes, and nothing for ended reservations', async () => {
+    const { user, ids } = await userWithReservations(1);
+    const token = await t.adminToken();
+    await t.request({ method: 'PUT', url: `/api/reservation/${ids[0]}`, token, payload: { endTime: at(DAY + users * HOUR + 2 * HOUR) } });
+    const since = smtp.mails.length;
+    expect(await sender(smtpMailer()).runOnce()).toBe(1);
+    const mail = await smtp.waitForMail((candidate) => candidate.seq >= since && candidate.envelopeTo.includes(user.email) && candidate.calendar !== undefined);
+    expect(parseCalendar(mail.calendar!.content).events[0]).toMatchObject({ sequence: 1, end: at(DAY + users * HOUR + 2 * HOUR) });
+
+    const past = await t.request({
+      method: 'POST',
+      url: '/api/reservation',
+      token,
+      payload: { deskId, userId: user.id, startTime: at(-3 * DAY), endTime: at(-3 * DAY + HOUR) },
+    });
+    expect(past.statusCode).toBe(200);
+    expect(await sender(smtpMailer()).runOnce()).toBe(0);
+    expect(await outbox()).toBe(0);
+  });
+});
