@@ -136,6 +136,23 @@ export class AttendanceRepository {
     return rows.length > 0;
   }
 
+  /** A department's own settings in one statement: undefined for no such department, `row` undefined where it has none. */
+  async departmentSettings(departmentId: string): Promise<{ row: SettingsRow | undefined } | undefined> {
+    const [found] = await this.db
+      .select({
+        checkInRequired: departmentSettings.checkInRequired,
+        checkInOpensBeforeMs: departmentSettings.checkInOpensBeforeMs,
+        checkInGraceMs: departmentSettings.checkInGraceMs,
+        timeZone: departmentSettings.timeZone,
+      })
+      .from(departments)
+      .leftJoin(departmentSettings, eq(departmentSettings.departmentId, departments.id))
+      .where(eq(departments.id, departmentId));
+    if (!found) return undefined;
+    const { timeZone, ...overrides } = found;
+    return { row: timeZone === null ? undefined : { ...overrides, timeZone } };
+  }
+
   async settings(departmentId: string): Promise<SettingsRow | undefined> {
     const [row] = await this.db
       .select({
@@ -393,17 +410,73 @@ export class AttendanceRepository {
     return row;
   }
 
-  /** The desk's reservations overlapping [from, to), with their attendance, in start order (at most 200). */
-  async deskReservations(deskId: string, from: Date, to: Date): Promise<AttendanceView[]> {
-    return this.db
-      .select(view)
-      .from(reservations)
-      .innerJoin(attendance, eq(attendance.reservationId, reservations.id))
-      .innerJoin(desks, eq(desks.id, reservations.deskId))
+  /**
+   * The desk page in one statement (docs/benchmarks.md#statements-per-request): the desk with its
+   * room, office and time zone; its reservations overlapping [from, to) with their attendance (a
+   * window wider than any local day: the caller cuts it to the day once it knows the zone), in
+   * start order, at most 200; whether the desk is taken at `now`; and the start of its next
+   * reservation after `now`.
+   */
+  async deskDay(deskId: string, from: Date, to: Date, now: Date) {
+    const at = now.toISOString();
+    const rows = await this.db
+      .select({
+        desk: { id: desks.id, name: desks.name, type: desks.type },
+        room: { id: rooms.id, name: rooms.name, available: rooms.available },
+        department: { id: departments.id, location: departments.location, building: departments.building, floor: departments.floor },
+        timeZone: sql<string>`coalesce(${departmentSettings.timeZone}, 'UTC')`,
+        occupied: sql<boolean>`exists (select 1 from reservations o where o.desk_id = ${desks.id}
+          and o.start_time <= ${at}::timestamptz and o.end_time > ${at}::timestamptz)`,
+        nextStartMs: sql<number | null>`(select extract(epoch from min(n.start_time)) * 1000 from reservations n
+          where n.desk_id = ${desks.id} and n.start_time > ${at}::timestamptz)::float8`,
+        reservationId: attendance.reservationId,
+        userId: reservations.userId,
+        startTime: reservations.startTime,
+        endTime: reservations.endTime,
+        status: attendance.status,
+        checkInOpensAt: attendance.checkInOpensAt,
+        releaseAt: attendance.releaseAt,
+        checkedInAt: attendance.checkedInAt,
+        releasedAt: attendance.releasedAt,
+      })
+      .from(desks)
       .innerJoin(rooms, eq(rooms.id, desks.roomId))
-      .where(and(eq(reservations.deskId, deskId), gt(reservations.endTime, from), lt(reservations.startTime, to)))
+      .innerJoin(departments, eq(departments.id, rooms.departmentId))
+      .leftJoin(departmentSettings, eq(departmentSettings.departmentId, departments.id))
+      .leftJoin(reservations, and(eq(reservations.deskId, desks.id), gt(reservations.endTime, from), lt(reservations.startTime, to)))
+      .leftJoin(attendance, eq(attendance.reservationId, reservations.id))
+      .where(eq(desks.id, deskId))
       .orderBy(reservations.startTime)
       .limit(200);
+    const [first] = rows;
+    if (!first) return undefined;
+    const reservationsOfDesk: AttendanceView[] = [];
+    for (const row of rows) {
+      const { reservationId, userId, startTime, endTime, status, checkInOpensAt } = row;
+      // No reservation in the window: the left join's one row of nulls.
+      if (reservationId === null || userId === null || startTime === null || endTime === null || status === null || checkInOpensAt === null) continue;
+      reservationsOfDesk.push({
+        reservationId,
+        userId,
+        deskId: first.desk.id,
+        roomId: first.room.id,
+        departmentId: first.department.id,
+        startTime,
+        endTime,
+        status,
+        checkInOpensAt,
+        releaseAt: row.releaseAt,
+        checkedInAt: row.checkedInAt,
+        releasedAt: row.releasedAt,
+      });
+    }
+    const nextStartMs = first.nextStartMs === null ? null : Number(first.nextStartMs);
+    return {
+      place: { desk: first.desk, room: first.room, department: first.department, timeZone: first.timeZone },
+      reservations: reservationsOfDesk,
+      occupied: first.occupied,
+      nextStart: nextStartMs === null ? null : new Date(nextStartMs),
+    };
   }
 
   /** Start of the desk's first reservation starting after `after`, if any before `until`. */

@@ -67,6 +67,8 @@ export const toAttendanceDto = (row: AttendanceView): AttendanceDto => ({
 const minutes = (ms: number | null) => (ms === null ? null : ms / 60_000);
 const notOpen = (detail: string) => new AppError('CHECK_IN_NOT_OPEN', detail);
 
+const DAY_MS = 86_400_000;
+
 /**
  * Attendance (docs/behaviour.md#attendance): check-in, the attendance resource and its list, the
  * per-department settings, the desk page's day and walk-in booking, and no-show rates. The release
@@ -92,8 +94,9 @@ export class AttendanceService {
   // ---- settings --------------------------------------------------------------------------------
 
   async getSettings(departmentId: string): Promise<DepartmentSettingsDto> {
-    if (!(await this.repository.departmentExists(departmentId))) throw notFound('Department', departmentId);
-    return this.settingsDto(departmentId, await this.repository.settings(departmentId));
+    const found = await this.repository.departmentSettings(departmentId);
+    if (!found) throw notFound('Department', departmentId);
+    return this.settingsDto(departmentId, found.row);
   }
 
   /** PUT replaces (left out: inherit / UTC); PATCH (`partial`) keeps what is left out. */
@@ -203,9 +206,14 @@ export class AttendanceService {
   // ---- the desk page ---------------------------------------------------------------------------
 
   async deskDay(caller: Caller, deskId: string, date?: string): Promise<DeskDayDto> {
-    const place = await this.repository.deskPlace(deskId);
-    if (!place) throw notFound('Desk', deskId);
     const now = this.clock.now();
+    // One statement for the whole page: its reservations are read for a window wider than any
+    // local day (UTC−12 … UTC+14 around the date), then cut to the office's day below.
+    const around = date === undefined ? now.getTime() : Date.parse(`${date}T12:00:00Z`);
+    if (Number.isNaN(around)) throw invalid('date', 'must be a calendar date YYYY-MM-DD');
+    const found = await this.repository.deskDay(deskId, new Date(around - 2 * DAY_MS), new Date(around + 2 * DAY_MS), now);
+    if (!found) throw notFound('Desk', deskId);
+    const { place } = found;
     const zone = place.timeZone;
     const day = date ?? localDate(now, zone);
     let from: Date;
@@ -215,10 +223,10 @@ export class AttendanceService {
       throw invalid('date', 'must be a calendar date YYYY-MM-DD');
     }
     const to = startOfLocalDate(nextDate(day), zone);
-    const rows = await this.repository.deskReservations(deskId, from, to);
+    const rows = found.reservations.filter((row) => row.endTime > from && row.startTime < to);
     const admin = isAdmin(caller);
-    const freeNow = !(await this.repository.occupiedAt(deskId, now));
-    const walkIn = freeNow ? await this.walkInEnd(caller, place, now).catch(() => null) : null;
+    const freeNow = !found.occupied;
+    const walkIn = freeNow ? await this.walkInEnd(caller, place, now, found.nextStart).catch(() => null) : null;
     return {
       desk: place.desk,
       room: place.room,
@@ -241,14 +249,25 @@ export class AttendanceService {
   }
 
   /** Where a walk-in starting now would end, or an AppError saying why there is none. */
-  private async walkInEnd(caller: Caller, place: NonNullable<Awaited<ReturnType<AttendanceRepository['deskPlace']>>>, now: Date): Promise<Date> {
+  /** `knownNext`: the desk's next start after `now` when already read (null: none), else it is looked up. */
+  private async walkInEnd(
+    caller: Caller,
+    place: NonNullable<Awaited<ReturnType<AttendanceRepository['deskPlace']>>>,
+    now: Date,
+    knownNext?: Date | null,
+  ): Promise<Date> {
     const admin = isAdmin(caller);
     if (!admin && place.desk.type === 'FIXED') throw new AppError('DESK_NOT_BOOKABLE', 'This is a fixed desk, assigned by an admin; choose a flexible desk');
     if (!admin && !place.room.available) throw new AppError('DESK_NOT_BOOKABLE', 'The room of this desk is not available for booking');
     const dayEnd = atLocalTime(localDate(now, place.timeZone), this.rules.walkInUntilMinutes, place.timeZone);
     let end = dayEnd;
     if (!admin) end = new Date(Math.min(end.getTime(), now.getTime() + this.rules.maxLengthMs));
-    const next = await this.repository.nextStart(place.desk.id, now, end);
+    const next =
+      knownNext === undefined
+        ? await this.repository.nextStart(place.desk.id, now, end)
+        : knownNext !== null && knownNext.getTime() < end.getTime()
+          ? knownNext
+          : undefined;
     if (next !== undefined) end = next;
     if (end.getTime() - now.getTime() < WALK_IN_MIN_MS) {
       throw new AppError(

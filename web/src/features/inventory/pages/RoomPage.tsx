@@ -3,7 +3,7 @@ import { STALE_AFTER } from '../../../api/query.js';
 import type { Room } from '../../../api/types.js';
 import { DetailsPanel } from '../../../components/DetailsPanel.js';
 import { Checkbox, EmptyState, Loaded, PageHeader, TextField } from '../../../components/ui.js';
-import { PrintLabelsButton } from '../../attendance/PrintLabelsButton.js';
+import { PrintLabelsButton } from '../../../components/PrintLabelsButton.js';
 import { useTitle } from '../../../hooks.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
 import { useSchemaForm } from '../../../lib/forms.js';

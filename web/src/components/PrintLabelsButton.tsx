@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { api } from '../../api/client.js';
-import { errorText } from '../../lib/problems.js';
+import { api } from '../api/client.js';
+import { errorText } from '../lib/problems.js';
 
 /**
  * "Print QR labels" of a room (docs/behaviour.md#desk-qr-codes): the sheet is read with the
