@@ -8,6 +8,9 @@ import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { loggerOptions } from './logging.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { attendanceRoutes } from './modules/attendance/attendance.routes.js';
+import { ReleaseLoop } from './modules/attendance/attendance.release.js';
+import { AttendanceService, attendanceRules } from './modules/attendance/attendance.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import type { DirectoryAuthenticator } from './modules/auth/directory.js';
 import { LdapDirectory } from './modules/auth/ldap.js';
@@ -222,6 +225,8 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   );
   const stats = new StatsService(db, clock);
   const search = new SearchService(db);
+  const attendance = new AttendanceService(db, clock, attendanceRules(config));
+  if (await attendance.syncDefaults()) app.log.info('check-in settings changed: reservations not started yet planned again');
   const floorPlans = new FloorPlansService(db);
   const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log);
 
@@ -254,6 +259,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });
+  await app.register(attendanceRoutes, { attendance, publicUrl: config.PUBLIC_URL });
   await app.register(floorPlansRoutes, { floorPlans });
   await app.register(calendarRoutes, { calendar });
   await app.register(web, { root: options.webRoot });
@@ -264,10 +270,21 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     housekeep(db, clock.now(), throttleRetentionMs).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
+  // No-shows are released, and their mails sent, by every process (work claimed in the database).
+  const releaseLoop = new ReleaseLoop({
+    db,
+    clock,
+    log: app.log,
+    intervalMs: config.ATTENDANCE_RELEASE_INTERVAL,
+    mailer: config.SMTP_URL !== undefined || options.mailer !== undefined ? mailer : undefined,
+    publicUrl: config.PUBLIC_URL,
+  });
+  app.addHook('onReady', async () => releaseLoop.start());
   // Invitation mails leave from the outbox the reservations trigger fills (docs/behaviour.md#invitation-mails).
   if (config.CALENDAR_MAIL_INTERVAL > 0) app.addHook('onReady', async () => invitations.start(config.CALENDAR_MAIL_INTERVAL));
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
+    await releaseLoop.stop();
     await invitations.stop();
     availability.stop();
     await passwords.settle();

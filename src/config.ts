@@ -96,6 +96,13 @@ const trustProxy = (raw: string): boolean | number | string[] => {
   return entries;
 };
 
+/** A local time of day, `HH:MM` (24-hour), as minutes after midnight. */
+const clockTime = (raw: string): number => {
+  const match = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(raw.trim());
+  if (!match) return fail('must be a time of day HH:MM, e.g. 18:00');
+  return Number(match[1]) * 60 + Number(match[2]);
+};
+
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 const specs = {
@@ -297,6 +304,31 @@ const specs = {
     doc: 'Refuse a reservation that overlaps another one of the same user (409). Enforced by the database for reservations written while it is on.',
     default: 'true',
     parse: boolean,
+  },
+  CHECK_IN_REQUIRED: {
+    doc: 'Whether reservations must be checked in (docs/behaviour.md#attendance); a department may override it. Applies to reservations starting after a change; off, nothing is ever released.',
+    default: 'false',
+    parse: boolean,
+  },
+  CHECK_IN_OPENS_BEFORE: {
+    doc: 'Check-in opens this long before a reservation starts (per-department override).',
+    default: '15m',
+    parse: duration(0, 86_400_000),
+  },
+  CHECK_IN_GRACE: {
+    doc: 'A reservation nobody checked in by its start plus this is released: its end is cut to the release time and it is marked NO_SHOW (per-department override).',
+    default: '20m',
+    parse: duration(0, 86_400_000),
+  },
+  WALK_IN_UNTIL: {
+    doc: "A walk-in booking (POST /api/desks/{id}/walk-in) lasts at most until this local time (HH:MM) in the office's time zone, or until the desk's next reservation.",
+    default: '18:00',
+    parse: clockTime,
+  },
+  ATTENDANCE_RELEASE_INTERVAL: {
+    doc: 'How often each server process looks for reservations to release and mails to send (the work is claimed in the database, so processes never do it twice). At most 1 minute, so that a release is never later than that.',
+    default: '15s',
+    parse: duration(100, 60_000),
   },
   CALENDAR_MAIL_INTERVAL: {
     doc: 'How often each server process looks for calendar invitation mails to send (they go out within about this time of the booking). 0 turns sending off in this process (the mails wait for another process).',

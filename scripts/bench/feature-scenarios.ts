@@ -1,3 +1,4 @@
+import { ATTENDANCE_SCENARIOS } from './attendance.js';
 import { BENCH_FEED_PATH, prepareFeed, removeFeedRows } from './calendar.js';
 import { bearer, json, usersOverConnections, type Scenario } from './kit.js';
 
@@ -84,4 +85,6 @@ export const FEATURE_SCENARIOS: Scenario[] = [
     cleanup: removeFeedRows,
     load: () => ({ method: 'GET', headers: { 'if-none-match': '*' }, requests: [{ path: BENCH_FEED_PATH }] }),
   },
+  // Attendance (issue 11): the admin's list; check-in and the release loop: scripts/bench/release.ts.
+  ...ATTENDANCE_SCENARIOS,
 ];

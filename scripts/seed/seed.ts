@@ -97,7 +97,10 @@ async function refuseUnlessEmpty(session: BulkSession): Promise<void> {
  * users (admin@example.test included) stay.
  */
 async function resetSeededData(session: BulkSession): Promise<number> {
-  await session.query(`truncate ${[...SEEDED_TABLES, 'department_images', 'floor_plan_positions', ...CALENDAR_TABLES].join(', ')}`);
+  // With the tables that reference them (attendance: docs/behaviour.md#attendance).
+  await session.query(
+    `truncate ${[...SEEDED_TABLES, 'department_images', 'floor_plan_positions', ...CALENDAR_TABLES, 'department_settings', 'attendance', 'reservation_series'].join(', ')}`,
+  );
   const deleted = await session.query<{ id: string }>(`delete from users where lower(email) ~ $1 returning id`, [SEEDED_USER_PATTERN]);
   return deleted.length;
 }

@@ -479,3 +479,90 @@ export const calendarOutbox = pgTable(
   },
   (t) => [index('calendar_outbox_user_idx').on(t.userId), index('calendar_outbox_claim_idx').on(t.claimedUntil, t.id)],
 );
+
+// ---- attendance: check-in, release of no-shows (docs/behaviour.md#attendance) ----------------
+
+/**
+ * Per-department overrides of the check-in settings (null: the global CHECK_IN_* value) and the
+ * office's IANA time zone, used for walk-in and day boundaries. Deleted with its department.
+ */
+export const departmentSettings = pgTable('department_settings', {
+  departmentId: uuid('department_id')
+    .primaryKey()
+    .references(() => departments.id, { onDelete: 'cascade' }),
+  checkInRequired: boolean('check_in_required'),
+  checkInOpensBeforeMs: integer('check_in_opens_before_ms'),
+  checkInGraceMs: integer('check_in_grace_ms'),
+  timeZone: text('time_zone').notNull().default('UTC'),
+  modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+});
+
+/**
+ * The global check-in settings as the server processes were started with them (one row, id 1),
+ * so the trigger that plans a reservation's attendance (migration attendance) reads them in the
+ * writing transaction.
+ */
+export const attendanceDefaults = pgTable(
+  'attendance_defaults',
+  {
+    id: smallint('id').primaryKey(),
+    checkInRequired: boolean('check_in_required').notNull(),
+    checkInOpensBeforeMs: integer('check_in_opens_before_ms').notNull(),
+    checkInGraceMs: integer('check_in_grace_ms').notNull(),
+  },
+  (t) => [check('attendance_defaults_one_row', sql`${t.id} = 1`)],
+);
+
+export const attendanceStatus = pgEnum('attendance_status', ['PENDING', 'CHECKED_IN', 'NO_SHOW', 'NOT_REQUIRED']);
+
+/**
+ * Attendance of one reservation, planned by a trigger whenever a reservation is written (its
+ * times and the check-in settings then in force). `release_at` is set while check-in is required:
+ * the earlier of start + grace and the end. The release job claims PENDING rows that are due.
+ */
+export const attendance = pgTable(
+  'attendance',
+  {
+    reservationId: uuid('reservation_id')
+      .primaryKey()
+      .references(() => reservations.id, { onDelete: 'cascade' }),
+    status: attendanceStatus('status').notNull(),
+    checkInOpensAt: timestamptz('check_in_opens_at').notNull(),
+    releaseAt: timestamptz('release_at'),
+    checkedInAt: timestamptz('checked_in_at'),
+    releasedAt: timestamptz('released_at'),
+  },
+  (t) => [
+    index('attendance_due_idx')
+      .on(t.releaseAt)
+      .where(sql`${t.status} = 'PENDING'`),
+    index('attendance_released_idx').on(t.releasedAt),
+  ],
+);
+
+/**
+ * Mails to send, written in the transaction that decides them (e.g. a release), sent by the
+ * outbox loop of any server process: a row is claimed for a while (claimed_until) before sending,
+ * so two processes never send it both, and a crash before sending leaves it to be sent later.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    nextAttemptAt: timestamptz('next_attempt_at').notNull(),
+    claimedUntil: timestamptz('claimed_until'),
+    attempts: integer('attempts').notNull().default(0),
+    sentAt: timestamptz('sent_at'),
+    failedAt: timestamptz('failed_at'),
+  },
+  (t) => [
+    index('mail_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+  ],
+);

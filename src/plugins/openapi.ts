@@ -48,6 +48,7 @@ export default fp(
           { name: 'Report' },
           { name: 'Search' },
           { name: 'Stats' },
+          { name: 'Attendance', description: 'Check-in, release of no-shows, walk-in, desk QR codes, office settings (docs/behaviour.md#attendance).' },
           { name: 'Health' },
           { name: 'Settings' },
           { name: 'Calendar' },

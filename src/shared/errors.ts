@@ -34,6 +34,8 @@ export const catalogue = {
   SERIES_CONFLICT: { status: 409, title: 'Occurrences of the series collide with other reservations' },
   DESK_NOT_BOOKABLE: { status: 409, title: 'This desk cannot be booked' },
   HAS_DEPENDENTS: { status: 409, title: 'It still has children or future reservations; remove them first or delete with ?force=true' },
+  CHECK_IN_NOT_OPEN: { status: 409, title: 'Check-in is not open for this reservation (too early, past its deadline, released or ended)' },
+  WALK_IN_NOT_POSSIBLE: { status: 409, title: 'The desk cannot be booked on the spot now' },
   CONFLICT: { status: 409, title: 'The request conflicts with the current state' },
   PLAN_CHANGED: { status: 412, title: 'The floor plan changed since you read it; read it again (its new ETag) and redo your change' },
   PRECONDITION_REQUIRED: { status: 428, title: 'Send If-Match with the ETag you read (or * to overwrite whatever is there)' },

@@ -77,6 +77,12 @@ const PUBLIC_OPERATIONS = [
 const REDIRECT_OPERATIONS = ['GET /api/auth/oidc/start', 'GET /api/auth/oidc/callback'];
 /** Operations answering an image instead of JSON. */
 const IMAGE_OPERATIONS = ['GET /api/users/{id}/avatar', 'GET /api/departments/{departmentId}/image'];
+/** Attendance operations answering something other than JSON (docs/behaviour.md#desk-qr-codes). */
+const OTHER_CONTENT: Record<string, string> = {
+  'GET /api/desks/{deskId}/qr.svg': 'image/svg+xml',
+  'GET /api/desks/{deskId}/qr.png': 'image/png',
+  'GET /api/rooms/{roomId}/qr-labels': 'text/html',
+};
 /** Operations answering iCalendar text (docs/behaviour.md#calendar-feed). */
 const CALENDAR_OPERATIONS = ['GET /api/calendar/{token}.ics'];
 const PAGED_OPERATIONS = ['GET /api/users', 'GET /api/sessions', 'GET /api/users/{id}/sessions'];
@@ -172,7 +178,8 @@ describe('OpenAPI document and docs', () => {
         success.some((status) => statuses.includes(status)),
         `${name} has no ${success.join('/')}: ${statuses.join(',')}`,
       ).toBe(true);
-      const okType = IMAGE_OPERATIONS.includes(name) ? 'image/png' : CALENDAR_OPERATIONS.includes(name) ? 'text/calendar' : 'application/json';
+      const okType =
+        OTHER_CONTENT[name] ?? (IMAGE_OPERATIONS.includes(name) ? 'image/png' : CALENDAR_OPERATIONS.includes(name) ? 'text/calendar' : 'application/json');
       if (statuses.includes('200')) expect(operation.responses['200']!.content?.[okType]?.schema, `${name} 200 schema`).toBeDefined();
       for (const status of ['400', '401', '500']) {
         const response = operation.responses[status];

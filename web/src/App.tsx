@@ -8,6 +8,8 @@ import { SignInPage } from './features/auth/SignInPage.js';
 import { DepartmentPage } from './features/inventory/pages/DepartmentPage.js';
 import { DepartmentsPage } from './features/inventory/pages/DepartmentsPage.js';
 import { RoomPage } from './features/inventory/pages/RoomPage.js';
+import { AttendancePage } from './features/attendance/AttendancePage.js';
+import { DeskPage } from './features/attendance/DeskPage.js';
 import { ForgotPasswordPage } from './features/password/ForgotPasswordPage.js';
 import { ResetPasswordPage } from './features/password/ResetPasswordPage.js';
 import { ReportProblemPage } from './features/reports/ReportProblemPage.js';
@@ -47,6 +49,9 @@ const ROUTES: Route[] = [
   { path: '/admin/users', admin: true, render: () => <UsersPage /> },
   { path: '/admin/reports', admin: true, render: () => <ReportsPage /> },
   { path: '/admin/stats', admin: true, render: () => <StatsPage /> },
+  { path: '/admin/attendance', admin: true, render: () => <AttendancePage /> },
+  // What a desk's QR code opens (docs/behaviour.md#desk-qr-codes).
+  { path: '/d/:deskId', render: (params) => <DeskPage key={params.deskId} deskId={params.deskId!} /> },
 ];
 
 // Pages reachable without signing in.

@@ -14,6 +14,7 @@ const ADMIN_LINKS = [
   { to: '/admin/users', label: 'Users' },
   { to: '/admin/reports', label: 'Reports' },
   { to: '/admin/stats', label: 'Statistics' },
+  { to: '/admin/attendance', label: 'Attendance' },
 ];
 
 const isCurrent = (to: string, pathname: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));

@@ -47,7 +47,16 @@ export const STALE_AFTER = {
   inventory: ['/api/departments', '/api/search/rooms'],
   /** A forced delete also removes reservations, and reports lose their department, room and desk. */
   inventoryTree: ['/api/departments', '/api/search/rooms', '/api/reservation', '/api/report', '/api/search/reports', '/api/stats'],
-  reservations: ['/api/reservation', '/api/search/rooms', '/api/stats', '/api/departments/{departmentId}/floor-plan/availability'],
+  reservations: [
+    '/api/reservation',
+    '/api/search/rooms',
+    '/api/stats',
+    '/api/departments/{departmentId}/floor-plan/availability',
+    '/api/attendance',
+    '/api/desks',
+  ],
+  /** Check-in, walk-in and office settings (docs/behaviour.md#attendance). */
+  attendance: ['/api/reservation', '/api/attendance', '/api/desks', '/api/search/rooms', '/api/stats', '/api/departments'],
   reports: ['/api/report', '/api/search/reports', '/api/stats'],
   users: ['/api/users', '/api/self', '/api/stats'],
   sessions: ['/api/users', '/api/sessions'],

@@ -8787,6 +8787,1531 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/departments/{departmentId}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An office's check-in settings and time zone
+         * @description Everyone may read them. null (or, with PUT, left out) inherits the global CHECK_IN_REQUIRED / CHECK_IN_OPENS_BEFORE / CHECK_IN_GRACE. A change applies to the reservations of the department that have not started yet (those checked in or released keep their attendance). timeZone is an IANA name (400 otherwise), default UTC: walk-in ends at WALK_IN_UNTIL in it, and the desk page and no-show rates count its days. Deleted with the department.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    departmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            departmentId: string;
+                            checkInRequired: boolean | null;
+                            checkInOpensBeforeMinutes: number | null;
+                            checkInGraceMinutes: number | null;
+                            /** @description IANA time zone of the office, e.g. Europe/Berlin (default UTC). */
+                            timeZone: string;
+                            /** @description What applies to new reservations of this department: the overrides, else the global settings. */
+                            effective: {
+                                checkInRequired: boolean;
+                                checkInOpensBeforeMinutes: number;
+                                checkInGraceMinutes: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Replace an office's check-in settings (admin)
+         * @description Members left out inherit (timeZone: UTC). null (or, with PUT, left out) inherits the global CHECK_IN_REQUIRED / CHECK_IN_OPENS_BEFORE / CHECK_IN_GRACE. A change applies to the reservations of the department that have not started yet (those checked in or released keep their attendance). timeZone is an IANA name (400 otherwise), default UTC: walk-in ends at WALK_IN_UNTIL in it, and the desk page and no-show rates count its days. Deleted with the department.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    departmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        checkInRequired?: boolean | null;
+                        checkInOpensBeforeMinutes?: number | null;
+                        checkInGraceMinutes?: number | null;
+                        /** @description IANA time zone of the office, e.g. Europe/Berlin (default UTC). */
+                        timeZone?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            departmentId: string;
+                            checkInRequired: boolean | null;
+                            checkInOpensBeforeMinutes: number | null;
+                            checkInGraceMinutes: number | null;
+                            /** @description IANA time zone of the office, e.g. Europe/Berlin (default UTC). */
+                            timeZone: string;
+                            /** @description What applies to new reservations of this department: the overrides, else the global settings. */
+                            effective: {
+                                checkInRequired: boolean;
+                                checkInOpensBeforeMinutes: number;
+                                checkInGraceMinutes: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change some of an office's check-in settings (admin)
+         * @description Members left out keep their value. null (or, with PUT, left out) inherits the global CHECK_IN_REQUIRED / CHECK_IN_OPENS_BEFORE / CHECK_IN_GRACE. A change applies to the reservations of the department that have not started yet (those checked in or released keep their attendance). timeZone is an IANA name (400 otherwise), default UTC: walk-in ends at WALK_IN_UNTIL in it, and the desk page and no-show rates count its days. Deleted with the department.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    departmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        checkInRequired?: boolean | null;
+                        checkInOpensBeforeMinutes?: number | null;
+                        checkInGraceMinutes?: number | null;
+                        /** @description IANA time zone of the office, e.g. Europe/Berlin (default UTC). */
+                        timeZone?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            departmentId: string;
+                            checkInRequired: boolean | null;
+                            checkInOpensBeforeMinutes: number | null;
+                            checkInGraceMinutes: number | null;
+                            /** @description IANA time zone of the office, e.g. Europe/Berlin (default UTC). */
+                            timeZone: string;
+                            /** @description What applies to new reservations of this department: the overrides, else the global settings. */
+                            effective: {
+                                checkInRequired: boolean;
+                                checkInOpensBeforeMinutes: number;
+                                checkInGraceMinutes: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/reservation/{id}/check-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check in to a reservation
+         * @description By its owner (admins for anyone; another user's reservation is 404 to a USER). Accepted from `checkInOpensAt` (CHECK_IN_OPENS_BEFORE before the start) until the reservation ends and, while check-in is required, before `releaseAt` (start + CHECK_IN_GRACE); outside that window, or once released, 409 CHECK_IN_NOT_OPEN. Idempotent: checking in again answers the same attendance. A check-in and the release racing at the deadline lock the same row: exactly one wins.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            reservationId: string;
+                            /** Format: uuid */
+                            userId: string;
+                            /** Format: uuid */
+                            deskId: string;
+                            /** Format: uuid */
+                            roomId: string;
+                            /** Format: uuid */
+                            departmentId: string;
+                            /**
+                             * Format: date-time
+                             * @description Start of the reservation.
+                             */
+                            startTime: string;
+                            /**
+                             * Format: date-time
+                             * @description End of the reservation (cut to `releasedAt` when released).
+                             */
+                            endTime: string;
+                            /**
+                             * @description PENDING: check-in required and not done yet. CHECKED_IN: the owner (or an admin) checked in. NO_SHOW: nobody checked in by `releaseAt`; the reservation was released. NOT_REQUIRED: check-in was not required when it was booked.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "CHECKED_IN" | "NO_SHOW" | "NOT_REQUIRED";
+                            /**
+                             * Format: date-time
+                             * @description Check-in is accepted from this instant until the reservation ends (and, while check-in is required, before `releaseAt`).
+                             */
+                            checkInOpensAt: string;
+                            releaseAt: string | null;
+                            checkedInAt: string | null;
+                            releasedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservation/{id}/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A reservation's attendance
+         * @description The owner's own, or any for admins (404 otherwise).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            reservationId: string;
+                            /** Format: uuid */
+                            userId: string;
+                            /** Format: uuid */
+                            deskId: string;
+                            /** Format: uuid */
+                            roomId: string;
+                            /** Format: uuid */
+                            departmentId: string;
+                            /**
+                             * Format: date-time
+                             * @description Start of the reservation.
+                             */
+                            startTime: string;
+                            /**
+                             * Format: date-time
+                             * @description End of the reservation (cut to `releasedAt` when released).
+                             */
+                            endTime: string;
+                            /**
+                             * @description PENDING: check-in required and not done yet. CHECKED_IN: the owner (or an admin) checked in. NO_SHOW: nobody checked in by `releaseAt`; the reservation was released. NOT_REQUIRED: check-in was not required when it was booked.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "CHECKED_IN" | "NO_SHOW" | "NOT_REQUIRED";
+                            /**
+                             * Format: date-time
+                             * @description Check-in is accepted from this instant until the reservation ends (and, while check-in is required, before `releaseAt`).
+                             */
+                            checkInOpensAt: string;
+                            releaseAt: string | null;
+                            checkedInAt: string | null;
+                            releasedAt: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List attendance
+         * @description A USER sees their own only; admins everyone's, with filters (combined with AND; `from`/`to` select reservations overlapping [from, to)). Paged; default order startTime, reservationId. Sortable: reservationId, userId, deskId, roomId, departmentId, startTime, endTime, status, releaseAt.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page number (default 0). */
+                    page?: number;
+                    /** @description Page size (default 20; values above 1000 are clamped to it). */
+                    size?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    sort?: string[];
+                    /** @description The same members as one JSON object, e.g. `{"page":0,"size":20,"sort":["name,asc"]}`. Plain `page`/`size`/`sort` win over it. */
+                    pageable?: string;
+                    /** @description Same as `page`. */
+                    "pageable[page]"?: number;
+                    /** @description Same as `size`. */
+                    "pageable[size]"?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    "pageable[sort]"?: string[];
+                    /** @description Only reservations of desks in this department. */
+                    departmentId?: string;
+                    /** @description Only reservations of desks in this room. */
+                    roomId?: string;
+                    /** @description Only reservations of this desk. */
+                    deskId?: string;
+                    /** @description Only this user's reservations (a USER may give only their own id; 403 otherwise). */
+                    userId?: string;
+                    /** @description PENDING: check-in required and not done yet. CHECKED_IN: the owner (or an admin) checked in. NO_SHOW: nobody checked in by `releaseAt`; the reservation was released. NOT_REQUIRED: check-in was not required when it was booked. */
+                    status?: "PENDING" | "CHECKED_IN" | "NO_SHOW" | "NOT_REQUIRED";
+                    /** @description Only reservations ending after this instant. ISO 8601 with an offset. */
+                    from?: string;
+                    /** @description Only reservations starting before this instant. ISO 8601 with an offset. */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            totalElements: number;
+                            /** @description 0 for an empty result. */
+                            totalPages: number;
+                            /** @description The page size applied. */
+                            size: number;
+                            content: {
+                                /** Format: uuid */
+                                reservationId: string;
+                                /** Format: uuid */
+                                userId: string;
+                                /** Format: uuid */
+                                deskId: string;
+                                /** Format: uuid */
+                                roomId: string;
+                                /** Format: uuid */
+                                departmentId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the reservation.
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End of the reservation (cut to `releasedAt` when released).
+                                 */
+                                endTime: string;
+                                /**
+                                 * @description PENDING: check-in required and not done yet. CHECKED_IN: the owner (or an admin) checked in. NO_SHOW: nobody checked in by `releaseAt`; the reservation was released. NOT_REQUIRED: check-in was not required when it was booked.
+                                 * @enum {string}
+                                 */
+                                status: "PENDING" | "CHECKED_IN" | "NO_SHOW" | "NOT_REQUIRED";
+                                /**
+                                 * Format: date-time
+                                 * @description Check-in is accepted from this instant until the reservation ends (and, while check-in is required, before `releaseAt`).
+                                 */
+                                checkInOpensAt: string;
+                                releaseAt: string | null;
+                                checkedInAt: string | null;
+                                releasedAt: string | null;
+                            }[];
+                            /** @description 0-based page number. */
+                            number: number;
+                            /** @description The orders the caller asked for (empty when none). */
+                            sort: {
+                                /** @description ASC or DESC. */
+                                direction: string;
+                                /** @description Always NATIVE. */
+                                nullHandling: string;
+                                ascending: boolean;
+                                property: string;
+                                /** @description Always false. */
+                                ignoreCase: boolean;
+                            }[];
+                            first: boolean;
+                            last: boolean;
+                            numberOfElements: number;
+                            pageable: {
+                                offset: number;
+                                sort: {
+                                    /** @description ASC or DESC. */
+                                    direction: string;
+                                    /** @description Always NATIVE. */
+                                    nullHandling: string;
+                                    ascending: boolean;
+                                    property: string;
+                                    /** @description Always false. */
+                                    ignoreCase: boolean;
+                                }[];
+                                pageSize: number;
+                                pageNumber: number;
+                                paged: boolean;
+                                unpaged: boolean;
+                            };
+                            empty: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/stats/no-shows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Daily no-show rates (admin)
+         * @description Per day from `from` to `to` (inclusive, at most 366 days), the reservations starting that day by attendance status and the no-show rate noShows / (checkedIn + noShows), computed by the database. Days are those of the department's time zone with `departmentId`, otherwise UTC days.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description First day (YYYY-MM-DD), inclusive. */
+                    from: string;
+                    /** @description Last day (YYYY-MM-DD), inclusive; at most 366 days after `from`. */
+                    to: string;
+                    /** @description Only this department; its days are those of its time zone (otherwise UTC days). */
+                    departmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The zone whose days are counted. */
+                            timeZone: string;
+                            /** @description One entry per day, oldest first, days without reservations included. */
+                            days: {
+                                /** Format: date */
+                                date: string;
+                                /** @description Reservations starting that day. */
+                                reservations: number;
+                                checkedIn: number;
+                                noShows: number;
+                                pending: number;
+                                notRequired: number;
+                                noShowRate: number | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/desks/{deskId}/day": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A desk and its day (the desk page)
+         * @description The desk, its room and office, and its reservations overlapping the local day (the office's time zone; default today). Other people's reservations show only their times. `walkInUntil` says where a walk-in booked now would end (null when none is possible now).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Local date in the office's time zone (default: today there). */
+                    date?: string;
+                };
+                header?: never;
+                path: {
+                    deskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            desk: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                type: "FLEX" | "FIXED";
+                            };
+                            room: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                available: boolean;
+                            };
+                            department: {
+                                /** Format: uuid */
+                                id: string;
+                                location: string;
+                                building: string;
+                                floor: number;
+                            };
+                            timeZone: string;
+                            /** Format: date */
+                            date: string;
+                            /** @description No reservation of this desk covers the present instant. */
+                            freeNow: boolean;
+                            walkInUntil: string | null;
+                            /** @description The desk's reservations overlapping the day, in start order; the attendance only of the caller's own (or for admins). */
+                            reservations: {
+                                id: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                                mine: boolean;
+                                attendance: {
+                                    /** Format: uuid */
+                                    reservationId: string;
+                                    /** Format: uuid */
+                                    userId: string;
+                                    /** Format: uuid */
+                                    deskId: string;
+                                    /** Format: uuid */
+                                    roomId: string;
+                                    /** Format: uuid */
+                                    departmentId: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description Start of the reservation.
+                                     */
+                                    startTime: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description End of the reservation (cut to `releasedAt` when released).
+                                     */
+                                    endTime: string;
+                                    /**
+                                     * @description PENDING: check-in required and not done yet. CHECKED_IN: the owner (or an admin) checked in. NO_SHOW: nobody checked in by `releaseAt`; the reservation was released. NOT_REQUIRED: check-in was not required when it was booked.
+                                     * @enum {string}
+                                     */
+                                    status: "PENDING" | "CHECKED_IN" | "NO_SHOW" | "NOT_REQUIRED";
+                                    /**
+                                     * Format: date-time
+                                     * @description Check-in is accepted from this instant until the reservation ends (and, while check-in is required, before `releaseAt`).
+                                     */
+                                    checkInOpensAt: string;
+                                    releaseAt: string | null;
+                                    checkedInAt: string | null;
+                                    releasedAt: string | null;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/desks/{deskId}/walk-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Book a desk on the spot (walk-in)
+         * @description Books the desk for the caller from now until its next reservation or WALK_IN_UNTIL (default 18:00) local time in the office's time zone, whichever comes first (for USERs also at most RESERVATION_MAX_LENGTH), and checks in at once. The booking rules apply: FIXED desks and unavailable rooms 409 DESK_NOT_BOOKABLE; a desk taken now, or a caller who already has a reservation then, 409 RESERVATION_CONFLICT; after the end of the working day, or less than a minute before the next reservation, 409 WALK_IN_NOT_POSSIBLE.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            reservationId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            startTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            endTime: string;
+                            /** Attendance */
+                            attendance: {
+                                /** Format: uuid */
+                                reservationId: string;
+                                /** Format: uuid */
+                                userId: string;
+                                /** Format: uuid */
+                                deskId: string;
+                                /** Format: uuid */
+                                roomId: string;
+                                /** Format: uuid */
+                                departmentId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description Start of the reservation.
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description End of the reservation (cut to `releasedAt` when released).
+                                 */
+                                endTime: string;
+                                /**
+                                 * @description PENDING: check-in required and not done yet. CHECKED_IN: the owner (or an admin) checked in. NO_SHOW: nobody checked in by `releaseAt`; the reservation was released. NOT_REQUIRED: check-in was not required when it was booked.
+                                 * @enum {string}
+                                 */
+                                status: "PENDING" | "CHECKED_IN" | "NO_SHOW" | "NOT_REQUIRED";
+                                /**
+                                 * Format: date-time
+                                 * @description Check-in is accepted from this instant until the reservation ends (and, while check-in is required, before `releaseAt`).
+                                 */
+                                checkInOpensAt: string;
+                                releaseAt: string | null;
+                                checkedInAt: string | null;
+                                releasedAt: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/desks/{deskId}/qr.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A desk's QR code (SVG)
+         * @description Encodes PUBLIC_URL/d/{deskId}, the web app's desk page (check in, or book on the spot).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The QR code. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/svg+xml": string;
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/desks/{deskId}/qr.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A desk's QR code (PNG)
+         * @description Encodes PUBLIC_URL/d/{deskId}, the web app's desk page (check in, or book on the spot).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    deskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The QR code. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rooms/{roomId}/qr-labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A room's printable sheet of desk QR labels (admin)
+         * @description A self-contained HTML page sized for A4 (12 labels a page, 3 × 4): per desk its name, room, office and QR code. Print it from the browser.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    roomId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The label sheet. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/departments/{departmentId}/floor-plan": {
         parameters: {
             query?: never;

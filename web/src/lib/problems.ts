@@ -171,6 +171,9 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   },
   PLAN_CHANGED: () => 'Someone changed this floor plan since you opened it. It has been reloaded; redo your change.',
   PRECONDITION_REQUIRED: () => 'The page is out of date. Reload it and try again.',
+  CHECK_IN_NOT_OPEN: (problem) => sentence(`Check-in is not possible now: ${problem.detail ?? 'it is too early or too late'}`),
+  WALK_IN_NOT_POSSIBLE: (problem) =>
+    sentence(`This desk cannot be booked on the spot now: ${problem.detail ?? 'the working day is over or it is reserved soon'}`),
   CONFLICT: (problem) => (problem.detail ? sentence(`This cannot be done now: ${problem.detail}`) : 'This cannot be done in the current state.'),
   REQUEST_TIMEOUT: () => 'The request took too long to arrive. Check your connection and try again.',
   // Image uploads say which limits (lib/images.ts); these are for anything else.

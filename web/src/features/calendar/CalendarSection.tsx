@@ -97,6 +97,9 @@ function FeedLink() {
 function InvitationSwitch() {
   const settings = useCalendarSettings();
   const saving = useSaveCalendarSettings();
+  // What the person asked for, set in the click itself: a controlled checkbox whose value waited
+  // for the mutation's state would be put back by React for a moment.
+  const [asked, setAsked] = useState<boolean>();
   const failure = errorText(saving.error);
   return (
     <Loaded query={settings} label="Loading your calendar settings…">
@@ -105,9 +108,13 @@ function InvitationSwitch() {
           {failure && <Alert kind="error">{failure}</Alert>}
           <Checkbox
             label="Mail me a calendar invitation when I book, change or cancel a reservation"
-            checked={saving.isPending ? saving.variables.body.invitationMails : current.invitationMails}
+            checked={asked ?? current.invitationMails}
             disabled={saving.isPending}
-            onChange={(event) => saving.mutate({ body: { invitationMails: event.currentTarget.checked } })}
+            onChange={(event) => {
+              const invitationMails = event.currentTarget.checked;
+              setAsked(invitationMails);
+              saving.mutate({ body: { invitationMails } }, { onError: () => setAsked(undefined) });
+            }}
           />
         </div>
       )}

@@ -5,6 +5,7 @@ import { Alert, EmptyState, Loaded, PageHeader, Pager } from '../../components/u
 import { useTitle } from '../../hooks.js';
 import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
+import { useMyAttendance } from '../attendance/queries.js';
 import { MySeries } from '../series/MySeries.js';
 import { ReservationItem } from './components/ReservationItem.js';
 import { WeekView } from './WeekView.js';
@@ -21,6 +22,8 @@ export function MyReservationsPage() {
   const [notice, setNotice] = useState<string>();
 
   const mine = { userId: user.id, size: PAGE_SIZE };
+  // Attendance of the reservations not ended yet, for the badges and check-in buttons.
+  const attendance = useMyAttendance(user.id, now);
   const upcoming = $api.useQuery(
     'get',
     '/api/reservation',
@@ -61,7 +64,13 @@ export function MyReservationsPage() {
               <>
                 <ul className="reservation-list">
                   {page.content.map((reservation) => (
-                    <ReservationItem key={reservation.id} reservation={reservation} editable onChanged={setNotice} />
+                    <ReservationItem
+                      key={reservation.id}
+                      reservation={reservation}
+                      editable
+                      onChanged={setNotice}
+                      attendance={attendance.data?.get(reservation.id)}
+                    />
                   ))}
                 </ul>
                 <Pager page={page.number} totalPages={page.totalPages} onPage={setUpcomingPage} label="Upcoming reservations pages" />

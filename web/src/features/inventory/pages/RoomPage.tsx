@@ -3,6 +3,7 @@ import { STALE_AFTER } from '../../../api/query.js';
 import type { Room } from '../../../api/types.js';
 import { DetailsPanel } from '../../../components/DetailsPanel.js';
 import { Checkbox, EmptyState, Loaded, PageHeader, TextField } from '../../../components/ui.js';
+import { PrintLabelsButton } from '../../attendance/PrintLabelsButton.js';
 import { useTitle } from '../../../hooks.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
 import { useSchemaForm } from '../../../lib/forms.js';
@@ -30,7 +31,9 @@ export function RoomPage({ departmentId, roomId }: { departmentId: string; roomI
                 { label: loaded.name },
               ]}
             />
-            <PageHeader title={`Room ${loaded.name}`} />
+            <PageHeader title={`Room ${loaded.name}`}>
+              <PrintLabelsButton roomId={loaded.id} />
+            </PageHeader>
             <RoomDetails room={loaded} />
             <section className="panel" aria-labelledby="desks-heading">
               <h2 id="desks-heading">Desks</h2>

@@ -1,16 +1,28 @@
 import { useState } from 'react';
 import { $api } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
-import type { Reservation } from '../../../api/types.js';
+import type { Attendance, Reservation } from '../../../api/types.js';
 import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
 import { errorText } from '../../../lib/problems.js';
 import { formatRange, isoToLocalWindow, windowToIso } from '../../../lib/time.js';
 import { Link } from '../../../router.js';
 import { departmentLabel } from '../../../lib/labels.js';
+import { AttendanceBadge, CheckInButton } from '../../attendance/AttendanceBadge.js';
 import { useInventoryNames } from '../../inventory/queries.js';
 import { useWindowForm } from '../window-form.js';
 
-export function ReservationItem({ reservation, editable, onChanged }: { reservation: Reservation; editable: boolean; onChanged: (message: string) => void }) {
+export function ReservationItem({
+  reservation,
+  editable,
+  onChanged,
+  attendance,
+}: {
+  reservation: Reservation;
+  editable: boolean;
+  onChanged: (message: string) => void;
+  /** Its attendance (docs/behaviour.md#check-in), when known. */
+  attendance?: Attendance;
+}) {
   const names = useInventoryNames(reservation);
   const [dialog, setDialog] = useState<'change' | 'cancel'>();
   const range = formatRange(reservation.startTime, reservation.endTime);
@@ -27,9 +39,15 @@ export function ReservationItem({ reservation, editable, onChanged }: { reservat
           {names.room && <> in {names.room.name}</>}
           {reservation.type === 'fixed' && <span className="badge">Assigned</span>}
         </p>
+        {attendance && attendance.status !== 'NOT_REQUIRED' && (
+          <p>
+            <AttendanceBadge attendance={attendance} />
+          </p>
+        )}
         {names.department && <p className="muted">{departmentLabel(names.department)}</p>}
       </div>
       <div className="reservation-actions">
+        {attendance && <CheckInButton attendance={attendance} label={`${deskLabel}, ${range}`} onDone={onChanged} />}
         <Link
           to={`/report?departmentId=${reservation.departmentId}&roomId=${reservation.roomId}&deskId=${reservation.deskId}`}
           className="button button-secondary button-small"

@@ -1,0 +1,54 @@
+import type { Attendance } from '../../api/types.js';
+import { errorText } from '../../lib/problems.js';
+import { formatDateTime } from '../../lib/time.js';
+import { checkInOpen, STATUS_LABELS, useCheckIn } from './queries.js';
+
+const BADGE_CLASS: Record<string, string> = {
+  PENDING: 'badge badge-warning',
+  CHECKED_IN: 'badge badge-success',
+  NO_SHOW: 'badge badge-accent',
+  NOT_REQUIRED: 'badge',
+};
+
+/** A reservation's attendance as a badge, with when check-in opens or closes. */
+export function AttendanceBadge({ attendance }: { attendance: Attendance }) {
+  const hint =
+    attendance.status === 'PENDING' && attendance.releaseAt
+      ? Date.now() < Date.parse(attendance.checkInOpensAt)
+        ? `opens ${formatDateTime(attendance.checkInOpensAt)}`
+        : `until ${formatDateTime(attendance.releaseAt)}`
+      : attendance.status === 'NO_SHOW' && attendance.releasedAt
+        ? `at ${formatDateTime(attendance.releasedAt)}`
+        : undefined;
+  return (
+    <span className={BADGE_CLASS[attendance.status] ?? 'badge'} data-status={attendance.status}>
+      {STATUS_LABELS[attendance.status]}
+      {hint && <span className="badge-hint"> ({hint})</span>}
+    </span>
+  );
+}
+
+/** "Check in" while the window is open; the server has the last word (its refusal is shown). */
+export function CheckInButton({ attendance, label, onDone }: { attendance: Attendance; label: string; onDone?: (message: string) => void }) {
+  const checkIn = useCheckIn(() => onDone?.(`Checked in: ${label}.`));
+  if (!checkInOpen(attendance)) return null;
+  const failure = errorText(checkIn.error, 'This reservation');
+  return (
+    <>
+      <button
+        type="button"
+        className="button-primary button-small"
+        disabled={checkIn.isPending}
+        onClick={() => checkIn.mutate({ params: { path: { id: attendance.reservationId } } })}
+        aria-label={`Check in: ${label}`}
+      >
+        {checkIn.isPending ? 'Checking in…' : 'Check in'}
+      </button>
+      {failure && (
+        <span role="alert" className="field-error">
+          {failure}
+        </span>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,150 @@
+import { keepPreviousData } from '@tanstack/react-query';
+import { useState } from 'react';
+import { $api } from '../../api/client.js';
+import { BarChart } from '../../components/BarChart.js';
+import { EmptyState, Loaded, PageHeader, Pager, SelectField, TextField } from '../../components/ui.js';
+import { useMediaQuery, useTitle } from '../../hooks.js';
+import { formatRange } from '../../lib/time.js';
+import { departmentLabel } from '../../lib/labels.js';
+import { useAllDepartments, useInventoryNames } from '../inventory/queries.js';
+import type { Attendance } from '../../api/types.js';
+import { AttendanceBadge } from './AttendanceBadge.js';
+import { OfficeSettingsForm } from './OfficeSettingsForm.js';
+import { STATUS_LABELS, type AttendanceStatus } from './queries.js';
+
+const DAY = 86_400_000;
+const isoDate = (moment: Date) => moment.toISOString().slice(0, 10);
+
+/**
+ * Admins: who checked in and who did not, filtered by office, status and week, the daily no-show
+ * rates of the window, and the office's check-in settings (docs/behaviour.md#attendance).
+ */
+export function AttendancePage() {
+  useTitle('Attendance');
+  const departments = useAllDepartments();
+  const [departmentId, setDepartmentId] = useState<string>('');
+  const [status, setStatus] = useState<AttendanceStatus | ''>('');
+  const [weekStart, setWeekStart] = useState(() => isoDate(new Date(Date.now() - 6 * DAY)));
+  const [page, setPage] = useState(0);
+  const from = `${weekStart}T00:00:00Z`;
+  const to = new Date(Date.parse(from) + 7 * DAY).toISOString();
+  const list = $api.useQuery(
+    'get',
+    '/api/attendance',
+    {
+      params: {
+        query: { from, to, page, size: 20, sort: ['startTime,desc'], ...(departmentId ? { departmentId } : {}), ...(status ? { status } : {}) },
+      },
+    },
+    { placeholderData: keepPreviousData },
+  );
+  const rates = $api.useQuery('get', '/api/stats/no-shows', {
+    params: { query: { from: weekStart, to: isoDate(new Date(Date.parse(to) - DAY)), ...(departmentId ? { departmentId } : {}) } },
+  });
+  const phone = useMediaQuery('(max-width: 599px)');
+  const chart = phone ? { width: 360, labels: 4 } : { width: 560, labels: 7 };
+
+  return (
+    <div className="page">
+      <PageHeader title="Attendance" />
+      <div className="filters field-row" role="group" aria-label="Filters">
+        <SelectField
+          label="Office"
+          value={departmentId}
+          onChange={(event) => {
+            setDepartmentId(event.target.value);
+            setPage(0);
+          }}
+        >
+          <option value="">All offices</option>
+          {(departments.data ?? []).map((department) => (
+            <option key={department.id} value={department.id}>
+              {departmentLabel(department)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Status"
+          value={status}
+          onChange={(event) => {
+            setStatus(event.target.value as AttendanceStatus | '');
+            setPage(0);
+          }}
+        >
+          <option value="">Any status</option>
+          {Object.entries(STATUS_LABELS).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Week from"
+          type="date"
+          value={weekStart}
+          onChange={(event) => {
+            if (event.target.value) setWeekStart(event.target.value);
+            setPage(0);
+          }}
+        />
+      </div>
+      <section className="panel" aria-labelledby="rates-heading">
+        <h2 id="rates-heading">No-shows per day</h2>
+        <Loaded query={rates} label="Loading the rates…">
+          {(data) => (
+            <div className="charts">
+              <BarChart title="No-shows" series={data.days.map((day) => ({ date: day.date, count: day.noShows }))} {...chart} />
+              <BarChart
+                title="No-show rate (% of check-ins due)"
+                series={data.days.map((day) => ({ date: day.date, count: day.noShowRate === null ? 0 : Math.round(day.noShowRate * 100) }))}
+                {...chart}
+              />
+            </div>
+          )}
+        </Loaded>
+      </section>
+      <section className="panel" aria-labelledby="list-heading">
+        <h2 id="list-heading">Reservations</h2>
+        <Loaded query={list} label="Loading attendance…">
+          {(data) =>
+            data.content.length === 0 ? (
+              <EmptyState>No reservations match.</EmptyState>
+            ) : (
+              <>
+                <ul className="reservation-list">
+                  {data.content.map((item) => (
+                    <AttendanceRow key={item.reservationId} item={item} />
+                  ))}
+                </ul>
+                <Pager page={data.number} totalPages={data.totalPages} onPage={setPage} label="Attendance pages" />
+              </>
+            )
+          }
+        </Loaded>
+      </section>
+      {departmentId && (
+        <section className="panel" aria-labelledby="settings-heading">
+          <h2 id="settings-heading">Check-in settings of this office</h2>
+          <OfficeSettingsForm key={departmentId} departmentId={departmentId} />
+        </section>
+      )}
+    </div>
+  );
+}
+
+function AttendanceRow({ item }: { item: Attendance }) {
+  const names = useInventoryNames(item);
+  const person = $api.useQuery('get', '/api/users/{id}', { params: { path: { id: item.userId } } }, { staleTime: 60_000 });
+  return (
+    <li className="reservation">
+      <div className="reservation-main">
+        <p className="reservation-time">{formatRange(item.startTime, item.endTime)}</p>
+        <p>
+          <strong>{person.data ? `${person.data.firstName} ${person.data.lastName}` : 'Someone'}</strong> · Desk {names.deskName ?? '…'}
+          {names.room && <> in {names.room.name}</>}
+        </p>
+      </div>
+      <AttendanceBadge attendance={item} />
+    </li>
+  );
+}

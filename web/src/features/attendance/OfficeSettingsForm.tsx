@@ -1,0 +1,90 @@
+import { Type } from '@sinclair/typebox';
+import { useEffect } from 'react';
+import { $api } from '../../api/client.js';
+import { STALE_AFTER } from '../../api/query.js';
+import type { DepartmentSettings } from '../../api/types.js';
+import { Alert, SelectField, SubmitButton, TextField } from '../../components/ui.js';
+import { useSchemaForm } from '../../lib/forms.js';
+import { errorText } from '../../lib/problems.js';
+
+const ZONES: string[] = typeof Intl.supportedValuesOf === 'function' ? ['UTC', ...Intl.supportedValuesOf('timeZone')] : ['UTC'];
+
+const Minutes = (label: string) =>
+  Type.String({ pattern: '^(|[0-9]{1,4})$', title: label, errorMessage: `${label}: whole minutes from 0 to 1440, or empty for the global setting.` });
+
+const SettingsForm = Type.Object({
+  checkInRequired: Type.Union([Type.Literal('inherit'), Type.Literal('yes'), Type.Literal('no')]),
+  checkInOpensBeforeMinutes: Minutes('Check-in opens before the start'),
+  checkInGraceMinutes: Minutes('Grace after the start'),
+  timeZone: Type.String({ minLength: 1, maxLength: 64 }),
+});
+
+const toForm = (settings: DepartmentSettings) => ({
+  checkInRequired: settings.checkInRequired === null ? ('inherit' as const) : settings.checkInRequired ? ('yes' as const) : ('no' as const),
+  checkInOpensBeforeMinutes: settings.checkInOpensBeforeMinutes === null ? '' : String(settings.checkInOpensBeforeMinutes),
+  checkInGraceMinutes: settings.checkInGraceMinutes === null ? '' : String(settings.checkInGraceMinutes),
+  timeZone: settings.timeZone,
+});
+
+const minutesOrNull = (value: string) => (value.trim() === '' ? null : Math.min(1440, Number(value)));
+
+/** An office's check-in settings and time zone (docs/behaviour.md#attendance-settings), for admins. */
+export function OfficeSettingsForm({ departmentId }: { departmentId: string }) {
+  const settings = $api.useQuery('get', '/api/departments/{departmentId}/settings', { params: { path: { departmentId } } });
+  const saving = $api.useMutation('put', '/api/departments/{departmentId}/settings', { meta: { invalidates: STALE_AFTER.attendance } });
+  const form = useSchemaForm(SettingsForm, { checkInRequired: 'inherit', checkInOpensBeforeMinutes: '', checkInGraceMinutes: '', timeZone: 'UTC' });
+  const { reset } = form;
+  useEffect(() => {
+    if (settings.data) reset(toForm(settings.data));
+  }, [settings.data, reset]);
+  const submit = form.handleSubmit((values) =>
+    saving.mutate({
+      params: { path: { departmentId } },
+      body: {
+        checkInRequired: values.checkInRequired === 'inherit' ? null : values.checkInRequired === 'yes',
+        checkInOpensBeforeMinutes: minutesOrNull(values.checkInOpensBeforeMinutes),
+        checkInGraceMinutes: minutesOrNull(values.checkInGraceMinutes),
+        timeZone: values.timeZone,
+      },
+    }),
+  );
+  const effective = (saving.data ?? settings.data)?.effective;
+  const failure = errorText(saving.error ?? settings.error, 'This office');
+  return (
+    <form onSubmit={submit} noValidate className="stack" aria-label="Office settings">
+      {failure && <Alert kind="error">{failure}</Alert>}
+      {saving.isSuccess && <Alert kind="success">Settings saved; they apply to reservations that have not started yet.</Alert>}
+      <SelectField label="Check-in required" {...form.field('checkInRequired')}>
+        <option value="inherit">As the global setting{effective ? ` (now: ${effective.checkInRequired ? 'yes' : 'no'})` : ''}</option>
+        <option value="yes">Yes</option>
+        <option value="no">No</option>
+      </SelectField>
+      <div className="field-pair">
+        <TextField
+          label="Check-in opens (minutes before the start)"
+          inputMode="numeric"
+          hint={effective ? `Empty: global (${effective.checkInOpensBeforeMinutes})` : undefined}
+          {...form.field('checkInOpensBeforeMinutes')}
+        />
+        <TextField
+          label="Released after (minutes past the start)"
+          inputMode="numeric"
+          hint={effective ? `Empty: global (${effective.checkInGraceMinutes})` : undefined}
+          {...form.field('checkInGraceMinutes')}
+        />
+      </div>
+      <SelectField label="Time zone" {...form.field('timeZone')}>
+        {ZONES.map((zone) => (
+          <option key={zone} value={zone}>
+            {zone}
+          </option>
+        ))}
+      </SelectField>
+      <div>
+        <SubmitButton busy={saving.isPending} busyLabel="Saving…">
+          Save settings
+        </SubmitButton>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,43 @@
+import { useState } from 'react';
+import { api } from '../../api/client.js';
+import { errorText } from '../../lib/problems.js';
+
+/**
+ * "Print QR labels" of a room (docs/behaviour.md#desk-qr-codes): the sheet is read with the
+ * session's token and opened in a new tab as a local copy, where the browser prints it.
+ */
+export function PrintLabelsButton({ roomId }: { roomId: string }) {
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const open = async () => {
+    setBusy(true);
+    setError(undefined);
+    // Opened at once (inside the click) so that pop-up blockers allow it; filled when the sheet arrives.
+    const tab = window.open('', '_blank');
+    try {
+      const { data, error: failure } = await api.GET('/api/rooms/{roomId}/qr-labels', { params: { path: { roomId } }, parseAs: 'text' });
+      if (failure !== undefined || data === undefined) throw failure ?? new Error('no sheet');
+      const url = URL.createObjectURL(new Blob([data], { type: 'text/html' }));
+      if (tab) tab.location.href = url;
+      else window.location.href = url;
+    } catch (caught) {
+      tab?.close();
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const failure = errorText(error, 'This room');
+  return (
+    <>
+      <button type="button" className="button-secondary" onClick={() => void open()} disabled={busy}>
+        {busy ? 'Preparing labels…' : 'Print QR labels'}
+      </button>
+      {failure && (
+        <span role="alert" className="field-error">
+          {failure}
+        </span>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,37 @@
+import { $api } from '../../api/client.js';
+import { STALE_AFTER } from '../../api/query.js';
+
+/** Attendance reads and writes (docs/behaviour.md#attendance). */
+
+export const STATUS_LABELS = {
+  PENDING: 'Check-in needed',
+  CHECKED_IN: 'Checked in',
+  NO_SHOW: 'No-show: released',
+  NOT_REQUIRED: 'No check-in needed',
+} as const;
+
+export type AttendanceStatus = keyof typeof STATUS_LABELS;
+
+/** The caller's attendance of reservations overlapping [from, ∞), by reservation id. */
+export const useMyAttendance = (userId: string, from: string) =>
+  $api.useQuery(
+    'get',
+    '/api/attendance',
+    { params: { query: { userId, from, size: 1000 } } },
+    { select: (page) => new Map(page.content.map((item) => [item.reservationId, item])) },
+  );
+
+export const useCheckIn = (onSuccess?: () => void) =>
+  $api.useMutation('post', '/api/reservation/{id}/check-in', { meta: { invalidates: STALE_AFTER.attendance }, onSuccess });
+
+export const useWalkIn = (onSuccess?: () => void) =>
+  $api.useMutation('post', '/api/desks/{deskId}/walk-in', { meta: { invalidates: STALE_AFTER.attendance }, onSuccess });
+
+/** Whether check-in is open for an attendance at `now`: the server decides; this only hides the button. */
+export function checkInOpen(attendance: { status: string; checkInOpensAt: string; releaseAt: string | null; endTime: string }, now = new Date()): boolean {
+  if (attendance.status !== 'PENDING' && attendance.status !== 'NOT_REQUIRED') return false;
+  const at = now.getTime();
+  if (at < Date.parse(attendance.checkInOpensAt) || at >= Date.parse(attendance.endTime)) return false;
+  if (attendance.status === 'PENDING' && attendance.releaseAt !== null && at >= Date.parse(attendance.releaseAt)) return false;
+  return attendance.status === 'PENDING';
+}
