@@ -11,6 +11,8 @@ if (process.env.TEST_DATABASE_URL) projects.push({ test: { ...shared, name: 'pos
 // A named subset of the API suite, one or more files per module, a third time with every pool
 // through Debian's PgBouncer in transaction mode (docs/deployment.md#through-pgbouncer-in-transaction-mode).
 export const THROUGH_PGBOUNCER = [
+  'test/modules/attendance/attendance.test.ts',
+  'test/modules/attendance/release-processes.test.ts',
   'test/modules/auth/auth.test.ts',
   'test/modules/avatars/avatars.test.ts',
   'test/modules/calendar/feed.test.ts',
