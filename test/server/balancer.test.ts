@@ -13,8 +13,8 @@ import { freePort, killServers, startServer, stopServer, waitHealthy, type Serve
  * PostgreSQL through a real PgBouncer in transaction mode whose pool (4 server connections) is
  * smaller than the processes' pools (3 × 4): docs/deployment.md#behind-a-load-balancer and
  * docs/deployment.md#through-pgbouncer-in-transaction-mode. A booking storm makes one booking,
- * a sign-out in one process is refused by the others at once, sign-in failures count across
- * processes, and a rolling restart under load (docs/deployment.md#rolling-restarts) answers every
+ * a sign-out in one process is refused by the others at once, statistics read in one process
+ * show a booking made in another, sign-in failures count across processes, and a rolling restart under load (docs/deployment.md#rolling-restarts) answers every
  * request with 200, loses no acknowledged booking and leaves no overlap.
  */
 
@@ -92,6 +92,15 @@ describe.runIf(onPostgres && pgbouncerInstalled() && haproxyInstalled())('three 
     for (const server of servers) expect((await call(server, 'GET', '/api/self', { token: session })).status).toBe(200);
     expect((await call(servers[1]!, 'POST', '/api/auth/logout', { token: session })).status).toBe(204);
     for (const server of servers) expect((await call(server, 'GET', '/api/self', { token: session })).status).toBe(401);
+  });
+
+  it('statistics read in one process show a booking just made in another', async () => {
+    const totals = async (server: ServerProcess) =>
+      ((await (await call(server, 'GET', '/api/stats', { token })).json()) as { totalReservations: number }).totalReservations;
+    const before = await totals(servers[2]!);
+    expect((await call(servers[0]!, 'POST', '/api/reservation', { token, body: slot(deskId, 200_000) })).status).toBe(200);
+    expect(await totals(servers[2]!)).toBe(before + 1);
+    expect(await totals(servers[1]!)).toBe(before + 1);
   });
 
   it('a rolling restart under load answers every request, loses no acknowledged booking and leaves no overlap', async () => {
