@@ -76,6 +76,8 @@ export interface AppOptions {
   mailer?: Mailer;
   /** The built web app's directory instead of dist/web (tests serve a fake build). */
   webRoot?: string;
+  /** True once the process began stopping: readiness answers 503 (docs/deployment.md#rolling-restarts). */
+  stopping?: () => boolean;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -241,7 +243,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(authenticate, { auth });
   await app.register(expensive, { perUser: config.EXPENSIVE_CONCURRENCY_PER_USER });
 
-  await app.register(healthRoutes, { availability });
+  await app.register(healthRoutes, { availability, stopping: options.stopping ?? (() => false) });
   await app.register(settingsRoutes, { config });
   await app.register(authRoutes, { auth });
   await app.register(oidcRoutes, { oidc, publicUrl: config.PUBLIC_URL });

@@ -119,6 +119,11 @@ const specs = {
   },
   DATA_DIR: { doc: 'Directory of the embedded database when DATABASE_URL is unset.', default: './data', parse: text({ max: 4096 }) },
   DATABASE_POOL_SIZE: { doc: 'Maximum PostgreSQL connections per server process.', default: '10', parse: integer(1, 500) },
+  DATABASE_POOLER: {
+    doc: 'transaction: DATABASE_URL reaches PostgreSQL through a pooler in transaction mode (PgBouncer): no prepared statements nor session settings; set statement_timeout on the database role instead (docs/deployment.md). none: a direct connection.',
+    default: 'none',
+    parse: oneOf('none', 'transaction'),
+  },
   DATABASE_CONNECT_TIMEOUT: {
     doc: 'How long to wait for a PostgreSQL connection before answering 503 (once one connection fails, requests answer 503 at once until the database answers again).',
     default: '5s',
@@ -339,6 +344,11 @@ const specs = {
     doc: 'Searches, statistics and image uploads one user may have running at once in each server process; more answer 429 with Retry-After.',
     default: '3',
     parse: integer(1, 1000),
+  },
+  SHUTDOWN_DRAIN_DELAY: {
+    doc: "On SIGTERM, how long the process goes on serving (with /api/health/ready answering 503) before it stops accepting connections, so a load balancer checking readiness moves traffic away first. Set it above the balancer's check interval × its fall count.",
+    default: '0s',
+    parse: duration(0, 600_000),
   },
   SHUTDOWN_TIMEOUT: {
     doc: 'On SIGTERM/SIGINT, how long in-flight requests may take before the process exits anyway.',

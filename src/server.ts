@@ -24,6 +24,7 @@ const database = await openDatabase(
         poolSize: config.DATABASE_POOL_SIZE,
         connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT,
         statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT,
+        pooler: config.DATABASE_POOLER,
       }
     : { kind: 'pglite', dataDir: config.DATA_DIR, statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT },
 );
@@ -31,26 +32,33 @@ const app = Fastify(serverOptions(config));
 // Further connections are closed as they arrive, before they cost any parsing.
 app.server.maxConnections = config.HTTP_MAX_CONNECTIONS;
 
+// docs/deployment.md#rolling-restarts: readiness fails first, the process serves on for
+// SHUTDOWN_DRAIN_DELAY (the balancer stops sending), then closes its listener and idle
+// connections, finishes the requests in flight and exits.
 let stopping = false;
 async function stop(signal: string) {
   if (stopping) return;
   stopping = true;
-  app.log.info({ signal }, 'stopping: finishing in-flight requests');
+  app.log.info({ signal, drainMs: config.SHUTDOWN_DRAIN_DELAY }, 'stopping: readiness fails now');
   const deadline = setTimeout(() => {
     app.log.error('in-flight requests did not finish in time; exiting');
     process.exit(1);
-  }, config.SHUTDOWN_TIMEOUT);
+  }, config.SHUTDOWN_DRAIN_DELAY + config.SHUTDOWN_TIMEOUT);
   deadline.unref();
+  if (config.SHUTDOWN_DRAIN_DELAY > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_DELAY));
+  app.log.info('stopping: finishing in-flight requests');
   await app.close();
   await database.close();
   app.log.info('stopped');
   process.exit(0);
 }
-process.once('SIGTERM', () => void stop('SIGTERM'));
+// A repeated SIGTERM (some supervisors send one per attempt) must not cut the drain short; a
+// second Ctrl-C (SIGINT) does end the process at once.
+process.on('SIGTERM', () => void stop('SIGTERM'));
 process.once('SIGINT', () => void stop('SIGINT'));
 
 try {
-  await app.register(deskbook, { config, database });
+  await app.register(deskbook, { config, database, stopping: () => stopping });
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info({ database: database.kind }, `Deskbook is ready: ${config.PUBLIC_URL} (API docs at /api/docs)`);
 } catch (error) {

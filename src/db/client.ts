@@ -26,7 +26,16 @@ export interface DatabaseHandle {
 export type QueryListener = (sql: string, params: unknown[]) => void;
 
 export type DatabaseOptions =
-  | { kind: 'postgres'; url: string; poolSize?: number; connectTimeoutMs?: number; statementTimeoutMs?: number; onQuery?: QueryListener }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      connectTimeoutMs?: number;
+      statementTimeoutMs?: number;
+      onQuery?: QueryListener;
+      /** 'transaction': reached through a pooler in transaction mode, see sessionFree. */
+      pooler?: 'none' | 'transaction';
+    }
   /** dataDir undefined: in memory (tests). statementTimeoutMs: see waitingNoLongerThan. */
   | { kind: 'pglite'; dataDir?: string; statementTimeoutMs?: number; onQuery?: QueryListener };
 
@@ -50,11 +59,62 @@ function alwaysPrepared(client: Sql): Sql {
   });
 }
 
+/**
+ * Behind a pooler in transaction mode: a connection sends a statement outside a transaction only
+ * once the previous one was answered. postgres.js otherwise pipelines a statement behind one
+ * without parameters (sent as a simple query); when the one behind has parameters and is sent
+ * unnamed, its first half (Parse, Describe, Flush) waits for the second, and PgBouncer 1.18 gives
+ * the server connection to another client at the first one's ReadyForQuery: the statement's
+ * caller then waited forever (seen with 45 bookings at once through three processes).
+ * `onexecute` answering false takes the connection out of the queue until its statement is done.
+ * Inside a transaction (postgres.js's own `begin`, not this wrapper) PgBouncer keeps the server
+ * connection, so pipelining stays.
+ */
+function oneAtATime(client: Sql): Sql {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === 'unsafe') {
+        return (query: string, parameters?: unknown[], options?: object) =>
+          target.unsafe(query, parameters as never, { ...options, onexecute: () => false } as never);
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
 const RECONNECT_BACKOFF_S = 0.2;
+
+/**
+ * Behind a pooler in transaction mode (PgBouncer 1.18) consecutive statements of one caller may
+ * run on different server connections, so nothing may live on a connection between transactions
+ * (docs/deployment.md#through-pgbouncer-in-transaction-mode): statements are sent unnamed (parsed
+ * each time; `prepare: false` overrides drizzle's per-query request), and the start-up packet
+ * carries only the parameters PgBouncer tracks per client (application_name, TimeZone), and
+ * statements outside transactions are not pipelined (oneAtATime). The
+ * statement timeout and jit cannot travel there: they belong to the database role
+ * (ALTER ROLE … SET statement_timeout) or PgBouncer's connect_query. The service itself takes
+ * only transaction-scoped advisory locks and never LISTENs, in either mode.
+ */
+function sessionFree(options: { statementTimeoutMs?: number }, pooled: boolean) {
+  if (pooled) return { prepare: false, connection: { application_name: 'deskbook', TimeZone: 'UTC' } };
+  return {
+    prepare: true,
+    connection: {
+      application_name: 'deskbook',
+      statement_timeout: options.statementTimeoutMs ?? 30_000,
+      TimeZone: 'UTC',
+      // Compiling a plan costs milliseconds that none of these short queries wins back.
+      jit: 'off',
+    },
+  };
+}
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === 'postgres') {
+    const pooled = options.pooler === 'transaction';
+    const session = sessionFree(options, pooled);
     const client = postgres(options.url, {
+      prepare: session.prepare,
       max: options.poolSize ?? 10,
       connect_timeout: (options.connectTimeoutMs ?? 5000) / 1000,
       idle_timeout: 60,
@@ -62,15 +122,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       // queries wait through it: after an outage the service would stay away that long.
       backoff: () => RECONNECT_BACKOFF_S,
       onnotice: () => {},
-      connection: {
-        application_name: 'deskbook',
-        statement_timeout: options.statementTimeoutMs ?? 30_000,
-        TimeZone: 'UTC',
-        // Compiling a plan costs milliseconds that none of these short queries wins back.
-        jit: 'off',
-      },
+      connection: session.connection,
     });
-    return handle(drizzlePostgres(alwaysPrepared(client), { schema, logger: queryLogger(options.onQuery) }), 'postgres', () => client.end({ timeout: 5 }));
+    return handle(drizzlePostgres(pooled ? oneAtATime(client) : alwaysPrepared(client), { schema, logger: queryLogger(options.onQuery) }), 'postgres', () =>
+      client.end({ timeout: 5 }),
+    );
   }
   let location: string | undefined;
   if (options.dataDir !== undefined) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import postgres from 'postgres';
+import { inject } from 'vitest';
 import { openDatabase, type DatabaseHandle, type QueryListener } from '../../src/db/client.js';
 
 export type TestDbKind = 'pglite' | 'postgres';
@@ -8,6 +9,21 @@ export type TestDbKind = 'pglite' | 'postgres';
 /** Which database this vitest project runs on (see vitest.config.ts). */
 export const testDbKind: TestDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 export const onPostgres = testDbKind === 'postgres';
+
+/**
+ * The `pgbouncer` vitest project (vitest.config.ts) runs a named subset of the suite with every
+ * test app's pool going through PgBouncer in transaction mode (DATABASE_POOLER=transaction,
+ * docs/deployment.md#through-pgbouncer-in-transaction-mode); its global setup starts PgBouncer.
+ */
+export const throughPgBouncer = process.env.TEST_POOLER === 'transaction';
+
+/** `url` of a test database rewritten to reach it through the project's PgBouncer. */
+function pooledUrl(url: string): string {
+  const target = new URL(url);
+  target.hostname = '127.0.0.1';
+  target.port = String(inject('pgbouncerPort'));
+  return target.toString();
+}
 
 function adminUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
@@ -36,7 +52,7 @@ export async function createPostgresDatabase(): Promise<{ url: string; name: str
 
 export interface TestDatabase {
   handle: DatabaseHandle;
-  /** Set on PostgreSQL: the URL of this fresh database (for a second pool or a server process). */
+  /** Set on PostgreSQL: the URL of this fresh database (for a second pool or a server process; direct, never through PgBouncer). */
   url?: string;
   dispose(): Promise<void>;
 }
@@ -50,7 +66,8 @@ export async function createTestDatabase(options: { poolSize?: number; statement
   const created = await createPostgresDatabase();
   const handle = await openDatabase({
     kind: 'postgres',
-    url: created.url,
+    url: throughPgBouncer ? pooledUrl(created.url) : created.url,
+    pooler: throughPgBouncer ? 'transaction' : 'none',
     poolSize: options.poolSize ?? 10,
     statementTimeoutMs: options.statementTimeoutMs,
     onQuery: options.onQuery,
@@ -98,4 +115,11 @@ export class StatementCounter {
 export function rebuilt(statement: SentStatement): SQL {
   const pieces = statement.sql.split(/\$(\d+)/);
   return sql.join(pieces.map((piece, index) => (index % 2 === 0 ? sql.raw(piece) : sql`${statement.params[Number(piece) - 1]}`)));
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Port of the PgBouncer the `pgbouncer` project's global setup started. */
+    pgbouncerPort: number;
+  }
 }

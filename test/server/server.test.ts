@@ -334,3 +334,25 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL database', ()
     expect(exitB).toEqual({ code: 0, signal: null });
   });
 });
+
+describe.runIf(testDbKind === 'pglite')('SIGTERM with SHUTDOWN_DRAIN_DELAY (docs/deployment.md#rolling-restarts)', () => {
+  it('fails readiness at once, goes on serving through the delay (a repeated SIGTERM changes nothing), then exits 0', async () => {
+    const server = await startHealthy({ DATA_DIR: tempDir('deskbook-drain-'), LOG_LEVEL: 'info', SHUTDOWN_DRAIN_DELAY: '1500ms' });
+    expect((await fetch(`${server.base}/api/health/ready`)).status).toBe(200);
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    await sleep(300);
+    const ready = await fetch(`${server.base}/api/health/ready`);
+    expect(ready.status).toBe(503);
+    expect(((await ready.json()) as { code: string }).code).toBe('SERVICE_UNAVAILABLE');
+    expect(ready.headers.get('retry-after')).not.toBeNull();
+    server.child.kill('SIGTERM');
+    // Still serving, on new connections too, while the balancer moves away.
+    expect((await fetch(`${server.base}/api/health`)).status).toBe(200);
+    expect((await fetch(`${server.base}/api/settings`)).status).toBe(200);
+    const exit = await Promise.race([server.exited, sleep(15_000).then(() => undefined)]);
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(1500);
+    await expect(fetch(`${server.base}/api/health`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+  });
+});

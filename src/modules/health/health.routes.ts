@@ -6,7 +6,13 @@ import { problemResponses } from '../../shared/schemas.js';
 /** How long readiness waits for the database before answering 503. */
 export const READINESS_TIMEOUT_MS = 1000;
 
-export const healthRoutes: FastifyPluginAsyncTypebox<{ availability: DatabaseAvailability }> = async (app, { availability }) => {
+export interface HealthOptions {
+  availability: DatabaseAvailability;
+  /** True once SIGTERM arrived: the balancer is told to send no more (docs/deployment.md#rolling-restarts). */
+  stopping: () => boolean;
+}
+
+export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app, { availability, stopping }) => {
   app.get(
     '/api/health',
     {
@@ -29,12 +35,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ availability: DatabaseAva
       schema: {
         tags: ['Health'],
         summary: 'Readiness',
-        description: `200 when the database answers within ${READINESS_TIMEOUT_MS / 1000} s; 503 SERVICE_UNAVAILABLE (with Retry-After) otherwise. No authentication.`,
+        description: `200 when the database answers within ${READINESS_TIMEOUT_MS / 1000} s; 503 SERVICE_UNAVAILABLE (with Retry-After) otherwise, and from the moment the process received SIGTERM (it still serves what reaches it while it drains). No authentication.`,
         security: [],
         response: { 200: Type.Object({ status: Type.Literal('ready') }), ...problemResponses(503) },
       },
     },
     async () => {
+      if (stopping()) throw databaseUnavailable('This process is stopping; another one serves');
       if (!(await availability.check(READINESS_TIMEOUT_MS))) throw databaseUnavailable('The database does not answer');
       return { status: 'ready' as const };
     },

@@ -91,7 +91,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description 200 when the database answers within 1 s; 503 SERVICE_UNAVAILABLE (with Retry-After) otherwise. No authentication.
+         * @description 200 when the database answers within 1 s; 503 SERVICE_UNAVAILABLE (with Retry-After) otherwise, and from the moment the process received SIGTERM (it still serves what reaches it while it drains). No authentication.
          */
         get: {
             parameters: {
