@@ -7,6 +7,10 @@ export { Email, LONG_TEXT_MAX, Name, Password, SHORT_TEXT_MAX, StringEnum } from
 
 export const Uuid = (description?: string) => Type.String({ format: 'uuid', ...(description ? { description } : {}) });
 
+/** An instant given by a client: ISO 8601 with an offset, answered in UTC (docs/behaviour.md#reservations). */
+export const InstantInput = (description: string) =>
+  Type.String({ format: 'date-time', maxLength: 40, description: `${description} ISO 8601 with an offset (Z or ±hh:mm); answered in UTC.` });
+
 export const Timestamp = (description?: string) => Type.String({ format: 'date-time', description: description ?? 'ISO 8601 date-time in UTC (ends in Z).' });
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

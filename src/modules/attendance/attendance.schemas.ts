@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Page, pageQueryProperties } from '../../shared/paging.js';
-import { Nullable, StringEnum, Timestamp, Uuid } from '../../shared/schemas.js';
+import { InstantInput, Nullable, StringEnum, Timestamp, Uuid } from '../../shared/schemas.js';
 
 export const ATTENDANCE_STATUSES = ['PENDING', 'CHECKED_IN', 'NO_SHOW', 'NOT_REQUIRED'] as const;
 
@@ -29,8 +29,6 @@ export const Attendance = Type.Object(
   { title: 'Attendance' },
 );
 export type AttendanceDto = Static<typeof Attendance>;
-
-const InstantInput = (description: string) => Type.String({ format: 'date-time', maxLength: 40, description: `${description} ISO 8601 with an offset.` });
 
 export const AttendanceListQuery = Type.Object({
   ...pageQueryProperties,

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Page, pageQueryProperties } from '../../shared/paging.js';
-import { StringEnum, Timestamp, Uuid } from '../../shared/schemas.js';
+import { InstantInput, StringEnum, Timestamp, Uuid } from '../../shared/schemas.js';
 
 export const RESERVATION_TYPES = ['shared', 'fixed'] as const;
 
@@ -22,9 +22,6 @@ export const Reservation = Type.Object(
   { title: 'Reservation' },
 );
 export type ReservationDto = Static<typeof Reservation>;
-
-const InstantInput = (description: string) =>
-  Type.String({ format: 'date-time', maxLength: 40, description: `${description} ISO 8601 with an offset (Z or ±hh:mm); answered in UTC.` });
 
 export const CreateReservationBody = Type.Object(
   {

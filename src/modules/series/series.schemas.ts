@@ -1,14 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Page, pageQueryProperties } from '../../shared/paging.js';
-import { Nullable, StringEnum, Timestamp, Uuid } from '../../shared/schemas.js';
+import { InstantInput, Nullable, StringEnum, Timestamp, Uuid } from '../../shared/schemas.js';
 import { MAX_OCCURRENCES, WEEKDAYS } from './series.recurrence.js';
 
 const ReservationType = StringEnum(['shared', 'fixed'] as const, {
   description: 'shared: an ordinary booking (the default). fixed: an admin assigns a desk to a person (admins only).',
 });
-
-const InstantInput = (description: string) =>
-  Type.String({ format: 'date-time', maxLength: 40, description: `${description} ISO 8601 with an offset (Z or ±hh:mm); answered in UTC.` });
 
 const LocalDate = (description: string) => Type.String({ format: 'date', maxLength: 10, description });
 

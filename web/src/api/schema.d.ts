@@ -9407,9 +9407,9 @@ export interface paths {
                     userId?: string;
                     /** @description PENDING: check-in required and not done yet. CHECKED_IN: the owner (or an admin) checked in. NO_SHOW: nobody checked in by `releaseAt`; the reservation was released. NOT_REQUIRED: check-in was not required when it was booked. */
                     status?: "PENDING" | "CHECKED_IN" | "NO_SHOW" | "NOT_REQUIRED";
-                    /** @description Only reservations ending after this instant. ISO 8601 with an offset. */
+                    /** @description Only reservations ending after this instant. ISO 8601 with an offset (Z or ±hh:mm); answered in UTC. */
                     from?: string;
-                    /** @description Only reservations starting before this instant. ISO 8601 with an offset. */
+                    /** @description Only reservations starting before this instant. ISO 8601 with an offset (Z or ±hh:mm); answered in UTC. */
                     to?: string;
                 };
                 header?: never;
