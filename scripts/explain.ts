@@ -121,7 +121,7 @@ const SCENARIOS: Scenario[] = [
   {
     id: 'stats',
     title: 'GET /api/stats (computed, not cached)',
-    run: (db) => new StatsService(db, systemClock).statistics(),
+    run: (db) => new StatsService(db, systemClock, primaryOnly(db)).statistics(),
   },
   {
     id: 'reservations',

@@ -232,7 +232,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     },
     app.log,
   );
-  const stats = new StatsService(db, clock);
+  const stats = new StatsService(db, clock, reads);
   const search = new SearchService(reads);
   const attendance = new AttendanceService(db, clock, attendanceRules(config));
   if (await attendance.syncDefaults()) app.log.info('check-in settings changed: reservations not started yet planned again');

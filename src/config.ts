@@ -135,7 +135,7 @@ const specs = {
     parse: duration(100, 3_600_000),
   },
   DATABASE_READ_URL: {
-    doc: 'PostgreSQL URL of a streaming read replica of DATABASE_URL (optional). Search, reservation lists, floor-plan availability and calendar feeds read it while a caller has no write it has not replayed yet; everything else, and every check that guards a write, reads the primary (docs/deployment.md). Reached like DATABASE_URL (same pool size and DATABASE_POOLER).',
+    doc: 'PostgreSQL URL of a streaming read replica of DATABASE_URL (optional). Search, reservation lists, floor-plan availability, calendar feeds and statistics read it while it holds every write they must show (the caller’s own at once); everything else, and every check that guards a write, reads the primary (docs/deployment.md). Reached like DATABASE_URL (same pool size and DATABASE_POOLER).',
     parse: url('postgres:', 'postgresql:'),
   },
   DATABASE_READ_MAX_LAG: {

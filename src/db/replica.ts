@@ -5,7 +5,7 @@ import { isDatabaseUnavailable, pgErrorCode, PG } from './errors.js';
 
 /**
  * Where the heavy reads run (docs/deployment.md#with-a-read-replica): search, reservation lists,
- * floor-plan availability and calendar feeds. Everything else, above all every write and every
+ * floor-plan availability, calendar feeds and statistics. Everything else, above all every write and every
  * check that guards one, keeps the primary's `db`.
  */
 export interface ReadRouting {

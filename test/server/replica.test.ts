@@ -31,6 +31,7 @@ describe.runIf(onPostgres)('a read replica with read-your-writes', () => {
   let strict: TestApp;
   let alice: string;
   let bob: string;
+  let adminToken: string;
   let deskId: string;
   let roomId: string;
   const start = new Date(Math.ceil(Date.now() / DAY_MS) * DAY_MS + DAY_MS + 10 * 3_600_000);
@@ -62,6 +63,7 @@ describe.runIf(onPostgres)('a read replica with read-your-writes', () => {
     await service.createUser({ email: 'bob@example.test', password: 'bob-password-1' });
     alice = (await service.login('alice@example.test', 'alice-password-1')).accessToken;
     bob = (await service.login('bob@example.test', 'bob-password-1')).accessToken;
+    adminToken = await service.adminToken();
     const place = await insertDeskInNewRoom(primaryHandle.db);
     deskId = place.desk.id;
     roomId = place.room.id;
@@ -109,6 +111,11 @@ describe.runIf(onPostgres)('a read replica with read-your-writes', () => {
     });
     const { onReplica } = await counted(() => list(service, bob));
     expect(onReplica).toBe(1);
+    // Statistics too, once the replica holds every counted write the request saw on the primary.
+    const figures = await counted(() => service.request({ method: 'GET', url: '/api/stats', token: adminToken }));
+    expect(figures.response.statusCode).toBe(200);
+    expect(figures.response.json<{ totalDesks: number; totalReservations: number }>()).toMatchObject({ totalDesks: 1, totalReservations: 0 });
+    expect(figures.onReplica).toBeGreaterThan(0);
   });
 
   it('while replay is paused, a caller who booked reads it at once, others read the replica, and a guarded write sees the primary', async () => {
@@ -133,6 +140,13 @@ describe.runIf(onPostgres)('a read replica with read-your-writes', () => {
       const search = await counted(() => freeDesks(app, alice));
       expect(search.response).not.toContain(deskId);
       expect(search.onReplica).toBe(0);
+    }
+
+    // Statistics promise everybody's writes: the replica's change count is behind the one the
+    // request read on the primary, so they are computed there (by either process).
+    for (const app of [service, strict]) {
+      const figures = await counted(() => app.request({ method: 'GET', url: '/api/stats', token: adminToken }));
+      expect(figures.response.json<{ totalReservations: number }>().totalReservations).toBe(1);
     }
 
     // Bob has written nothing: his search reads the paused replica, which has not seen the booking (stale within 60 s).
