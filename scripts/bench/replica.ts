@@ -123,6 +123,10 @@ try {
       },
     },
   ];
+  // Transactions the standby ran: shows which server's reads it answered (the refresh adds about 5 a second).
+  const onStandby = postgres(standby.url, { max: 1, onnotice: () => {} });
+  const standbyTransactions = async () =>
+    Number((await onStandby<{ n: string }[]>`select xact_commit::text as n from pg_stat_database where datname = 'deskbook'`)[0]!.n);
   const runs = new Map<string, Measurement[]>();
   for (let round = 1; round <= rounds; round++) {
     for (const scenario of scenarios) {
@@ -130,10 +134,16 @@ try {
       for (const server of order) {
         const load = { headers: { authorization: `Bearer ${scenario.token}`, 'content-type': 'application/json' }, requests: [scenario.request] };
         if (round === 1) await measure({ url: server.baseUrl, load, seconds: 1, expected: [200] });
+        const before = await standbyTransactions();
         const result = await measure({ url: server.baseUrl, load, seconds, expected: [200] });
+        // pg_stat_database is sent by each backend when it goes idle, at most once a second.
+        await new Promise((resolve) => setTimeout(resolve, 1200));
+        const replicaShare = (await standbyTransactions()) - before;
         const key = `${scenario.id} ${server.name}`;
         runs.set(key, [...(runs.get(key) ?? []), result]);
-        console.log(`round ${round} ${key.padEnd(24)} ${Math.round(result.perSecond)} req/s p50 ${result.p50} ms p99 ${result.p99} ms errors ${result.errors}`);
+        console.log(
+          `round ${round} ${key.padEnd(24)} ${Math.round(result.perSecond)} req/s p50 ${result.p50} ms p99 ${result.p99} ms errors ${result.errors}; ${result.responses} responses, ${replicaShare} transactions on the standby`,
+        );
       }
     }
   }
@@ -145,6 +155,7 @@ try {
       `| ${scenario.title} | ${Math.round(a.perSecond)} | ${Math.round(b.perSecond)} | ${(b.perSecond / a.perSecond).toFixed(2)} | ${a.p99} / ${b.p99} |`,
     );
   }
+  await onStandby.end();
   await admin.end();
 } finally {
   await Promise.all(servers.map((server) => server.stop()));
