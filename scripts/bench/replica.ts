@@ -52,6 +52,8 @@ async function start(label: string, env: Record<string, string>): Promise<Server
       LOG_LEVEL: 'warn',
       REQUEST_LOG: 'false',
       LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '1000000',
+      // USERs book beyond the seed's six months (book-users).
+      RESERVATION_HORIZON: '3650d',
       EXPENSIVE_CONCURRENCY_PER_USER: '1000',
       ...env,
     },
@@ -89,14 +91,25 @@ try {
   const replicated = await start('replica', { DATABASE_URL: databaseUrl, DATABASE_READ_URL: standby.url.replace(/\/postgres$/, '/deskbook') });
   const user = await token(alone, 'user00001@example.test');
   const adminToken = await token(alone, SEED_ADMIN_EMAIL);
+  // One USER per connection: each booking also updates its own caller's row (no hot row).
+  const userTokens = await Promise.all(Array.from({ length: 50 }, (_, i) => token(alone, `user${String(i + 1).padStart(5, '0')}@example.test`)));
+  let nextClient = 0;
   const reader = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  const desks = (await reader<{ id: string }[]>`select id from desks order by id`).map((row) => row.id);
+  // Desks a USER may book (flexible, in an available room).
+  const desks = (
+    await reader<{ id: string }[]>`select d.id from desks d join rooms r on r.id = d.room_id where d.type = 'FLEX' and r.available order by d.id`
+  ).map((row) => row.id);
   await reader.end();
   const tomorrow = new Date(Math.ceil(Date.now() / (24 * HOUR)) * 24 * HOUR + 9 * HOUR);
   const window = { start: tomorrow.toISOString(), end: new Date(tomorrow.getTime() + 8 * HOUR).toISOString() };
   // Far beyond the seed's six months; the n-th booking of a run takes its own hour.
   let booking = 0;
   const farAway = Date.UTC(new Date().getUTCFullYear() + 3, 0, 1);
+  const nextBooking = () => {
+    const n = booking++;
+    const start = farAway + n * HOUR;
+    return JSON.stringify({ deskId: desks[n % desks.length], startTime: new Date(start).toISOString(), endTime: new Date(start + HOUR).toISOString() });
+  };
   const scenarios = [
     { id: 'reservations', title: 'GET /api/reservation (USER)', token: user, request: { method: 'GET' as const, path: '/api/reservation' } },
     {
@@ -107,20 +120,17 @@ try {
     },
     {
       id: 'book',
-      title: 'POST /api/reservation (ADMIN, own hour each)',
+      title: 'POST /api/reservation (one ADMIN on all connections, own hour each)',
       token: adminToken,
-      request: {
-        method: 'POST' as const,
-        path: '/api/reservation',
-        setupRequest: (request: object) => {
-          const n = booking++;
-          const start = farAway + n * HOUR;
-          return {
-            ...request,
-            body: JSON.stringify({ deskId: desks[n % desks.length], startTime: new Date(start).toISOString(), endTime: new Date(start + HOUR).toISOString() }),
-          };
-        },
-      },
+      request: { method: 'POST' as const, path: '/api/reservation', setupRequest: (request: object) => ({ ...request, body: nextBooking() }) },
+    },
+    {
+      id: 'book-users',
+      title: 'POST /api/reservation (50 USERs, one per connection, own hour each)',
+      token: adminToken,
+      setupClient: (client: { setHeaders(headers: Record<string, string>): void }) =>
+        client.setHeaders({ authorization: `Bearer ${userTokens[nextClient++ % userTokens.length]}`, 'content-type': 'application/json' }),
+      request: { method: 'POST' as const, path: '/api/reservation', setupRequest: (request: object) => ({ ...request, body: nextBooking() }) },
     },
   ];
   // Transactions the standby ran: shows which server's reads it answered (the refresh adds about 5 a second).
@@ -132,7 +142,11 @@ try {
     for (const scenario of scenarios) {
       const order = round % 2 === 1 ? [alone, replicated] : [replicated, alone];
       for (const server of order) {
-        const load = { headers: { authorization: `Bearer ${scenario.token}`, 'content-type': 'application/json' }, requests: [scenario.request] };
+        const load = {
+          headers: { authorization: `Bearer ${scenario.token}`, 'content-type': 'application/json' },
+          requests: [scenario.request],
+          ...('setupClient' in scenario ? { setupClient: scenario.setupClient } : {}),
+        };
         if (round === 1) await measure({ url: server.baseUrl, load, seconds: 1, expected: [200] });
         const before = await standbyTransactions();
         const result = await measure({ url: server.baseUrl, load, seconds, expected: [200] });
