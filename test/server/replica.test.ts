@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../src/db/client.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { onPostgres } from '../helpers/database.js';
+import { pgbouncerInstalled, startPgBouncer } from '../helpers/pgbouncer.js';
 import { insertDeskInNewRoom } from '../helpers/fixtures.js';
 import { startPostgresCluster, startStandby, type PostgresCluster } from '../helpers/postgres-cluster.js';
 
@@ -178,6 +179,44 @@ describe.runIf(onPostgres)('a read replica with read-your-writes', () => {
       const { response, onReplica } = await counted(() => list(service, alice));
       return onReplica > 0 && response.json<{ content: unknown[] }>().content.length === 1;
     });
+  });
+
+  it.runIf(pgbouncerInstalled())('reaches a replica through PgBouncer in transaction mode (no named statements there)', async () => {
+    const bouncer = await startPgBouncer(standby!.url, { poolSize: 4 });
+    let pooledStatements = 0;
+    const pooled = await openDatabase({
+      kind: 'postgres',
+      url: bouncer.through(standby!.url.replace(/\/postgres$/, '/deskbook')),
+      pooler: 'transaction',
+      onQuery: (text) => {
+        if (!text.includes('pg_last_wal_replay_lsn')) pooledStatements++;
+      },
+    });
+    const app = await createTestApp({
+      database: { handle: primaryHandle, dispose: async () => {} },
+      readDatabase: pooled,
+      env: { DATABASE_POOLER: 'transaction' },
+    });
+    try {
+      await eventually(async () => {
+        const before = pooledStatements;
+        const response = await list(app, bob);
+        return response.statusCode === 200 && pooledStatements > before;
+      });
+      const booked = await app.request({
+        method: 'POST',
+        url: '/api/reservation',
+        token: bob,
+        payload: { deskId, startTime: window.end, endTime: new Date(start.getTime() + 2 * 3_600_000).toISOString() },
+      });
+      expect(booked.statusCode, booked.body).toBe(200);
+      const mine = await list(app, bob);
+      expect(mine.json<{ content: { id: string }[] }>().content.map((r) => r.id)).toContain(booked.json<{ id: string }>().id);
+    } finally {
+      await app.close();
+      await pooled.close();
+      await bouncer.stop();
+    }
   });
 
   it('with the replica down, reads answer from the primary (no 5xx, the primary stays ready) and return to it once it is back', async () => {
