@@ -92,7 +92,9 @@ describe('SQL statements per authenticated read', () => {
     it(`answers each as ${role} in at most ${CEILING} statements`, async () => {
       const counts: Record<string, number> = {};
       for (const { method, path } of operations) {
-        const request = { method: method as 'GET' | 'POST', url: url(path), token: tokens[role], ...(method === 'POST' ? { payload: {} } : {}) };
+        // Searches ask for pages of one, so each page is full: the case whose total once cost a count apart.
+        const search = method === 'POST' ? { payload: {}, query: { size: '1' } } : {};
+        const request = { method: method as 'GET' | 'POST', url: url(path), token: tokens[role], ...search };
         const warm = await t.request(request);
         // Images that were never uploaded answer 404; a user may not read others' sessions.
         expect(warm.statusCode, `${method} ${path}: ${warm.body}`).toBeLessThan(500);

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, ilike, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
-import { reservedRangeOf, windowRange, type TimeWindow } from '../../db/time-ranges.js';
+import { reservedRangeOf, timestampOf, windowRange, type TimeWindow } from '../../db/time-ranges.js';
 import { departments, desks, equipment, reports, reservations, rooms } from '../../db/schema.js';
 import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
 import { containsPattern } from '../../shared/text.js';
@@ -54,8 +54,38 @@ const d = alias(desks, 'd');
 const e = alias(equipment, 'e');
 const res = alias(reservations, 'res');
 
+const before = alias(reservations, 'before');
+
 const reservedRange = reservedRangeOf(res);
-const reservationsOfDeskIn = (window: TimeWindow) => sql`${res.deskId} = ${d.id} and ${reservedRange} && ${windowRange(window)}`;
+
+/*
+ * A desk's reservations never overlap one another (the exclusion constraint
+ * reservations_desk_overlap), so in start order they are in end order too. That lets the probes
+ * below read the B-tree reservations_desk_start_idx (desk, start, end) in one descent, where the
+ * GiST index of the constraint costs about three times as much per probe
+ * (docs/query-plans.md#room-search-post-apisearchrooms).
+ */
+
+/**
+ * The desk `d` has no reservation overlapping the window: the last of its reservations that
+ * starts before the window ends (if any) ends by the window's start.
+ */
+const deskFreeIn = (window: TimeWindow) =>
+  sql`coalesce((select ${res.endTime} from ${reservations} ${res} where ${res.deskId} = ${d.id} and ${res.startTime} < ${timestampOf(window.end)}
+                order by ${res.startTime} desc limit 1) <= ${timestampOf(window.start)}, true)`;
+
+/**
+ * The reservations `res` of the desk `d` overlapping the window. They start between the start of
+ * the last reservation beginning at or before the window's start (the only earlier one that can
+ * reach into the window) and the window's end: a bounded range of the B-tree.
+ */
+const reservationsOfDeskIn = (window: TimeWindow) => {
+  const start = timestampOf(window.start);
+  const end = timestampOf(window.end);
+  const earliest = sql`coalesce((select ${before.startTime} from ${reservations} ${before} where ${before.deskId} = ${d.id} and ${before.startTime} <= ${start}
+                                 order by ${before.startTime} desc limit 1), ${start})`;
+  return sql`${res.deskId} = ${d.id} and ${res.startTime} >= ${earliest} and ${res.startTime} < ${end} and ${res.endTime} > ${start}`;
+};
 
 /** The equipment `e` matches the item: type equal and name a substring, whichever are given. */
 function equipmentMatches(item: PlaceCriteria['equipment'][number]): SQL {
@@ -105,7 +135,7 @@ function deskConditions(criteria: PlaceCriteria): SQL[] {
   }
   if (free) {
     if (free.partlyFreeSeconds === undefined) {
-      conditions.push(sql`not exists (select 1 from ${reservations} ${res} where ${reservationsOfDeskIn(free)})`);
+      conditions.push(deskFreeIn(free));
     } else {
       // One probe of the desk's reservations in the window: none (booked is null) is wholly free;
       // otherwise the free stretches are the window minus them, and one must be long enough.
@@ -161,8 +191,8 @@ const totalOfAllMatches = () => sql<number>`(count(*) over ())::int`.mapWith(Num
 /**
  * Search runs in SQL only, in a fixed number of statements whatever the page size. Room and
  * department search answer in one statement (the page, its total and, for rooms, the matching
- * desks of each room on it); report search in two at most (the page, and a count unless the page
- * itself shows the total). A page past the end adds a count.
+ * desks of each room on it), report search too (the page and its total). A page past the end adds a
+ * count.
  */
 export class SearchRepository {
   constructor(private readonly db: Database) {}
@@ -218,30 +248,43 @@ export class SearchRepository {
 
   /**
    * Unlike places, reports come from an index in the requested order (newest first by default),
-   * so the page stops early; the total is counted apart, and only when the page is full (a page
-   * with room to spare is the last one, so it shows the total).
+   * so the page stops early. The total rides on every row as an uncorrelated subquery (an
+   * InitPlan, computed once, over the trigram indexes), so the page and its total are one
+   * statement; only a page past the end, which has no row to carry it, counts apart.
    */
   async reports(criteria: ReportCriteria, request: PageRequest): Promise<{ rows: ReportRow[]; total: number }> {
-    const conditions: SQL[] = [];
-    // Substring matches are served by the trigram indexes on title and description.
-    if (criteria.title !== undefined) conditions.push(ilike(reports.title, containsPattern(criteria.title)));
-    if (criteria.description !== undefined) conditions.push(ilike(reports.description, containsPattern(criteria.description)));
-    if (criteria.reportedBy !== undefined) conditions.push(eq(reports.reportedBy, criteria.reportedBy));
-    if (criteria.department !== undefined) conditions.push(eq(reports.departmentId, criteria.department));
-    if (criteria.room !== undefined) conditions.push(eq(reports.roomId, criteria.room));
-    if (criteria.desk !== undefined) conditions.push(eq(reports.deskId, criteria.desk));
-    if (criteria.equipment !== undefined) conditions.push(eq(reports.equipmentId, criteria.equipment));
-    const where = and(...conditions);
-    const rows = await this.db
-      .select()
+    const where = (pattern: (text: string) => SQL) => {
+      const conditions: SQL[] = [];
+      // Substring matches are served by the trigram indexes on title and description.
+      if (criteria.title !== undefined) conditions.push(ilike(reports.title, pattern(criteria.title)));
+      if (criteria.description !== undefined) conditions.push(ilike(reports.description, pattern(criteria.description)));
+      if (criteria.reportedBy !== undefined) conditions.push(eq(reports.reportedBy, criteria.reportedBy));
+      if (criteria.department !== undefined) conditions.push(eq(reports.departmentId, criteria.department));
+      if (criteria.room !== undefined) conditions.push(eq(reports.roomId, criteria.room));
+      if (criteria.desk !== undefined) conditions.push(eq(reports.deskId, criteria.desk));
+      if (criteria.equipment !== undefined) conditions.push(eq(reports.equipmentId, criteria.equipment));
+      return and(...conditions);
+    };
+    /*
+     * The count reads its patterns through a scalar subquery, which the planner cannot see into:
+     * it estimates the count alike in the custom plan (parameters known) and in the generic one
+     * a prepared statement may switch to after five runs. Seen as literals, a common word made
+     * the custom plan's estimate exceed the generic plan's, and PostgreSQL then took the generic
+     * plan for the whole statement, whose page sorts every match instead of stopping after a
+     * page from reports_created_idx (41 ms instead of 10; docs/query-plans.md#report-search-post-apisearchreports).
+     */
+    const counting = this.db
+      .select({ total: count() })
       .from(reports)
-      .where(where)
+      .where(where((text) => sql`(select ${containsPattern(text)}::text)`));
+    const rows = await this.db
+      .select({ ...getTableColumns(reports), total: sql<number>`${counting}::int`.mapWith(Number) })
+      .from(reports)
+      .where(where((text) => sql`${containsPattern(text)}`))
       .orderBy(...orderByClauses(request, reportSortColumns, [desc(reports.createdAt)], reports.id))
       .limit(request.size)
       .offset(offsetOf(request));
-    if (rows.length > 0 && rows.length < request.size) return { rows, total: offsetOf(request) + rows.length };
-    if (rows.length === 0 && offsetOf(request) === 0) return { rows, total: 0 };
-    const [row] = await this.db.select({ total: count() }).from(reports).where(where);
-    return { rows, total: row?.total ?? 0 };
+    const total = await totalOfPage(rows, request, async () => (await counting)[0]?.total ?? 0);
+    return { rows: rows.map(({ total: _total, ...row }) => row), total };
   }
 }
