@@ -18,6 +18,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import { openDatabase, type Database } from '../src/db/client.js';
+import { primaryOnly } from '../src/db/replica.js';
 import * as schema from '../src/db/schema.js';
 import { InventoryService } from '../src/modules/inventory/inventory.service.js';
 import { ReservationsService } from '../src/modules/reservations/reservations.service.js';
@@ -57,13 +58,18 @@ const SCENARIOS: Scenario[] = [
     id: 'search-rooms',
     title: 'POST /api/search/rooms: free 09:00–17:00 tomorrow, department location, DOCKING_STATION',
     run: (db, f) =>
-      new SearchService(db).rooms({ department: { location: f.location }, equipment: [{ type: 'DOCKING_STATION' }], reservation: { free: f.window } }, {}),
+      new SearchService(primaryOnly(db)).rooms(
+        f.user,
+        { department: { location: f.location }, equipment: [{ type: 'DOCKING_STATION' }], reservation: { free: f.window } },
+        {},
+      ),
   },
   {
     id: 'search-rooms-partly',
     title: 'POST /api/search/rooms: the same, partlyReserved with partlyBetween PT2H',
     run: (db, f) =>
-      new SearchService(db).rooms(
+      new SearchService(primaryOnly(db)).rooms(
+        f.user,
         {
           department: { location: f.location },
           equipment: [{ type: 'DOCKING_STATION' }],
@@ -76,18 +82,28 @@ const SCENARIOS: Scenario[] = [
     id: 'search-rooms-full',
     title: 'POST /api/search/rooms: full 09:00–17:00 tomorrow, department location, DOCKING_STATION',
     run: (db, f) =>
-      new SearchService(db).rooms({ department: { location: f.location }, equipment: [{ type: 'DOCKING_STATION' }], reservation: { full: f.window } }, {}),
+      new SearchService(primaryOnly(db)).rooms(
+        f.user,
+        { department: { location: f.location }, equipment: [{ type: 'DOCKING_STATION' }], reservation: { full: f.window } },
+        {},
+      ),
   },
   {
     id: 'search-departments',
     title: 'POST /api/search/departments: available rooms, MONITOR, free 09:00–17:00 tomorrow',
-    run: (db, f) => new SearchService(db).departments({ room: { available: true }, equipment: [{ type: 'MONITOR' }], reservation: { free: f.window } }, {}),
+    run: (db, f) =>
+      new SearchService(primaryOnly(db)).departments(
+        f.user,
+        { room: { available: true }, equipment: [{ type: 'MONITOR' }], reservation: { free: f.window } },
+        {},
+      ),
   },
   {
     id: 'search-departments-location',
     title: 'POST /api/search/departments: department location, DOCKING_STATION, free 09:00–17:00 tomorrow',
     run: (db, f) =>
-      new SearchService(db).departments(
+      new SearchService(primaryOnly(db)).departments(
+        f.user,
         { department: { location: f.location }, equipment: [{ type: 'DOCKING_STATION' }], reservation: { free: f.window } },
         {},
       ),
@@ -95,22 +111,22 @@ const SCENARIOS: Scenario[] = [
   {
     id: 'search-reports',
     title: 'POST /api/search/reports: title contains "monitor"',
-    run: (db) => new SearchService(db).reports({ title: 'monitor' }, {}),
+    run: (db, f) => new SearchService(primaryOnly(db)).reports(f.user, { title: 'monitor' }, {}),
   },
   {
     id: 'search-reports-rare',
     title: 'POST /api/search/reports: title contains "flicker"',
-    run: (db) => new SearchService(db).reports({ title: 'flicker' }, {}),
+    run: (db, f) => new SearchService(primaryOnly(db)).reports(f.user, { title: 'flicker' }, {}),
   },
   {
     id: 'stats',
     title: 'GET /api/stats (computed, not cached)',
-    run: (db) => new StatsService(db, systemClock).statistics(),
+    run: (db) => new StatsService(db, systemClock, primaryOnly(db)).statistics(),
   },
   {
     id: 'reservations',
     title: 'GET /api/reservation as a USER (first page)',
-    run: (db, f) => new ReservationsService(db, systemClock, rules).list(f.user, {}),
+    run: (db, f) => new ReservationsService(db, systemClock, rules, primaryOnly(db)).list(f.user, {}),
   },
   {
     id: 'departments',
@@ -123,7 +139,7 @@ const SCENARIOS: Scenario[] = [
     run: (db, f) => {
       // Two years ahead: past anything the seed books (six months), so the insert succeeds.
       const start = Date.UTC(new Date().getUTCFullYear() + 2, 0, 5, 9);
-      return new ReservationsService(db, systemClock, rules).create(f.admin, {
+      return new ReservationsService(db, systemClock, rules, primaryOnly(db)).create(f.admin, {
         deskId: f.bookableDeskId,
         startTime: new Date(start).toISOString(),
         endTime: new Date(start + HOUR).toISOString(),

@@ -6,6 +6,7 @@ import type { Config } from './config.js';
 import { DatabaseAvailability } from './db/availability.js';
 import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { primaryOnly, REPLICA_DEFAULTS, ReplicaRouter, type ReadRouting } from './db/replica.js';
 import { loggerOptions } from './logging.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { attendanceRoutes } from './modules/attendance/attendance.routes.js';
@@ -56,6 +57,7 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersService } from './modules/users/users.service.js';
 import apiHeaders from './plugins/api-headers.js';
 import authenticate from './plugins/authenticate.js';
+import readYourWrites from './plugins/read-your-writes.js';
 import availabilityGate from './plugins/availability.js';
 import encoding, { parseQuery } from './plugins/encoding.js';
 import expensive from './plugins/expensive.js';
@@ -69,6 +71,8 @@ import { systemClock, type Clock } from './shared/clock.js';
 export interface AppOptions {
   config: Config;
   database: DatabaseHandle;
+  /** A streaming replica of `database` for the heavy reads (DATABASE_READ_URL, docs/deployment.md#with-a-read-replica). */
+  readDatabase?: DatabaseHandle;
   clock?: Clock;
   /** Stands in for the LDAP directory built from LDAP_URL (tests). */
   directory?: DirectoryAuthenticator;
@@ -126,6 +130,11 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const applied = await migrate(db);
   if (applied > 0) app.log.info({ applied }, 'database migrations applied');
   await ensureFirstAdmin(db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, app.log, clock);
+
+  const replica = options.readDatabase
+    ? new ReplicaRouter(db, options.readDatabase.db, app.log, { ...REPLICA_DEFAULTS, maxLagMs: config.DATABASE_READ_MAX_LAG })
+    : undefined;
+  const reads: ReadRouting = replica ?? primaryOnly(db);
 
   const tokens = new TokenService(await resolveSigningSecret(db, config.JWT_SECRET), clock);
   const throttle = new LoginThrottle(new ThrottleRepository(db), {
@@ -207,10 +216,10 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     horizonMs: config.RESERVATION_HORIZON,
     onePerUser: config.RESERVATION_ONE_PER_USER,
   };
-  const reservations = new ReservationsService(db, clock, reservationRules);
+  const reservations = new ReservationsService(db, clock, reservationRules, reads);
   const series = new SeriesService(db, clock, reservationRules);
   const reports = new ReportsService(db, clock);
-  const calendar = new CalendarService(db, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
+  const calendar = new CalendarService(db, reads, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
   const invitations = new InvitationSender(
     db,
     mailer,
@@ -223,11 +232,11 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     },
     app.log,
   );
-  const stats = new StatsService(db, clock);
-  const search = new SearchService(db);
+  const stats = new StatsService(db, clock, reads);
+  const search = new SearchService(reads);
   const attendance = new AttendanceService(db, clock, attendanceRules(config));
   if (await attendance.syncDefaults()) app.log.info('check-in settings changed: reservations not started yet planned again');
-  const floorPlans = new FloorPlansService(db);
+  const floorPlans = new FloorPlansService(db, reads);
   const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log);
 
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
@@ -241,6 +250,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(openapi);
   await app.register(availabilityGate, { availability });
   await app.register(authenticate, { auth });
+  await app.register(readYourWrites, { reads });
   await app.register(expensive, { perUser: config.EXPENSIVE_CONCURRENCY_PER_USER });
 
   await app.register(healthRoutes, { availability, stopping: options.stopping ?? (() => false) });
@@ -280,6 +290,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     publicUrl: config.PUBLIC_URL,
   });
   app.addHook('onReady', async () => releaseLoop.start());
+  if (replica) app.addHook('onReady', async () => replica.start());
   // Invitation mails leave from the outbox the reservations trigger fills (docs/behaviour.md#invitation-mails).
   if (config.CALENDAR_MAIL_INTERVAL > 0) app.addHook('onReady', async () => invitations.start(config.CALENDAR_MAIL_INTERVAL));
   app.addHook('onClose', async () => {
@@ -287,6 +298,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     await releaseLoop.stop();
     await invitations.stop();
     availability.stop();
+    replica?.stop();
     await passwords.settle();
     mailer.close();
   });

@@ -134,6 +134,15 @@ const specs = {
     default: '30s',
     parse: duration(100, 3_600_000),
   },
+  DATABASE_READ_URL: {
+    doc: 'PostgreSQL URL of a streaming read replica of DATABASE_URL (optional). Search, reservation lists, floor-plan availability, calendar feeds and statistics read it while it holds every write they must show (the caller’s own at once); everything else, and every check that guards a write, reads the primary (docs/deployment.md). Reached like DATABASE_URL (same pool size and DATABASE_POOLER).',
+    parse: url('postgres:', 'postgresql:'),
+  },
+  DATABASE_READ_MAX_LAG: {
+    doc: 'With DATABASE_READ_URL: how stale a read of others’ data may be. A replica further behind the primary serves nothing until it catches up; a failed one serves nothing for 5 s.',
+    default: '5s',
+    parse: duration(1000, 3_600_000),
+  },
   ADMIN_EMAIL: {
     doc: 'E-mail of the first admin, created at a start while no admin exists at all (and no user has the address; needs ADMIN_PASSWORD). Once any admin exists it is ignored: a deleted admin does not come back.',
     parse: text({ max: 200, pattern: EMAIL, hint: 'must be an e-mail address' }),
@@ -414,6 +423,9 @@ export function loadConfig(env: Environment = process.env): Config {
   }
   if (config.OIDC_ROLE_CLAIM !== undefined && config.OIDC_ADMIN_VALUES === undefined) {
     problems.push('OIDC_ADMIN_VALUES is required when OIDC_ROLE_CLAIM is set');
+  }
+  if (config.DATABASE_READ_URL !== undefined && config.DATABASE_URL === undefined) {
+    problems.push('DATABASE_READ_URL needs DATABASE_URL (the embedded database has no replica)');
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config as Config;

@@ -28,6 +28,19 @@ const database = await openDatabase(
       }
     : { kind: 'pglite', dataDir: config.DATA_DIR, statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT },
 );
+// docs/deployment.md#with-a-read-replica: the same settings as the primary, but a replica that
+// does not answer within a second is passed over (its reads run on the primary).
+const readDatabase =
+  config.DATABASE_URL && config.DATABASE_READ_URL
+    ? await openDatabase({
+        kind: 'postgres',
+        url: config.DATABASE_READ_URL,
+        poolSize: config.DATABASE_POOL_SIZE,
+        connectTimeoutMs: Math.min(config.DATABASE_CONNECT_TIMEOUT, 1000),
+        statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT,
+        pooler: config.DATABASE_POOLER,
+      })
+    : undefined;
 const app = Fastify(serverOptions(config));
 // Further connections are closed as they arrive, before they cost any parsing.
 app.server.maxConnections = config.HTTP_MAX_CONNECTIONS;
@@ -48,6 +61,7 @@ async function stop(signal: string) {
   if (config.SHUTDOWN_DRAIN_DELAY > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_DELAY));
   app.log.info('stopping: finishing in-flight requests');
   await app.close();
+  await readDatabase?.close();
   await database.close();
   app.log.info('stopped');
   process.exit(0);
@@ -58,11 +72,12 @@ process.on('SIGTERM', () => void stop('SIGTERM'));
 process.once('SIGINT', () => void stop('SIGINT'));
 
 try {
-  await app.register(deskbook, { config, database, stopping: () => stopping });
+  await app.register(deskbook, { config, database, readDatabase, stopping: () => stopping });
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info({ database: database.kind }, `Deskbook is ready: ${config.PUBLIC_URL} (API docs at /api/docs)`);
 } catch (error) {
   app.log.fatal({ err: error }, 'start-up failed');
+  await readDatabase?.close().catch(() => {});
   await database.close().catch(() => {});
   process.exit(1);
 }

@@ -206,6 +206,20 @@ describe('loadConfig', () => {
       expect(error.message).toContain('ADMIN_EMAIL');
     });
 
+    it('refuses a read replica without a PostgreSQL primary, and a lag bound below 1 s', () => {
+      const error = configError({ DATABASE_READ_URL: 'postgres://replica:5432/deskbook' });
+      expect(error.problems).toEqual(['DATABASE_READ_URL needs DATABASE_URL (the embedded database has no replica)']);
+      const lag = configError({
+        DATABASE_URL: 'postgres://primary/deskbook',
+        DATABASE_READ_URL: 'postgres://replica/deskbook',
+        DATABASE_READ_MAX_LAG: '500ms',
+      });
+      expect(lag.problems).toHaveLength(1);
+      expect(lag.problems[0]).toMatch(/^DATABASE_READ_MAX_LAG /);
+      const config = loadConfig({ DATABASE_URL: 'postgres://primary/deskbook', DATABASE_READ_URL: 'postgres://replica/deskbook' });
+      expect(config.DATABASE_READ_MAX_LAG).toBe(5000);
+    });
+
     it('refuses an ADMIN_EMAIL that is not an e-mail address', () => {
       const error = configError({ ADMIN_EMAIL: 'not-an-email', ADMIN_PASSWORD: 'long-enough-password' });
       expect(error.problems).toHaveLength(1);

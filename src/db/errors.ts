@@ -8,6 +8,8 @@ export const PG = {
   /** A NUL character in text: PostgreSQL cannot store it. */
   CHARACTER_NOT_IN_REPERTOIRE: '22021',
   UNTRANSLATABLE_CHARACTER: '22P05',
+  /** Also a standby's statement cancelled by a conflict with recovery. */
+  SERIALIZATION_FAILURE: '40001',
   QUERY_CANCELED: '57014',
   ADMIN_SHUTDOWN: '57P01',
   CRASH_SHUTDOWN: '57P02',

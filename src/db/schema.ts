@@ -21,6 +21,9 @@ import {
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/** A WAL position, as PostgreSQL writes it ('16/B374D848'); compared with pg_lsn semantics in src/db/replica.ts. */
+const pgLsn = customType<{ data: string; driverData: string }>({ dataType: () => 'pg_lsn' });
+
 export const userRole = pgEnum('user_role', ['USER', 'ADMIN']);
 
 export const users = pgTable(
@@ -41,6 +44,12 @@ export const users = pgTable(
     mustChangePassword: boolean('must_change_password').notNull().default(false),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+    /**
+     * The primary's WAL position after this user's last write through the API, kept only while a
+     * read replica is configured; authentication reads it, so a caller reads their own writes
+     * (docs/deployment.md#with-a-read-replica).
+     */
+    lastWriteLsn: pgLsn('last_write_lsn'),
   },
   (t) => [uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`), index('users_name_idx').on(t.lastName, t.firstName, t.id)],
 );

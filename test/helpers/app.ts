@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import deskbook, { serverOptions } from '../../src/app.js';
 import { loadConfig, type Config, type Environment } from '../../src/config.js';
+import type { DatabaseHandle } from '../../src/db/client.js';
 import type { DirectoryAuthenticator } from '../../src/modules/auth/directory.js';
 import type { Clock } from '../../src/shared/clock.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -75,6 +76,8 @@ export interface TestAppOptions {
   directory?: DirectoryAuthenticator;
   /** Use an existing database instead of a fresh one (it is then not disposed). */
   database?: TestDatabase;
+  /** A read replica of `database` (not disposed either; docs/deployment.md#with-a-read-replica). */
+  readDatabase?: DatabaseHandle;
   /** Serve this directory as the built web app (default dist/web). */
   webRoot?: string;
 }
@@ -87,7 +90,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', CALENDAR_MAIL_INTERVAL: '0', ...options.env });
   const clock = options.clock ?? new TestClock();
   const app = Fastify(serverOptions(config, false));
-  await app.register(deskbook, { config, database: database.handle, clock, directory: options.directory, webRoot: options.webRoot });
+  await app.register(deskbook, {
+    config,
+    database: database.handle,
+    readDatabase: options.readDatabase,
+    clock,
+    directory: options.directory,
+    webRoot: options.webRoot,
+  });
   await app.ready();
 
   const request: TestApp['request'] = ({ token, headers, ...rest }) =>

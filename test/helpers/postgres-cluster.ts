@@ -30,19 +30,57 @@ export interface PostgresCluster {
   destroy(): Promise<void>;
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+const asRoot = () => process.getuid?.() === 0;
+const command = (program: string, args: string[]) => {
   const bin = binDir();
-  const asRoot = process.getuid?.() === 0;
-  const command = (program: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]) : run(path.join(bin, program), args);
+  return asRoot() ? run('runuser', ['-u', 'postgres', '--', path.join(bin, program), ...args]) : run(path.join(bin, program), args);
+};
+
+async function clusterDir(): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), 'deskbook-pg-'));
-  if (asRoot) {
+  if (asRoot()) {
     const { stdout } = await run('id', ['-u', 'postgres']);
     chownSync(dir, Number(stdout.trim()), -1);
   }
+  return dir;
+}
+
+/** A new cluster (initdb). Its defaults (wal_level replica, trust for replication from 127.0.0.1) let startStandby copy it. */
+export async function startPostgresCluster(): Promise<PostgresCluster> {
+  const dir = await clusterDir();
   const data = path.join(dir, 'data');
-  const port = await freePort();
   await command('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync']);
+  return runCluster(dir, data);
+}
+
+/**
+ * A streaming replica of `primary` (pg_basebackup -R: a hot standby that follows it), for the
+ * read-replica tests (docs/deployment.md#with-a-read-replica).
+ */
+export async function startStandby(primary: PostgresCluster): Promise<PostgresCluster> {
+  const dir = await clusterDir();
+  const data = path.join(dir, 'data');
+  await command('pg_basebackup', [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primary.port),
+    '-U',
+    'postgres',
+    '-D',
+    data,
+    '-R',
+    '-X',
+    'stream',
+    '-c',
+    'fast',
+    '--no-sync',
+  ]);
+  return runCluster(dir, data);
+}
+
+async function runCluster(dir: string, data: string): Promise<PostgresCluster> {
+  const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`;
   let running = false;
   const cluster: PostgresCluster = {

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
+import type { ReadRouting } from '../../db/replica.js';
 import type { Clock } from '../../shared/clock.js';
 import { notFound } from '../../shared/errors.js';
 import type { Caller } from '../../identity/caller.js';
 import { feedCalendar, type CalendarContext } from './calendar.mappers.js';
-import { CalendarRepository, TOMBSTONE_RETENTION_MS } from './calendar.repository.js';
+import { CalendarRepository, TOMBSTONE_RETENTION_MS, type FeedWindow } from './calendar.repository.js';
 
 /** The feed reaches this far back, as long as cancelled reservations are remembered. */
 export const CALENDAR_PAST_MS = TOMBSTONE_RETENTION_MS;
@@ -38,6 +39,8 @@ export interface Feed {
 export class CalendarService {
   constructor(
     private readonly db: Database,
+    /** The feed only: the owner's own pages read the primary. */
+    private readonly reads: ReadRouting,
     private readonly clock: Clock,
     private readonly settings: CalendarSettings,
   ) {}
@@ -61,10 +64,20 @@ export class CalendarService {
       limit: FEED_MAX_EVENTS,
     };
     const tokenHash = hashFeedToken(token);
-    const calendar = this.calendar;
+    // Read on the replica within the staleness bound (docs/deployment.md#with-a-read-replica); a
+    // feed made a moment ago may not be there yet, so a token the replica does not know asks the primary.
+    let feed = await this.reads.read(undefined, (db) => this.feedOn(db, tokenHash, window, ifNoneMatch));
+    if (feed === undefined && this.reads.replicated) feed = await this.feedOn(this.db, tokenHash, window, ifNoneMatch);
+    if (feed === undefined || !FEED_TOKEN.test(token)) throw notFound('Calendar');
+    return feed;
+  }
+
+  /** The feed of this token hash read on `db`; undefined when `db` knows no such feed. */
+  private async feedOn(db: Database, tokenHash: string, window: FeedWindow, ifNoneMatch: string | undefined): Promise<Feed | undefined> {
+    const calendar = new CalendarRepository(db);
     // First the digest alone (one short row): enough for a 304, and for a feed built before.
     const digest = await calendar.feedDigest(tokenHash, window);
-    if (digest === undefined || !FEED_TOKEN.test(token)) throw notFound('Calendar');
+    if (digest === undefined) return undefined;
     const etag = this.etagOf(digest);
     if (ifNoneMatch?.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()))) return { etag };
     const kept = this.built.get(etag);
@@ -75,7 +88,7 @@ export class CalendarService {
       return { etag, body: kept };
     }
     const found = await calendar.feed(tokenHash, window);
-    if (!found) throw notFound('Calendar');
+    if (!found) return undefined;
     // The rows may have changed since the digest was read: the ETag is that of what is sent.
     const builtEtag = this.etagOf(createHash('md5').update(found.lines.join('\n')).digest('hex'));
     const body = Buffer.from(feedCalendar(found.events, this.settings), 'utf8');

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/client.js';
+import type { ReadRouting } from '../../db/replica.js';
 import type { Caller } from '../../identity/caller.js';
 import { AppError, notFound, type FieldError } from '../../shared/errors.js';
 import { parseInstant } from '../../shared/time.js';
@@ -24,7 +25,11 @@ export function ifMatchAccepts(header: string, etag: string): boolean {
 
 /** Floor plans: desk positions on the department image, and availability drawn on them (docs/behaviour.md#floor-plans). */
 export class FloorPlansService {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    /** Availability only (docs/deployment.md#with-a-read-replica). */
+    private readonly reads: ReadRouting,
+  ) {}
 
   async get(departmentId: string): Promise<FloorPlanDto> {
     const plan = await new FloorPlansRepository(this.db).read(departmentId);
@@ -80,7 +85,9 @@ export class FloorPlansService {
       const message = `the window may be at most ${AVAILABILITY_MAX_WINDOW_DAYS} days long`;
       throw new AppError('VALIDATION_FAILED', `to: ${message}`, { errors: [{ field: 'to', message }] });
     }
-    const rows = await new FloorPlansRepository(this.db).availability(departmentId, { start: from, end: to }, caller.user.id);
+    const rows = await this.reads.read(caller.user.lastWriteLsn, (db) =>
+      new FloorPlansRepository(db).availability(departmentId, { start: from, end: to }, caller.user.id),
+    );
     if (!rows) throw notFound('Department', departmentId);
     return { departmentId, from: from.toISOString(), to: to.toISOString(), desks: rows.map(toDeskAvailabilityDto) };
   }

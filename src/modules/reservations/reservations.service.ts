@@ -1,4 +1,5 @@
 import type { Database } from '../../db/client.js';
+import type { ReadRouting } from '../../db/replica.js';
 import { pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
@@ -33,6 +34,8 @@ export class ReservationsService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly rules: ReservationRules,
+    /** The list only: every check guarding a write reads the primary `db`. */
+    private readonly reads: ReadRouting,
   ) {}
 
   private get reservations() {
@@ -46,17 +49,19 @@ export class ReservationsService {
     const to = query.to === undefined ? undefined : parseInstant('to', query.to);
     if (from && to && from >= to) throw invalid('to', 'must be after from');
     const request = parsePageRequest(query, RESERVATION_SORTABLE);
-    const { rows, total } = await this.reservations.page(
-      {
-        userId: admin ? query.userId : caller.user.id,
-        deskId: query.deskId,
-        roomId: query.roomId,
-        departmentId: query.departmentId,
-        type: query.type,
-        from,
-        to,
-      },
-      request,
+    const { rows, total } = await this.reads.read(caller.user.lastWriteLsn, (db) =>
+      new ReservationsRepository(db).page(
+        {
+          userId: admin ? query.userId : caller.user.id,
+          deskId: query.deskId,
+          roomId: query.roomId,
+          departmentId: query.departmentId,
+          type: query.type,
+          from,
+          to,
+        },
+        request,
+      ),
     );
     return pageOf(rows.map(toReservationDto), total, request);
   }

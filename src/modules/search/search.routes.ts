@@ -24,7 +24,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
   app.post(
     '/api/search/rooms',
     {
-      config: { expensive: true },
+      config: { expensive: true, readOnly: true },
       schema: {
         tags: ['Search'],
         summary: 'Search rooms',
@@ -37,13 +37,13 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
         response: { 200: RoomPage, ...problemResponses() },
       },
     },
-    async (request) => search.rooms(request.body, request.query),
+    async (request) => search.rooms(request.caller, request.body, request.query),
   );
 
   app.post(
     '/api/search/departments',
     {
-      config: { expensive: true },
+      config: { expensive: true, readOnly: true },
       schema: {
         tags: ['Search'],
         summary: 'Search departments',
@@ -56,13 +56,13 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
         response: { 200: DepartmentPage, ...problemResponses() },
       },
     },
-    async (request) => search.departments(request.body, request.query),
+    async (request) => search.departments(request.caller, request.body, request.query),
   );
 
   app.post(
     '/api/search/reports',
     {
-      config: { expensive: true },
+      config: { expensive: true, readOnly: true },
       schema: {
         tags: ['Search'],
         summary: 'Search reports',
@@ -75,6 +75,6 @@ export const searchRoutes: FastifyPluginAsyncTypebox<{ search: SearchService }> 
         response: { 200: ReportPage, ...problemResponses() },
       },
     },
-    async (request) => search.reports(request.body, request.query),
+    async (request) => search.reports(request.caller, request.body, request.query),
   );
 };

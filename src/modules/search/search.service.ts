@@ -1,4 +1,5 @@
-import type { Database } from '../../db/client.js';
+import type { ReadRouting } from '../../db/replica.js';
+import type { Caller } from '../../identity/caller.js';
 import { invalid } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf, type PageQuery } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
@@ -60,31 +61,28 @@ function placeCriteria(body: SearchCriteria): PlaceCriteria {
   return criteria;
 }
 
+/** Searches read the replica when the caller may (docs/deployment.md#with-a-read-replica). */
 export class SearchService {
-  constructor(private readonly db: Database) {}
-
-  private get search() {
-    return new SearchRepository(this.db);
-  }
+  constructor(private readonly reads: ReadRouting) {}
 
   /** Rooms matching the criteria, each listing exactly its matching desks. */
-  async rooms(body: SearchCriteria, query: PageQuery): Promise<PageOf<RoomDto>> {
+  async rooms(caller: Caller, body: SearchCriteria, query: PageQuery): Promise<PageOf<RoomDto>> {
     const criteria = placeCriteria(body);
     const request = parsePageRequest(query, ROOM_SORTABLE);
-    const { rows, total } = await this.search.rooms(criteria, request);
+    const { rows, total } = await this.reads.read(caller.user.lastWriteLsn, (db) => new SearchRepository(db).rooms(criteria, request));
     return pageOf(rows, total, request);
   }
 
-  async departments(body: SearchCriteria, query: PageQuery): Promise<PageOf<DepartmentDto>> {
+  async departments(caller: Caller, body: SearchCriteria, query: PageQuery): Promise<PageOf<DepartmentDto>> {
     const criteria = placeCriteria(body);
     const request = parsePageRequest(query, DEPARTMENT_SORTABLE);
-    const { rows, total } = await this.search.departments(criteria, request);
+    const { rows, total } = await this.reads.read(caller.user.lastWriteLsn, (db) => new SearchRepository(db).departments(criteria, request));
     return pageOf(rows, total, request);
   }
 
-  async reports(body: ReportSearchCriteria, query: PageQuery): Promise<PageOf<ReportDto>> {
+  async reports(caller: Caller, body: ReportSearchCriteria, query: PageQuery): Promise<PageOf<ReportDto>> {
     const request = parsePageRequest(query, REPORT_SORTABLE);
-    const { rows, total } = await this.search.reports(body, request);
+    const { rows, total } = await this.reads.read(caller.user.lastWriteLsn, (db) => new SearchRepository(db).reports(body, request));
     return pageOf(rows.map(toReportDto), total, request);
   }
 }

@@ -32,7 +32,7 @@ export const seriesRoutes: FastifyPluginAsyncTypebox<{ series: SeriesService }> 
   app.post(
     '/api/reservation/series/preview',
     {
-      config: { expensive: true },
+      config: { expensive: true, readOnly: true },
       schema: {
         tags: ['Reservation Series'],
         summary: 'Preview a series: its dates and which of them collide, without booking',

@@ -1,4 +1,5 @@
 import type { Database } from '../../db/client.js';
+import type { ReadRouting } from '../../db/replica.js';
 import type { Clock } from '../../shared/clock.js';
 import { DAY_MS, StatsRepository, type DayRange } from './stats.repository.js';
 import type { StatisticsDto } from './stats.schemas.js';
@@ -22,6 +23,8 @@ interface Figures {
 /** A computation, and once it has read it, the change count it started from. */
 interface Computation {
   startedFrom?: { changes: bigint; day: number };
+  /** The highest change count a request waiting for it read: the count it reads must reach it. */
+  atLeast: bigint;
   figures: Promise<Figures>;
 }
 
@@ -40,15 +43,24 @@ const utcDay = (now: Date) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 
  * count): simultaneous requests share one, and while one runs, the requests arriving meanwhile
  * share the one that follows it, so a steady stream of writes and reads costs at most one
  * computation at a time.
+ *
+ * With a read replica (docs/deployment.md#with-a-read-replica) a computation reads the count and
+ * the figures there, unless the count it finds there is below the highest count a request
+ * waiting for it read on the primary: then the replica has not replayed a write that request must
+ * see, and the computation runs on the primary. Change counts only grow, so a count that reached
+ * it includes every such write.
  */
 export class StatsService {
   private current?: Figures;
   private running?: Computation;
   private next?: Promise<Figures>;
+  /** The highest change count of the requests waiting for `next`. */
+  private nextAtLeast = 0n;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly reads: ReadRouting,
   ) {}
 
   /** `changes`: the change count if the caller has read it already (after its request began). */
@@ -63,22 +75,29 @@ export class StatsService {
   /** Figures that include every write counted in `changes`: from a computation that read that count or a later one. */
   private computationAfter(changes: bigint, day: number): Promise<Figures> {
     const running = this.running;
-    // One that has not read the count yet will read it later than the caller did.
+    // One that has not read the count yet will read it later than the caller did (on the replica: at least as high, see above).
     const from = running?.startedFrom;
-    if (running && (!from || (from.changes === changes && from.day === day))) return running.figures;
+    if (running && !from) {
+      if (changes > running.atLeast) running.atLeast = changes;
+      return running.figures;
+    }
+    if (running && from!.changes === changes && from!.day === day) return running.figures;
+    if (!running) return this.start(changes).figures;
+    if (changes > this.nextAtLeast) this.nextAtLeast = changes;
     if (this.next) return this.next;
-    if (!running) return this.start().figures;
     this.next = running.figures
       .catch(() => undefined)
       .then(() => {
+        const atLeast = this.nextAtLeast;
         this.next = undefined;
-        return this.start().figures;
+        this.nextAtLeast = 0n;
+        return this.start(atLeast).figures;
       });
     return this.next;
   }
 
-  private start(): Computation {
-    const computation: Computation = { figures: this.readAndCompute((from) => (computation.startedFrom = from)) };
+  private start(atLeast: bigint): Computation {
+    const computation: Computation = { atLeast, figures: this.readAndCompute(() => computation) };
     this.running = computation;
     computation.figures
       .finally(() => {
@@ -89,23 +108,31 @@ export class StatsService {
   }
 
   /** Reads the change count, then computes: the figures include at least the writes it counts. */
-  private async readAndCompute(onRead: (from: Computation['startedFrom']) => void): Promise<Figures> {
-    const changes = await new StatsRepository(this.db).changeCount();
+  private async readAndCompute(computation: () => Computation): Promise<Figures> {
+    const onReplica = await this.reads.read(undefined, (db) => this.readAndComputeOn(db, computation, db !== this.db));
+    const figures = onReplica ?? (await this.readAndComputeOn(this.db, computation, false));
+    // One computation runs at a time, so the last to end is the newest.
+    this.current = figures!;
+    return figures!;
+  }
+
+  /** On `db`; undefined when `mayFallShort` and the count there is below what a waiting request read. */
+  private async readAndComputeOn(db: Database, computation: () => Computation, mayFallShort: boolean): Promise<Figures | undefined> {
+    const changes = await new StatsRepository(db).changeCount();
+    const waiting = computation();
+    if (mayFallShort && changes < waiting.atLeast) return undefined;
     const now = this.clock.now();
     const from = { changes, day: utcDay(now) };
-    onRead(from);
-    const figures: Figures = { ...from, value: await this.compute(now) };
-    // One computation runs at a time, so the last to end is the newest.
-    this.current = figures;
-    return figures;
+    waiting.startedFrom = from;
+    return { ...from, value: await this.compute(db, now) };
   }
 
   /** Totals and three daily series (docs/behaviour.md#statistics), each computed in the database, in parallel. */
-  private async compute(now: Date): Promise<StatisticsDto> {
+  private async compute(db: Database, now: Date): Promise<StatisticsDto> {
     const today = utcDay(now);
     const last30Days = daysAround(today, -29, 0);
     const around = daysAround(today, -15, 15);
-    const repository = new StatsRepository(this.db);
+    const repository = new StatsRepository(db);
     const [totals, reservationsCreated, reportsCreated, reservationsByDay] = await Promise.all([
       repository.totals(),
       repository.reservationsCreatedPerDay(last30Days),

@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "last_write_lsn" "pg_lsn";
