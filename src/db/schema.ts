@@ -312,6 +312,10 @@ export const reservations = pgTable(
     index('reservations_user_start_idx').on(t.userId, t.startTime, t.id),
     index('reservations_start_idx').on(t.startTime, t.id),
     index('reservations_created_idx').on(t.createdAt),
+    // A desk's reservations in start order: floor-plan availability probes each placed desk with it
+    // (docs/query-plans.md#floor-plan-availability). The migration adds INCLUDE (end_time, user_id),
+    // which drizzle cannot express, so the probes read the index only.
+    index('reservations_desk_start_idx').on(t.deskId, t.startTime),
   ],
 );
 

@@ -261,6 +261,55 @@ describe('floor plans', () => {
       expect(seenByOthers.longestFree).toEqual({ startTime: '2030-03-04T09:00:00.000Z', endTime: '2030-03-04T11:59:00.000Z' });
     });
 
+    it('counts the one reservation reaching in from before the window, and takes the earliest of equally long free stretches', async () => {
+      const names = ['reaching-in', 'spanning', 'tie', 'edges', 'mine-from-before'];
+      const { department, desks } = await office(names);
+      const db = t.database.handle.db;
+      const [reachingIn, spanning, tie, edges, mineFromBefore] = desks;
+      const other = { userId: otherUserId, userExclusive: false };
+      const book = (deskId: string, from: string, to: string, by: { userId: string; userExclusive: boolean } = other) =>
+        insertReservation(db, { ...by, deskId, startTime: at(from), endTime: at(to) });
+      // An earlier reservation ends before the window; the last one before it reaches in to 10:00.
+      // Free 10:00–11:00 (the longest) and 11:15–12:00.
+      await book(reachingIn!.id, '07:00:00', '08:00:00');
+      await book(reachingIn!.id, '08:30:00', '10:00:00');
+      await book(reachingIn!.id, '11:00:00', '11:15:00');
+      // One reservation from before the window to after it.
+      await book(spanning!.id, '08:00:00', '13:00:00');
+      // Free 09:00–10:00 and 11:00–12:00, equally long: the earlier one.
+      await book(tie!.id, '10:00:00', '11:00:00');
+      // Back to back at the start, one at the very end, one touching `from` from before: free 09:30–11:45.
+      await book(edges!.id, '08:00:00', '09:00:00');
+      await book(edges!.id, '09:00:00', '09:15:00');
+      await book(edges!.id, '09:15:00', '09:30:00');
+      await book(edges!.id, '11:45:00', '12:00:00');
+      // The caller's own reservation, reaching in from before the window (after another user's).
+      await book(mineFromBefore!.id, '07:00:00', '07:30:00');
+      await book(mineFromBefore!.id, '08:00:00', '09:01:00', { userId, userExclusive: false });
+
+      const { etag } = await readPlan(department.id);
+      expect(
+        (
+          await put(
+            department.id,
+            desks.map((desk, index) => shape(desk.id, index * 0.1)),
+            etag,
+          )
+        ).statusCode,
+      ).toBe(200);
+      const response = await availability(department.id);
+      expect(response.statusCode).toBe(200);
+      const byName = Object.fromEntries(response.json<Availability>().desks.map((desk) => [desk.name, { state: desk.state, longestFree: desk.longestFree }]));
+      const stretch = (from: string, to: string) => ({ startTime: `2030-03-04T${from}.000Z`, endTime: `2030-03-04T${to}.000Z` });
+      expect(byName).toEqual({
+        'reaching-in': { state: 'PARTLY_FREE', longestFree: stretch('10:00:00', '11:00:00') },
+        spanning: { state: 'BOOKED', longestFree: null },
+        tie: { state: 'PARTLY_FREE', longestFree: stretch('09:00:00', '10:00:00') },
+        edges: { state: 'PARTLY_FREE', longestFree: stretch('09:30:00', '11:45:00') },
+        'mine-from-before': { state: 'MINE', longestFree: stretch('09:01:00', '12:00:00') },
+      });
+    });
+
     it('a department without placed desks answers an empty list; bad windows are 400; unknown departments 404', async () => {
       const { department } = await office();
       const empty = await availability(department.id);
