@@ -312,10 +312,12 @@ export const reservations = pgTable(
     index('reservations_user_start_idx').on(t.userId, t.startTime, t.id),
     index('reservations_start_idx').on(t.startTime, t.id),
     index('reservations_created_idx').on(t.createdAt),
-    // A desk's reservations in start order: floor-plan availability probes each placed desk with it
-    // (docs/query-plans.md#floor-plan-availability). The migration adds INCLUDE (end_time, user_id),
-    // which drizzle cannot express, so the probes read the index only.
-    index('reservations_desk_start_idx').on(t.deskId, t.startTime),
+    /**
+     * A desk's reservations in time order, for search: they never overlap (reservations_desk_overlap),
+     * so the last one starting before a window's end tells whether the desk is free in it, in one
+     * B-tree descent (docs/query-plans.md#room-search-post-apisearchrooms).
+     */
+    index('reservations_desk_start_idx').on(t.deskId, t.startTime, t.endTime),
   ],
 );
 

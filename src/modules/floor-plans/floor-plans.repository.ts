@@ -127,26 +127,25 @@ export class FloorPlansRepository {
    * room index (`offset 0` keeps the planner from hashing all desks instead), and their positions.
    * Per desk, the reservations overlapping [start, end) are those starting inside it and at most
    * one more: the last one starting before it, if it ends after `start` (no two reservations of a
-   * desk overlap, so no earlier one can reach into the window). Both are index-only probes of
-   * reservations_desk_start_idx, a fraction of a GiST probe's cost; merged with range_agg, the free
-   * stretches are the window minus them. A department without placed desks answers one row with
-   * null desk columns; an unknown department none.
+   * desk overlap, so no earlier one can reach into the window). Both are B-tree probes of
+   * reservations_desk_start_idx, a fraction of a probe of the exclusion constraint's GiST index;
+   * merged with range_agg, the free stretches are the window minus them. A department without
+   * placed desks answers one row with null desk columns; an unknown department none.
    */
   async availability(departmentId: string, window: TimeWindow, callerId: string): Promise<AvailabilityRow[] | undefined> {
     const range = windowRange(window);
     const start = timestampOf(window.start);
     const end = timestampOf(window.end);
     const epochMs = (value: SQL) => sql`(extract(epoch from ${value}) * 1000)::float8`;
-    const rows = await queryRows<AvailabilityRow & { departmentId: string }>(
+    const rows = await queryRows<AvailabilityRow>(
       this.db,
-      sql`select dep.id as "departmentId", placed.*
+      sql`select placed.*
           from ${departments} dep
           left join lateral (
             select d.id, d.name, d.type, d.room_id as "roomId", r.name as "roomName", r.available as "roomAvailable",
                    p.x, p.y, p.width, p.height, p.rotation,
                    booked.ranges is not null as "reserved", coalesce(booked.mine, false) as "mine",
-                   ${epochMs(sql`lower(longest.stretch)`)} as "freeStart", ${epochMs(sql`upper(longest.stretch)`)} as "freeEnd",
-                   r.name as "sortRoom", r.id as "sortRoomId"
+                   ${epochMs(sql`lower(longest.stretch)`)} as "freeStart", ${epochMs(sql`upper(longest.stretch)`)} as "freeEnd"
             from ${rooms} r
             cross join lateral (select id, name, type, room_id from ${desks} where room_id = r.id offset 0) d
             join ${floorPlanPositions} p on p.desk_id = d.id and p.department_id = ${departmentId}::uuid
@@ -168,7 +167,7 @@ export class FloorPlansRepository {
             where r.department_id = ${departmentId}::uuid
           ) placed on true
           where dep.id = ${departmentId}::uuid
-          order by placed."sortRoom", placed."sortRoomId", placed.name, placed.id`,
+          order by placed."roomName", placed."roomId", placed.name, placed.id`,
     );
     if (rows.length === 0) return undefined;
     return rows.filter((row) => row.id !== null);

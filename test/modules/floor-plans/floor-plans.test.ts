@@ -5,6 +5,8 @@ import { createTestApp, expectProblem, type TestApp } from '../../helpers/app.js
 import { createTestDatabase, StatementCounter } from '../../helpers/database.js';
 import { solidImage } from '../../helpers/images.js';
 import { insertDepartment, insertDesk, insertReservation, insertRoom } from '../../helpers/fixtures.js';
+import { DeskAvailability, FloorPlanAvailability, Position } from '../../../src/modules/floor-plans/floor-plans.schemas.js';
+import { createAjv } from '../../../src/plugins/validation.js';
 
 /**
  * Floor plans (docs/behaviour.md#floor-plans): positions of desks on the department image,
@@ -21,7 +23,13 @@ interface Plan {
   desks: { id: string; name: string; roomName: string; position: { x: number; y: number; width: number; height: number; rotation: number } | null }[];
 }
 interface Availability {
-  desks: { id: string; name: string; state: string; longestFree: { startTime: string; endTime: string } | null }[];
+  desks: {
+    id: string;
+    name: string;
+    state: string;
+    position: object;
+    longestFree: { startTime: string; endTime: string } | null;
+  }[];
 }
 
 const planUrl = (departmentId: string) => `/api/departments/${departmentId}/floor-plan`;
@@ -253,6 +261,14 @@ describe('floor plans', () => {
       const freeDesk = response.json<Availability>().desks.find((desk) => desk.name === 'before')!;
       expect(freeDesk.longestFree).toEqual({ startTime: '2030-03-04T09:00:00.000Z', endTime: '2030-03-04T12:00:00.000Z' });
       expect(response.json<Availability>().desks.find((desk) => desk.name === 'covered')!.longestFree).toBeNull();
+      // Serialised by JSON.stringify (floor-plans.routes.ts): still exactly the documented shape, members in its order.
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      const validate = createAjv({}).compile(FloorPlanAvailability);
+      expect(validate(response.json()), JSON.stringify(validate.errors)).toBe(true);
+      expect(Object.keys(response.json<object>())).toEqual(Object.keys(FloorPlanAvailability.properties));
+      expect(Object.keys(partlyDesk)).toEqual(Object.keys(DeskAvailability.properties));
+      expect(Object.keys(response.json<Availability>().desks[0]!.position)).toEqual(Object.keys(Position.properties));
+      expect(Object.keys(partlyDesk.longestFree!)).toEqual(['startTime', 'endTime']);
 
       // The other user sees "mine" as partly free (09:00–11:59 free).
       const asAdmin = await availability(department.id, window, admin);
