@@ -123,8 +123,11 @@ export class FloorPlansRepository {
 
   /**
    * Every placed desk of the department with its state for the window, in ONE statement
-   * (docs/query-plans.md#floor-plan-availability). The department's rooms, their desks through the
-   * room index (`offset 0` keeps the planner from hashing all desks instead), and their positions.
+   * (docs/query-plans.md#floor-plan-availability). The department's positions through their index,
+   * each desk by its key, the rooms. The two `offset 0` keep the planner from hashing all desks, and
+   * keep its generic plan (estimated from the average department) as cheap as a custom one, so
+   * that the prepared statement is not planned again on every request (planning took longer than
+   * running it).
    * Per desk, the reservations overlapping [start, end) are those starting inside it and at most
    * one more: the last one starting before it, if it ends after `start` (no two reservations of a
    * desk overlap, so no earlier one can reach into the window). Both are B-tree probes of
@@ -146,9 +149,9 @@ export class FloorPlansRepository {
                    p.x, p.y, p.width, p.height, p.rotation,
                    booked.ranges is not null as "reserved", coalesce(booked.mine, false) as "mine",
                    ${epochMs(sql`lower(longest.stretch)`)} as "freeStart", ${epochMs(sql`upper(longest.stretch)`)} as "freeEnd"
-            from ${rooms} r
-            cross join lateral (select id, name, type, room_id from ${desks} where room_id = r.id offset 0) d
-            join ${floorPlanPositions} p on p.desk_id = d.id and p.department_id = ${departmentId}::uuid
+            from (select * from ${floorPlanPositions} where department_id = ${departmentId}::uuid offset 0) p
+            cross join lateral (select id, name, type, room_id from ${desks} where id = p.desk_id offset 0) d
+            join ${rooms} r on r.id = d.room_id
             cross join lateral (
               select range_agg(tstzrange(res.start_time, res.end_time, '[)')) as ranges, bool_or(res.user_id = ${callerId}::uuid) as mine
               from (

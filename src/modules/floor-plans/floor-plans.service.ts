@@ -2,7 +2,7 @@ import type { Database } from '../../db/client.js';
 import type { Caller } from '../../identity/caller.js';
 import { AppError, notFound, type FieldError } from '../../shared/errors.js';
 import { parseInstant } from '../../shared/time.js';
-import { toDeskAvailabilityDto, toFloorPlanDto } from './floor-plans.mappers.js';
+import { isoStrings, toDeskAvailabilityDto, toFloorPlanDto } from './floor-plans.mappers.js';
 import { FloorPlansRepository } from './floor-plans.repository.js';
 import {
   AVAILABILITY_MAX_WINDOW_DAYS,
@@ -82,6 +82,7 @@ export class FloorPlansService {
     }
     const rows = await new FloorPlansRepository(this.db).availability(departmentId, { start: from, end: to }, caller.user.id);
     if (!rows) throw notFound('Department', departmentId);
-    return { departmentId, from: from.toISOString(), to: to.toISOString(), desks: rows.map(toDeskAvailabilityDto) };
+    const iso = isoStrings();
+    return { departmentId, from: iso(from.getTime()), to: iso(to.getTime()), desks: rows.map((row) => toDeskAvailabilityDto(row, iso)) };
   }
 }
