@@ -29,7 +29,23 @@ export function deskState(row: AvailabilityRow): DeskState {
   return 'PARTLY_FREE';
 }
 
-export function toDeskAvailabilityDto(row: AvailabilityRow): DeskAvailabilityDto {
+/**
+ * Instants as ISO strings, each formatted once per answer: most desks share the window's bounds
+ * as their free stretch, and toISOString for 400 of them showed in profiles.
+ */
+export function isoStrings(): (epochMs: number) => string {
+  const known = new Map<number, string>();
+  return (epochMs) => {
+    let iso = known.get(epochMs);
+    if (iso === undefined) {
+      iso = new Date(epochMs).toISOString();
+      known.set(epochMs, iso);
+    }
+    return iso;
+  };
+}
+
+export function toDeskAvailabilityDto(row: AvailabilityRow, iso: (epochMs: number) => string): DeskAvailabilityDto {
   return {
     id: row.id,
     name: row.name,
@@ -39,9 +55,6 @@ export function toDeskAvailabilityDto(row: AvailabilityRow): DeskAvailabilityDto
     roomAvailable: row.roomAvailable,
     position: { x: row.x, y: row.y, width: row.width, height: row.height, rotation: row.rotation },
     state: deskState(row),
-    longestFree:
-      row.freeStart === null || row.freeEnd === null
-        ? null
-        : { startTime: new Date(Number(row.freeStart)).toISOString(), endTime: new Date(Number(row.freeEnd)).toISOString() },
+    longestFree: row.freeStart === null || row.freeEnd === null ? null : { startTime: iso(Number(row.freeStart)), endTime: iso(Number(row.freeEnd)) },
   };
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { departmentImages, departments, desks, floorPlanPositions, reservations, rooms } from '../../db/schema.js';
-import { reservedRangeOf, windowRange, type TimeWindow } from '../../db/time-ranges.js';
+import { timestampOf, windowRange, type TimeWindow } from '../../db/time-ranges.js';
 import { fromJson } from '../../shared/paging.js';
 
 type DeskType = (typeof desks.$inferSelect)['type'];
@@ -122,42 +122,55 @@ export class FloorPlansRepository {
   }
 
   /**
-   * Every placed desk of the department with its state for the window, in ONE statement: per desk
-   * one probe of its reservations overlapping the window (served by the exclusion constraint's
-   * GiST index), merged with range_agg; the free stretches are the window minus them. A department
-   * without placed desks answers one row with null desk columns; an unknown department none.
-   * The positions are read first through their department index (`offset 0` keeps the planner
-   * from hashing all desks instead: 10 ms → 3 ms for 200 desks of the large data set).
+   * Every placed desk of the department with its state for the window, in ONE statement
+   * (docs/query-plans.md#floor-plan-availability). The department's positions through their index,
+   * each desk by its key, the rooms. The two `offset 0` keep the planner from hashing all desks, and
+   * keep its generic plan (estimated from the average department) as cheap as a custom one, so
+   * that the prepared statement is not planned again on every request (planning took longer than
+   * running it).
+   * Per desk, the reservations overlapping [start, end) are those starting inside it and at most
+   * one more: the last one starting before it, if it ends after `start` (no two reservations of a
+   * desk overlap, so no earlier one can reach into the window). Both are B-tree probes of
+   * reservations_desk_start_idx, a fraction of a probe of the exclusion constraint's GiST index;
+   * merged with range_agg, the free stretches are the window minus them. A department without
+   * placed desks answers one row with null desk columns; an unknown department none.
    */
   async availability(departmentId: string, window: TimeWindow, callerId: string): Promise<AvailabilityRow[] | undefined> {
     const range = windowRange(window);
-    const reservedRange = reservedRangeOf({ startTime: reservations.startTime, endTime: reservations.endTime });
+    const start = timestampOf(window.start);
+    const end = timestampOf(window.end);
     const epochMs = (value: SQL) => sql`(extract(epoch from ${value}) * 1000)::float8`;
-    const rows = await queryRows<AvailabilityRow & { departmentId: string }>(
+    const rows = await queryRows<AvailabilityRow>(
       this.db,
-      sql`select dep.id as "departmentId", placed.*
+      sql`select placed.*
           from ${departments} dep
           left join lateral (
             select d.id, d.name, d.type, d.room_id as "roomId", r.name as "roomName", r.available as "roomAvailable",
                    p.x, p.y, p.width, p.height, p.rotation,
                    booked.ranges is not null as "reserved", coalesce(booked.mine, false) as "mine",
-                   ${epochMs(sql`lower(longest.stretch)`)} as "freeStart", ${epochMs(sql`upper(longest.stretch)`)} as "freeEnd",
-                   r.name as "sortRoom", r.id as "sortRoomId"
+                   ${epochMs(sql`lower(longest.stretch)`)} as "freeStart", ${epochMs(sql`upper(longest.stretch)`)} as "freeEnd"
             from (select * from ${floorPlanPositions} where department_id = ${departmentId}::uuid offset 0) p
-            join ${desks} d on d.id = p.desk_id
-            join ${rooms} r on r.id = d.room_id and r.department_id = ${departmentId}::uuid
+            cross join lateral (select id, name, type, room_id from ${desks} where id = p.desk_id offset 0) d
+            join ${rooms} r on r.id = d.room_id
             cross join lateral (
-              select range_agg(${reservedRange}) as ranges, bool_or(${reservations.userId} = ${callerId}::uuid) as mine
-              from ${reservations}
-              where ${reservations.deskId} = d.id and ${reservedRange} && ${range}
+              select range_agg(tstzrange(res.start_time, res.end_time, '[)')) as ranges, bool_or(res.user_id = ${callerId}::uuid) as mine
+              from (
+                (select start_time, end_time, user_id from ${reservations}
+                 where desk_id = d.id and start_time < ${start} order by start_time desc limit 1)
+                union all
+                (select start_time, end_time, user_id from ${reservations}
+                 where desk_id = d.id and start_time >= ${start} and start_time < ${end})
+              ) res
+              where res.end_time > ${start}
             ) booked
             left join lateral (
               select stretch from unnest(tstzmultirange(${range}) - coalesce(booked.ranges, '{}'::tstzmultirange)) as stretch
               order by upper(stretch) - lower(stretch) desc, lower(stretch) limit 1
             ) longest on true
+            where r.department_id = ${departmentId}::uuid
           ) placed on true
           where dep.id = ${departmentId}::uuid
-          order by placed."sortRoom", placed."sortRoomId", placed.name, placed.id`,
+          order by placed."roomName", placed."roomId", placed.name, placed.id`,
     );
     if (rows.length === 0) return undefined;
     return rows.filter((row) => row.id !== null);

@@ -3,7 +3,7 @@ import type { ReadRouting } from '../../db/replica.js';
 import type { Caller } from '../../identity/caller.js';
 import { AppError, notFound, type FieldError } from '../../shared/errors.js';
 import { parseInstant } from '../../shared/time.js';
-import { toDeskAvailabilityDto, toFloorPlanDto } from './floor-plans.mappers.js';
+import { isoStrings, toDeskAvailabilityDto, toFloorPlanDto } from './floor-plans.mappers.js';
 import { FloorPlansRepository } from './floor-plans.repository.js';
 import {
   AVAILABILITY_MAX_WINDOW_DAYS,
@@ -89,6 +89,7 @@ export class FloorPlansService {
       new FloorPlansRepository(db).availability(departmentId, { start: from, end: to }, caller.user.id),
     );
     if (!rows) throw notFound('Department', departmentId);
-    return { departmentId, from: from.toISOString(), to: to.toISOString(), desks: rows.map(toDeskAvailabilityDto) };
+    const iso = isoStrings();
+    return { departmentId, from: iso(from.getTime()), to: iso(to.getTime()), desks: rows.map((row) => toDeskAvailabilityDto(row, iso)) };
   }
 }

@@ -5,6 +5,8 @@ import { createTestApp, expectProblem, type TestApp } from '../../helpers/app.js
 import { createTestDatabase, StatementCounter } from '../../helpers/database.js';
 import { solidImage } from '../../helpers/images.js';
 import { insertDepartment, insertDesk, insertReservation, insertRoom } from '../../helpers/fixtures.js';
+import { DeskAvailability, FloorPlanAvailability, Position } from '../../../src/modules/floor-plans/floor-plans.schemas.js';
+import { createAjv } from '../../../src/plugins/validation.js';
 
 /**
  * Floor plans (docs/behaviour.md#floor-plans): positions of desks on the department image,
@@ -21,7 +23,13 @@ interface Plan {
   desks: { id: string; name: string; roomName: string; position: { x: number; y: number; width: number; height: number; rotation: number } | null }[];
 }
 interface Availability {
-  desks: { id: string; name: string; state: string; longestFree: { startTime: string; endTime: string } | null }[];
+  desks: {
+    id: string;
+    name: string;
+    state: string;
+    position: object;
+    longestFree: { startTime: string; endTime: string } | null;
+  }[];
 }
 
 const planUrl = (departmentId: string) => `/api/departments/${departmentId}/floor-plan`;
@@ -253,12 +261,69 @@ describe('floor plans', () => {
       const freeDesk = response.json<Availability>().desks.find((desk) => desk.name === 'before')!;
       expect(freeDesk.longestFree).toEqual({ startTime: '2030-03-04T09:00:00.000Z', endTime: '2030-03-04T12:00:00.000Z' });
       expect(response.json<Availability>().desks.find((desk) => desk.name === 'covered')!.longestFree).toBeNull();
+      // Serialised by JSON.stringify (floor-plans.routes.ts): still exactly the documented shape, members in its order.
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      const validate = createAjv({}).compile(FloorPlanAvailability);
+      expect(validate(response.json()), JSON.stringify(validate.errors)).toBe(true);
+      expect(Object.keys(response.json<object>())).toEqual(Object.keys(FloorPlanAvailability.properties));
+      expect(Object.keys(partlyDesk)).toEqual(Object.keys(DeskAvailability.properties));
+      expect(Object.keys(response.json<Availability>().desks[0]!.position)).toEqual(Object.keys(Position.properties));
+      expect(Object.keys(partlyDesk.longestFree!)).toEqual(['startTime', 'endTime']);
 
       // The other user sees "mine" as partly free (09:00–11:59 free).
       const asAdmin = await availability(department.id, window, admin);
       const seenByOthers = asAdmin.json<Availability>().desks.find((desk) => desk.name === 'mine')!;
       expect(seenByOthers.state).toBe('PARTLY_FREE');
       expect(seenByOthers.longestFree).toEqual({ startTime: '2030-03-04T09:00:00.000Z', endTime: '2030-03-04T11:59:00.000Z' });
+    });
+
+    it('counts the one reservation reaching in from before the window, and takes the earliest of equally long free stretches', async () => {
+      const names = ['reaching-in', 'spanning', 'tie', 'edges', 'mine-from-before'];
+      const { department, desks } = await office(names);
+      const db = t.database.handle.db;
+      const [reachingIn, spanning, tie, edges, mineFromBefore] = desks;
+      const other = { userId: otherUserId, userExclusive: false };
+      const book = (deskId: string, from: string, to: string, by: { userId: string; userExclusive: boolean } = other) =>
+        insertReservation(db, { ...by, deskId, startTime: at(from), endTime: at(to) });
+      // An earlier reservation ends before the window; the last one before it reaches in to 10:00.
+      // Free 10:00–11:00 (the longest) and 11:15–12:00.
+      await book(reachingIn!.id, '07:00:00', '08:00:00');
+      await book(reachingIn!.id, '08:30:00', '10:00:00');
+      await book(reachingIn!.id, '11:00:00', '11:15:00');
+      // One reservation from before the window to after it.
+      await book(spanning!.id, '08:00:00', '13:00:00');
+      // Free 09:00–10:00 and 11:00–12:00, equally long: the earlier one.
+      await book(tie!.id, '10:00:00', '11:00:00');
+      // Back to back at the start, one at the very end, one touching `from` from before: free 09:30–11:45.
+      await book(edges!.id, '08:00:00', '09:00:00');
+      await book(edges!.id, '09:00:00', '09:15:00');
+      await book(edges!.id, '09:15:00', '09:30:00');
+      await book(edges!.id, '11:45:00', '12:00:00');
+      // The caller's own reservation, reaching in from before the window (after another user's).
+      await book(mineFromBefore!.id, '07:00:00', '07:30:00');
+      await book(mineFromBefore!.id, '08:00:00', '09:01:00', { userId, userExclusive: false });
+
+      const { etag } = await readPlan(department.id);
+      expect(
+        (
+          await put(
+            department.id,
+            desks.map((desk, index) => shape(desk.id, index * 0.1)),
+            etag,
+          )
+        ).statusCode,
+      ).toBe(200);
+      const response = await availability(department.id);
+      expect(response.statusCode).toBe(200);
+      const byName = Object.fromEntries(response.json<Availability>().desks.map((desk) => [desk.name, { state: desk.state, longestFree: desk.longestFree }]));
+      const stretch = (from: string, to: string) => ({ startTime: `2030-03-04T${from}.000Z`, endTime: `2030-03-04T${to}.000Z` });
+      expect(byName).toEqual({
+        'reaching-in': { state: 'PARTLY_FREE', longestFree: stretch('10:00:00', '11:00:00') },
+        spanning: { state: 'BOOKED', longestFree: null },
+        tie: { state: 'PARTLY_FREE', longestFree: stretch('09:00:00', '10:00:00') },
+        edges: { state: 'PARTLY_FREE', longestFree: stretch('09:30:00', '11:45:00') },
+        'mine-from-before': { state: 'MINE', longestFree: stretch('09:01:00', '12:00:00') },
+      });
     });
 
     it('a department without placed desks answers an empty list; bad windows are 400; unknown departments 404', async () => {
