@@ -288,22 +288,29 @@ export class InventoryRepository {
 
   // ---- desks ----------------------------------------------------------------------------------
 
-  /** The room's desks and their total; undefined when the room is not in that department. One statement. */
+  /**
+   * The room's desks and their total; undefined when the room is not in that department. One
+   * statement. Room and department are the path's (the parent check proves them), so only the
+   * desks' own columns are read (docs/benchmarks.md#lists).
+   */
   async deskPage(path: RoomParams, type: DeskDto['type'] | undefined, request: PageRequest): Promise<Paged<DeskDto> | undefined> {
+    // As PostgreSQL writes a uuid (the path may spell it in capitals).
+    const roomId = path.roomId.toLowerCase();
+    const departmentId = path.departmentId.toLowerCase();
     return pageUnderParent<DeskDto>(
       this.db,
       () => {
         const where = and(eq(desks.roomId, sql.placeholder('roomId')), type === undefined ? undefined : eq(desks.type, sql.placeholder('type')));
         return {
           parent: sql`select 1 from rooms where rooms.id = ${sql.placeholder('roomId')} and rooms.department_id = ${sql.placeholder('departmentId')}`,
-          page: sql`select desks.id, desks.name, desks.type, desks.room_id as "roomId", rooms.department_id as "departmentId"
-                    from desks join rooms on rooms.id = desks.room_id where ${where}
+          page: sql`select desks.id, desks.name, desks.type from desks where ${where}
                     order by ${orderBy(orderByClauses(request, deskSort, [sql`${desks.name}`], desks.id))}
                     limit ${pagePlaceholders.limit} offset ${pagePlaceholders.offset}`,
           total: sql`select count(*) from desks where ${where}`,
         };
       },
       { shape: `desks:${type === undefined ? '' : 'type'}:${ordersShape(request)}`, values: { ...path, type, ...pageValues(request) } },
+      (row) => ({ id: row.id as string, name: row.name as string, type: row.type as DeskDto['type'], roomId, departmentId }),
     );
   }
 
