@@ -184,9 +184,12 @@ export async function pageUnderParent<Row extends object, Parent = unknown>(
   parts: UnderParent | (() => UnderParent),
   /** Given: `parts` use sql.placeholder for these values and are built once per shape (src/db/prepared.ts). */
   prepared?: { shape: string; values: Record<string, unknown> },
+  /** Makes an item of a row (which also holds pageTotal and pageParent); default: the row without those two. */
+  toItem?: (row: Record<string, unknown>) => Row,
 ): Promise<{ rows: Row[]; total: number; parent: Parent } | undefined> {
   const statement = (built: UnderParent) =>
-    sql`select p.*, (${built.total})::int as "pageTotal", row_to_json(parent) as "pageParent"
+    // The parent as text: every row carries it, only the first one's is parsed.
+    sql`select p.*, (${built.total})::int as "pageTotal", row_to_json(parent)::text as "pageParent"
         from (${built.parent} limit 1) as parent left join lateral (${built.page}) as p on true`;
   const build = typeof parts === 'function' ? parts : () => parts;
   const result =
@@ -199,7 +202,7 @@ export async function pageUnderParent<Row extends object, Parent = unknown>(
   const first = Object.keys(result[0]!)[0]!;
   if (result[0]![first] === null) return { rows: [], total, parent };
   return {
-    rows: result.map(({ pageTotal: _total, pageParent: _parent, ...row }) => row as Row),
+    rows: toItem === undefined ? result.map(({ pageTotal: _total, pageParent: _parent, ...row }) => row as Row) : result.map(toItem),
     total,
     parent,
   };

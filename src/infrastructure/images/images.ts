@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata, default as SharpModule } from 'sharp';
 import { AppError } from '../../shared/errors.js';
 
 /**
@@ -13,9 +13,22 @@ import { AppError } from '../../shared/errors.js';
  * what the decodes of a process may hold at once is bounded apart: see DecodeQueue.
  */
 
-// libvips' operation cache would keep recent images (up to 50 MB) for reuse; uploads are never
-// decoded twice.
-sharp.cache(false);
+type Sharp = typeof SharpModule;
+let sharpLoaded: Promise<Sharp> | undefined;
+
+/**
+ * sharp (libvips) is loaded with the first upload, not at start: loaded, it holds about 23 MB
+ * resident that a process serving no upload never needs (docs/benchmarks.md#memory).
+ */
+function loadSharp(): Promise<Sharp> {
+  sharpLoaded ??= import('sharp').then(({ default: sharp }) => {
+    // libvips' operation cache would keep recent images (up to 50 MB) for reuse; uploads are never
+    // decoded twice.
+    sharp.cache(false);
+    return sharp;
+  });
+  return sharpLoaded;
+}
 
 export type ImageType = 'image/png' | 'image/jpeg' | 'image/webp';
 export const IMAGE_TYPES: ImageType[] = ['image/png', 'image/jpeg', 'image/webp'];
@@ -107,6 +120,7 @@ export class DecodeQueue {
 export async function reencodeImage(bytes: Buffer, maxPixels: number, shape: ImageShape, decodes: DecodeQueue): Promise<StoredImage> {
   const contentType = detectImageType(bytes);
   if (!contentType) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only PNG, JPEG and WebP images are accepted (decided by the file content)');
+  const sharp = await loadSharp();
   let header: Metadata;
   try {
     // The header only: no pixel is decoded yet.
@@ -131,6 +145,7 @@ export async function reencodeImage(bytes: Buffer, maxPixels: number, shape: Ima
 }
 
 async function reencode(bytes: Buffer, contentType: ImageType, maxPixels: number, shape: ImageShape): Promise<StoredImage> {
+  const sharp = await loadSharp();
   let pipeline = sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error' }).rotate();
   pipeline = shape.square
     ? pipeline.resize(shape.square, shape.square, { fit: 'cover', position: 'attention' })

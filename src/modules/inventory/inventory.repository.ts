@@ -1,6 +1,6 @@
-import { and, count, eq, exists, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, exists, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
-import { byShape } from '../../db/prepared.js';
+import { byShape, prepareRaw } from '../../db/prepared.js';
 import { departments, desks, equipment, rooms } from '../../db/schema.js';
 import {
   fromJson,
@@ -59,8 +59,11 @@ export type Subtree = { departmentId: string } | { roomId: string } | { deskId: 
 
 /** The desks of the room in scope as `rooms` (name, id order), as one json array. */
 const desksOfRoomJson = sql`coalesce((select json_agg(json_build_object('id', d.id, 'name', d.name, 'type', d.type, 'roomId', d.room_id, 'departmentId', rooms.department_id) order by d.name, d.id) from desks d where d.room_id = rooms.id), '[]'::json)`;
-/** The room ids of the department in scope as `departments` (name, id order), as one text. */
-const roomIdsOfDepartmentText = sql`coalesce((select string_agg(r.id::text, ',' order by r.name, r.id) from rooms r where r.department_id = departments.id), '')`;
+/**
+ * The room ids of the department in scope as `departments` (name, id order), as one text. An
+ * array of the index-ordered subquery, not string_agg(… order by …), which sorts each department's rooms again.
+ */
+const roomIdsOfDepartmentText = sql`array_to_string(array(select r.id::text from rooms r where r.department_id = departments.id order by r.name, r.id), ',')`;
 const splitIds = (text: string): string[] => (text === '' ? [] : text.split(','));
 const orderBy = (clauses: SQL[]) => sql.join(clauses, sql`, `);
 
@@ -77,38 +80,41 @@ export class InventoryRepository {
   /**
    * One statement: the page, each department with its room ids (room name, id order) and the
    * total. Only a page past the end counts apart. Prepared once per shape (docs/benchmarks.md#prepared-queries).
+   * Raw rows in the item's shape (docs/benchmarks.md#lists): no timestamps read, no row mapping,
+   * the total an uncorrelated subquery (computed once), so the page is read in index order
+   * instead of sorting every department for a `count(*) over ()`.
    */
-  async departmentPage(ids: string[] | undefined, request: PageRequest): Promise<Paged<DepartmentRow & { rooms: string[] }>> {
+  async departmentPage(ids: string[] | undefined, request: PageRequest): Promise<Paged<DepartmentWithRoomsDto>> {
     const shape = `departments:${ids?.length ?? ''}:${ordersShape(request)}`;
-    const query = byShape(this.db, shape, () =>
-      this.db
-        .select({
-          ...getTableColumns(departments),
-          rooms: sql<string>`${roomIdsOfDepartmentText}`,
-          total: sql<number>`(count(*) over ())::int`.mapWith(Number),
-        })
-        .from(departments)
-        .where(
-          ids === undefined
-            ? undefined
-            : inArray(
-                departments.id,
-                ids.map((_, index) => sql.placeholder(`id${index}`)),
-              ),
-        )
-        .orderBy(
-          ...orderByClauses(request, departmentSort, [sql`${departments.location}`, sql`${departments.building}`, sql`${departments.floor}`], departments.id),
-        )
-        .limit(pagePlaceholders.limit)
-        .offset(pagePlaceholders.offset)
-        .prepare('department_page'),
-    );
+    const query = byShape(this.db, shape, () => {
+      const where =
+        ids === undefined
+          ? sql`true`
+          : inArray(
+              departments.id,
+              ids.map((_, index) => sql.placeholder(`id${index}`)),
+            );
+      const order = orderByClauses(
+        request,
+        departmentSort,
+        [sql`${departments.location}`, sql`${departments.building}`, sql`${departments.floor}`],
+        departments.id,
+      );
+      return prepareRaw(
+        this.db,
+        sql`select departments.id, departments.location, departments.building, departments.floor, ${roomIdsOfDepartmentText} as "rooms",
+                   (select count(*) from departments where ${where})::int as "total"
+            from departments where ${where}
+            order by ${orderBy(order)}
+            limit ${pagePlaceholders.limit} offset ${pagePlaceholders.offset}`,
+      );
+    });
     const values: Record<string, unknown> = pageValues(request);
     ids?.forEach((id, index) => (values[`id${index}`] = id));
-    const rows = await query.execute(values);
+    const rows = await query.rows<Omit<DepartmentWithRoomsDto, 'rooms'> & { rooms: string; total: number }>(values);
     const where = ids === undefined ? undefined : inArray(departments.id, ids);
     const total = await totalOfPage(rows, request, async () => (await this.db.select({ total: count() }).from(departments).where(where))[0]?.total ?? 0);
-    return { rows: rows.map(({ total: _total, rooms: ids, ...row }) => ({ ...row, rooms: splitIds(ids) })), total };
+    return { rows: rows.map((row) => ({ id: row.id, location: row.location, building: row.building, floor: row.floor, rooms: splitIds(row.rooms) })), total };
   }
 
   /** The department with its room ids (room name, id order), in one statement. */
@@ -282,22 +288,29 @@ export class InventoryRepository {
 
   // ---- desks ----------------------------------------------------------------------------------
 
-  /** The room's desks and their total; undefined when the room is not in that department. One statement. */
+  /**
+   * The room's desks and their total; undefined when the room is not in that department. One
+   * statement. Room and department are the path's (the parent check proves them), so only the
+   * desks' own columns are read (docs/benchmarks.md#lists).
+   */
   async deskPage(path: RoomParams, type: DeskDto['type'] | undefined, request: PageRequest): Promise<Paged<DeskDto> | undefined> {
+    // As PostgreSQL writes a uuid (the path may spell it in capitals).
+    const roomId = path.roomId.toLowerCase();
+    const departmentId = path.departmentId.toLowerCase();
     return pageUnderParent<DeskDto>(
       this.db,
       () => {
         const where = and(eq(desks.roomId, sql.placeholder('roomId')), type === undefined ? undefined : eq(desks.type, sql.placeholder('type')));
         return {
           parent: sql`select 1 from rooms where rooms.id = ${sql.placeholder('roomId')} and rooms.department_id = ${sql.placeholder('departmentId')}`,
-          page: sql`select desks.id, desks.name, desks.type, desks.room_id as "roomId", rooms.department_id as "departmentId"
-                    from desks join rooms on rooms.id = desks.room_id where ${where}
+          page: sql`select desks.id, desks.name, desks.type from desks where ${where}
                     order by ${orderBy(orderByClauses(request, deskSort, [sql`${desks.name}`], desks.id))}
                     limit ${pagePlaceholders.limit} offset ${pagePlaceholders.offset}`,
           total: sql`select count(*) from desks where ${where}`,
         };
       },
       { shape: `desks:${type === undefined ? '' : 'type'}:${ordersShape(request)}`, values: { ...path, type, ...pageValues(request) } },
+      (row) => ({ id: row.id as string, name: row.name as string, type: row.type as DeskDto['type'], roomId, departmentId }),
     );
   }
 

@@ -119,11 +119,7 @@ export class InventoryService {
     const ids = parseIds(query.ids);
     const request = parsePageRequest(query, DEPARTMENT_SORTABLE);
     const { rows, total } = await this.repository.departmentPage(ids, request);
-    return pageOf(
-      rows.map((row) => toDepartmentDto(row, row.rooms)),
-      total,
-      request,
-    );
+    return pageOf(rows, total, request);
   }
 
   async getDepartment(id: string): Promise<DepartmentWithRoomsDto> {

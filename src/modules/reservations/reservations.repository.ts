@@ -1,8 +1,10 @@
 import { and, count, eq, gt, lt, ne, Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { byShape } from '../../db/prepared.js';
+import { byShape, prepareRaw } from '../../db/prepared.js';
 import { desks, reservations, rooms } from '../../db/schema.js';
-import { orderByClauses, ordersShape, pagePlaceholders, pageValues, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import { columnsAs, orderByClauses, ordersShape, pagePlaceholders, pageValues, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import { toReservationDtoFromRaw, type RawReservation } from './reservations.mappers.js';
+import type { ReservationDto } from './reservations.schemas.js';
 
 export type ReservationType = (typeof reservations.type.enumValues)[number];
 
@@ -97,34 +99,33 @@ export class ReservationsRepository {
   /**
    * One statement: the page, each row carrying the total as an uncorrelated subquery (computed
    * once, when the first row is produced). Only a page past the end, which has no row to carry
-   * it, counts apart.
+   * it, counts apart. The rows come raw in the API's shape, instants turned into ISO text without
+   * a Date (docs/benchmarks.md#lists).
    */
-  async page(filter: ReservationFilter, request: PageRequest): Promise<{ rows: ReservationView[]; total: number }> {
+  async page(filter: ReservationFilter, request: PageRequest): Promise<{ rows: ReservationDto[]; total: number }> {
     const set = (Object.keys(FILTER_COLUMNS) as (keyof ReservationFilter)[]).filter((key) => filter[key] !== undefined);
     // Prepared once per shape: which filters are set and the requested orders (docs/benchmarks.md#prepared-queries).
     const query = byShape(this.db, `reservations:${set.join(',')}:${ordersShape(request)}`, () => {
       const placeholders: ReservationFilter = {};
       for (const key of set) (placeholders as Record<string, unknown>)[key] = sql.placeholder(key);
       const where = this.conditions(placeholders as ReservationFilter);
-      return this.db
-        .select({ ...view, total: sql<number>`${this.counting(filter, where)}::int`.mapWith(Number) })
-        .from(reservations)
-        .innerJoin(desks, eq(desks.id, reservations.deskId))
-        .innerJoin(rooms, eq(rooms.id, desks.roomId))
-        .where(where)
-        .orderBy(...orderByClauses(request, sortColumns, [sql`${reservations.startTime}`], reservations.id))
-        .limit(pagePlaceholders.limit)
-        .offset(pagePlaceholders.offset)
-        .prepare('reservation_page');
+      return prepareRaw(
+        this.db,
+        sql`select ${columnsAs(view)}, ${this.counting(filter, where)}::int as "total"
+            from ${reservations} join ${desks} on ${eq(desks.id, reservations.deskId)} join ${rooms} on ${eq(rooms.id, desks.roomId)}
+            where ${where ?? sql`true`}
+            order by ${sql.join(orderByClauses(request, sortColumns, [sql`${reservations.startTime}`], reservations.id), sql`, `)}
+            limit ${pagePlaceholders.limit} offset ${pagePlaceholders.offset}`,
+      );
     });
     const values: Record<string, unknown> = pageValues(request);
     for (const key of set) {
       const value = filter[key];
       values[key] = value instanceof Date ? value.toISOString() : value;
     }
-    const rows = await query.execute(values);
+    const rows = await query.rows<RawReservation & { total: number }>(values);
     const total = await totalOfPage(rows, request, async () => (await this.counting(filter, this.conditions(filter)))[0]?.total ?? 0);
-    return { rows: rows.map(({ total: _total, ...row }) => row), total };
+    return { rows: rows.map(toReservationDtoFromRaw), total };
   }
 
   /** The count of a page's filter (an uncorrelated subquery of the page, or alone past its end). */

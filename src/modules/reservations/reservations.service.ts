@@ -63,7 +63,7 @@ export class ReservationsService {
         request,
       ),
     );
-    return pageOf(rows.map(toReservationDto), total, request);
+    return pageOf(rows, total, request);
   }
 
   async get(caller: Caller, id: string): Promise<ReservationDto> {

@@ -292,6 +292,12 @@ describe('desks', () => {
       }
     });
 
+    it('answers the ids as stored (lower case) when the path spells them in capitals', async () => {
+      const result = s.ok<Page<DeskBody>>(await s.get(desksUrl(departmentId.toUpperCase(), room.toUpperCase()), s.user));
+      expect(result.content.map((desk) => desk.name)).toEqual(['Alpha', 'Bravo', 'Charlie']);
+      for (const desk of result.content) expect(desk).toMatchObject({ roomId: room, departmentId });
+    });
+
     it('answers 404 for an unknown room', async () => {
       expectProblem(await s.get(desksUrl(departmentId, UNKNOWN_ID), s.user), 404, 'NOT_FOUND');
       expectProblem(await s.get(desksUrl(UNKNOWN_ID, room), s.user), 404, 'NOT_FOUND');
