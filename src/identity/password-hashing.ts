@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { hash, verify, type Options } from '@node-rs/argon2';
-import { concurrencyLimit } from '../shared/limit.js';
+import pLimit from 'p-limit';
 
 /** argon2id with OWASP's recommended minimum cost (19 MiB, 2 passes). */
 // algorithm 2 = Argon2id (a const enum, which isolated modules cannot import).
@@ -12,7 +12,7 @@ const OPTIONS: Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parall
  * hashes could not use anyway (docs/benchmarks.md#memory).
  */
 export const MAX_CONCURRENT_HASHES = Math.min(4, availableParallelism());
-const hashing = concurrencyLimit(MAX_CONCURRENT_HASHES);
+const hashing = pLimit(MAX_CONCURRENT_HASHES);
 
 export const hashPassword = (password: string): Promise<string> => hashing(() => hash(password, OPTIONS));
 
