@@ -4,15 +4,16 @@ import { defineConfig } from 'vitest/config';
 // Every test file runs on the embedded database (PGlite); with TEST_DATABASE_URL set (an admin
 // connection to a PostgreSQL server) it runs a second time against that server, each test file
 // in a fresh database of its own.
-const shared = { include: ['test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 };
+// Each project's global setup migrates one template database that every test database copies
+// (test/helpers/template-setup.ts).
+const shared = { include: ['test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, globalSetup: ['test/helpers/template-setup.ts'] };
 const projects: { test: Record<string, unknown> }[] = [{ test: { ...shared, name: 'pglite', env: { TEST_DB: 'pglite' } } }];
 if (process.env.TEST_DATABASE_URL) projects.push({ test: { ...shared, name: 'postgres', env: { TEST_DB: 'postgres' } } });
 
 // A named subset of the API suite, one or more files per module, a third time with every pool
 // through Debian's PgBouncer in transaction mode (docs/deployment.md#through-pgbouncer-in-transaction-mode).
-// test/modules/reservations/concurrency.test.ts is left out: through PgBouncer on a loaded CI
-// machine its 60-at-once storms ran into timeouts (59 × 5xx after 54 s; green when run alone);
-// test/server/balancer.test.ts keeps a booking storm through PgBouncer.
+// Server processes the files start go through the same PgBouncer (serverDatabaseEnv in
+// test/helpers/database.ts), so the booking storms of concurrency.test.ts run through it too.
 export const THROUGH_PGBOUNCER = [
   'test/modules/attendance/attendance.test.ts',
   'test/modules/attendance/release-processes.test.ts',
@@ -27,6 +28,7 @@ export const THROUGH_PGBOUNCER = [
   'test/modules/oidc/oidc.test.ts',
   'test/modules/password/password.test.ts',
   'test/modules/reports/reports.test.ts',
+  'test/modules/reservations/concurrency.test.ts',
   'test/modules/reservations/reservations.test.ts',
   'test/modules/search/places.test.ts',
   'test/modules/self/self.test.ts',
@@ -43,7 +45,7 @@ if (process.env.TEST_DATABASE_URL && existsSync('/usr/sbin/pgbouncer'))
       include: THROUGH_PGBOUNCER,
       name: 'pgbouncer',
       env: { TEST_DB: 'postgres', TEST_POOLER: 'transaction' },
-      globalSetup: ['test/helpers/pgbouncer-setup.ts'],
+      globalSetup: ['test/helpers/template-setup.ts', 'test/helpers/pgbouncer-setup.ts'],
     },
   });
 

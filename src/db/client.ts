@@ -37,7 +37,17 @@ export type DatabaseOptions =
       pooler?: 'none' | 'transaction';
     }
   /** dataDir undefined: in memory (tests). statementTimeoutMs: see waitingNoLongerThan. */
-  | { kind: 'pglite'; dataDir?: string; statementTimeoutMs?: number; onQuery?: QueryListener };
+  | {
+      kind: 'pglite';
+      dataDir?: string;
+      statementTimeoutMs?: number;
+      onQuery?: QueryListener;
+      /** Only in memory: start from this dump of a data directory (PGlite's dumpDataDir) instead of an empty one; tests start from a migrated template. */
+      initial?: Blob;
+    };
+
+/** The extensions the migrations create; PGlite has to be given them at start. */
+export const PGLITE_EXTENSIONS = { btree_gist, pg_trgm };
 
 const queryLogger = (onQuery: QueryListener | undefined) => (onQuery ? { logQuery: (query: string, params: unknown[]) => onQuery(query, params) } : undefined);
 
@@ -134,7 +144,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     mkdirSync(location, { recursive: true });
   }
   // PGlite reads a missing first argument as the options object: name the in-memory store.
-  const client = new PGlite(location ?? 'memory://', { extensions: { btree_gist, pg_trgm } });
+  const client = new PGlite(location ?? 'memory://', {
+    extensions: PGLITE_EXTENSIONS,
+    ...(options.initial && location === undefined ? { loadDataDir: options.initial } : {}),
+  });
   await client.waitReady;
   await client.exec(`SET TIME ZONE 'UTC'`);
   if (options.statementTimeoutMs !== undefined) await client.exec(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);

@@ -43,7 +43,7 @@ describe(`migrate() on ${testDbKind}`, () => {
   const temps: string[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ empty: true });
   });
   afterAll(async () => {
     await database?.dispose();
@@ -117,7 +117,7 @@ describe.runIf(onPostgres)('migrate() from two processes at once (PostgreSQL)', 
   const handles: DatabaseHandle[] = [];
 
   beforeAll(async () => {
-    created = await createPostgresDatabase();
+    created = await createPostgresDatabase({ empty: true });
     for (let i = 0; i < 2; i++) handles.push(await openDatabase({ kind: 'postgres', url: created.url, poolSize: 2 }));
   });
   afterAll(async () => {

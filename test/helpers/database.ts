@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { sql, type SQL } from 'drizzle-orm';
 import postgres from 'postgres';
 import { inject } from 'vitest';
@@ -25,17 +26,30 @@ function pooledUrl(url: string): string {
   return target.toString();
 }
 
+/**
+ * The environment that points a server process (test/helpers/server-process.ts) at a test
+ * database: straight at PostgreSQL, or in the `pgbouncer` project through its PgBouncer with
+ * DATABASE_POOLER=transaction, as the test apps' pools.
+ */
+export function serverDatabaseEnv(url: string): { DATABASE_URL: string; DATABASE_POOLER?: string } {
+  return throughPgBouncer ? { DATABASE_URL: pooledUrl(url), DATABASE_POOLER: 'transaction' } : { DATABASE_URL: url };
+}
+
 function adminUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set');
   return url;
 }
 
-/** A new, empty PostgreSQL database on the test server; drop() removes it. */
-export async function createPostgresDatabase(): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+/**
+ * A new PostgreSQL database on the test server, a copy of the project's migrated template
+ * (test/helpers/template-setup.ts) or, with `empty`, without a table; drop() removes it.
+ */
+export async function createPostgresDatabase(options: { empty?: boolean } = {}): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const name = `deskbook_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database "${name}"`);
+  const template = options.empty ? '' : ` template "${inject('templateDatabase')}"`;
+  await admin.unsafe(`create database "${name}"${template}`);
   await admin.end();
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
@@ -57,13 +71,21 @@ export interface TestDatabase {
   dispose(): Promise<void>;
 }
 
-/** A fresh database of this project's kind: in-memory PGlite, or a new PostgreSQL database. */
-export async function createTestDatabase(options: { poolSize?: number; statementTimeoutMs?: number; onQuery?: QueryListener } = {}): Promise<TestDatabase> {
+let pgliteTemplate: Blob | undefined;
+
+/**
+ * A fresh database of this project's kind: in-memory PGlite, or a new PostgreSQL database; both
+ * start with every migration applied (test/helpers/template-setup.ts) unless `empty` is set.
+ */
+export async function createTestDatabase(
+  options: { poolSize?: number; statementTimeoutMs?: number; onQuery?: QueryListener; empty?: boolean } = {},
+): Promise<TestDatabase> {
   if (testDbKind === 'pglite') {
-    const handle = await openDatabase({ kind: 'pglite', statementTimeoutMs: options.statementTimeoutMs, onQuery: options.onQuery });
+    const initial = options.empty ? undefined : (pgliteTemplate ??= new Blob([readFileSync(inject('templateDataDir'))]));
+    const handle = await openDatabase({ kind: 'pglite', statementTimeoutMs: options.statementTimeoutMs, onQuery: options.onQuery, initial });
     return { handle, dispose: () => handle.close() };
   }
-  const created = await createPostgresDatabase();
+  const created = await createPostgresDatabase({ empty: options.empty });
   const handle = await openDatabase({
     kind: 'postgres',
     url: throughPgBouncer ? pooledUrl(created.url) : created.url,
@@ -121,5 +143,9 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Port of the PgBouncer the `pgbouncer` project's global setup started. */
     pgbouncerPort: number;
+    /** PostgreSQL projects: the migrated database every test database is a copy of (template-setup.ts). */
+    templateDatabase: string;
+    /** PGlite project: a file holding the migrated data directory every test database starts from. */
+    templateDataDir: string;
   }
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../../src/db/client.js';
 import { desks, reservations, users } from '../../../src/db/schema.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../../helpers/app.js';
-import { createPostgresDatabase, onPostgres } from '../../helpers/database.js';
+import { createPostgresDatabase, onPostgres, serverDatabaseEnv } from '../../helpers/database.js';
 import { insertDepartment, insertRoom } from '../../helpers/fixtures.js';
 import { freePort, killServers, startServer, stopServer, waitHealthy, type ServerProcess } from '../../helpers/server-process.js';
 import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
@@ -31,7 +31,7 @@ describe.runIf(onPostgres)('release of no-shows with two server processes', () =
     smtp = await startSmtp();
     database = await createPostgresDatabase();
     const env = {
-      DATABASE_URL: database.url,
+      ...serverDatabaseEnv(database.url),
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       LOG_LEVEL: 'info',

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../../src/db/client.js';
 import { users } from '../../../src/db/schema.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../../helpers/app.js';
-import { createPostgresDatabase, onPostgres } from '../../helpers/database.js';
+import { createPostgresDatabase, onPostgres, serverDatabaseEnv, throughPgBouncer } from '../../helpers/database.js';
+import { PGBOUNCER_POOL_SIZE } from '../../helpers/pgbouncer-setup.js';
 import { insertDesk, insertDeskInNewRoom } from '../../helpers/fixtures.js';
 import { freePort, killServers, startServer, stopServer, waitHealthy, type ServerProcess } from '../../helpers/server-process.js';
 
@@ -11,6 +12,8 @@ import { freePort, killServers, startServer, stopServer, waitHealthy, type Serve
  * The guarantee of docs/behaviour.md#reservations under load: many simultaneous overlapping bookings over HTTP,
  * through one server process and spread over two processes sharing one PostgreSQL database.
  * Exactly one wins, every other gets 409, none a 5xx, and no overlapping pair exists afterwards.
+ * In the `pgbouncer` project both processes reach PostgreSQL through one PgBouncer pool of 3
+ * server connections, fewer than their two pools of 10 (docs/deployment.md#through-pgbouncer-in-transaction-mode).
  */
 
 const ATTEMPTS = 60;
@@ -35,7 +38,7 @@ describe.runIf(onPostgres)('concurrent bookings against PostgreSQL over HTTP', (
 
   beforeAll(async () => {
     database = await createPostgresDatabase();
-    const env = { DATABASE_URL: database.url, ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'warn', REQUEST_LOG: 'false' };
+    const env = { ...serverDatabaseEnv(database.url), ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'warn', REQUEST_LOG: 'false' };
     first = startServer(env, await freePort());
     await waitHealthy(first);
     second = startServer(env, await freePort());
@@ -149,5 +152,15 @@ describe.runIf(onPostgres)('concurrent bookings against PostgreSQL over HTTP', (
     );
     expect(outcome).toEqual({ attempts: ATTEMPTS, ok: desks.length, conflicts: ATTEMPTS - desks.length, serverErrors: 0, other: [] });
     expect(await overlappingPairs()).toBe(0);
+  });
+
+  it.runIf(throughPgBouncer)('through PgBouncer the storms used no more server connections than its pool', async () => {
+    // PgBouncer keeps its server connections open after the storms; the test's own pool of 2 is direct.
+    const [row] = await queryRows<{ connections: number }>(
+      handle.db,
+      sql`select count(*)::int as connections from pg_stat_activity where datname = current_database()`,
+    );
+    expect(row!.connections).toBeGreaterThan(0);
+    expect(row!.connections).toBeLessThanOrEqual(PGBOUNCER_POOL_SIZE + 2);
   });
 });
