@@ -1,6 +1,6 @@
 /**
  * The FIFO queue postgres.js keeps its connections and waiting queries in, replacing the driver's
- * own `src/queue.js` (3.4.9) through the resolve hook in postgres-queue.hooks.ts
+ * own `queue.js` (3.4.9) through postgres-driver.ts
  * (docs/benchmarks.md#a-queue-that-never-drained).
  *
  * The driver's queue empties its array only when a shift takes the last element; until then each
