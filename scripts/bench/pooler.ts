@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { startPgBouncer } from '../../test/helpers/pgbouncer.js';
 import { measure, summarize, type Measurement } from './measure.js';
-import { freePort, ServerProcess } from './processes.js';
+import { startDeskbook, type ServerProcess } from './processes.js';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, source: { type: 'boolean', default: false } },
@@ -29,7 +29,6 @@ const rounds = Number(values.rounds);
 const adminUrl = process.env.BENCH_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ADMIN_EMAIL = 'bench-admin@example.test';
 const ADMIN_PASSWORD = 'bench-admin-password-1';
-const root = path.resolve(import.meta.dirname, '../..');
 
 const name = `deskbook_pooler_bench_${process.pid}`;
 const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -41,26 +40,15 @@ const logs = mkdtempSync(path.join(tmpdir(), 'deskbook-pooler-bench-'));
 const servers: ServerProcess[] = [];
 
 async function start(label: string, env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const server = await ServerProcess.start({
-    name: label,
-    args: source
-      ? ['--max-old-space-size=192', '--import', 'tsx', path.join(root, 'src', 'server.ts')]
-      : ['--max-old-space-size=192', path.join(root, 'dist', 'server.js')],
+  const server = await startDeskbook({
+    label,
+    source,
+    logDirectory: logs,
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      MALLOC_ARENA_MAX: '2',
-      PORT: String(port),
-      HOST: '127.0.0.1',
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
       ...env,
     },
-    port,
-    readyPath: '/api/health/ready',
-    logFile: path.join(logs, `${label}.log`),
   });
   servers.push(server);
   return server;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export async function freePort(): Promise<number> {
@@ -111,4 +112,32 @@ export class RssSampler {
     clearInterval(this.timer);
     return { sampledPeak: this.peak, highWaterMark: this.server.memory('VmHWM') };
   }
+}
+
+/**
+ * A Deskbook server for the side benches (pooler.ts, replica.ts) on a free port: the built one, as
+ * `npm start` runs it, or with `source` from src/ through tsx; ready once /api/health/ready answers.
+ * Nothing of the caller's environment is inherited but PATH and HOME, and `env`.
+ */
+export async function startDeskbook(options: { label: string; source: boolean; logDirectory: string; env: Record<string, string> }): Promise<ServerProcess> {
+  const port = await freePort();
+  const root = path.resolve(import.meta.dirname, '../..');
+  return ServerProcess.start({
+    name: options.label,
+    args: options.source
+      ? ['--max-old-space-size=192', '--import', 'tsx', path.join(root, 'src', 'server.ts')]
+      : ['--max-old-space-size=192', path.join(root, 'dist', 'server.js')],
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      MALLOC_ARENA_MAX: '2',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      ...options.env,
+    },
+    port,
+    readyPath: '/api/health/ready',
+    logFile: path.join(options.logDirectory, `${options.label}.log`),
+  });
 }

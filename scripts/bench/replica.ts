@@ -20,7 +20,7 @@ import postgres from 'postgres';
 import { startPostgresCluster, startStandby, type PostgresCluster } from '../../test/helpers/postgres-cluster.js';
 import { SEED_ADMIN_EMAIL, SEED_PASSWORD } from '../seed/seed.js';
 import { measure, summarize, type Measurement } from './measure.js';
-import { freePort, ServerProcess } from './processes.js';
+import { startDeskbook, type ServerProcess } from './processes.js';
 
 const { values } = parseArgs({
   options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, source: { type: 'boolean', default: false } },
@@ -36,19 +36,11 @@ const servers: ServerProcess[] = [];
 const logs = mkdtempSync(path.join(tmpdir(), 'deskbook-replica-bench-'));
 
 async function start(label: string, env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const server = await ServerProcess.start({
-    name: label,
-    args: source
-      ? ['--max-old-space-size=192', '--import', 'tsx', path.join(root, 'src', 'server.ts')]
-      : ['--max-old-space-size=192', path.join(root, 'dist', 'server.js')],
+  const server = await startDeskbook({
+    label,
+    source,
+    logDirectory: logs,
     env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      NODE_ENV: 'production',
-      MALLOC_ARENA_MAX: '2',
-      PORT: String(port),
-      HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       REQUEST_LOG: 'false',
       LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '1000000',
@@ -57,9 +49,6 @@ async function start(label: string, env: Record<string, string>): Promise<Server
       EXPENSIVE_CONCURRENCY_PER_USER: '1000',
       ...env,
     },
-    port,
-    readyPath: '/api/health/ready',
-    logFile: path.join(logs, `${label}.log`),
   });
   servers.push(server);
   return server;

@@ -12,21 +12,21 @@ import Queue from './postgres-queue.js';
  */
 const require = createRequire(import.meta.url);
 
+/** The path of the module the driver requires as its queue. */
+const driverQueuePath = path.join(path.dirname(require.resolve('postgres')), 'queue.js');
+
 function driverWithOurQueue(): typeof postgresDriver {
-  const entry = require.resolve('postgres');
-  const queuePath = path.join(path.dirname(entry), 'queue.js');
-  if (!require.cache[queuePath]) {
-    const ours = new Module(queuePath);
-    ours.filename = queuePath;
+  if (!require.cache[driverQueuePath]) {
+    const ours = new Module(driverQueuePath);
+    ours.filename = driverQueuePath;
     ours.loaded = true;
     ours.exports = Queue;
-    require.cache[queuePath] = ours;
+    require.cache[driverQueuePath] = ours;
   }
   return require('postgres') as typeof postgresDriver;
 }
 
 export const postgres = driverWithOurQueue();
 
-/** The path of the module the driver requires as its queue (tests check it is ours). */
-export const driverQueuePath = (): string => path.join(path.dirname(require.resolve('postgres')), 'queue.js');
-export const loadedDriverQueue = (): unknown => require.cache[driverQueuePath()]?.exports;
+/** The queue the loaded driver requires (tests check it is ours). */
+export const loadedDriverQueue = (): unknown => require.cache[driverQueuePath]?.exports;
