@@ -140,6 +140,21 @@ describe('the embedded PostgreSQL', () => {
     await again.close();
   });
 
+  it('stops a postmaster left running with other settings and starts its own', async () => {
+    const dir = dataDir();
+    const first = await startEmbeddedPostgres({ dataDir: dir, fsync: false });
+    // Its Deskbook is gone: the lock names a process that no longer runs.
+    const gone = spawn('true');
+    await new Promise((resolve) => gone.once('exit', resolve));
+    const lockFile = path.join(dir, 'deskbook.lock');
+    writeFileSync(lockFile, JSON.stringify({ ...JSON.parse(readFileSync(lockFile, 'utf8')), pid: gone.pid, startTicks: '1' }));
+    const logs: string[] = [];
+    const second = await started({ dataDir: dir, fsync: true, log: (line) => logs.push(line) });
+    expect(logs.join('\n')).toContain(`stopping the embedded PostgreSQL (pid ${first.pid}`);
+    expect(second.pid).not.toBe(first.pid);
+    expect(postmastersOf(dir)).toEqual([second.pid]);
+  });
+
   it('refuses a DATA_DIR holding an old PGlite database, changing nothing', async () => {
     const dir = dataDir();
     mkdirSync(path.join(dir, 'pgdata'));
@@ -237,8 +252,9 @@ describe('a Deskbook server on the embedded PostgreSQL', () => {
       const restarted = await startOn(dir);
       server = restarted.server;
       restarts.push(Math.round(restarted.readyMs));
-      expect(server.stdout()).toContain('left running by a Deskbook process that is gone');
-      expect(postmastersOf(dir)).not.toContain(postmaster[0]);
+      // Started with the same settings: taken over as it runs.
+      expect(server.stdout()).toContain(`taking over the embedded PostgreSQL (pid ${postmaster[0]}, parent 1)`);
+      expect(postmastersOf(dir)).toEqual(postmaster);
       const login = await call(server, 'POST', '/api/auth/login', { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
       token = ((await login.json()) as { accessToken: string }).accessToken;
     }
