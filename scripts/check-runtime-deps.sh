@@ -28,10 +28,12 @@ trap cleanup EXIT
 
 # What the server reads at run time: package.json (ES modules; src/shared/paths.ts finds the
 # project root by it), dist/ (the server and dist/web), migrations/ (run at start-up). Plus the
-# lock file, and every npm workspace's package.json, which `npm ci` needs to match the lock.
+# lock file, and every npm workspace's package.json, which `npm ci` needs to match the lock, and
+# patches/, which the install applies to dependencies (docs/upstream/postgres-queue.md).
 app="$work/app"
 mkdir -p "$app"
 cp package.json package-lock.json "$app/"
+cp -R patches "$app/"
 cp -R dist migrations "$app/"
 rm -f "$app/dist/.tsbuildinfo"
 while IFS= read -r pattern; do
@@ -46,6 +48,13 @@ done < <(node -e 'const w = require("./package.json").workspaces; for (const p o
 
 echo "== npm ci --omit=dev in $app"
 (cd "$app" && npm ci --omit=dev --no-audit --no-fund --prefer-offline --loglevel=error)
+# The production install applied the patches too (postinstall: patch-package is a runtime dependency).
+for queue in src/queue.js cjs/src/queue.js; do
+  if ! grep -q 'const compactAfter = ' "$app/node_modules/postgres/$queue"; then
+    echo "== npm ci --omit=dev did not apply patches/postgres+3.4.9.patch to postgres/$queue" >&2
+    exit 1
+  fi
+done
 for tool in typescript vite vitest drizzle-kit; do
   if [[ -d $app/node_modules/$tool ]]; then echo "note: $tool is installed as a runtime dependency" >&2; fi
 done
@@ -83,6 +92,13 @@ console.log(`GET /api/health 200, GET / 200, GET ${asset} 200`);
 EOF
 then
   echo "== the built server failed; its log:" >&2
+  cat "$work/server.log" >&2
+  exit 1
+fi
+
+# The server found the driver patched (it warns at start when not).
+if grep -q 'patches/postgres' "$work/server.log"; then
+  echo "== the built server runs an unpatched postgres.js; its log:" >&2
   cat "$work/server.log" >&2
   exit 1
 fi

@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
+import { unpatchedDriverQueues } from './db/postgres-patch.js';
 import deskbook, { serverOptions } from './app.js';
 
 function configOrExit(): Config {
@@ -75,6 +76,12 @@ try {
   await app.register(deskbook, { config, database, readDatabase, stopping: () => stopping });
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info({ database: database.kind }, `Deskbook is ready: ${config.PUBLIC_URL} (API docs at /api/docs)`);
+  const unpatched = unpatchedDriverQueues();
+  if (unpatched.length > 0)
+    app.log.warn(
+      { files: unpatched },
+      'postgres.js runs without patches/postgres+3.4.9.patch (installed with --ignore-scripts?): run npm ci, see docs/upstream/postgres-queue.md',
+    );
 } catch (error) {
   app.log.fatal({ err: error }, 'start-up failed');
   await readDatabase?.close().catch(() => {});

@@ -7,8 +7,7 @@ import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import type { Sql } from 'postgres';
-import { postgres } from './postgres-driver.js';
+import postgres, { type Sql } from 'postgres';
 import { PG } from './errors.js';
 import * as schema from './schema.js';
 
