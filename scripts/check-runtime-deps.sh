@@ -35,7 +35,7 @@ mkdir -p "$app"
 cp package.json package-lock.json "$app/"
 cp -R patches "$app/"
 cp -R dist migrations "$app/"
-rm -f "$app/dist/.tsbuildinfo"
+rm -f "$app/dist/.tsbuildinfo" "$app/dist/.server-source-hash"
 while IFS= read -r pattern; do
   [[ -n $pattern ]] || continue
   for workspace in $pattern; do # a glob such as packages/* expands here
