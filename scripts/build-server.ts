@@ -12,7 +12,7 @@ import { projectPath } from '../src/shared/paths.js';
  * the web build judges it (scripts/build-web.ts): a hash of every file under src/, both tsconfig
  * files, package.json and package-lock.json (a new TypeScript or @types version compiles anew),
  * against the stamp written beside the output; and every src/**\/*.ts must have its dist/**\/*.js.
- * `npm run build:server` passes --force.
+ * `npm run build:server` passes --force. See docs/architecture.md#building.
  */
 
 /** What the server build is made from, relative to the project root. */

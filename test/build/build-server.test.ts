@@ -6,7 +6,7 @@ import { ensureServerBuilt, serverBuildIsCurrent, serverSourceHash } from '../..
 
 /**
  * `npm start` compiles the server only when src/, the tsconfig files, package.json or the lock
- * file changed since the last compile, or an output is missing (scripts/build-server.ts, README.md#two-commands).
+ * file changed since the last compile, or an output is missing (docs/architecture.md#building).
  */
 describe('server build', () => {
   let root: string;
