@@ -64,7 +64,7 @@ echo "== starting node dist/server.js on 127.0.0.1:$port"
 (
   cd "$app"
   exec env -u DATABASE_URL PORT="$port" HOST=127.0.0.1 DATA_DIR="$work/data" LOG_LEVEL=warn REQUEST_LOG=false \
-    node --max-old-space-size=192 dist/server.js
+    node --max-old-space-size=192 --max-semi-space-size=16 dist/server.js
 ) >"$work/server.log" 2>&1 &
 server_pid=$!
 
