@@ -1,9 +1,8 @@
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import type { Sql } from 'postgres';
+import postgres, { type Sql } from 'postgres';
 import { clientUrl } from './connection-url.js';
-import { postgres } from './postgres-driver.js';
 import * as schema from './schema.js';
 
 /** The one database type repositories see. */
