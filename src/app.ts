@@ -86,6 +86,7 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
+const MAX_PARAM_LENGTH = 16_384;
 
 /** Options of the Fastify instance itself (they cannot be set from inside a plugin). */
 export function serverOptions(config: Config, logger: FastifyServerOptions['logger'] = loggerOptions(config)): FastifyHttpOptions<RawServerDefault> {
@@ -111,7 +112,10 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQuery },
+    // The router's own limit on a path parameter (100 characters) would answer ROUTE_NOT_FOUND for
+    // an overlong id, as if the operation did not exist; past this one (above any request line Node
+    // accepts, 16 KiB) the route is found and its schema names the parameter (docs/behaviour.md, HTTP).
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQuery, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: badUrlProblem,
     // Migrations run inside the plugin; an index built on a large table may take minutes.
     pluginTimeout: 0,
