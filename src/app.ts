@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from './config.js';
+import { plainHttpRemote, type Config } from './config.js';
 import { DatabaseAvailability } from './db/availability.js';
 import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -194,6 +194,12 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
           app.log,
         )
       : undefined;
+  if (oidc && config.OIDC_ISSUER && plainHttpRemote(config.OIDC_ISSUER)) {
+    app.log.warn(
+      { issuer: config.OIDC_ISSUER },
+      'OIDC_ISSUER is plain http to another machine (OIDC_ALLOW_HTTP=true): the client secret and ID tokens travel unencrypted',
+    );
+  }
   const mailer: Mailer = options.mailer ?? (config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, app.log) : new UnconfiguredMailer(app.log));
   const passwords = new PasswordService(
     db,
