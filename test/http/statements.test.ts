@@ -55,7 +55,11 @@ describe('SQL statements per authenticated read', () => {
         .map(([method]) => ({ method: method.toUpperCase(), path })),
     );
   });
-  afterAll(() => t.close());
+  // The app does not own a database it was given: dispose of it here.
+  afterAll(async () => {
+    await t?.close();
+    await t?.database.dispose();
+  });
 
   /** The path with the fixture's ids; `{id}` names the operation's own kind of item. */
   function url(path: string): string {
