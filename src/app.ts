@@ -223,6 +223,8 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const departmentImages = new DepartmentImagesService(db, clock, config.IMAGE_MAX_PIXELS, decodes);
   const reservationRules = {
     maxLengthMs: config.RESERVATION_MAX_LENGTH,
+    minLengthMs: config.RESERVATION_MIN_LENGTH,
+    maxFuture: config.RESERVATION_MAX_FUTURE,
     horizonMs: config.RESERVATION_HORIZON,
     onePerUser: config.RESERVATION_ONE_PER_USER,
   };

@@ -309,6 +309,16 @@ const specs = {
     parse: integer(1_048_576, 64 * 1024 * 1024 * 1024),
   },
   RESERVATION_MAX_LENGTH: { doc: 'Longest reservation a USER may make (admins are exempt).', default: '24h', parse: duration(60_000, 366 * 86_400_000) },
+  RESERVATION_MIN_LENGTH: {
+    doc: 'Shortest reservation a USER may make (admins are exempt); 0 allows any length. Each reservation costs the availability and floor-plan reads, so one-second bookings are refused.',
+    default: '15m',
+    parse: duration(0, 86_400_000),
+  },
+  RESERVATION_MAX_FUTURE: {
+    doc: 'Most reservations a USER may hold that have not ended yet (bookings and series occurrences alike; admins are exempt, also when they book for a user). One more is 409 RESERVATION_LIMIT_REACHED.',
+    default: '200',
+    parse: integer(1, 100_000),
+  },
   RESERVATION_HORIZON: {
     doc: 'How far ahead of now a USER may start a reservation (admins are exempt).',
     default: '90d',
@@ -419,6 +429,13 @@ export function loadConfig(env: Environment = process.env): Config {
     config.HTTP_HEADERS_TIMEOUT > config.HTTP_REQUEST_TIMEOUT
   ) {
     problems.push('HTTP_HEADERS_TIMEOUT must not be longer than HTTP_REQUEST_TIMEOUT');
+  }
+  if (
+    typeof config.RESERVATION_MIN_LENGTH === 'number' &&
+    typeof config.RESERVATION_MAX_LENGTH === 'number' &&
+    config.RESERVATION_MIN_LENGTH > config.RESERVATION_MAX_LENGTH
+  ) {
+    problems.push('RESERVATION_MIN_LENGTH must not be longer than RESERVATION_MAX_LENGTH');
   }
   if (config.LDAP_URL !== undefined && config.LDAP_USER_BASE === undefined && config.LDAP_USER_DN_TEMPLATE === undefined) {
     problems.push('LDAP_USER_BASE or LDAP_USER_DN_TEMPLATE is required when LDAP_URL is set');

@@ -97,7 +97,7 @@ export function toAppError(error: unknown, databaseOpen = true): { appError: App
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, appError: AppError): FastifyReply {
-  const { errors, conflicts, occurrences, dependents, retryAfter, subject } = appError.extras;
+  const { errors, conflicts, occurrences, dependents, retryAfter, subject, limit } = appError.extras;
   if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
   if (appError.status === 401) {
     const error = appError.code === 'UNAUTHENTICATED' || appError.code === 'INVALID_CREDENTIALS' ? '' : ', error="invalid_token"';
@@ -119,6 +119,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, appErr
       ...(occurrences ? { occurrences } : {}),
       ...(dependents ? { dependents } : {}),
       ...(subject !== undefined ? { subject } : {}),
+      ...(limit ? { limit } : {}),
     });
 }
 

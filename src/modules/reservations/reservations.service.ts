@@ -9,7 +9,7 @@ import { isAdmin, type Caller } from '../../identity/caller.js';
 import { isSelfOrAdmin, requireSelfOrAdmin } from '../../identity/policy.js';
 import { RESERVATION_SORTABLE, ReservationsRepository, type BookableDesk, type ReservationType, type ReservationView } from './reservations.repository.js';
 import { toReservationDto } from './reservations.mappers.js';
-import { ensureDeskBookable, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
+import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
 import type { CreateReservationBody, ReservationDto, ReservationListQuery, UpdateReservationBody } from './reservations.schemas.js';
 
 const USER_OVERLAP_CONSTRAINT = 'reservations_user_overlap';
@@ -84,6 +84,9 @@ export class ReservationsService {
       type,
     };
     const desk = await this.checkBooking(caller, booking, true);
+    // Concurrent bookings of one person may each see the count before the others' inserts: the cap
+    // holds within the number of a person's bookings in flight at once (docs/behaviour.md#reservations).
+    if (!admin) ensureUnderFutureCap(this.rules, await this.reservations.countNotEnded(userId, this.clock.now()), 1);
     const { id } = await this.write(caller, booking, undefined, (values, now) => this.reservations.insert(values, now));
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
   }

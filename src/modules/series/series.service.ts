@@ -6,7 +6,7 @@ import { AppError, forbidden, invalid, notFound, type OccurrenceConflict } from 
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import { ReservationsRepository, type BookableDesk } from '../reservations/reservations.repository.js';
-import { ensureDeskBookable, ruleBroken, userRuleBroken, type ReservationRules } from '../reservations/reservations.rules.js';
+import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from '../reservations/reservations.rules.js';
 import { describeConflicts, toOccurrenceDto, toSeriesCore, toSeriesDto, toSeriesSummaryDto } from './series.mappers.js';
 import { checkTimeZone, localWeekday, occurrencesOf, weekdayNumber, type Occurrence, type Rule } from './series.recurrence.js';
 import { SERIES_SORTABLE, SeriesRepository, type SeriesRow } from './series.repository.js';
@@ -198,6 +198,7 @@ export class SeriesService {
       }
     }
     const desk = ensureDeskBookable(await new ReservationsRepository(this.db).findDesk(body.deskId), admin);
+    if (!admin) ensureUnderFutureCap(this.rules, await new ReservationsRepository(this.db).countNotEnded(userId, this.clock.now()), occurrences.length);
     return { userId, deskId: body.deskId, type, timeZone, rule, firstStart, firstEnd, occurrences, desk };
   }
 
