@@ -328,6 +328,45 @@ describe('attendance', () => {
     expect(small.size).toBe(3);
   });
 
+  it('a check-in does not survive moving the reservation out of its window; it does survive leaving early (docs/behaviour.md#check-in)', async () => {
+    await setClock('2030-04-08T08:58:00Z');
+    const { desk } = await insertDeskInNewRoom(t.database.handle.db);
+    const other = await insertDesk(t.database.handle.db, desk.roomId, { name: 'Moved to' });
+    const reservation = await book(alice.token, desk.id, '2030-04-08T09:00:00Z', '2030-04-08T12:00:00Z');
+    expect((await checkIn(alice.token, reservation.id)).statusCode).toBe(200);
+    const move = (payload: object) => t.request({ method: 'PUT', url: `/api/reservation/${reservation.id}`, token: alice.token, payload });
+
+    // Leaving early and changing desks during the stay keep the check-in.
+    expect((await move({ endTime: '2030-04-08T11:00:00Z' })).statusCode).toBe(200);
+    expect((await move({ deskId: other.id })).statusCode).toBe(200);
+    expect(await attendanceOf(reservation.id)).toMatchObject({ status: 'CHECKED_IN', checkedInAt: '2030-04-08T08:58:00.000Z' });
+
+    // Two days later: planned anew, the check-in forgotten, released on the new day if nobody comes.
+    const moved = await move({ startTime: '2030-04-10T09:00:00Z', endTime: '2030-04-10T12:00:00Z' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await attendanceOf(reservation.id)).toMatchObject({
+      status: 'PENDING',
+      checkedInAt: null,
+      checkInOpensAt: '2030-04-10T08:45:00.000Z',
+      releaseAt: '2030-04-10T09:20:00.000Z',
+    });
+    expectProblem(await checkIn(alice.token, reservation.id), 409, 'CHECK_IN_NOT_OPEN');
+
+    // A walk-in moved five days later likewise.
+    await setClock('2030-04-08T13:00:00Z');
+    const walkIn = await t.request({ method: 'POST', url: `/api/desks/${desk.id}/walk-in`, token: bob.token });
+    expect(walkIn.statusCode, walkIn.body).toBe(200);
+    const walkInId = walkIn.json<{ reservationId: string }>().reservationId;
+    const later = await t.request({
+      method: 'PUT',
+      url: `/api/reservation/${walkInId}`,
+      token: bob.token,
+      payload: { startTime: '2030-04-13T09:00:00Z', endTime: '2030-04-13T12:00:00Z' },
+    });
+    expect(later.statusCode, later.body).toBe(200);
+    expect(await attendanceOf(walkInId)).toMatchObject({ status: 'PENDING', checkedInAt: null, releaseAt: '2030-04-13T09:20:00.000Z' });
+  });
+
   it('lists attendance with filters (admins) and own only (users); daily no-show rates in SQL', async () => {
     await setClock('2030-02-04T08:00:00Z');
     const { department, desk } = await insertDeskInNewRoom(t.database.handle.db);
