@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.js';
 import type { ReadRouting } from '../../db/replica.js';
-import { pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
+import { isConcurrencyAbort, pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
@@ -14,6 +14,8 @@ import type { CreateReservationBody, ReservationDto, ReservationListQuery, Updat
 
 const USER_OVERLAP_CONSTRAINT = 'reservations_user_overlap';
 const USER_FOREIGN_KEY = 'reservations_user_id_users_id_fk';
+/** Tries of a write that a concurrent booking aborted (docs/behaviour.md#reservations); then 409. */
+export const CONCURRENCY_ATTEMPTS = 5;
 
 interface Booking {
   userId: string;
@@ -161,6 +163,8 @@ export class ReservationsService {
         if (code === PG.FOREIGN_KEY_VIOLATION) {
           throw pgConstraint(error) === USER_FOREIGN_KEY ? invalid('userId', 'no such user') : invalid('deskId', 'no such desk');
         }
+        // Aborted for a colliding booking in flight (a deadlock between the two): again, now seeing it.
+        if (isConcurrencyAbort(error) && attempt < CONCURRENCY_ATTEMPTS) continue;
         if (code !== PG.EXCLUSION_VIOLATION) throw error;
         const sameUser = pgConstraint(error) === USER_OVERLAP_CONSTRAINT;
         const owner = sameUser ? { userId: booking.userId } : { deskId: booking.deskId };

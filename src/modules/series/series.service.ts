@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.js';
-import { pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
+import { isConcurrencyAbort, pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound, type OccurrenceConflict } from '../../shared/errors.js';
@@ -129,8 +129,10 @@ export class SeriesService {
         if (code === PG.FOREIGN_KEY_VIOLATION) {
           throw pgConstraint(error) === SERIES_USER_FOREIGN_KEY ? invalid('userId', 'no such user') : invalid('deskId', 'no such desk');
         }
-        // Another booking committed between the check and the insert: check again, now seeing it.
-        if (code === PG.EXCLUSION_VIOLATION && attempt < ATTEMPTS) continue;
+        // Another booking committed between the check and the insert, or collided with it in
+        // flight (a deadlock): check again, now seeing it.
+        if ((code === PG.EXCLUSION_VIOLATION || isConcurrencyAbort(error)) && attempt < ATTEMPTS) continue;
+        if (isConcurrencyAbort(error)) throw new AppError('RESERVATION_CONFLICT', 'The desk was booked by someone else at the same moment; try again');
         if (code === PG.EXCLUSION_VIOLATION) throw new AppError('RESERVATION_CONFLICT', 'The desk was booked by someone else at the same moment; try again');
         throw error;
       }
