@@ -35,7 +35,7 @@ import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
 import { InventoryService } from './modules/inventory/inventory.service.js';
 import { OidcClient } from './modules/oidc/oidc.client.js';
 import { oidcRoutes } from './modules/oidc/oidc.routes.js';
-import { OidcService } from './modules/oidc/oidc.service.js';
+import { flowKey, OidcService } from './modules/oidc/oidc.service.js';
 import { passwordRoutes } from './modules/password/password.routes.js';
 import { PasswordService } from './modules/password/password.service.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
@@ -140,7 +140,8 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     : undefined;
   const reads: ReadRouting = replica ?? primaryOnly(db);
 
-  const tokens = new TokenService(await resolveSigningSecret(db, config.JWT_SECRET), clock);
+  const signingSecret = await resolveSigningSecret(db, config.JWT_SECRET);
+  const tokens = new TokenService(signingSecret, clock);
   const throttle = new LoginThrottle(new ThrottleRepository(db), {
     maxFailuresPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
     accountWindowMs: config.LOGIN_ACCOUNT_WINDOW,
@@ -182,6 +183,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
           clock,
           {
             ...sessionSettings,
+            flowKey: flowKey(signingSecret),
             issuer: config.OIDC_ISSUER,
             displayName: config.OIDC_DISPLAY_NAME,
             roleClaim: config.OIDC_ROLE_CLAIM,
