@@ -251,7 +251,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const attendance = new AttendanceService(db, clock, attendanceRules(config));
   if (await attendance.syncDefaults()) app.log.info('check-in settings changed: reservations not started yet planned again');
   const floorPlans = new FloorPlansService(db, reads);
-  const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log);
+  const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log, undefined, database.probe);
 
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
   app.removeContentTypeParser('text/plain');
