@@ -1,4 +1,4 @@
-import type { Dependents } from '../api/published.js';
+import type { Dependents } from './published.js';
 import { formatRange, formatWait } from './time.js';
 
 /**
