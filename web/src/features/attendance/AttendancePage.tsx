@@ -9,7 +9,7 @@ import { departmentLabel } from '../../lib/labels.js';
 import { useAllDepartments, useInventoryNames } from '../inventory/queries.js';
 import type { Attendance } from '../../api/types.js';
 import { AttendanceBadge } from './AttendanceBadge.js';
-import { OfficeSettingsForm } from './OfficeSettingsForm.js';
+import { DepartmentSettingsForm } from './DepartmentSettingsForm.js';
 import { STATUS_LABELS, type AttendanceStatus } from './queries.js';
 
 const DAY = 86_400_000;
@@ -125,7 +125,7 @@ export function AttendancePage() {
       {departmentId && (
         <section className="panel" aria-labelledby="settings-heading">
           <h2 id="settings-heading">Check-in settings of this office</h2>
-          <OfficeSettingsForm key={departmentId} departmentId={departmentId} />
+          <DepartmentSettingsForm key={departmentId} departmentId={departmentId} />
         </section>
       )}
     </div>

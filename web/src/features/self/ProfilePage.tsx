@@ -11,7 +11,7 @@ import { errorText } from '../../lib/problems.js';
 import { formatDateTime } from '../../lib/time.js';
 import { useAuth, useUser } from '../auth/AuthProvider.js';
 import { CalendarSection } from '../calendar/CalendarSection.js';
-import { SignInMethodsSection } from '../sso/SignInMethods.js';
+import { SignInMethodsSection } from '../oidc/SignInMethods.js';
 import { NAME_FIELDS, PersonNames } from '../users/person.js';
 import { PasswordChangeForm } from './components/PasswordChangeForm.js';
 import { deviceName } from './devices.js';

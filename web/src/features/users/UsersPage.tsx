@@ -7,8 +7,8 @@ import { Avatar } from '../../components/Avatar.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { Alert, EmptyState, ItemTable, Loaded, PageHeader, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
-import { SsoLinkDialog } from '../sso/SsoLinkDialog.js';
-import { useSsoStatus } from '../sso/queries.js';
+import { OidcLinkDialog } from '../oidc/OidcLinkDialog.js';
+import { useOidcStatus } from '../oidc/queries.js';
 import { PasswordDialog } from './components/PasswordDialog.js';
 import { PersonDialog } from './components/PersonDialog.js';
 import { fullName } from './person.js';
@@ -20,8 +20,8 @@ export function UsersPage() {
   const [query, setQuery] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(0);
-  const [dialog, setDialog] = useState<{ kind: 'new' } | { kind: 'edit' | 'password' | 'sso' | 'delete'; user: User }>();
-  const sso = useSsoStatus().data?.enabled === true;
+  const [dialog, setDialog] = useState<{ kind: 'new' } | { kind: 'edit' | 'password' | 'oidc' | 'delete'; user: User }>();
+  const oidc = useOidcStatus().data?.enabled === true;
   const [notice, setNotice] = useState<string>();
   const users = $api.useQuery(
     'get',
@@ -107,11 +107,11 @@ export function UsersPage() {
                       Set password
                     </button>
                   )}
-                  {sso && (
+                  {oidc && (
                     <button
                       type="button"
                       className="button-secondary button-small"
-                      onClick={() => setDialog({ kind: 'sso', user })}
+                      onClick={() => setDialog({ kind: 'oidc', user })}
                       aria-label={`Single sign-on of ${fullName(user)}`}
                     >
                       Single sign-on
@@ -151,7 +151,7 @@ export function UsersPage() {
           onSaved={() => done(`The password of ${fullName(dialog.user)} has been set.`)}
         />
       )}
-      {dialog?.kind === 'sso' && <SsoLinkDialog user={dialog.user} onClose={() => setDialog(undefined)} onSaved={done} />}
+      {dialog?.kind === 'oidc' && <OidcLinkDialog user={dialog.user} onClose={() => setDialog(undefined)} onSaved={done} />}
       {dialog?.kind === 'delete' && (
         <DeleteDialog
           title="Delete this user?"

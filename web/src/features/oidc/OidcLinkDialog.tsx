@@ -15,7 +15,7 @@ const fullName = (user: Pick<User, 'firstName' | 'lastName'>) => `${user.firstNa
  * Admin: link a user to an identity at the provider by its `sub`, or unlink it
  * (docs/behaviour.md#linking-identities-to-accounts).
  */
-export function SsoLinkDialog({ user, onClose, onSaved }: { user: User; onClose: () => void; onSaved: (message: string) => void }) {
+export function OidcLinkDialog({ user, onClose, onSaved }: { user: User; onClose: () => void; onSaved: (message: string) => void }) {
   const params = { params: { path: { id: user.id } } };
   const identity = $api.useQuery('get', PATH, params);
   const form = useSchemaForm(LinkForm, { subject: '' }, { trim: ['subject'] });

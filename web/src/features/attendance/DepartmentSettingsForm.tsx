@@ -29,7 +29,7 @@ const toForm = (settings: DepartmentSettings) => ({
 const minutesOrNull = (value: string) => (value.trim() === '' ? null : Math.min(1440, Number(value)));
 
 /** An office's check-in settings and time zone (docs/behaviour.md#attendance-settings), for admins. */
-export function OfficeSettingsForm({ departmentId }: { departmentId: string }) {
+export function DepartmentSettingsForm({ departmentId }: { departmentId: string }) {
   const settings = $api.useQuery('get', '/api/departments/{departmentId}/settings', { params: { path: { departmentId } } });
   const saving = $api.useMutation('put', '/api/departments/{departmentId}/settings', { meta: { invalidates: STALE_AFTER.attendance } });
   const form = useSchemaForm(SettingsForm, { checkInRequired: 'inherit', checkInOpensBeforeMinutes: '', checkInGraceMinutes: '', timeZone: 'UTC' });
