@@ -1,4 +1,5 @@
 import { useOidcStatus } from './queries.js';
+import './styles.css';
 
 /**
  * "Sign in with …" on the sign-in page when single sign-on is configured: a plain link, as the

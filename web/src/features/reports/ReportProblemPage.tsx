@@ -11,6 +11,7 @@ import { useLocation } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
 import { departmentLabel, equipmentLabel } from '../../lib/labels.js';
 import { useAllDepartments, useAllRooms, useEquipmentOf } from '../inventory/queries.js';
+import './styles.css';
 
 // Where (chosen from lists, each narrowed by the one before) and what.
 const ReportForm = Type.Object({

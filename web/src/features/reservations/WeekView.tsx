@@ -4,6 +4,7 @@ import { Loaded } from '../../components/ui.js';
 import { localDate } from '../../lib/time.js';
 import { useInventoryNames } from '../inventory/queries.js';
 import { useReservations } from './queries.js';
+import './styles.css';
 
 const DAY_LABEL = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short' });
 const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });

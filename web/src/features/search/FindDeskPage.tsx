@@ -24,6 +24,7 @@ import {
   type FreeDesk,
   type RoomWithFreeDesks,
 } from './search.js';
+import './styles.css';
 
 interface Search {
   filters: DeskFilters;

@@ -10,6 +10,7 @@ import { PlanPatterns, STATE_ORDER, STATE_STYLE, StateSwatch } from '../floor-pl
 import { ZoomPan } from '../floor-plans/components/ZoomPan.js';
 import { useFloorAvailability, useFloorPlan, type DeskAvailability } from '../floor-plans/queries.js';
 import { useBookDesk } from '../reservations/queries.js';
+import './styles.css';
 
 type Notice = { kind: 'success' | 'error'; text: string };
 

@@ -15,6 +15,7 @@ import { SignInMethodsSection } from '../oidc/SignInMethods.js';
 import { NAME_FIELDS, PersonNames } from '../users/person.js';
 import { PasswordChangeForm } from './components/PasswordChangeForm.js';
 import { deviceName } from './devices.js';
+import './styles.css';
 
 export function ProfilePage() {
   useTitle('Profile');

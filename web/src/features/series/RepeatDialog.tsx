@@ -5,6 +5,7 @@ import { Alert, Checkbox, Dialog, SelectField, TextField } from '../../component
 import { errorText } from '../../lib/problems.js';
 import { formatRange, localDate } from '../../lib/time.js';
 import { browserTimeZone, conflictLabel, WEEKDAYS, weekdayOf, type SeriesBody, type Weekday } from './series.js';
+import './styles.css';
 
 interface RepeatValues {
   weekdays: Weekday[];

@@ -3,6 +3,7 @@ import type { Stats } from '../../api/types.js';
 import { BarChart } from '../../components/BarChart.js';
 import { Loaded, PageHeader } from '../../components/ui.js';
 import { useMediaQuery, useTitle } from '../../hooks.js';
+import './styles.css';
 
 const TOTALS: { key: keyof Stats; label: string }[] = [
   { key: 'totalReservations', label: 'Reservations' },

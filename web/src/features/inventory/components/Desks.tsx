@@ -11,6 +11,7 @@ import { DESK_RULES, DeskForm } from '../forms.js';
 import { DESK_TYPE_CHOICES } from '../../../lib/labels.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
 import { EquipmentList } from './Equipment.js';
+import '../styles.css';
 
 function DeskFields({ form }: { form: SchemaForm<typeof DeskForm> }) {
   return (

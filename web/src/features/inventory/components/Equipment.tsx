@@ -10,6 +10,7 @@ import { EQUIPMENT_RULES, EquipmentForm } from '../forms.js';
 import { EQUIPMENT_TYPES, equipmentLabel } from '../../../lib/labels.js';
 import { useEquipmentOf } from '../queries.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
+import '../styles.css';
 
 function EquipmentFields({ form }: { form: SchemaForm<typeof EquipmentForm> }) {
   return (

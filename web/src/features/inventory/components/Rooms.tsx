@@ -11,6 +11,7 @@ import { Link } from '../../../router.js';
 import { AddForm } from './AddForm.js';
 import { ROOM_RULES, RoomForm } from '../forms.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
+import '../styles.css';
 
 const PAGE_SIZE = 20;
 

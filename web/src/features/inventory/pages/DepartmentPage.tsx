@@ -15,6 +15,7 @@ import { detailsState } from '../components/details.js';
 import { Rooms } from '../components/Rooms.js';
 import { DEPARTMENT_RULES, DepartmentForm } from '../forms.js';
 import { departmentLabel } from '../../../lib/labels.js';
+import '../styles.css';
 
 export function DepartmentPage({ departmentId }: { departmentId: string }) {
   const department = $api.useQuery('get', '/api/departments/{departmentId}', { params: { path: { departmentId } } });

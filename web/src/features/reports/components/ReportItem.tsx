@@ -4,6 +4,7 @@ import { formatDateTime } from '../../../lib/time.js';
 import { departmentLabel, equipmentLabel } from '../../../lib/labels.js';
 import { useInventoryNames } from '../../inventory/queries.js';
 import { fullName } from '../../users/person.js';
+import '../styles.css';
 
 // Names of people and equipment hardly change while the page is open.
 const FRESH_MS = 5 * 60_000;
