@@ -1,6 +1,4 @@
-import { keepPreviousData } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { $api, api, call } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
 import type { User } from '../../api/types.js';
 import { Avatar } from '../../components/Avatar.js';
@@ -12,8 +10,7 @@ import { useOidcStatus } from '../oidc/queries.js';
 import { PasswordDialog } from './components/PasswordDialog.js';
 import { PersonDialog } from './components/PersonDialog.js';
 import { fullName } from './person.js';
-
-const PAGE_SIZE = 20;
+import { deleteUser, useUsers } from './queries.js';
 
 export function UsersPage() {
   useTitle('Users');
@@ -23,12 +20,7 @@ export function UsersPage() {
   const [dialog, setDialog] = useState<{ kind: 'new' } | { kind: 'edit' | 'password' | 'oidc' | 'delete'; user: User }>();
   const oidc = useOidcStatus().data?.enabled === true;
   const [notice, setNotice] = useState<string>();
-  const users = $api.useQuery(
-    'get',
-    '/api/users',
-    { params: { query: { page, size: PAGE_SIZE, ...(search ? { search } : {}) } } },
-    { placeholderData: keepPreviousData },
-  );
+  const users = useUsers(page, search);
 
   // Searching waits for a pause in typing.
   useEffect(() => {
@@ -157,7 +149,7 @@ export function UsersPage() {
           title="Delete this user?"
           question={`${fullName(dialog.user)} (${dialog.user.email}) will be deleted, with their sessions and reservations.`}
           subject="This user"
-          remove={() => call(api.DELETE('/api/users/{id}', { params: { path: { id: dialog.user.id } } }))}
+          remove={() => deleteUser(dialog.user.id)}
           invalidates={[...STALE_AFTER.users, ...STALE_AFTER.reservations]}
           onDeleted={() => done(`${fullName(dialog.user)} has been deleted.`)}
           onClose={() => setDialog(undefined)}
