@@ -1,5 +1,5 @@
 import { keepPreviousData } from '@tanstack/react-query';
-import { $api } from '../../api/client.js';
+import { $api, api, call } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
 import type { Department, Room } from '../../api/types.js';
 
@@ -90,3 +90,19 @@ export const useSaveEquipment = (onSuccess: () => void) =>
     meta: { invalidates: STALE_AFTER.inventory },
     onSuccess,
   });
+
+// Deletes (for DeleteInventoryDialog, which makes STALE_AFTER.inventoryTree stale): `force` also
+// deletes what the item holds (docs/behaviour.md#inventory-departments-rooms-desks-equipment).
+const forced = (force: boolean) => (force ? { force } : {});
+
+export const deleteDepartment = (path: { departmentId: string }, force: boolean) =>
+  call(api.DELETE('/api/departments/{departmentId}', { params: { path, query: forced(force) } }));
+
+export const deleteRoom = (path: { departmentId: string; roomId: string }, force: boolean) =>
+  call(api.DELETE('/api/departments/{departmentId}/rooms/{roomId}', { params: { path, query: forced(force) } }));
+
+export const deleteDesk = (path: { departmentId: string; roomId: string; deskId: string }, force: boolean) =>
+  call(api.DELETE('/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}', { params: { path, query: forced(force) } }));
+
+export const deleteEquipment = (path: { departmentId: string; roomId: string; deskId: string; equipmentId: string }) =>
+  call(api.DELETE('/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment/{equipmentId}', { params: { path } }));
