@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# The container test (docs/deployment.md#testing-the-image): builds the Containerfile on a base
+# image made here (no image registry is reachable from CI machines), then runs the image as a
+# self-hoster would:
+#   1. embedded database on a volume: starts, the HEALTHCHECK passes, the first admin
+#      (ADMIN_EMAIL/ADMIN_PASSWORD) signs in and books a desk;
+#   2. restarted on the same volume: the booking is still there;
+#   3. stopped with SIGTERM: exit code 0 and the embedded database shut down cleanly;
+#   4. once more with DATABASE_URL naming a fresh database on the test PostgreSQL server.
+# Fails if the image is larger than 350 MB. Containers, the volume and the database are removed
+# at the end, whatever happened; the base image is kept (scripts/container/base-image.sh).
+#
+#   scripts/container/test.sh
+#
+# Needs root (podman and debootstrap), Node with the project's dev dependencies installed
+# (`npm ci`: the HTTP steps run scripts/container/smoke.ts with tsx), and a PostgreSQL server at
+# TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres; .ci/run sets it).
+# Installs Debian's podman, runc and debootstrap packages when they are missing.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+started=$SECONDS
+phase() { echo "== [$((SECONDS - started)) s] $*"; }
+
+if [[ $(id -u) -ne 0 ]]; then
+  echo "scripts/container/test.sh needs root (podman, debootstrap)" >&2
+  exit 1
+fi
+missing=()
+command -v podman >/dev/null 2>&1 || missing+=(podman)
+command -v runc >/dev/null 2>&1 || missing+=(runc)
+command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+if ((${#missing[@]} > 0)); then
+  phase "installing ${missing[*]} (Debian packages)"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+export CONTAINERS_CONF=$PWD/scripts/container/containers.conf
+
+admin_url=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}
+run_id="$(date +%s)-$$"
+name="deskbook-ci-$run_id"
+image="localhost/deskbook:ci"
+volume="$name-data"
+database="deskbook_container_${run_id//-/_}"
+email=admin@example.org
+password="container-test-$run_id"
+smoke() { npx --no-install tsx scripts/container/smoke.ts "$@"; }
+containers=()
+database_created=
+work=
+
+cleanup() {
+  local status=$?
+  for container in "${containers[@]}"; do
+    if [[ $status -ne 0 ]] && podman container exists "$container"; then
+      echo "== logs of $container:" >&2
+      podman logs "$container" 2>&1 | tail -n 60 >&2 || true
+    fi
+    podman rm --force --volumes --time 5 "$container" >/dev/null 2>&1 || true
+  done
+  podman volume rm --force "$volume" >/dev/null 2>&1 || true
+  rm -rf "${work:-}"
+  [[ -z $database_created ]] || smoke dropdb "$admin_url" "$database" || true
+  exit "$status"
+}
+trap cleanup EXIT
+
+free_port() { node -e 'const s = require("net").createServer(); s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'; }
+
+# Runs the image detached; podman's own health-check timers need systemd, which CI machines lack:
+# the test runs the HEALTHCHECK itself (`podman healthcheck run`).
+start() { # container, podman run options...
+  local container=$1
+  shift
+  containers+=("$container")
+  podman run --detach --name "$container" --stop-timeout 30 \
+    -e ADMIN_EMAIL="$email" -e ADMIN_PASSWORD="$password" -e LOG_LEVEL=info -e REQUEST_LOG=false \
+    "$@" "$image" >/dev/null 2>"$work/podman-run.err" || {
+    cat "$work/podman-run.err" >&2
+    return 1
+  }
+}
+
+# SIGTERM, then the exit code must be 0 (docs/deployment.md#rolling-restarts).
+stop() { # container
+  podman stop --time 30 "$1" >/dev/null 2>"$work/podman-stop.err" || {
+    cat "$work/podman-stop.err" >&2
+    return 1
+  }
+  local code
+  code=$(podman inspect --format '{{.State.ExitCode}}' "$1")
+  if [[ $code != 0 ]]; then
+    echo "container $1 exited with $code on SIGTERM" >&2
+    return 1
+  fi
+  podman logs "$1" 2>&1 | grep -q '"msg":"stopped"' || {
+    echo "container $1 did not log that it stopped cleanly" >&2
+    return 1
+  }
+}
+
+healthy() { # container
+  podman healthcheck run "$1" >/dev/null 2>&1 || {
+    echo "the image's HEALTHCHECK failed in $1" >&2
+    return 1
+  }
+}
+
+# The embedded database after a stop (docs/deployment.md#backups): PostgreSQL removes
+# postmaster.pid when it shuts down cleanly, and its log says so.
+clean_shutdown() { # container
+  local listing
+  listing=$(podman run --rm --network none --no-healthcheck -v "$volume:/data" --entrypoint sh "$image" -c \
+    'if [ -d /data/postgres ]; then ls -A /data/postgres; else echo "(no /data/postgres)"; fi')
+  if grep -qx 'postmaster.pid' <<<"$listing"; then
+    echo "postmaster.pid is still in the volume after $1 stopped: the embedded PostgreSQL was not shut down cleanly" >&2
+    return 1
+  fi
+  if [[ $listing != '(no /data/postgres)' ]] && ! podman logs "$1" 2>&1 | grep -q 'database system is shut down'; then
+    echo "the log of $1 does not say the embedded PostgreSQL shut down" >&2
+    return 1
+  fi
+}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/deskbook-container.XXXXXX")
+
+phase "base image"
+base=$(scripts/container/base-image.sh)
+phase "building the Containerfile on $base"
+# The build stage reaches the npm registry from the host's network, with the host's npm cache.
+npm_cache=$(npm config get cache)
+podman build --quiet --format docker --network host --volume "$npm_cache:/root/.npm" \
+  --build-arg BASE_IMAGE="$base" --tag "$image" --file Containerfile . >/dev/null
+size=$(podman image inspect --format '{{.Size}}' "$image")
+phase "image $image: $((size / 1000000)) MB"
+if ((size > 350000000)); then
+  echo "the image is $((size / 1000000)) MB, more than 350 MB" >&2
+  exit 1
+fi
+user=$(podman image inspect --format '{{.Config.User}}' "$image")
+if [[ -z $user || $user == root || $user == 0 ]]; then
+  echo "the image runs as root" >&2
+  exit 1
+fi
+
+phase "1. embedded database on volume $volume"
+podman volume create "$volume" >/dev/null
+port=$(free_port)
+base_url="http://127.0.0.1:$port"
+start "$name-1" -p "127.0.0.1:$port:8080" -v "$volume:/data"
+smoke wait-ready "$base_url" "$name-1" 120
+healthy "$name-1"
+booked=$(smoke book "$base_url" "$email" "$password")
+desk_id=$(node -p 'JSON.parse(process.argv[1]).deskId' "$booked")
+reservation_id=$(node -p 'JSON.parse(process.argv[1]).reservationId' "$booked")
+echo "booked desk $desk_id: reservation $reservation_id"
+if podman top "$name-1" user comm | awk 'NR > 1 && $1 == "root"' | grep -q .; then
+  echo "a process in $name-1 runs as root:" >&2
+  podman top "$name-1" user pid comm >&2
+  exit 1
+fi
+stop "$name-1"
+clean_shutdown "$name-1"
+
+phase "2. restarted on the same volume"
+start "$name-2" -p "127.0.0.1:$port:8080" -v "$volume:/data"
+smoke wait-ready "$base_url" "$name-2" 120
+smoke check "$base_url" "$email" "$password" "$reservation_id" "$desk_id"
+phase "3. stopped"
+stop "$name-2"
+clean_shutdown "$name-2"
+
+phase "4. DATABASE_URL: a fresh database on the test PostgreSQL"
+database_url=$(smoke createdb "$admin_url" "$database")
+database_created=1
+port=$(free_port)
+base_url="http://127.0.0.1:$port"
+# The host network, to reach the test server on the host's loopback; listen there only.
+start "$name-3" --network host -e HOST=127.0.0.1 -e PORT="$port" -e DATABASE_URL="$database_url"
+smoke wait-ready "$base_url" "$name-3" 120
+healthy "$name-3"
+booked=$(smoke book "$base_url" "$email" "$password")
+smoke check "$base_url" "$email" "$password" "$(node -p 'JSON.parse(process.argv[1]).reservationId' "$booked")" \
+  "$(node -p 'JSON.parse(process.argv[1]).deskId' "$booked")"
+if podman exec "$name-3" sh -c 'ls -A /data' | grep -q .; then
+  echo "with DATABASE_URL set, $name-3 still wrote to /data:" >&2
+  podman exec "$name-3" ls -la /data >&2
+  exit 1
+fi
+stop "$name-3"
+
+phase "container test passed (image $((size / 1000000)) MB)"
