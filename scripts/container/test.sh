@@ -4,9 +4,13 @@
 # self-hoster would:
 #   1. embedded database on a volume: starts, the HEALTHCHECK passes, the first admin
 #      (ADMIN_EMAIL/ADMIN_PASSWORD) signs in and books a desk;
-#   2. restarted on the same volume: the booking is still there;
-#   3. stopped with SIGTERM: exit code 0 and the embedded database shut down cleanly;
-#   4. once more with DATABASE_URL naming a fresh database on the test PostgreSQL server.
+#   2. stopped with SIGTERM: exit code 0, the embedded PostgreSQL shut down cleanly (its control
+#      file says so), nothing left for the next start to clean up; restarted on the same volume:
+#      the booking is still there;
+#   3. killed (SIGKILL) and started again: PostgreSQL recovers, the booking is there, and a
+#      SIGTERM then stops it cleanly;
+#   4. once more with DATABASE_URL naming a fresh database on the test PostgreSQL server (the
+#      volume stays empty).
 # Fails if the image is larger than 350 MB. Containers, the volume and the database are removed
 # at the end, whatever happened; the base image is kept (scripts/container/base-image.sh).
 #
@@ -105,18 +109,26 @@ healthy() { # container
   }
 }
 
-# The embedded database after a stop (docs/deployment.md#backups): PostgreSQL removes
-# postmaster.pid when it shuts down cleanly, and its log says so.
+# The embedded database after a stop (docs/deployment.md#testing-the-image): PostgreSQL marks
+# its control file "shut down" (state 1 at byte 16 of global/pg_control; a crash leaves
+# "in production", 6) and removes postmaster.pid only when it shut down cleanly.
 clean_shutdown() { # container
-  local listing
-  listing=$(podman run --rm --network none --no-healthcheck -v "$volume:/data" --entrypoint sh "$image" -c \
-    'if [ -d /data/postgres ]; then ls -A /data/postgres; else echo "(no /data/postgres)"; fi')
-  if grep -qx 'postmaster.pid' <<<"$listing"; then
-    echo "postmaster.pid is still in the volume after $1 stopped: the embedded PostgreSQL was not shut down cleanly" >&2
+  local state
+  state=$(podman run --rm --network none --no-healthcheck -v "$volume:/data" --entrypoint node "$image" -e '
+    const fs = require("fs");
+    const data = "/data/postgres/data";
+    const state = fs.readFileSync(data + "/global/pg_control").readInt32LE(16);
+    console.log(fs.existsSync(data + "/postmaster.pid") ? "postmaster.pid left, state " + state : "state " + state);')
+  if [[ $state != "state 1" ]]; then
+    echo "the embedded PostgreSQL of $1 was not shut down cleanly: $state" >&2
     return 1
   fi
-  if [[ $listing != '(no /data/postgres)' ]] && ! podman logs "$1" 2>&1 | grep -q 'database system is shut down'; then
-    echo "the log of $1 does not say the embedded PostgreSQL shut down" >&2
+}
+
+# A start that found a postmaster or a lock left behind says so (src/db/embedded-postgres.ts).
+fresh_start() { # container
+  if podman logs "$1" 2>&1 | grep -E 'left running|stale postmaster.pid|stale lock'; then
+    echo "$1 found leftovers of the previous container, which had stopped cleanly" >&2
     return 1
   fi
 }
@@ -158,16 +170,28 @@ if podman top "$name-1" user comm | awk 'NR > 1 && $1 == "root"' | grep -q .; th
   podman top "$name-1" user pid comm >&2
   exit 1
 fi
+podman top "$name-1" comm | grep -qx postgres || {
+  echo "no embedded PostgreSQL runs in $name-1" >&2
+  exit 1
+}
 stop "$name-1"
 clean_shutdown "$name-1"
+fresh_start "$name-1"
 
 phase "2. restarted on the same volume"
 start "$name-2" -p "127.0.0.1:$port:8080" -v "$volume:/data"
 smoke wait-ready "$base_url" "$name-2" 120
+fresh_start "$name-2"
 smoke check "$base_url" "$email" "$password" "$reservation_id" "$desk_id"
-phase "3. stopped"
-stop "$name-2"
-clean_shutdown "$name-2"
+
+phase "3. killed (SIGKILL), started again: PostgreSQL recovers, then a clean stop"
+podman kill --signal KILL "$name-2" >/dev/null
+podman wait "$name-2" >/dev/null 2>&1 || true
+start "$name-3" -p "127.0.0.1:$port:8080" -v "$volume:/data"
+smoke wait-ready "$base_url" "$name-3" 120
+smoke check "$base_url" "$email" "$password" "$reservation_id" "$desk_id"
+stop "$name-3"
+clean_shutdown "$name-3"
 
 phase "4. DATABASE_URL: a fresh database on the test PostgreSQL"
 database_url=$(smoke createdb "$admin_url" "$database")
@@ -175,17 +199,17 @@ database_created=1
 port=$(free_port)
 base_url="http://127.0.0.1:$port"
 # The host network, to reach the test server on the host's loopback; listen there only.
-start "$name-3" --network host -e HOST=127.0.0.1 -e PORT="$port" -e DATABASE_URL="$database_url"
-smoke wait-ready "$base_url" "$name-3" 120
-healthy "$name-3"
+start "$name-4" --network host -e HOST=127.0.0.1 -e PORT="$port" -e DATABASE_URL="$database_url"
+smoke wait-ready "$base_url" "$name-4" 120
+healthy "$name-4"
 booked=$(smoke book "$base_url" "$email" "$password")
 smoke check "$base_url" "$email" "$password" "$(node -p 'JSON.parse(process.argv[1]).reservationId' "$booked")" \
   "$(node -p 'JSON.parse(process.argv[1]).deskId' "$booked")"
-if podman exec "$name-3" sh -c 'ls -A /data' | grep -q .; then
-  echo "with DATABASE_URL set, $name-3 still wrote to /data:" >&2
-  podman exec "$name-3" ls -la /data >&2
+if podman exec "$name-4" sh -c 'ls -A /data' | grep -q .; then
+  echo "with DATABASE_URL set, $name-4 still wrote to /data:" >&2
+  podman exec "$name-4" ls -la /data >&2
   exit 1
 fi
-stop "$name-3"
+stop "$name-4"
 
 phase "container test passed (image $((size / 1000000)) MB)"
