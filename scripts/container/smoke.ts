@@ -27,7 +27,7 @@ async function call(base: string, method: string, path: string, token?: string, 
     signal: AbortSignal.timeout(15_000),
   });
   const text = await response.text();
-  let json: Json = {};
+  let json: Json;
   try {
     json = text ? (JSON.parse(text) as Json) : {};
   } catch {
