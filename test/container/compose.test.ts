@@ -58,7 +58,12 @@ function runtimeStage(): string[] {
   return lines.slice(from);
 }
 const instruction = (name: string) => runtimeStage().find((line) => line.startsWith(`${name} `));
-const imageEnv = () => Object.fromEntries(runtimeStage().flatMap((line) => (line.startsWith('ENV ') ? [...line.slice(4).matchAll(/(\w+)=(\S+)/g)] : [])).map((m) => [m[1], m[2]]));
+const imageEnv = () =>
+  Object.fromEntries(
+    runtimeStage()
+      .flatMap((line) => (line.startsWith('ENV ') ? [...line.slice(4).matchAll(/(\w+)=(\S+)/g)] : []))
+      .map((m) => [m[1], m[2]]),
+  );
 
 const documentedKeys = new Set([...configurationTable().matchAll(/^\| `([A-Z0-9_]+)`/gm)].map((match) => match[1]));
 
@@ -116,7 +121,12 @@ describe('compose.yaml (the image alone, embedded database on a volume)', () => 
     expect(bare.DATABASE_URL).toBeUndefined();
     const proxied = loadConfig({
       ...imageEnv(),
-      ...environmentOf(deskbook, { PUBLIC_URL: 'https://desk.example.org', TRUST_PROXY: '1', ADMIN_EMAIL: 'you@example.org', ADMIN_PASSWORD: 'a long passphrase' }),
+      ...environmentOf(deskbook, {
+        PUBLIC_URL: 'https://desk.example.org',
+        TRUST_PROXY: '1',
+        ADMIN_EMAIL: 'you@example.org',
+        ADMIN_PASSWORD: 'a long passphrase',
+      }),
     });
     expect(proxied).toMatchObject({ PUBLIC_URL: 'https://desk.example.org', TRUST_PROXY: 1, ADMIN_EMAIL: 'you@example.org' });
   });
