@@ -56,7 +56,7 @@ function containerRunning(name: string): boolean {
   }
 }
 
-/** Readiness (docs/deployment.md#health-checks): 200 once migrations ran and the database answers. */
+/** Readiness (docs/deployment.md#rolling-restarts): 200 once migrations ran and the database answers. */
 async function waitReady(base: string, container: string, seconds: number): Promise<void> {
   const started = Date.now();
   const deadline = started + seconds * 1000;
