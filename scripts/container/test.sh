@@ -9,7 +9,9 @@
 #      the booking is still there;
 #   3. killed (SIGKILL) and started again: PostgreSQL recovers, the booking is there, and a
 #      SIGTERM then stops it cleanly;
-#   4. once more with DATABASE_URL naming a fresh database on the test PostgreSQL server (the
+#   4. a backup of the volume (taken after step 1, as docs/deployment.md says) restored into a
+#      new volume: the booking is there;
+#   5. once more with DATABASE_URL naming a fresh database on the test PostgreSQL server (the
 #      volume stays empty).
 # Fails if the image is larger than 350 MB. Containers, the volume and the database are removed
 # at the end, whatever happened; the base image is kept (scripts/container/base-image.sh).
@@ -44,6 +46,7 @@ run_id="$(date +%s)-$$"
 name="deskbook-ci-$run_id"
 image="localhost/deskbook:ci"
 volume="$name-data"
+restored="$name-restored"
 database="deskbook_container_${run_id//-/_}"
 email=admin@example.org
 password="container-test-$run_id"
@@ -61,7 +64,7 @@ cleanup() {
     fi
     podman rm --force --volumes --time 5 "$container" >/dev/null 2>&1 || true
   done
-  podman volume rm --force "$volume" >/dev/null 2>&1 || true
+  podman volume rm --force "$volume" "$restored" >/dev/null 2>&1 || true
   rm -rf "${work:-}"
   [[ -z $database_created ]] || smoke dropdb "$admin_url" "$database" || true
   exit "$status"
@@ -97,7 +100,9 @@ stop() { # container
     echo "container $1 exited with $code on SIGTERM" >&2
     return 1
   fi
-  podman logs "$1" 2>&1 | grep -q '"msg":"stopped"' || {
+  local log
+  log=$(podman logs "$1" 2>&1)
+  grep -q '"msg":"stopped"' <<<"$log" || {
     echo "container $1 did not log that it stopped cleanly" >&2
     return 1
   }
@@ -128,7 +133,9 @@ clean_shutdown() { # container
 
 # A start that found a postmaster or a lock left behind says so (src/db/embedded-postgres.ts).
 fresh_start() { # container
-  if podman logs "$1" 2>&1 | grep -E 'left running|stale postmaster.pid|stale lock'; then
+  local log
+  log=$(podman logs "$1" 2>&1)
+  if grep -E 'left running|stale postmaster.pid|stale lock' <<<"$log"; then
     echo "$1 found leftovers of the previous container, which had stopped cleanly" >&2
     return 1
   fi
@@ -166,18 +173,23 @@ booked=$(smoke book "$base_url" "$email" "$password")
 desk_id=$(node -p 'JSON.parse(process.argv[1]).deskId' "$booked")
 reservation_id=$(node -p 'JSON.parse(process.argv[1]).reservationId' "$booked")
 echo "booked desk $desk_id: reservation $reservation_id"
-if podman top "$name-1" user comm | awk 'NR > 1 && $1 == "root"' | grep -q .; then
+# (Outputs are captured before grep -q: with pipefail, a writer cut off by grep's early exit fails.)
+processes=$(podman top "$name-1" user comm)
+if awk 'NR > 1 && $1 == "root"' <<<"$processes" | grep -q .; then
   echo "a process in $name-1 runs as root:" >&2
   podman top "$name-1" user pid comm >&2
   exit 1
 fi
-podman top "$name-1" comm | grep -qx postgres || {
+awk 'NR > 1 { print $2 }' <<<"$processes" | grep -qx postgres || {
   echo "no embedded PostgreSQL runs in $name-1" >&2
   exit 1
 }
 stop "$name-1"
 clean_shutdown "$name-1"
 fresh_start "$name-1"
+# A backup of the stopped container's volume, as docs/deployment.md#the-containers-volume says.
+podman run --rm --network none --no-healthcheck --user root -v "$volume:/data:ro" -v "$work:/backup" --entrypoint tar "$image" \
+  -czf /backup/deskbook-data.tgz -C /data .
 
 phase "2. restarted on the same volume"
 start "$name-2" -p "127.0.0.1:$port:8080" -v "$volume:/data"
@@ -194,7 +206,17 @@ smoke check "$base_url" "$email" "$password" "$reservation_id" "$desk_id"
 stop "$name-3"
 clean_shutdown "$name-3"
 
-phase "4. DATABASE_URL: a fresh database on the test PostgreSQL"
+phase "4. the backup restored into a new volume"
+podman volume create "$restored" >/dev/null
+podman run --rm --network none --no-healthcheck --user root -v "$restored:/data" -v "$work:/backup:ro" --entrypoint sh "$image" \
+  -c 'tar -xzf /backup/deskbook-data.tgz -C /data && chown -R 10001:10001 /data'
+start "$name-5" -p "127.0.0.1:$port:8080" -v "$restored:/data"
+smoke wait-ready "$base_url" "$name-5" 120
+fresh_start "$name-5"
+smoke check "$base_url" "$email" "$password" "$reservation_id" "$desk_id"
+stop "$name-5"
+
+phase "5. DATABASE_URL: a fresh database on the test PostgreSQL"
 database_url=$(smoke createdb "$admin_url" "$database")
 database_created=1
 port=$(free_port)
@@ -206,7 +228,7 @@ healthy "$name-4"
 booked=$(smoke book "$base_url" "$email" "$password")
 smoke check "$base_url" "$email" "$password" "$(node -p 'JSON.parse(process.argv[1]).reservationId' "$booked")" \
   "$(node -p 'JSON.parse(process.argv[1]).deskId' "$booked")"
-if podman exec "$name-4" sh -c 'ls -A /data' | grep -q .; then
+if [[ -n $(podman exec "$name-4" ls -A /data) ]]; then
   echo "with DATABASE_URL set, $name-4 still wrote to /data:" >&2
   podman exec "$name-4" ls -la /data >&2
   exit 1
