@@ -4,7 +4,7 @@
  * non-zero with what was seen (docs/deployment.md#testing-the-image).
  *
  *   tsx scripts/container/smoke.ts wait-ready <baseUrl> <container> <seconds>
- *   tsx scripts/container/smoke.ts book <baseUrl> <email> <password>          prints {deskId, reservationId}
+ *   tsx scripts/container/smoke.ts book <baseUrl> <email> <password>          the web app answers; prints {deskId, reservationId}
  *   tsx scripts/container/smoke.ts check <baseUrl> <email> <password> <reservationId> <deskId>
  *   tsx scripts/container/smoke.ts createdb <adminUrl> <name>                 prints the new database's URL
  *   tsx scripts/container/smoke.ts dropdb <adminUrl> <name>
@@ -74,8 +74,20 @@ async function waitReady(base: string, container: string, seconds: number): Prom
   fail(`GET /api/health/ready did not answer 200 within ${seconds} s (last: ${last})`);
 }
 
+/** The image serves the built web app at / (dist/web) and its assets. */
+async function webApp(base: string): Promise<void> {
+  const page = await fetch(`${base}/`, { headers: { accept: 'text/html' }, signal: AbortSignal.timeout(15_000) });
+  const html = await page.text();
+  if (page.status !== 200 || !html.includes('<div id="root">')) fail(`GET / answered ${page.status}, not the web app`);
+  const asset = /(?:src|href)="(\/assets\/[^"]+)"/.exec(html)?.[1];
+  if (!asset) fail('the web app page names no asset under /assets/');
+  const answer = await fetch(base + asset, { signal: AbortSignal.timeout(15_000) });
+  if (answer.status !== 200) fail(`GET ${asset} answered ${answer.status}`);
+}
+
 /** An admin describes an office (department, room, desk) and books the desk for tomorrow. */
 async function book(base: string, email: string, password: string): Promise<void> {
+  await webApp(base);
   const token = await signIn(base, email, password);
   const department = await expect(base, 'POST', '/api/departments', 200, token, { location: 'Container', building: 'CI', floor: 1 });
   const room = await expect(base, 'POST', `/api/departments/${department.id}/rooms`, 200, token, { name: 'Podman' });
