@@ -9,7 +9,8 @@
 #
 # The name carries a hash of every input (suite, mirror, Node and npm versions, the host's CA
 # bundle, this script), so a cached image is reused only when it would be built the same way.
-# Downloads are kept in DESKBOOK_CI_CACHE (default /var/cache/deskbook-ci).
+# Downloads are kept in DESKBOOK_CI_CACHE (default /var/cache/deskbook-ci). Callers at the same
+# time wait for each other (flock), so one of them builds it.
 # Needs root, debootstrap and podman (Debian packages; scripts/container/test.sh installs them).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -49,6 +50,11 @@ key=$(
 )
 major=${NODE_VERSION%%.*}
 image="localhost/deskbook-base:$suite-node$major-$key"
+# One build at a time: a second caller (.ci/run starts this early, then the test calls it) waits
+# for the first and finds the image made.
+mkdir -p "$cache"
+exec 9>"$cache/base-image.lock"
+flock 9
 if podman image exists "$image"; then
   echo "$image"
   exit 0
