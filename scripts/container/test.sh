@@ -202,6 +202,12 @@ podman kill --signal KILL "$name-2" >/dev/null
 podman wait "$name-2" >/dev/null 2>&1 || true
 start "$name-3" -p "127.0.0.1:$port:8080" -v "$volume:/data"
 smoke wait-ready "$base_url" "$name-3" 120
+# Every process of the killed container died with it: the start finds its postmaster.pid naming
+# no PostgreSQL and removes it (docs/deployment.md#the-embedded-postgresql).
+podman logs "$name-3" 2>&1 | grep -c 'removing a stale postmaster.pid' >/dev/null || {
+  echo "$name-3 did not say it found the killed container's postmaster.pid" >&2
+  exit 1
+}
 smoke check "$base_url" "$email" "$password" "$reservation_id" "$desk_id"
 stop "$name-3"
 clean_shutdown "$name-3"
