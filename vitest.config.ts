@@ -29,6 +29,7 @@ export const THROUGH_PGBOUNCER = [
   'test/modules/password/password.test.ts',
   'test/modules/reports/reports.test.ts',
   'test/modules/reservations/concurrency.test.ts',
+  'test/modules/reservations/deadlock.test.ts',
   'test/modules/reservations/reservations.test.ts',
   'test/modules/search/places.test.ts',
   'test/modules/self/self.test.ts',

@@ -195,8 +195,8 @@ function startServer(options: Options, name: string, target: Target, logDirector
       name,
       // The heap cap of `npm start` (package.json): the server runs as it does in production.
       args: options.source
-        ? ['--max-old-space-size=192', '--import', 'tsx', projectPath('src', 'server.ts')]
-        : ['--max-old-space-size=192', projectPath('dist', 'server.js')],
+        ? ['--max-old-space-size=192', '--max-semi-space-size=16', '--import', 'tsx', projectPath('src', 'server.ts')]
+        : ['--max-old-space-size=192', '--max-semi-space-size=16', projectPath('dist', 'server.js')],
       env: serverEnvironment(target, port, requestLog),
       port,
       readyPath: '/api/health',

@@ -36,7 +36,7 @@ const port = await freePort();
 const logFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'deskbook-release-')), 'server.log');
 const server = await ServerProcess.start({
   name: 'server',
-  args: ['--max-old-space-size=192', projectPath('dist', 'server.js')],
+  args: ['--max-old-space-size=192', '--max-semi-space-size=16', projectPath('dist', 'server.js')],
   env: {
     PATH: process.env.PATH,
     HOME: process.env.HOME,

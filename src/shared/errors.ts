@@ -32,6 +32,7 @@ export const catalogue = {
   DIRECTORY_USER: { status: 409, title: 'The password of a directory user is managed by the directory' },
   RESERVATION_CONFLICT: { status: 409, title: 'The time range collides with another reservation' },
   SERIES_CONFLICT: { status: 409, title: 'Occurrences of the series collide with other reservations' },
+  RESERVATION_LIMIT_REACHED: { status: 409, title: 'You hold as many reservations as you may; cancel one first' },
   DESK_NOT_BOOKABLE: { status: 409, title: 'This desk cannot be booked' },
   HAS_DEPENDENTS: { status: 409, title: 'It still has children or future reservations; remove them first or delete with ?force=true' },
   CHECK_IN_NOT_OPEN: { status: 409, title: 'Check-in is not open for this reservation (too early, past its deadline, released or ended)' },
@@ -83,6 +84,15 @@ export interface ProblemExtras {
   subject?: string;
   /** Seconds; also sent as the Retry-After header. */
   retryAfter?: number;
+  /** RESERVATION_LIMIT_REACHED: which setting, its value, what the person holds and asked for. */
+  limit?: ProblemLimit;
+}
+
+export interface ProblemLimit {
+  name: string;
+  max: number;
+  current: number;
+  requested: number;
 }
 
 export class AppError extends Error {

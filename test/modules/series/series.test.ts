@@ -417,8 +417,12 @@ describe('recurring reservations', () => {
       timeZone: 'UTC',
       rule: { frequency: 'DAILY', count: 5 },
     });
-    // Long enough for the series to read, find nothing, and wait on the uncommitted row.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The race happened: the series read, found nothing, and its insert now waits on the uncommitted row.
+    const waiting = async () =>
+      (
+        await queryRows<{ n: number }>(db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)
+      )[0]!.n;
+    await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
     commit();
     await holding;
     const problem = expectProblem(await answer, 409, 'SERIES_CONFLICT');
