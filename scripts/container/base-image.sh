@@ -15,7 +15,9 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
-NODE_VERSION=${NODE_VERSION:-24.21.0}
+# The Node version CI runs on (scripts/node24.sh), unless NODE_VERSION says otherwise.
+NODE_VERSION=${NODE_VERSION:-$(sed -n 's/^NODE_VERSION=//p' "$here/../node24.sh")}
+[[ -n $NODE_VERSION ]] || { echo "base-image: no NODE_VERSION (scripts/node24.sh names none)" >&2; exit 1; }
 NPM_VERSION=${NPM_VERSION:-11.19.1}
 cache=${DESKBOOK_CI_CACHE:-/var/cache/deskbook-ci}
 ca_bundle=/etc/ssl/certs/ca-certificates.crt

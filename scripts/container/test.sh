@@ -106,6 +106,10 @@ stop() { # container
     echo "container $1 did not log that it stopped cleanly" >&2
     return 1
   }
+  if grep -E '"level":(50|60)' <<<"$log"; then
+    echo "container $1 logged errors" >&2
+    return 1
+  fi
 }
 
 healthy() { # container
@@ -156,6 +160,11 @@ if ((size > 350000000)); then
   echo "the image is $((size / 1000000)) MB, more than 350 MB" >&2
   exit 1
 fi
+# The build stage's `npm ci` ran the root postinstall: the driver's queue is patched
+# (docs/architecture.md#node-and-dependencies).
+podman run --rm --network none --no-healthcheck --entrypoint node "$image" --input-type=module -e '
+  const unpatched = (await import("./dist/db/postgres-patch.js")).unpatchedDriverQueues();
+  if (unpatched.length > 0) { console.error("unpatched in the image:", unpatched); process.exit(1); }'
 user=$(podman image inspect --format '{{.Config.User}}' "$image")
 if [[ -z $user || $user == root || $user == 0 ]]; then
   echo "the image runs as root" >&2
