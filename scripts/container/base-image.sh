@@ -110,4 +110,7 @@ tar --numeric-owner -C "$root" -c . |
     --change 'CMD ["node"]' \
     --message "Debian $suite minbase, Node $NODE_VERSION, npm $NPM_VERSION" \
     - "$image" >/dev/null
+# Base images of earlier inputs are not used any more (one in use by a container stays).
+podman images --format '{{.Repository}}:{{.Tag}}' localhost/deskbook-base | grep -vxF "$image" |
+  xargs -r podman rmi >/dev/null 2>&1 || true
 echo "$image"

@@ -66,6 +66,8 @@ cleanup() {
   done
   podman volume rm --force "$volume" "$restored" >/dev/null 2>&1 || true
   rm -rf "${work:-}"
+  # Build layers nothing refers to any more, once a day old (recent ones are the build cache).
+  podman image prune --force --filter until=24h >/dev/null 2>&1 || true
   [[ -z $database_created ]] || smoke dropdb "$admin_url" "$database" || true
   exit "$status"
 }
