@@ -229,6 +229,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
       mailConfigured: options.mailer !== undefined || config.SMTP_URL !== undefined,
       mailFrom: config.MAIL_FROM,
       leaseMs: config.CALENDAR_MAIL_LEASE,
+      mailsPerHour: config.CALENDAR_MAILS_PER_HOUR,
     },
     app.log,
   );
@@ -277,7 +278,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   // Ended sessions, old throttle windows and expired password links are removed in the background.
   const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW, config.PASSWORD_MAIL_COOLDOWN);
   const housekeeping = setInterval(() => {
-    housekeep(db, clock.now(), throttleRetentionMs).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    housekeep(db, clock.now(), throttleRetentionMs, config.MAIL_RETENTION).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
   // No-shows are released, and their mails sent, by every process (work claimed in the database).
