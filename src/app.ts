@@ -61,6 +61,7 @@ import readYourWrites from './plugins/read-your-writes.js';
 import availabilityGate from './plugins/availability.js';
 import encoding, { parseQuery } from './plugins/encoding.js';
 import expensive from './plugins/expensive.js';
+import writeRate from './plugins/write-rate.js';
 import openapi from './plugins/openapi.js';
 import problem, { badUrlProblem, clientErrorProblem } from './plugins/problem.js';
 import requestLog from './plugins/request-log.js';
@@ -217,7 +218,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     onePerUser: config.RESERVATION_ONE_PER_USER,
   };
   const reservations = new ReservationsService(db, clock, reservationRules, reads);
-  const series = new SeriesService(db, clock, reservationRules);
+  const series = new SeriesService(db, clock, reservationRules, config.SERIES_PER_USER);
   const reports = new ReportsService(db, clock);
   const calendar = new CalendarService(db, reads, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
   const invitations = new InvitationSender(
@@ -253,6 +254,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(authenticate, { auth });
   await app.register(readYourWrites, { reads });
   await app.register(expensive, { perUser: config.EXPENSIVE_CONCURRENCY_PER_USER });
+  await app.register(writeRate, { perMinute: config.RESERVATION_WRITES_PER_MINUTE });
 
   await app.register(healthRoutes, { availability, stopping: options.stopping ?? (() => false) });
   await app.register(settingsRoutes, { config });

@@ -126,7 +126,7 @@ export class CalendarRepository {
   async feedDigest(tokenHash: string, window: FeedWindow): Promise<FeedDigest | undefined> {
     const [row] = await queryRows<{ user_id: string; digest: string; read_at: string; unseen: boolean }>(
       this.db,
-      sql`select f.user_id, ${iso(sql`date_trunc('milliseconds', now()) + interval '1 millisecond'`)} as read_at, w.digest, w.newest > coalesce(f.fetched_at, '-infinity') as unseen
+      sql`select f.user_id, ${iso(sql`(date_trunc('milliseconds', now()) + interval '1 millisecond')`)} as read_at, w.digest, w.newest > coalesce(f.fetched_at, '-infinity') as unseen
           from calendar_feeds f join users u on u.id = f.user_id and u.enabled
           cross join lateral (select md5(coalesce(string_agg(ev.line, E'\n' order by ev.start_order, ev.reservation_id), '')) as digest,
             coalesce(max(ev.created_at), '-infinity') as newest from (${windowRows(window)}) ev) w
