@@ -87,7 +87,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const ownDatabase = options.database === undefined;
   const database = options.database ?? (await createTestDatabase());
   // No invitation-mail sender unless a test asks for one: its background statements would land in other tests' statement counts.
-  const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', CALENDAR_MAIL_INTERVAL: '0', ...options.env });
+  // Nor a per-minute limit on one user's reservation writes: tests book fast; the limit's own tests set it.
+  const config = loadConfig({
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    REQUEST_LOG: 'false',
+    CALENDAR_MAIL_INTERVAL: '0',
+    RESERVATION_WRITES_PER_MINUTE: '100000',
+    ...options.env,
+  });
   const clock = options.clock ?? new TestClock();
   const app = Fastify(serverOptions(config, false));
   await app.register(deskbook, {
