@@ -322,7 +322,8 @@ async function runRounds(
   };
   const urlOf = (scenario: Scenario) => (scenario.server === 'reference' ? context.referenceUrl : context.appUrl);
   const saturate = async (scenario: Scenario, seconds: number, url = urlOf(scenario)) => {
-    const result = await measure({ url, load: scenario.load(context), seconds, expected: scenario.expected });
+    const background = scenario.background?.(context);
+    const result = await measure({ url, load: scenario.load(context), seconds, expected: scenario.expected }).finally(() => background?.stop());
     shared.serverErrors += result.serverErrors;
     return afterRun(scenario.title, result);
   };
@@ -357,13 +358,14 @@ async function runRounds(
     }
     if (!plan.fixedRate) continue;
     for (const scenario of plan.scenarios.filter((s) => s.fixedRate !== undefined)) {
+      const background = scenario.background?.(context);
       const result = await measureAtRate({
         url: urlOf(scenario),
         load: scenario.load(context),
         rate: scenario.fixedRate!,
         seconds: options.fixedRateSeconds,
         expected: scenario.expected,
-      });
+      }).finally(() => background?.stop());
       shared.serverErrors += result.serverErrors;
       await afterRun(scenario.title, result);
       record(fixedRateRuns, scenario.id, result);

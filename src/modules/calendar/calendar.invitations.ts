@@ -125,7 +125,11 @@ export class InvitationSender {
         await repository.postpone(ids, token, new Date(now.getTime() + retryDelayMs(attempts)));
         return sent;
       }
-      if (mail.method === 'REQUEST') await repository.markInvited(mail.events.map((event) => event.reservationId), this.clock.now());
+      if (mail.method === 'REQUEST')
+        await repository.markInvited(
+          mail.events.map((event) => event.reservationId),
+          this.clock.now(),
+        );
       sent++;
     }
     if (sent > 0) await repository.countMails(userId, sent, now, this.quota.windowMs);

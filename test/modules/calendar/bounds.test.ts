@@ -29,7 +29,6 @@ describe('calendar feed bounds', () => {
   const desks = new Map<string, string>();
   let users = 0;
   const base = Math.ceil(Date.now() / HOUR) * HOUR;
-  const at = (offsetMs: number) => new Date(base + offsetMs).toISOString();
 
   /** The primary as ReadRouting; `reads` counts what went through it. */
   const routing = () => {
@@ -151,10 +150,16 @@ describe('calendar feed bounds', () => {
     );
     expect((await calendar.feed(token, undefined)).body).toBeDefined();
     // One booked after the read: nobody saw it.
-    await db.insert(reservations).values({ userId: user.id, deskId: desks.get(user.id)!, startTime: new Date(base + 200 * HOUR), endTime: new Date(base + 201 * HOUR) });
+    await db
+      .insert(reservations)
+      .values({ userId: user.id, deskId: desks.get(user.id)!, startTime: new Date(base + 200 * HOUR), endTime: new Date(base + 201 * HOUR) });
     await db.execute(sql`delete from reservations where user_id = ${user.id}`);
     expect(await count(sql`select count(*)::int as n from calendar_events where user_id = ${user.id} and cancelled_at is not null`)).toBe(100);
-    expect(await count(sql`select count(*)::int as n from calendar_events where user_id = ${user.id} and start_time = ${new Date(base + 200 * HOUR).toISOString()}::timestamptz`)).toBe(0);
+    expect(
+      await count(
+        sql`select count(*)::int as n from calendar_events where user_id = ${user.id} and start_time = ${new Date(base + 200 * HOUR).toISOString()}::timestamptz`,
+      ),
+    ).toBe(0);
     const events = parseCalendar((await calendar.feed(token, undefined)).body!.toString()).events;
     expect(events).toHaveLength(100);
     expect(events.every((event) => event.status === 'CANCELLED')).toBe(true);

@@ -342,7 +342,11 @@ describe('invitation outbox', () => {
     const first = recorder();
     expect(await senderWith(first.mailer, 3).runOnce()).toBe(1);
     expect(first.mails).toHaveLength(1);
-    expect(parseCalendar(first.mails[0]!.calendar!.content).events.map((event) => event.uid.split('@')[0]).sort()).toEqual([...ids].sort());
+    expect(
+      parseCalendar(first.mails[0]!.calendar!.content)
+        .events.map((event) => event.uid.split('@')[0])
+        .sort(),
+    ).toEqual([...ids].sort());
     // Two more, two mails left: one each.
     await bookFor(user.id, 10);
     await bookFor(user.id, 11);
@@ -374,7 +378,10 @@ describe('invitation outbox', () => {
     expect(await senderWith(mailer, 10).runOnce()).toBe(0);
     expect(mails).toHaveLength(0);
     expect(await outbox()).toBe(0);
-    const [tombstone] = await queryRows<{ cancelled: boolean }>(db, sql`select cancelled_at is not null as cancelled from calendar_events where reservation_id = ${id}`);
+    const [tombstone] = await queryRows<{ cancelled: boolean }>(
+      db,
+      sql`select cancelled_at is not null as cancelled from calendar_events where reservation_id = ${id}`,
+    );
     expect(tombstone?.cancelled).toBe(true);
   });
 
@@ -386,7 +393,9 @@ describe('invitation outbox', () => {
     const [row] = await queryRows<{ start_time: string }>(db, sql`select start_time::text from reservations where id = ${ids[0]}`);
     const start = new Date(row!.start_time);
     // Nobody checked in: due 30 minutes after the start, released then (docs/behaviour.md#release-of-no-shows).
-    await db.execute(sql`update attendance set status = 'PENDING', release_at = ${new Date(start.getTime() + 30 * 60_000).toISOString()}::timestamptz where reservation_id = ${ids[0]}`);
+    await db.execute(
+      sql`update attendance set status = 'PENDING', release_at = ${new Date(start.getTime() + 30 * 60_000).toISOString()}::timestamptz where reservation_id = ${ids[0]}`,
+    );
     clock.set(new Date(start.getTime() + 30 * 60_000));
     const { released } = await new AttendanceRepository(db).releaseDue(clock.now(), 10);
     expect(released).toBe(1);

@@ -588,16 +588,34 @@ describe('per-person bounds of series and reservation writes', () => {
     expectProblem(await post(series(14)), 409, 'TOO_MANY_SERIES');
     // Admins book for others without a per-minute limit; the cap is the person's.
     const admin = await t.adminToken();
-    expectProblem(await t.request({ method: 'POST', url: '/api/reservation/series', token: admin, payload: { ...series(16), userId: me.id } }), 409, 'TOO_MANY_SERIES');
+    expectProblem(
+      await t.request({ method: 'POST', url: '/api/reservation/series', token: admin, payload: { ...series(16), userId: me.id } }),
+      409,
+      'TOO_MANY_SERIES',
+    );
     // Three writes so far; two more pass, the sixth waits for the next minute.
     const book = (hour: number) =>
-      t.request({ method: 'POST', url: '/api/reservation', token, payload: { deskId: place.desk.id, startTime: `2030-05-02T${hour}:00:00Z`, endTime: `2030-05-02T${hour}:30:00Z` } });
+      t.request({
+        method: 'POST',
+        url: '/api/reservation',
+        token,
+        payload: { deskId: place.desk.id, startTime: `2030-05-02T${hour}:00:00Z`, endTime: `2030-05-02T${hour}:30:00Z` },
+      });
     expect((await book(10)).statusCode).toBe(200);
     expect((await book(11)).statusCode).toBe(200);
     const refused = await book(12);
     expectProblem(refused, 429, 'TOO_MANY_WRITES');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect((await t.request({ method: 'POST', url: '/api/reservation', token: admin, payload: { deskId: place.desk.id, userId: me.id, startTime: '2030-05-03T10:00:00Z', endTime: '2030-05-03T10:30:00Z' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/reservation',
+          token: admin,
+          payload: { deskId: place.desk.id, userId: me.id, startTime: '2030-05-03T10:00:00Z', endTime: '2030-05-03T10:30:00Z' },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 });
