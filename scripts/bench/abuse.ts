@@ -10,7 +10,8 @@
 import type { BenchContext, Load, Scenario } from './kit.js';
 import { bearer, json } from './kit.js';
 
-const ABUSERS = 3;
+/** Abusing loops; BENCH_ABUSERS=0 measures the same load without the abuse (a control run). */
+const ABUSERS = Number(process.env.BENCH_ABUSERS ?? 3);
 const FETCHES_AT_ONCE = 10;
 const DAY = 86_400_000;
 
