@@ -1,14 +1,23 @@
 /**
  * One USER abusing feeds and mails while another user's `GET /api/self` is measured (issue 24,
  * docs/behaviour.md#calendar-feed, #invitation-mails, #costly-operations): the abuser (the last
- * signed-in bench user) makes a calendar feed, then in ABUSERS loops books a 15-minute slot at
+ * seeded user, whose feed is given FEED_EVENTS calendar rows first) makes a calendar feed, then in ABUSERS loops books a 15-minute slot at
  * night, fetches its feed ten times at once, cancels the slot and fetches ten times again, as
  * fast as the server answers. Every booking changes the feed and queues invitation mails; the
  * per-user write limit, the single-flight feed build and the fair, capped mail queue are what
  * keep the measured user's latency flat. The target: p99 ≤ 50 ms at the fixed rate.
  */
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../src/db/client.js';
+import { BENCH_USER_AGENT, type Dataset } from './database.js';
 import type { BenchContext, Load, Scenario } from './kit.js';
 import { bearer, json } from './kit.js';
+
+/** Events the abuser's feed starts with (a third of them tombstones), as in the issue's report. */
+const FEED_EVENTS = 2000;
+/** Marks the calendar rows prepared here, so they are removed again. */
+const ABUSE_LOCATION = 'deskbook-bench-abuse';
+const HOUR = 3_600_000;
 
 /** Abusing loops; BENCH_ABUSERS=0 measures the same load without the abuse (a control run). */
 const ABUSERS = Number(process.env.BENCH_ABUSERS ?? 3);
@@ -19,9 +28,27 @@ interface Abuse {
   stop(): Promise<void>;
 }
 
+/** The abuser's feed as the issue found it: FEED_EVENTS rows from 25 days back on, every third a tombstone. */
+async function prepareAbuse(db: Database, dataset: Dataset): Promise<void> {
+  await removeAbuse(db);
+  const user = dataset.users.at(-1)!;
+  const from = Math.floor((Date.now() - 25 * 86_400_000) / HOUR) * HOUR;
+  await db.execute(
+    sql`insert into calendar_events (reservation_id, user_id, desk_id, start_time, end_time, location, sequence, changed_at, cancelled_at)
+        select gen_random_uuid(), ${user.id}::uuid, ${dataset.bookableDeskIds[0]!}::uuid,
+          to_timestamp(${from / 1000} + i * 3600 + 1800), to_timestamp(${from / 1000} + i * 3600 + 2700), ${ABUSE_LOCATION}, i % 3, now(),
+          case when i % 3 = 0 then now() end
+        from generate_series(0, ${FEED_EVENTS - 1}) i`,
+  );
+}
+
+async function removeAbuse(db: Database): Promise<void> {
+  await db.execute(sql`delete from calendar_events where location = ${ABUSE_LOCATION}`);
+}
+
 function startAbuse(context: BenchContext): Abuse {
-  const token = context.userTokens.at(-1)!;
-  const headers = { ...json, ...bearer(token) };
+  let token = '';
+  const headers = () => ({ ...json, ...bearer(token), 'user-agent': BENCH_USER_AGENT });
   const statuses: Record<string, number> = {};
   const count = (status: number) => (statuses[status] = (statuses[status] ?? 0) + 1);
   let stopped = false;
@@ -33,7 +60,7 @@ function startAbuse(context: BenchContext): Abuse {
     try {
       const response = await fetch(`${context.appUrl}${path}`, {
         method,
-        headers: body === undefined ? bearer(token) : headers,
+        headers: headers(),
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       count(response.status);
@@ -45,6 +72,12 @@ function startAbuse(context: BenchContext): Abuse {
   };
 
   const loops = (async () => {
+    const login = await fetch(`${context.appUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { ...json, 'user-agent': BENCH_USER_AGENT },
+      body: JSON.stringify({ email: context.users.at(-1)!.email, password: context.password }),
+    });
+    token = ((await login.json()) as { accessToken: string }).accessToken;
     const created = await request('POST', '/api/self/calendar-feed');
     const feedPath = created.status === 200 ? new URL((JSON.parse(created.text) as { url: string }).url).pathname : undefined;
     const fetchFeed = async () => {
@@ -73,11 +106,11 @@ function startAbuse(context: BenchContext): Abuse {
   };
 }
 
-/** Another user's GET /api/self: every signed-in bench user but the abuser, one per connection. */
+/** Other users' GET /api/self: the signed-in bench users (the abuser, the last seeded user, is not among them), one per connection. */
 function selfOfOthers(context: BenchContext): Load {
-  const others = context.userTokens.slice(0, -1);
   let next = 0;
-  return { method: 'GET', requests: [{ path: '/api/self' }], setupClient: (client) => client.setHeaders(bearer(others[next++ % others.length]!)) };
+  const tokens = context.userTokens;
+  return { method: 'GET', requests: [{ path: '/api/self' }], setupClient: (client) => client.setHeaders(bearer(tokens[next++ % tokens.length]!)) };
 }
 
 export const ABUSE_SCENARIOS: Scenario[] = [
@@ -89,6 +122,8 @@ export const ABUSE_SCENARIOS: Scenario[] = [
     fixedRate: 100,
     fixedRateP99Ms: 50,
     postgresOnly: true,
+    prepare: prepareAbuse,
+    cleanup: removeAbuse,
     background: startAbuse,
     load: selfOfOthers,
   },
