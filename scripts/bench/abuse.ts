@@ -32,6 +32,11 @@ interface Abuse {
 async function prepareAbuse(db: Database, dataset: Dataset): Promise<void> {
   await removeAbuse(db);
   const user = dataset.users.at(-1)!;
+  // Slots an interrupted run left booked (15 minutes from 02:00 UTC).
+  await db.execute(
+    sql`delete from reservations where user_id = ${user.id}::uuid and start_time > now()
+        and (start_time at time zone 'UTC')::time = '02:00' and end_time - start_time = interval '15 minutes'`,
+  );
   const from = Math.floor((Date.now() - 25 * 86_400_000) / HOUR) * HOUR;
   await db.execute(
     sql`insert into calendar_events (reservation_id, user_id, desk_id, start_time, end_time, location, sequence, changed_at, cancelled_at)
@@ -48,10 +53,11 @@ async function removeAbuse(db: Database): Promise<void> {
 
 function startAbuse(context: BenchContext): Abuse {
   let token = '';
-  const headers = () => ({ ...json, ...bearer(token), 'user-agent': BENCH_USER_AGENT });
+  const headers = (body: boolean) => ({ ...(body ? json : {}), ...bearer(token), 'user-agent': BENCH_USER_AGENT });
   const statuses: Record<string, number> = {};
   const count = (status: number) => (statuses[status] = (statuses[status] ?? 0) + 1);
   let stopped = false;
+  const reported = new Set<number>();
   const deskId = (JSON.parse(context.bookings.freeDeskBody()) as { deskId: string }).deskId;
   // Nights 60 days ahead (inside a USER's horizon, outside the seeded working hours), one slot per loop.
   const night = Math.floor((Date.now() + 60 * DAY) / DAY) * DAY + 2 * 3_600_000;
@@ -60,11 +66,16 @@ function startAbuse(context: BenchContext): Abuse {
     try {
       const response = await fetch(`${context.appUrl}${path}`, {
         method,
-        headers: headers(),
+        headers: headers(body !== undefined),
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       count(response.status);
-      return { status: response.status, text: await response.text() };
+      const text = await response.text();
+      if (response.status >= 400 && response.status !== 429 && !reported.has(response.status)) {
+        reported.add(response.status);
+        process.stderr.write(`  abuser's first ${response.status} (${method} ${path.replace(/calendar\/[^.]+/, 'calendar/…')}): ${text.slice(0, 300)}\n`);
+      }
+      return { status: response.status, text };
     } catch {
       count(0);
       return { status: 0, text: '' };

@@ -5,7 +5,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import type { Caller } from '../../identity/caller.js';
 import { feedEvent, feedFrame, type CalendarContext } from './calendar.mappers.js';
-import { CalendarRepository, TOMBSTONE_RETENTION_MS, type CalendarEventRow, type FeedWindow } from './calendar.repository.js';
+import { CalendarRepository, TOMBSTONE_RETENTION_MS, type CalendarEventRow, type FeedDigest, type FeedWindow } from './calendar.repository.js';
 
 /** The feed reaches this far back, as long as cancelled reservations are remembered. */
 export const CALENDAR_PAST_MS = TOMBSTONE_RETENTION_MS;
@@ -60,7 +60,8 @@ export class CalendarService {
    * answers 404. The token is looked up on the primary (a replaced, deleted or disabled person's
    * token stops at once); the ETag is a digest of the rows computed in the same statement: a 304,
    * or a feed built before, needs nothing else; only a changed feed reads its events (on the
-   * replica, if any) and is built again, once however many requests for it arrive together
+   * replica, if any) and is built again, once however many requests for it arrive together; the
+   * digest statement too is shared by the requests for one token that arrive while it runs
    * (docs/behaviour.md#calendar-feed).
    */
   async feed(token: string, ifNoneMatch: string | undefined): Promise<Feed> {
@@ -72,7 +73,7 @@ export class CalendarService {
       limit: FEED_MAX_EVENTS,
     };
     const tokenHash = hashFeedToken(token);
-    const found = await this.calendar.feedDigest(tokenHash, window);
+    const found = await this.digestOnce(tokenHash, window);
     if (found === undefined || !FEED_TOKEN.test(token)) throw notFound('Calendar');
     const etag = this.etagOf(found.digest);
     if (ifNoneMatch?.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()))) return { etag };
@@ -89,6 +90,20 @@ export class CalendarService {
     // Events made before this read may now be in a calendar app: cancelling them leaves a tombstone.
     if (found.unseen) await this.calendar.markFetched(found.userId, found.readAt);
     return feed;
+  }
+
+  /** Digest statements run so far by this process (tests see requests share one). */
+  lookups = 0;
+  /** Digest statements in flight by token hash: requests for one feed arriving meanwhile share the answer. */
+  private readonly digests = new Map<string, Promise<FeedDigest | undefined>>();
+
+  private digestOnce(tokenHash: string, window: FeedWindow): Promise<FeedDigest | undefined> {
+    const running = this.digests.get(tokenHash);
+    if (running !== undefined) return running;
+    this.lookups++;
+    const lookup = this.calendar.feedDigest(tokenHash, window).finally(() => this.digests.delete(tokenHash));
+    this.digests.set(tokenHash, lookup);
+    return lookup;
   }
 
   /** Feeds built so far by this process (tests count builds with it). */

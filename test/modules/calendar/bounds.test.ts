@@ -98,6 +98,13 @@ describe('calendar feed bounds', () => {
     expect(second[0]!.etag).not.toBe(first[0]!.etag);
     expect(new Set(second.map((feed) => feed.body!.toString())).size).toBe(1);
     expect(parseCalendar(second[0]!.body!.toString()).events.filter((event) => event.sequence === 1)).toHaveLength(1);
+
+    // Unchanged: ten fetches at once share one digest statement, and nothing is built.
+    const lookups = calendar.lookups;
+    const third = await Promise.all(Array.from({ length: 10 }, () => calendar.feed(token, undefined)));
+    expect(calendar.lookups).toBe(lookups + 1);
+    expect(calendar.builds).toBe(2);
+    expect(third.every((feed) => feed.etag === second[0]!.etag)).toBe(true);
   });
 
   it('builds at most FEED_BUILDS_AT_ONCE feeds at once, lets FEED_BUILDS_WAITING wait, and answers 429 beyond', async () => {
