@@ -5,6 +5,7 @@ import { createTestApp, expectProblem, TestClock, UUID, type TestApp, type UserB
 import { onPostgres } from '../../helpers/database.js';
 import { insertDesk, insertDeskInNewRoom, insertReservation } from '../../helpers/fixtures.js';
 import { reservations } from '../../../src/db/schema.js';
+import { RESERVATION_WRITE_ROUTES } from '../../../src/plugins/write-rate.js';
 
 /**
  * Recurring reservations (docs/behaviour.md#recurring-reservations): occurrences on the wall clock
@@ -617,5 +618,18 @@ describe('per-person bounds of series and reservation writes', () => {
         })
       ).statusCode,
     ).toBe(200);
+  });
+
+  it('limits every operation that writes reservations (each listed operation exists, with its 429 documented)', () => {
+    for (const route of RESERVATION_WRITE_ROUTES) {
+      const [method, url] = route.split(' ') as ['POST' | 'PUT' | 'DELETE', string];
+      expect(t.app.hasRoute({ method, url }), route).toBe(true);
+    }
+    const spec = t.app.swagger() as unknown as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    for (const route of RESERVATION_WRITE_ROUTES) {
+      const [method, url] = route.split(' ') as [string, string];
+      const path = url.replace(/:(\w+)/g, '{$1}');
+      expect(spec.paths[path]?.[method.toLowerCase()]?.responses['429'], route).toBeDefined();
+    }
   });
 });
