@@ -113,6 +113,11 @@ export class CalendarService {
   private buildsRunning = 0;
   private readonly turns: (() => void)[] = [];
 
+  /** Builds waiting for a turn now (tests see the queue fill). */
+  get buildsWaiting(): number {
+    return this.turns.length;
+  }
+
   private buildOnce(userId: string, window: FeedWindow): Promise<Feed> {
     const running = this.inFlight.get(userId);
     if (running !== undefined) return running;

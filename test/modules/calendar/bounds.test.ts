@@ -68,6 +68,14 @@ describe('calendar feed bounds', () => {
     const { url } = await calendar.replaceFeed(callerOf(user));
     return { user, token: tokenOf(url) };
   }
+  /** Yields to the event loop (the database's answers arrive) until `done` holds; fails after 30 s. */
+  const until = async (done: () => boolean) => {
+    const deadline = Date.now() + 30_000;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error('the feed requests never got that far');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
   const count = async (query: ReturnType<typeof sql>) => (await queryRows<{ n: number }>(db, query))[0]!.n;
 
   beforeAll(async () => {
@@ -115,9 +123,8 @@ describe('calendar feed bounds', () => {
     let open!: () => void;
     reads.gate = new Promise<void>((resolve) => (open = resolve));
     const admitted = people.slice(0, -1).map((person) => calendar.feed(person.token, undefined));
-    // Let the admitted requests reach their build (each has read its digest).
-    while (reads.reads < FEED_BUILDS_AT_ONCE) await new Promise((resolve) => setImmediate(resolve));
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    // Let the admitted requests reach their build (each has read its digest): two building, eight waiting.
+    await until(() => reads.reads === FEED_BUILDS_AT_ONCE && calendar.buildsWaiting === FEED_BUILDS_WAITING);
     const refused = await calendar.feed(people.at(-1)!.token, undefined).then(
       () => undefined,
       (error: unknown) => error,
