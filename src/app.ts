@@ -61,6 +61,7 @@ import readYourWrites from './plugins/read-your-writes.js';
 import availabilityGate from './plugins/availability.js';
 import encoding, { parseQuery } from './plugins/encoding.js';
 import expensive from './plugins/expensive.js';
+import writeRate from './plugins/write-rate.js';
 import openapi from './plugins/openapi.js';
 import problem, { badUrlProblem, clientErrorProblem } from './plugins/problem.js';
 import requestLog from './plugins/request-log.js';
@@ -231,7 +232,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     onePerUser: config.RESERVATION_ONE_PER_USER,
   };
   const reservations = new ReservationsService(db, clock, reservationRules, reads);
-  const series = new SeriesService(db, clock, reservationRules);
+  const series = new SeriesService(db, clock, reservationRules, config.SERIES_PER_USER);
   const reports = new ReportsService(db, clock);
   const calendar = new CalendarService(db, reads, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
   const invitations = new InvitationSender(
@@ -243,6 +244,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
       mailConfigured: options.mailer !== undefined || config.SMTP_URL !== undefined,
       mailFrom: config.MAIL_FROM,
       leaseMs: config.CALENDAR_MAIL_LEASE,
+      mailsPerHour: config.CALENDAR_MAILS_PER_HOUR,
     },
     app.log,
   );
@@ -266,6 +268,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(authenticate, { auth });
   await app.register(readYourWrites, { reads });
   await app.register(expensive, { perUser: config.EXPENSIVE_CONCURRENCY_PER_USER });
+  await app.register(writeRate, { perMinute: config.RESERVATION_WRITES_PER_MINUTE });
 
   await app.register(healthRoutes, { availability, stopping: options.stopping ?? (() => false) });
   await app.register(settingsRoutes, { config });
@@ -291,7 +294,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   // Ended sessions, old throttle windows and expired password links are removed in the background.
   const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW, config.PASSWORD_MAIL_COOLDOWN);
   const housekeeping = setInterval(() => {
-    housekeep(db, clock.now(), throttleRetentionMs).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    housekeep(db, clock.now(), throttleRetentionMs, config.MAIL_RETENTION).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
   // No-shows are released, and their mails sent, by every process (work claimed in the database).
