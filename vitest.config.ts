@@ -19,6 +19,7 @@ export const THROUGH_PGBOUNCER = [
   'test/modules/attendance/release-processes.test.ts',
   'test/modules/auth/auth.test.ts',
   'test/modules/avatars/avatars.test.ts',
+  'test/modules/calendar/bounds.test.ts',
   'test/modules/calendar/feed.test.ts',
   'test/modules/calendar/invitations.test.ts',
   'test/modules/department-images/department-images.test.ts',

@@ -32,6 +32,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { DecodeQueue } from './infrastructure/images/images.js';
 import { housekeep, type PurgeJob } from './infrastructure/housekeeping/housekeeping.js';
 import { SmtpMailer, UnconfiguredMailer, type Mailer } from './infrastructure/mail/mailer.js';
+import { mailOutboxPurge } from './infrastructure/mail/outbox.js';
 import { calendarRoutes } from './modules/calendar/calendar.routes.js';
 import { CalendarService } from './modules/calendar/calendar.service.js';
 import { InvitationSender } from './modules/calendar/calendar.invitations.js';
@@ -65,6 +66,7 @@ import readYourWrites from './plugins/read-your-writes.js';
 import databaseGate from './plugins/database-gate.js';
 import encoding, { parseQuery } from './plugins/encoding.js';
 import expensive from './plugins/expensive.js';
+import writeRate from './plugins/write-rate.js';
 import openapi from './plugins/openapi.js';
 import problem, { badUrlProblem, clientErrorProblem } from './plugins/problem.js';
 import requestLog from './plugins/request-log.js';
@@ -95,10 +97,17 @@ const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
  * The purge jobs housekeeping runs (src/infrastructure/housekeeping): each module that keeps rows
  * which stop mattering defines its own; a new one is added here, with the module's routes.
  */
-export function purgeJobs(config: Pick<Config, 'LOGIN_ACCOUNT_WINDOW' | 'LOGIN_ADDRESS_WINDOW' | 'PASSWORD_MAIL_COOLDOWN'>): PurgeJob[] {
+export function purgeJobs(config: Pick<Config, 'LOGIN_ACCOUNT_WINDOW' | 'LOGIN_ADDRESS_WINDOW' | 'PASSWORD_MAIL_COOLDOWN' | 'MAIL_RETENTION'>): PurgeJob[] {
   // Sign-in windows are kept as long as the longest throttle window can look back.
   const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW, config.PASSWORD_MAIL_COOLDOWN);
-  return [expiredSessionsPurge, throttleWindowsPurge(throttleRetentionMs), expiredPasswordTokensPurge, calendarTombstonesPurge, expiredOidcFlowsPurge];
+  return [
+    expiredSessionsPurge,
+    throttleWindowsPurge(throttleRetentionMs),
+    expiredPasswordTokensPurge,
+    calendarTombstonesPurge,
+    expiredOidcFlowsPurge,
+    mailOutboxPurge(config.MAIL_RETENTION),
+  ];
 }
 const MAX_PARAM_LENGTH = 16_384;
 
@@ -245,7 +254,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     onePerUser: config.RESERVATION_ONE_PER_USER,
   };
   const reservations = new ReservationsService(db, clock, reservationRules, reads);
-  const series = new SeriesService(db, clock, reservationRules);
+  const series = new SeriesService(db, clock, reservationRules, config.SERIES_PER_USER);
   const reports = new ReportsService(db, clock);
   const calendar = new CalendarService(db, reads, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
   const invitations = new InvitationSender(
@@ -257,6 +266,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
       mailConfigured: options.mailer !== undefined || config.SMTP_URL !== undefined,
       mailFrom: config.MAIL_FROM,
       leaseMs: config.CALENDAR_MAIL_LEASE,
+      mailsPerHour: config.CALENDAR_MAILS_PER_HOUR,
     },
     app.log,
   );
@@ -280,6 +290,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(authenticate, { auth });
   await app.register(readYourWrites, { reads });
   await app.register(expensive, { perUser: config.EXPENSIVE_CONCURRENCY_PER_USER });
+  await app.register(writeRate, { perMinute: config.RESERVATION_WRITES_PER_MINUTE });
 
   await app.register(healthRoutes, { breaker, stopping: options.stopping ?? (() => false) });
   await app.register(settingsRoutes, { config });

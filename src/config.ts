@@ -368,6 +368,26 @@ const specs = {
     default: '2m',
     parse: duration(1000, 3_600_000),
   },
+  CALENDAR_MAILS_PER_HOUR: {
+    doc: 'Invitation mails one person is sent per hour at most; what changes beyond that waits and goes out folded into one mail. People are served in turn, so one person’s changes never hold up another’s mail.',
+    default: '10',
+    parse: integer(1, 1000),
+  },
+  MAIL_RETENTION: {
+    doc: 'How long a sent or given-up mail (address, subject, text) stays in the mail outbox before housekeeping deletes it.',
+    default: '7d',
+    parse: duration(60_000, 365 * 86_400_000),
+  },
+  RESERVATION_WRITES_PER_MINUTE: {
+    doc: 'Reservation and series writes (book, change, cancel, check in) one user may make per minute in each server process; more answer 429 TOO_MANY_WRITES with Retry-After.',
+    default: '60',
+    parse: integer(1, 100_000),
+  },
+  SERIES_PER_USER: {
+    doc: 'Recurring series with occurrences still to come that one person may have; another answers 409 TOO_MANY_SERIES.',
+    default: '20',
+    parse: integer(1, 10_000),
+  },
   EXPENSIVE_CONCURRENCY_PER_USER: {
     doc: 'Searches, statistics and image uploads one user may have running at once in each server process; more answer 429 with Retry-After.',
     default: '3',

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   chownSync,
   closeSync,
   existsSync,
@@ -176,6 +177,18 @@ function clusterAccount(log: (message: string) => void): Account | undefined {
   const created = lookup();
   if (!created) throw new EmbeddedPostgresError(`the system user ${EMBEDDED_SYSTEM_USER} was created but cannot be found`);
   return created;
+}
+
+/**
+ * DATA_DIR itself, when this process owns it and it is closed to others (a folder made by
+ * mkdtemp, say), gets the search bit for others: the cluster's system user may pass through it
+ * to DATA_DIR/postgres (0700, its own), but not list it. Folders above are never changed.
+ */
+function letThrough(dataDir: string, log: (message: string) => void): void {
+  const stat = statSync(dataDir);
+  if (stat.uid !== process.getuid?.() || stat.mode & 0o001) return;
+  chmodSync(dataDir, (stat.mode & 0o7777) | 0o001);
+  log(`let the system user ${EMBEDDED_SYSTEM_USER} pass through ${dataDir} (search permission for others, no listing)`);
 }
 
 /** Each folder above `target` must let `account` through, or the cluster cannot reach its files. */
@@ -431,6 +444,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     const account = clusterAccount(log);
     const clusterDir = path.join(dataDir, 'postgres');
     const dataPath = path.join(clusterDir, 'data');
+    if (account) letThrough(dataDir, log);
     assertReachable(clusterDir, account, 'DATA_DIR');
     assertReachable(binaries.postgres, account, 'its binaries in');
     makeDir(clusterDir, account, 0o700);

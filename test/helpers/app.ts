@@ -90,8 +90,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const ownDatabase = options.database === undefined;
   const database = options.database ?? (await createTestDatabase());
   // No invitation-mail sender unless a test asks for one: its background statements would land in other tests' statement counts.
+  // Nor a per-minute limit on one user's reservation writes: tests book fast; the limit's own tests set it.
   const logging = options.logLines ? { LOG_LEVEL: 'debug', REQUEST_LOG: 'true' } : { LOG_LEVEL: 'silent', REQUEST_LOG: 'false' };
-  const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, ...logging, CALENDAR_MAIL_INTERVAL: '0', ...options.env });
+  const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, ...logging, CALENDAR_MAIL_INTERVAL: '0', RESERVATION_WRITES_PER_MINUTE: '100000', ...options.env });
   const clock = options.clock ?? new TestClock();
   const sink = options.logLines;
   const logger = sink

@@ -47,6 +47,8 @@ export class SeriesService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly rules: ReservationRules,
+    /** SERIES_PER_USER: series with occurrences to come one person may have (docs/behaviour.md#recurring-reservations). */
+    private readonly maxPerUser = 20,
   ) {}
 
   async preview(caller: Caller, body: CreateSeriesBody): Promise<SeriesPreviewDto> {
@@ -72,6 +74,9 @@ export class SeriesService {
           const conflicts = await this.collisions(series, plan);
           if (conflicts.length > 0 && (body.skipConflicts !== true || conflicts.length === plan.occurrences.length)) {
             throw new AppError('SERIES_CONFLICT', describeConflicts(conflicts, plan.occurrences.length), { occurrences: conflicts });
+          }
+          if ((await series.upcomingSeriesOf(plan.userId, this.clock.now())) >= this.maxPerUser) {
+            throw new AppError('TOO_MANY_SERIES', `At most ${this.maxPerUser} recurring series with occurrences to come per person; cancel one first`);
           }
           const skippedDates = new Set(conflicts.map((conflict) => conflict.date));
           const free = plan.occurrences.filter((occurrence) => !skippedDates.has(occurrence.date));
