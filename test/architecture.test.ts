@@ -159,6 +159,17 @@ describe('architecture', () => {
     expect(violations.lowerImportsModule(serverFolders)).toEqual([]);
   });
 
+  it('shared builds no SQL: src/shared imports neither src/db nor a database package', () => {
+    const sqlImports = sourceFiles(projectPath('src', 'shared')).flatMap((file) =>
+      ts
+        .preProcessFile(readFileSync(file, 'utf8'), true, true)
+        .importedFiles.map(({ fileName }) => fileName)
+        .filter((name) => /^(drizzle-orm|postgres)(\/|$)/.test(name) || /(^|\/)db\//.test(name))
+        .map((name) => `${path.relative(projectPath('src'), file)} -> ${name}`),
+    );
+    expect(sqlImports).toEqual([]);
+  });
+
   it('a feature module imports another only where the allow-list says why', () => {
     expect(violations.crossModule(serverFolders)).toEqual([]);
     // Every allowed pair is still used: a stale entry would allow a new coupling silently.
