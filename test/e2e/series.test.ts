@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
 import {
   BROWSER_TIME_ZONE as TIME_ZONE,
-  browserTestsRunHere,
   localIn,
   openMenu,
   screenshots,
@@ -26,7 +25,7 @@ interface SeriesBody {
  * booking, books the free ones, finds the series in My reservations and in the week view, and
  * cancels it from its third date on. Screenshots land in docs/screenshots/.
  */
-describe.skipIf(!browserTestsRunHere)('recurring reservations in a browser', () => {
+describe('recurring reservations in a browser', () => {
   let app: BrowserApp;
   let adminToken: string;
   let aliceId: string;

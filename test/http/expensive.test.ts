@@ -5,7 +5,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { onPostgres } from '../helpers/database.js';
 import { insertDepartment } from '../helpers/fixtures.js';
 
 /**
@@ -152,7 +151,7 @@ describe('per-user limit on costly operations', () => {
   });
 
   // A search held up in the database (its table locked by another transaction) is work in progress.
-  it.runIf(onPostgres)('keeps the slot of a request whose client gave up until its work is done', async () => {
+  it('keeps the slot of a request whose client gave up until its work is done', async () => {
     const carol = await newUser();
     let unlock!: () => void;
     let locked!: () => void;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/database.js';
+import { adminUrl, createPostgresDatabase } from '../helpers/database.js';
 import { haproxyInstalled, startHaProxy, type HaProxy } from '../helpers/haproxy.js';
 import { adminWithDesk, call, slot, summary, timed, type Outcome } from '../helpers/load.js';
 import { pgbouncerInstalled, startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
@@ -32,7 +32,7 @@ async function ready(server: ServerProcess, timeoutMs = 20_000): Promise<void> {
   throw new Error(`not ready within ${timeoutMs} ms`);
 }
 
-describe.runIf(onPostgres && pgbouncerInstalled() && haproxyInstalled())('three processes behind HAProxy, through PgBouncer', () => {
+describe.runIf(pgbouncerInstalled() && haproxyInstalled())('three processes behind HAProxy, through PgBouncer', () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let bouncer: PgBouncer;
   let balancer: HaProxy;
@@ -44,7 +44,7 @@ describe.runIf(onPostgres && pgbouncerInstalled() && haproxyInstalled())('three 
 
   beforeAll(async () => {
     database = await createPostgresDatabase();
-    bouncer = await startPgBouncer(process.env.TEST_DATABASE_URL!, { poolSize: POOL_SIZE });
+    bouncer = await startPgBouncer(adminUrl(), { poolSize: POOL_SIZE });
     env = {
       DATABASE_URL: bouncer.through(database.url),
       DATABASE_POOLER: 'transaction',

@@ -4,7 +4,6 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../src/db/client.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { onPostgres } from '../helpers/database.js';
 import { pgbouncerInstalled, startPgBouncer } from '../helpers/pgbouncer.js';
 import { insertDeskInNewRoom } from '../helpers/fixtures.js';
 import { startPostgresCluster, startStandby, type PostgresCluster } from '../helpers/postgres-cluster.js';
@@ -19,7 +18,7 @@ import { startPostgresCluster, startStandby, type PostgresCluster } from '../hel
 
 const DAY_MS = 86_400_000;
 
-describe.runIf(onPostgres)('a read replica with read-your-writes', () => {
+describe('a read replica with read-your-writes', () => {
   let primary: PostgresCluster | undefined;
   let standby: PostgresCluster | undefined;
   let primaryHandle: DatabaseHandle;
@@ -193,7 +192,7 @@ describe.runIf(onPostgres)('a read replica with read-your-writes', () => {
       },
     });
     const app = await createTestApp({
-      database: { handle: primaryHandle, dispose: async () => {} },
+      database: { handle: primaryHandle, url: primary!.url.replace(/\/postgres$/, '/deskbook'), dispose: async () => {} },
       readDatabase: pooled,
       env: { DATABASE_POOLER: 'transaction' },
     });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../../src/db/client.js';
 import { desks, reservations, users } from '../../../src/db/schema.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../../helpers/app.js';
-import { createPostgresDatabase, onPostgres, serverDatabaseEnv } from '../../helpers/database.js';
+import { createPostgresDatabase, serverDatabaseEnv } from '../../helpers/database.js';
 import { insertDepartment, insertRoom } from '../../helpers/fixtures.js';
 import { freePort, killServers, startServer, stopServer, waitHealthy, type ServerProcess } from '../../helpers/server-process.js';
 import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
@@ -20,7 +20,7 @@ const COUNT = 200;
 const RACED = 50;
 const GRACE_MS = 20 * 60_000;
 
-describe.runIf(onPostgres)('release of no-shows with two server processes', () => {
+describe('release of no-shows with two server processes', () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let handle: DatabaseHandle;
   let smtp: TestSmtp;

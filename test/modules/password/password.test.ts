@@ -5,7 +5,7 @@ import { passwordTokens, users } from '../../../src/db/schema.js';
 import { openDatabase } from '../../../src/db/client.js';
 import { PasswordTokensRepository } from '../../../src/modules/password/password.repository.js';
 import { createTestApp, expectProblem, type TestApp, type UserBody } from '../../helpers/app.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from '../../helpers/database.js';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../../helpers/smtp.js';
 
 const PUBLIC_URL = 'https://desk.example.test';
@@ -460,8 +460,8 @@ describe('reset mails with the default cooldown (PASSWORD_MAIL_COOLDOWN 5 min)',
   beforeAll(async () => {
     smtp = await startSmtp();
     database = await createTestDatabase();
-    // Two services on one database, as two server processes (on PostgreSQL each with its own pool).
-    other = onPostgres ? { handle: await openDatabase({ kind: 'postgres', url: database.url!, poolSize: 10 }), dispose: async () => {} } : database;
+    // Two services on one database, each with its own pool, as two server processes.
+    other = { handle: await openDatabase({ kind: 'postgres', url: database.url, poolSize: 10 }), url: database.url, dispose: async () => {} };
     const env = { SMTP_URL: smtp.url, PUBLIC_URL, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000' };
     a = await createTestApp({ database, env });
     b = await createTestApp({ database: other, env, clock: a.clock });
@@ -469,7 +469,7 @@ describe('reset mails with the default cooldown (PASSWORD_MAIL_COOLDOWN 5 min)',
   afterAll(async () => {
     await a?.close();
     await b?.close();
-    if (other !== database) await other?.handle.close();
+    await other?.handle.close();
     await database?.dispose();
     await smtp?.stop();
   });
