@@ -20,6 +20,7 @@ export const UNIT = [
   'test/db/availability.test.ts',
   'test/db/postgres-queue.test.ts',
   'test/db/replica.test.ts',
+  'test/identity/password-hashing.test.ts',
   'test/identity/policy.test.ts',
   'test/infrastructure/images/decode-queue.test.ts',
   'test/shared/**/*.test.ts',

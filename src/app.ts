@@ -17,6 +17,7 @@ import type { DirectoryAuthenticator } from './modules/auth/directory.js';
 import { LdapDirectory } from './modules/auth/ldap.js';
 import { resolveSigningSecret } from './modules/auth/signing-secret.js';
 import { LoginThrottle, ThrottleRepository } from './identity/throttle.js';
+import { setPasswordHashCost } from './identity/password-hashing.js';
 import { TokenService } from './modules/auth/tokens.js';
 import { avatarsRoutes } from './modules/avatars/avatars.routes.js';
 import { AvatarsService } from './modules/avatars/avatars.service.js';
@@ -127,6 +128,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const { db } = database;
   const clock = options.clock ?? systemClock;
 
+  setPasswordHashCost(config.PASSWORD_HASH_COST);
   const applied = await migrate(db);
   if (applied > 0) app.log.info({ applied }, 'database migrations applied');
   await ensureFirstAdmin(db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, app.log, clock);

@@ -1,16 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import {
-  BROWSER_TIME_ZONE as TIME_ZONE,
-  localIn,
-  openMenu,
-  screenshots,
-  signIn,
-  startBrowserApp,
-  tomorrowIn,
-  type BrowserApp,
-} from '../helpers/browser.js';
+import { BROWSER_TIME_ZONE as TIME_ZONE, localIn, openMenu, screenshots, signIn, startBrowserApp, tomorrowIn, type BrowserApp } from '../helpers/browser.js';
 
 const ALICE = { firstName: 'Alice', lastName: 'Lindqvist', email: 'alice.series@example.test', password: 'alice-password-1' };
 

@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '../../src/db/client.js';
 import type { DirectoryAuthenticator } from '../../src/modules/auth/directory.js';
 import type { Clock } from '../../src/shared/clock.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { TEST_ONLY_ENV } from './test-env.js';
 
 export const ADMIN_EMAIL = 'admin@example.test';
 export const ADMIN_PASSWORD = 'admin-password-1';
@@ -87,7 +88,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const ownDatabase = options.database === undefined;
   const database = options.database ?? (await createTestDatabase());
   // No invitation-mail sender unless a test asks for one: its background statements would land in other tests' statement counts.
-  const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', CALENDAR_MAIL_INTERVAL: '0', ...options.env });
+  const config = loadConfig({
+    ...TEST_ONLY_ENV,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    REQUEST_LOG: 'false',
+    CALENDAR_MAIL_INTERVAL: '0',
+    ...options.env,
+  });
   const clock = options.clock ?? new TestClock();
   const app = Fastify(serverOptions(config, false));
   await app.register(deskbook, {

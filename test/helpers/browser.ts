@@ -10,6 +10,7 @@ import deskbook, { serverOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { projectPath } from '../../src/shared/paths.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './app.js';
+import { TEST_ONLY_ENV } from './test-env.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 /**
@@ -95,7 +96,7 @@ export async function startBrowserApp(env: Record<string, string> = {}, options:
     if (build.status !== 0) throw new Error(`web build failed:\n${build.stdout}\n${build.stderr}`);
   }
   const database = await createTestDatabase();
-  const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', ...env });
+  const config = loadConfig({ ...TEST_ONLY_ENV, ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', ...env });
   const server = Fastify(serverOptions(config, false));
   await server.register(deskbook, { config, database: database.handle });
   const baseUrl = await server.listen({ port: options.port ?? 0, host: '127.0.0.1' });
