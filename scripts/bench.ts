@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: throughput, latency and statements per request of the built server on
  * PostgreSQL with the large dataset, beside three routes of a bare Fastify process as the
- * yardstick, then the same scenarios on the embedded database (PGlite) with the small profile.
+ * yardstick, then the same scenarios on the embedded PostgreSQL (the default set-up) seeded with
+ * the same profile.
  * docs/benchmarks.md describes what it measures (and the targets) and holds the last full run.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -11,6 +12,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { openDatabase, type DatabaseHandle, type QueryListener } from '../src/db/client.js';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
+import { EMBEDDED_DATABASE } from '../src/db/open-configured.js';
 import { migrate } from '../src/db/migrate.js';
 import { projectPath } from '../src/shared/paths.js';
 import { addBigRoom, BENCH_USER_AGENT, BenchFailure, countOverlaps, readDataset, removeBenchRows, type Dataset, type OverlapCounts } from './bench/database.js';
@@ -31,27 +34,27 @@ const DOC_START = '<!-- bench:results:start -->';
 const DOC_END = '<!-- bench:results:end -->';
 /** Requests of each scenario whose statements are counted. */
 const STATEMENT_REPEATS = 5;
-/** Seconds per scenario of the PGlite table (one round), when not --quick. */
-const PGLITE_SECONDS = 2;
 
 const USAGE = `Usage: npm run bench -- [--duration <s>] [--warmup <s>] [--rounds <n>] [--only <scenario,...>]
-                         [--database both|postgres|pglite] [--quick] [--write] [--skip-build] [--source]
+                         [--database both|postgres|embedded] [--embedded-profile small|large] [--quick] [--write] [--skip-build] [--source]
 
 Builds the server and starts it on the PostgreSQL database BENCH_DATABASE_URL (default
 ${DEFAULT_DATABASE_URL}; fill it with: npm run seed -- --profile large), beside a bare Fastify
-reference server; loads both with autocannon (${CONNECTIONS} connections). Then seeds the small profile into a fresh
-embedded database (PGlite) and runs the same scenarios on it. Before each, every scenario's
+reference server; loads both with autocannon (${CONNECTIONS} connections). Then seeds a fresh embedded PostgreSQL (a new
+DATA_DIR, as \`npm start\` without DATABASE_URL runs) and runs the same scenarios on it. Before each, every scenario's
 request is sent ${STATEMENT_REPEATS} times to the service in this process to count its SQL statements. Prints
 the tables; a full run also writes them to docs/benchmarks.md. Takes about 10 minutes with the defaults.
 
   --duration <s>    measured seconds per scenario and round, at saturation and at the fixed rate (default 5)
   --warmup <s>      seconds of load before each scenario's first measured run, not counted (default 2)
-  --rounds <n>      rounds on PostgreSQL; each runs every scenario once, in turn (default 3); medians
-                    are reported. PGlite gets one round of ${PGLITE_SECONDS} s per scenario.
+  --rounds <n>      rounds on each database; each runs every scenario once, in turn (default 3); medians
+                    are reported.
   --only <list>     only these scenarios (R1 always runs: the ratios need it):
                     ${SCENARIOS.map((scenario) => scenario.id).join(', ')}
-  --database <db>   both (default), postgres (the large dataset only) or pglite (the small profile only;
-                    needs no PostgreSQL: R2 and R3 are left out)
+  --database <db>   both (default), postgres (BENCH_DATABASE_URL only) or embedded (the embedded
+                    PostgreSQL only; needs no server: R2 and R3 are left out)
+  --embedded-profile <p>  what the bench seeds into the embedded PostgreSQL: large (default, as the
+                    server's database) or small (quicker)
   --quick           2 s per scenario, 1 s warm-up, 1 round, 10 signed-in users (--duration and --warmup
                     still apply): for trying it out; writes no docs
   --write           write docs/benchmarks.md after a --quick, --only or one-database run too
@@ -80,7 +83,8 @@ interface Options {
   build: boolean;
   source: boolean;
   postgres: boolean;
-  pglite: boolean;
+  embedded: boolean;
+  embeddedProfile: 'small' | 'large';
   tokenUsers: number;
   pauseMs: number;
 }
@@ -95,6 +99,7 @@ function parseCommandLine(): Options {
         rounds: { type: 'string' },
         only: { type: 'string' },
         database: { type: 'string', default: 'both' },
+        'embedded-profile': { type: 'string' },
         quick: { type: 'boolean', default: false },
         write: { type: 'boolean', default: false },
         'skip-build': { type: 'boolean', default: false },
@@ -127,7 +132,9 @@ function parseCommandLine(): Options {
       fail(`--only: unknown scenario ${unknown.join(', ') || '(none given)'}; choose from ${SCENARIOS.map((s) => s.id).join(', ')}`);
     scenarios = SCENARIOS.filter((scenario) => scenario.id === 'r1' || wanted.includes(scenario.id));
   }
-  if (!['both', 'postgres', 'pglite'].includes(values.database)) fail(`--database must be both, postgres or pglite (got "${values.database}")`);
+  if (!['both', 'postgres', 'embedded'].includes(values.database)) fail(`--database must be both, postgres or embedded (got "${values.database}")`);
+  const embeddedProfile = values['embedded-profile'] ?? (values.quick ? 'small' : 'large');
+  if (embeddedProfile !== 'small' && embeddedProfile !== 'large') fail(`--embedded-profile must be small or large (got "${embeddedProfile}")`);
   const quick = values.quick;
   const seconds = whole('duration', values.duration, quick ? 2 : 5, 1);
   return {
@@ -140,8 +147,9 @@ function parseCommandLine(): Options {
     writeDocs: values.write || (!quick && values.only === undefined && values.database === 'both'),
     build: !values['skip-build'] && !values.source,
     source: values.source,
-    postgres: values.database !== 'pglite',
-    pglite: values.database !== 'postgres',
+    postgres: values.database !== 'embedded',
+    embedded: values.database !== 'postgres',
+    embeddedProfile,
     tokenUsers: quick ? 10 : 50,
     pauseMs: quick ? 250 : 200,
   };
@@ -154,7 +162,7 @@ function build(): void {
 }
 
 /** The database the server under test uses: PostgreSQL by URL, or the embedded one in a directory. */
-type Target = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string };
+type Target = { kind: 'postgres'; url: string } | { kind: 'embedded'; dataDir: string };
 
 /** The environment of the server under test: its defaults (production log settings) with two exceptions, named in the report. */
 function serverEnvironment(target: Target, port: number, requestLog = true): NodeJS.ProcessEnv {
@@ -467,70 +475,93 @@ async function runOnPostgres(shared: Shared, url: string, dataset: Dataset, db: 
   }
 }
 
-/** A fresh embedded database with the small profile: one round of the same scenarios (R2 and R3 read PostgreSQL: left out). */
-async function runOnPglite(shared: Shared): Promise<DatabaseRun> {
+/**
+ * A fresh embedded PostgreSQL in a new DATA_DIR, seeded by the bench, then served by the server
+ * as `npm start` without DATABASE_URL does (it starts the cluster itself; fsync on). The same
+ * scenarios and rounds as on the PostgreSQL server (R2 and R3 read that server: left out).
+ */
+async function runOnEmbedded(shared: Shared): Promise<DatabaseRun> {
   const { options } = shared;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deskbook-bench-pglite-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deskbook-bench-embedded-'));
   shared.cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-  progress(`Seeding the small profile into an embedded database (${dataDir}) …`);
+  progress(`Seeding the ${options.embeddedProfile} profile into a new embedded PostgreSQL (${dataDir}) …`);
   let dataset: Dataset;
   let bigRoom: BenchContext['bigRoom'];
   let floorPlan: { departmentId: string };
-  const seeding = await openDatabase({ kind: 'pglite', dataDir });
+  let bookings: Bookings;
+  let statements: Awaited<ReturnType<typeof statementsOn>>;
+  const cluster = await startEmbeddedPostgres({ dataDir, database: EMBEDDED_DATABASE });
   try {
-    await migrate(seeding.db);
-    await seed(seeding, { sizes: PROFILES.small, seed: 1 });
-    dataset = await readDataset(seeding.db, dataDir, 'the bench seeds it itself');
-    bigRoom = await addBigRoom(seeding.db);
-    floorPlan = await benchFloorPlan(seeding.db);
+    const seeding = await openDatabase({ kind: 'postgres', url: cluster.url, poolSize: 2, statementTimeoutMs: 3_600_000 });
+    try {
+      await migrate(seeding.db);
+      await seed(seeding, { sizes: PROFILES[options.embeddedProfile], seed: 1 });
+      dataset = await readDataset(seeding.db, dataDir, 'the bench seeds it itself');
+      bigRoom = await addBigRoom(seeding.db);
+      floorPlan = await benchFloorPlan(seeding.db);
+    } finally {
+      await seeding.close();
+    }
+    bookings = bookingsFor(shared, dataset);
+    statements = await statementsOn(
+      shared,
+      (onQuery) => openDatabase({ kind: 'postgres', url: cluster.url, onQuery }),
+      contextFor(shared, dataset, bigRoom, bookings, '', floorPlan.departmentId),
+    );
   } finally {
-    await seeding.close();
+    // The server starts the cluster itself, as it does for `npm start`.
+    await cluster.stop();
   }
-  // PGlite is one process's: counted first, then the server opens it.
-  const bookings = bookingsFor(shared, dataset);
-  const statements = await statementsOn(
-    shared,
-    (onQuery) => openDatabase({ kind: 'pglite', dataDir, onQuery }),
-    contextFor(shared, dataset, bigRoom, bookings, '', floorPlan.departmentId),
-  );
 
-  progress('Starting the server on PGlite …');
-  const app = await startServer(options, 'server on PGlite', { kind: 'pglite', dataDir }, shared.logDirectory);
+  progress('Starting the server on the embedded PostgreSQL …');
+  const app = await startServer(options, 'server on embedded PostgreSQL', { kind: 'embedded', dataDir }, shared.logDirectory);
   shared.cleanups.push(() => app.stop());
   let measured;
   let memory;
+  let databaseMemory;
   try {
     const rss = new RssSampler(app);
-    measured = await runRounds(shared, 'PGlite', app, contextFor(shared, dataset, bigRoom, bookings, app.baseUrl, floorPlan.departmentId), dataset, {
-      scenarios: options.scenarios.filter((scenario) => !scenario.postgresOnly),
-      rounds: 1,
-      seconds: options.quick ? options.seconds : Math.min(options.seconds, PGLITE_SECONDS),
-      warmupSeconds: Math.min(options.warmupSeconds, 1),
-      fixedRate: false,
-    });
+    measured = await runRounds(
+      shared,
+      'embedded PostgreSQL',
+      app,
+      contextFor(shared, dataset, bigRoom, bookings, app.baseUrl, floorPlan.departmentId),
+      dataset,
+      {
+        scenarios: options.scenarios.filter((scenario) => !scenario.postgresOnly),
+        rounds: options.rounds,
+        seconds: options.seconds,
+        warmupSeconds: options.warmupSeconds,
+        fixedRate: false,
+      },
+    );
     memory = rss.finish();
+    databaseMemory = rss.childrenPss();
   } finally {
     await app.stop();
   }
   let overlaps: OverlapCounts | undefined;
   if (writes(options.scenarios)) {
-    const check = await openDatabase({ kind: 'pglite', dataDir });
+    const again = await startEmbeddedPostgres({ dataDir, database: EMBEDDED_DATABASE });
+    const check = await openDatabase({ kind: 'postgres', url: again.url, poolSize: 1 });
     try {
       overlaps = await countOverlaps(check.db, shared.benchRowsFrom);
     } finally {
       await check.close();
+      await again.stop();
     }
   }
   return {
-    kind: 'pglite',
-    label: 'PGlite (embedded), small profile',
+    kind: 'embedded',
+    label: `embedded PostgreSQL (the default set-up), ${options.embeddedProfile} profile`,
     dataset: dataset.counts,
-    rounds: 1,
-    warmupSeconds: Math.min(options.warmupSeconds, 1),
-    seconds: options.quick ? options.seconds : Math.min(options.seconds, PGLITE_SECONDS),
+    rounds: options.rounds,
+    warmupSeconds: options.warmupSeconds,
+    seconds: options.seconds,
     ...measured,
     statements,
     memory,
+    databaseMemory,
     overlaps,
   };
 }
@@ -598,7 +629,7 @@ async function main(): Promise<number> {
 
     const runs: DatabaseRun[] = [];
     if (postgres && dataset) runs.push(await runOnPostgres(full, databaseUrl, dataset, postgres));
-    if (options.pglite) runs.push(await runOnPglite(full));
+    if (options.embedded) runs.push(await runOnEmbedded(full));
 
     const report: BenchReport = {
       date: new Date(),

@@ -1,7 +1,11 @@
 import Fastify from 'fastify';
 import deskbook, { serverOptions } from '../src/app.js';
 import { configurationTable, loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
+import { startEmbeddedPostgres } from '../src/db/embedded-postgres.js';
 import { catalogue, problemType } from '../src/shared/errors.js';
 
 /** Generated documentation, shared by `npm run docs` (writes it) and test/docs.test.ts (checks it is current). */
@@ -28,9 +32,25 @@ export function replaceBetween(text: string, start: string, end: string, content
   return `${text.slice(0, from + start.length)}\n${content}\n${text.slice(to)}`;
 }
 
-/** The OpenAPI document as the service serves it, built on a throwaway in-memory database. */
-export async function openApiDocument(): Promise<string> {
-  const database = await openDatabase({ kind: 'pglite' });
+/**
+ * The OpenAPI document as the service serves it. The service migrates its database as it starts,
+ * so it is built on `database` (tests pass theirs) or on a throwaway embedded PostgreSQL.
+ */
+export async function openApiDocument(given?: DatabaseHandle): Promise<string> {
+  if (given) return documentOn(given);
+  const dir = mkdtempSync(path.join(tmpdir(), 'deskbook-docs-'));
+  const cluster = await startEmbeddedPostgres({ dataDir: dir, fsync: false });
+  const database = await openDatabase({ kind: 'postgres', url: cluster.url, poolSize: 2 });
+  try {
+    return await documentOn(database);
+  } finally {
+    await database.close();
+    await cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function documentOn(database: DatabaseHandle): Promise<string> {
   const config = loadConfig({ LOG_LEVEL: 'silent', ADMIN_EMAIL: 'docs@example.invalid', ADMIN_PASSWORD: 'docs-password' });
   const app = Fastify(serverOptions(config, false));
   try {
@@ -39,6 +59,5 @@ export async function openApiDocument(): Promise<string> {
     return `${JSON.stringify(app.swagger(), null, 2)}\n`;
   } finally {
     await app.close();
-    await database.close();
   }
 }

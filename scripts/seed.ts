@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { openDatabase } from '../src/db/client.js';
+import { DataDirInUseError } from '../src/db/data-dir-lock.js';
+import { EmbeddedPostgresError } from '../src/db/embedded-postgres.js';
+import { openConfiguredDatabase, type ConfiguredDatabase } from '../src/db/open-configured.js';
 import { migrate } from '../src/db/migrate.js';
 import { PROFILES, SEED_ADMIN_EMAIL, SEED_PASSWORD, SeedRefusedError, seed, type ProfileName } from './seed/seed.js';
 import { seededUserEmail } from './seed/generate.js';
@@ -8,8 +10,8 @@ import { seededUserEmail } from './seed/generate.js';
 const USAGE = `Usage: npm run seed -- --profile small|large [--seed <n>] [--reset]
 
 Fills an empty database with generated departments, rooms, desks, equipment, users,
-reservations and reports. Target: DATABASE_URL when set, else the embedded database under
-DATA_DIR (stop the server first). Every seeded account's password is "${SEED_PASSWORD}".
+reservations and reports. Target: DATABASE_URL when set, else the embedded PostgreSQL under
+DATA_DIR (that of the server running on DATA_DIR, if one runs). Every seeded account's password is "${SEED_PASSWORD}".
 
   --profile small|large  how much: small ≈ 1/100 of large (default small)
   --seed <n>             seed of the random generator (default 1): same seed, same data
@@ -56,13 +58,15 @@ try {
   throw error;
 }
 
-const database = await openDatabase(
-  config.DATABASE_URL
-    ? { kind: 'postgres', url: config.DATABASE_URL, poolSize: 1, connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT }
-    : { kind: 'pglite', dataDir: config.DATA_DIR },
-);
-const serverUrl = config.DATABASE_URL ? new URL(config.DATABASE_URL) : undefined;
-const target = serverUrl ? `PostgreSQL at ${serverUrl.host}${serverUrl.pathname}` : `the embedded database in ${config.DATA_DIR}`;
+let configured: ConfiguredDatabase;
+try {
+  configured = await openConfiguredDatabase(config, { poolSize: 1, tool: true, log: (line) => console.log(line) });
+} catch (error) {
+  if (error instanceof DataDirInUseError || error instanceof EmbeddedPostgresError) fail(error.message);
+  throw error;
+}
+const { database, embedded } = configured;
+const target = configured.description;
 try {
   const applied = await migrate(database.db);
   console.log(`Seeding profile "${options.profile}" (seed ${options.seed}) into ${target}${applied > 0 ? ` (${applied} migrations applied)` : ''}`);
@@ -78,4 +82,5 @@ Sign in with password "${SEED_PASSWORD}" as:
   process.exitCode = 1;
 } finally {
   await database.close();
+  await embedded?.stop();
 }

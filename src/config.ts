@@ -114,10 +114,10 @@ const specs = {
     parse: url('http:', 'https:'),
   },
   DATABASE_URL: {
-    doc: 'PostgreSQL connection URL (postgres://user:pass@host:5432/db). Unset: the embedded PostgreSQL (PGlite) under DATA_DIR.',
+    doc: 'PostgreSQL connection URL (postgres://user:pass@host:5432/db). A `?host=/socket/dir` query names a Unix socket directory, as in libpq. Unset: the embedded PostgreSQL 17 under DATA_DIR (docs/deployment.md#the-embedded-postgresql).',
     parse: url('postgres:', 'postgresql:'),
   },
-  DATA_DIR: { doc: 'Directory of the embedded database when DATABASE_URL is unset.', default: './data', parse: text({ max: 4096 }) },
+  DATA_DIR: { doc: 'Directory of the embedded PostgreSQL when DATABASE_URL is unset: its cluster lives in DATA_DIR/postgres, and one Deskbook server at a time may use it (a second one stops with a message naming the first).', default: './data', parse: text({ max: 4096 }) },
   DATABASE_POOL_SIZE: { doc: 'Maximum PostgreSQL connections per server process.', default: '10', parse: integer(1, 500) },
   DATABASE_POOLER: {
     doc: 'transaction: DATABASE_URL reaches PostgreSQL through a pooler in transaction mode (PgBouncer): no prepared statements nor session settings; set statement_timeout on the database role instead (docs/deployment.md). none: a direct connection.',
@@ -130,7 +130,7 @@ const specs = {
     parse: duration(500, 300_000),
   },
   DATABASE_STATEMENT_TIMEOUT: {
-    doc: 'A statement running longer is cancelled and the request answers 503. The embedded database cannot interrupt a statement: there, work that waited longer than this for its turn is not started (503).',
+    doc: 'A statement running longer is cancelled and the request answers 503.',
     default: '30s',
     parse: duration(100, 3_600_000),
   },

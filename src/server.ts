@@ -1,6 +1,9 @@
 import Fastify from 'fastify';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/client.js';
+import { DataDirInUseError } from './db/data-dir-lock.js';
+import { EmbeddedPostgresError } from './db/embedded-postgres.js';
+import { openConfiguredDatabase, type ConfiguredDatabase } from './db/open-configured.js';
 import deskbook, { serverOptions } from './app.js';
 
 function configOrExit(): Config {
@@ -16,18 +19,6 @@ function configOrExit(): Config {
 }
 
 const config = configOrExit();
-const database = await openDatabase(
-  config.DATABASE_URL
-    ? {
-        kind: 'postgres',
-        url: config.DATABASE_URL,
-        poolSize: config.DATABASE_POOL_SIZE,
-        connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT,
-        statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT,
-        pooler: config.DATABASE_POOLER,
-      }
-    : { kind: 'pglite', dataDir: config.DATA_DIR, statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT },
-);
 // docs/deployment.md#with-a-read-replica: the same settings as the primary, but a replica that
 // does not answer within a second is passed over (its reads run on the primary).
 const readDatabase =
@@ -42,6 +33,21 @@ const readDatabase =
       })
     : undefined;
 const app = Fastify(serverOptions(config));
+
+// Without DATABASE_URL this starts the embedded PostgreSQL under DATA_DIR; a second server on
+// the same DATA_DIR, or an old PGlite folder, stops here with a sentence and no stack trace.
+let configured: ConfiguredDatabase;
+try {
+  configured = await openConfiguredDatabase(config, { log: (message) => app.log.info(message) });
+} catch (error) {
+  if (error instanceof DataDirInUseError || error instanceof EmbeddedPostgresError) {
+    app.log.fatal(error.message);
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+  throw error;
+}
+const { database, embedded } = configured;
 // Further connections are closed as they arrive, before they cost any parsing.
 app.server.maxConnections = config.HTTP_MAX_CONNECTIONS;
 
@@ -63,6 +69,10 @@ async function stop(signal: string) {
   await app.close();
   await readDatabase?.close();
   await database.close();
+  if (embedded?.owned) {
+    app.log.info('stopping the embedded PostgreSQL');
+    await embedded.stop();
+  }
   app.log.info('stopped');
   process.exit(0);
 }
@@ -74,10 +84,11 @@ process.once('SIGINT', () => void stop('SIGINT'));
 try {
   await app.register(deskbook, { config, database, readDatabase, stopping: () => stopping });
   await app.listen({ port: config.PORT, host: config.HOST });
-  app.log.info({ database: database.kind }, `Deskbook is ready: ${config.PUBLIC_URL} (API docs at /api/docs)`);
+  app.log.info({ database: configured.description }, `Deskbook is ready: ${config.PUBLIC_URL} (API docs at /api/docs)`);
 } catch (error) {
   app.log.fatal({ err: error }, 'start-up failed');
   await readDatabase?.close().catch(() => {});
   await database.close().catch(() => {});
+  await embedded?.stop().catch(() => {});
   process.exit(1);
 }

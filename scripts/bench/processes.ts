@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -95,6 +95,7 @@ export class ServerProcess {
 /** Samples a process's resident memory while the load runs; VmHWM misses nothing, the samples show the working level. */
 export class RssSampler {
   private peak = 0;
+  private childrenPeak = 0;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
@@ -103,6 +104,7 @@ export class RssSampler {
   ) {
     this.timer = setInterval(() => {
       this.peak = Math.max(this.peak, server.memory('VmRSS') ?? 0);
+      this.childrenPeak = Math.max(this.childrenPeak, pssOfDescendants(server.pid));
     }, intervalMs);
     this.timer.unref();
   }
@@ -112,6 +114,52 @@ export class RssSampler {
     clearInterval(this.timer);
     return { sampledPeak: this.peak, highWaterMark: this.server.memory('VmHWM') };
   }
+
+  /** The highest sampled sum of the proportional set sizes (PSS) of the server's descendants: the embedded PostgreSQL's processes. */
+  childrenPss(): { sampledPeak: number } {
+    return { sampledPeak: this.childrenPeak };
+  }
+}
+
+/**
+ * The processes below `pid` (Linux): the embedded PostgreSQL's postmaster and its backends. Their
+ * memory is summed as PSS, which shares each shared page among the processes mapping it (RSS would
+ * count the shared buffers once per backend).
+ */
+export function descendantsOf(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  const found: number[] = [];
+  const queue = [...(children.get(pid) ?? [])];
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    found.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return found;
+}
+
+/** Bytes: the summed PSS of the descendants of `pid` (0 off Linux). */
+export function pssOfDescendants(pid: number): number {
+  let total = 0;
+  for (const child of descendantsOf(pid)) {
+    try {
+      const match = /^Pss:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child}/smaps_rollup`, 'utf8'));
+      if (match) total += Number(match[1]) * 1024;
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return total;
 }
 
 /**

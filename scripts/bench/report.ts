@@ -13,9 +13,9 @@ export const TARGETS = {
   rssBytes: 300 * MB,
 };
 
-/** The measurements on one database: PostgreSQL with the large dataset, or PGlite with the small profile. */
+/** The measurements on one database: a PostgreSQL server (BENCH_DATABASE_URL), or the embedded PostgreSQL the server starts itself. */
 export interface DatabaseRun {
-  kind: 'postgres' | 'pglite';
+  kind: 'postgres' | 'embedded';
   /** What the heading says, e.g. "PostgreSQL, database deskbook_large". */
   label: string;
   dataset: DatasetCounts;
@@ -28,6 +28,8 @@ export interface DatabaseRun {
   /** GET /api/self on a second server with REQUEST_LOG=false, measured in the same rounds. */
   requestLogOff?: Summary;
   memory?: { sampledPeak: number; highWaterMark: number | undefined };
+  /** Embedded: the highest sampled PSS of the PostgreSQL processes the server started. */
+  databaseMemory?: { sampledPeak: number };
   overlaps?: OverlapCounts;
 }
 
@@ -172,7 +174,7 @@ export function checkTargets(run: DatabaseRun): TargetCheck[] {
   return checks;
 }
 
-/** One database's results as Markdown. `targets`: with the targets table (PostgreSQL; for PGlite only when it ran alone). */
+/** One database's results as Markdown. `targets`: with the targets table (the PostgreSQL server; for the embedded one only when it ran alone). */
 export function runMarkdown(run: DatabaseRun, targets: boolean): string {
   const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', '× R1', 'statements', 'statuses'];
   const align: ('l' | 'r')[] = ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'];
@@ -207,6 +209,7 @@ export function runMarkdown(run: DatabaseRun, targets: boolean): string {
   const logLine = requestLogLine(run);
   if (logLine) facts.push(logLine);
   if (run.memory) facts.push(`Server peak RSS: ${megabytes(run.memory.highWaterMark)} (VmHWM); highest sampled VmRSS ${megabytes(run.memory.sampledPeak)}.`);
+  if (run.databaseMemory) facts.push(`Embedded PostgreSQL (all its processes, PSS): highest sampled ${megabytes(run.databaseMemory.sampledPeak)}.`);
   if (run.overlaps) {
     facts.push(
       `Reservations the write scenarios created (warm-ups included): ${integer(run.overlaps.reservations)}; overlapping pairs among them: ${integer(run.overlaps.deskOverlaps)} of one desk, ${integer(run.overlaps.userOverlaps)} of one user.`,
@@ -245,7 +248,7 @@ export function documentSection(report: BenchReport): string {
   );
   const loads = report.runs.map(
     (run) =>
-      `- Load (${run.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}): ${run.warmupSeconds} s warm-up (first round only) then ${run.seconds} s measured per scenario, ${run.rounds} round${run.rounds === 1 ? '' : 's'}`,
+      `- Load (${run.kind === 'postgres' ? 'PostgreSQL server' : 'embedded PostgreSQL'}): ${run.warmupSeconds} s warm-up (first round only) then ${run.seconds} s measured per scenario, ${run.rounds} round${run.rounds === 1 ? '' : 's'}`,
   );
   return [
     `## Results of ${report.date.toISOString().slice(0, 10)}${report.quick ? ' (quick run: short and single-round, indicative only)' : ''}`,

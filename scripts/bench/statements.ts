@@ -2,8 +2,8 @@
  * Statements per request (docs/benchmarks.md#statements-per-request): each scenario's request is
  * sent a few times to the service running in this process (src/app.ts registered into Fastify, as
  * the tests do) on the bench's database, and the SQL statements sent while it is answered are
- * counted: on PostgreSQL on the wire (wire-counter.ts: whatever layer sends them), on PGlite,
- * which has no wire, through openDatabase's onQuery hook (what drizzle sends).
+ * counted: on the PostgreSQL server on the wire (wire-counter.ts: whatever layer sends them); on
+ * the embedded one, reached over a Unix socket, through openDatabase's onQuery hook (what drizzle sends).
  */
 import Fastify, { type InjectOptions } from 'fastify';
 import deskbook, { serverOptions } from '../../src/app.js';

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { PGlite, Transaction as PgliteTransaction } from '@electric-sql/pglite';
 import type { Sql, TransactionSql } from 'postgres';
 import type { DatabaseHandle } from '../../src/db/client.js';
 
@@ -9,7 +8,7 @@ export type CopyValue = string | number | boolean | Date | null;
 
 /**
  * One transaction of the seed: plain statements, and COPY … FROM STDIN for the bulk rows (the
- * fastest way into PostgreSQL; PGlite takes the same text format from a blob).
+ * fastest way into PostgreSQL).
  */
 export interface BulkSession {
   query<T>(text: string, params?: unknown[]): Promise<T[]>;
@@ -19,8 +18,6 @@ export interface BulkSession {
 
 /** Rows per COPY chunk: large enough to keep round trips rare, small enough to bound memory. */
 const CHUNK_ROWS = 20_000;
-/** PGlite receives each COPY as one in-memory blob; keep those moderate. */
-const PGLITE_COPY_ROWS = 100_000;
 
 // COPY text format: backslash, tab, newline and carriage return are escaped.
 const escapeText = (value: string) =>
@@ -63,38 +60,21 @@ function postgresSession(tx: TransactionSql): BulkSession {
   };
 }
 
-function pgliteSession(tx: PgliteTransaction): BulkSession {
-  return {
-    query: async <T>(text: string, params: unknown[] = []) => (await tx.query<T>(text, params)).rows,
-    async copy(table, columns, rows) {
-      const counter = { rows: 0 };
-      for (const chunk of copyText(rows, counter, PGLITE_COPY_ROWS)) {
-        await tx.query(copyStatement(table, columns, `'/dev/blob'`), [], { blob: new Blob([chunk]) });
-      }
-      return counter.rows;
-    },
-  };
-}
-
 /**
  * Runs `work` in one transaction on the handle's own driver: all of the seed is written, or
  * none of it. Statement timeouts of the pool are lifted for this transaction only.
  */
 export async function inTransaction<T>(handle: DatabaseHandle, work: (session: BulkSession) => Promise<T>): Promise<T> {
   const client = (handle.db as unknown as { $client: unknown }).$client;
-  if (handle.kind === 'postgres') {
-    const sql = client as Sql;
-    return (await sql.begin(async (tx) => {
-      await tx.unsafe('set local statement_timeout = 0');
-      return work(postgresSession(tx));
-    })) as T;
-  }
-  return (client as PGlite).transaction((tx) => work(pgliteSession(tx)));
+  const sql = client as Sql;
+  return (await sql.begin(async (tx) => {
+    await tx.unsafe('set local statement_timeout = 0');
+    return work(postgresSession(tx));
+  })) as T;
 }
 
 /** A statement outside any transaction (VACUUM cannot run inside one). */
 export async function execute(handle: DatabaseHandle, text: string): Promise<void> {
   const client = (handle.db as unknown as { $client: unknown }).$client;
-  if (handle.kind === 'postgres') await (client as Sql).unsafe(text);
-  else await (client as PGlite).exec(text);
+  await (client as Sql).unsafe(text);
 }

@@ -1,24 +1,18 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import type { Sql } from 'postgres';
+import { clientUrl } from './connection-url.js';
 import { postgres } from './postgres-driver.js';
-import { PG } from './errors.js';
 import * as schema from './schema.js';
 
-/** The one database type repositories see: PGlite and postgres.js share the PostgreSQL dialect. */
+/** The one database type repositories see. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface DatabaseHandle {
   db: Database;
-  kind: 'pglite' | 'postgres';
-  /** False once closing began: errors then mean 'unavailable' (PGlite throws plain Errors when closed). */
+  kind: 'postgres';
+  /** False once closing began: errors then mean 'unavailable'. */
   isOpen(): boolean;
   close(): Promise<void>;
 }
@@ -26,29 +20,16 @@ export interface DatabaseHandle {
 /** Told the SQL text and parameters of every statement drizzle sends (tests count and explain statements with it). */
 export type QueryListener = (sql: string, params: unknown[]) => void;
 
-export type DatabaseOptions =
-  | {
-      kind: 'postgres';
-      url: string;
-      poolSize?: number;
-      connectTimeoutMs?: number;
-      statementTimeoutMs?: number;
-      onQuery?: QueryListener;
-      /** 'transaction': reached through a pooler in transaction mode, see sessionFree. */
-      pooler?: 'none' | 'transaction';
-    }
-  /** dataDir undefined: in memory (tests). statementTimeoutMs: see waitingNoLongerThan. */
-  | {
-      kind: 'pglite';
-      dataDir?: string;
-      statementTimeoutMs?: number;
-      onQuery?: QueryListener;
-      /** Only in memory: start from this dump of a data directory (PGlite's dumpDataDir) instead of an empty one; tests start from a migrated template. */
-      initial?: Blob;
-    };
-
-/** The extensions the migrations create; PGlite has to be given them at start. */
-export const PGLITE_EXTENSIONS = { btree_gist, pg_trgm };
+export type DatabaseOptions = {
+  kind: 'postgres';
+  url: string;
+  poolSize?: number;
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
+  onQuery?: QueryListener;
+  /** 'transaction': reached through a pooler in transaction mode, see sessionFree. */
+  pooler?: 'none' | 'transaction';
+};
 
 const queryLogger = (onQuery: QueryListener | undefined) => (onQuery ? { logQuery: (query: string, params: unknown[]) => onQuery(query, params) } : undefined);
 
@@ -121,86 +102,25 @@ function sessionFree(options: { statementTimeoutMs?: number }, pooled: boolean) 
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  if (options.kind === 'postgres') {
-    const pooled = options.pooler === 'transaction';
-    const session = sessionFree(options, pooled);
-    const client = postgres(options.url, {
-      prepare: session.prepare,
-      max: options.poolSize ?? 10,
-      connect_timeout: (options.connectTimeoutMs ?? 5000) / 1000,
-      idle_timeout: 60,
-      // The driver's default backoff between reconnection attempts grows to 20 s, and queued
-      // queries wait through it: after an outage the service would stay away that long.
-      backoff: () => RECONNECT_BACKOFF_S,
-      onnotice: () => {},
-      connection: session.connection,
-    });
-    return handle(drizzlePostgres(pooled ? oneAtATime(client) : alwaysPrepared(client), { schema, logger: queryLogger(options.onQuery) }), 'postgres', () =>
-      client.end({ timeout: 5 }),
-    );
-  }
-  let location: string | undefined;
-  if (options.dataDir !== undefined) {
-    location = path.resolve(options.dataDir, 'pgdata');
-    mkdirSync(location, { recursive: true });
-  }
-  // PGlite reads a missing first argument as the options object: name the in-memory store.
-  const client = new PGlite(location ?? 'memory://', {
-    extensions: PGLITE_EXTENSIONS,
-    ...(options.initial && location === undefined ? { loadDataDir: options.initial } : {}),
+  const pooled = options.pooler === 'transaction';
+  const session = sessionFree(options, pooled);
+  // A libpq-style `?host=/dir` names a Unix socket directory (the embedded PostgreSQL's).
+  const target = clientUrl(options.url);
+  const client = postgres(target.url, {
+    ...target.options,
+    prepare: session.prepare,
+    max: options.poolSize ?? 10,
+    connect_timeout: (options.connectTimeoutMs ?? 5000) / 1000,
+    idle_timeout: 60,
+    // The driver's default backoff between reconnection attempts grows to 20 s, and queued
+    // queries wait through it: after an outage the service would stay away that long.
+    backoff: () => RECONNECT_BACKOFF_S,
+    onnotice: () => {},
+    connection: session.connection,
   });
-  await client.waitReady;
-  await client.exec(`SET TIME ZONE 'UTC'`);
-  if (options.statementTimeoutMs !== undefined) await client.exec(`SET statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`);
-  const queued = options.statementTimeoutMs === undefined ? client : waitingNoLongerThan(client, options.statementTimeoutMs);
-  return handle(drizzlePglite(queued, { schema, logger: queryLogger(options.onQuery) }), 'pglite', () => client.close());
-}
-
-/**
- * PGlite runs one statement at a time, on this thread, and cannot interrupt one: it accepts
- * statement_timeout but the timer never fires inside WebAssembly (a 1 s pg_sleep with a 200 ms
- * timeout runs its second, and no timer or request of the process runs meanwhile). What it can
- * bound is the wait: statements and transactions take turns in one queue here, and one whose turn
- * comes after it waited longer than `timeoutMs` is not started and fails like a cancelled
- * statement (its request answers 503). A transaction is one turn, so it is refused before its
- * BEGIN or runs to its end, never in part. So the backlog behind a slow statement is dropped
- * instead of growing, and a request waits at most about that long plus the statement ahead of it.
- */
-function waitingNoLongerThan(client: PGlite, timeoutMs: number): PGlite {
-  let queue: Promise<unknown> = Promise.resolve();
-  const inTurn =
-    <A extends unknown[], R>(work: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> => {
-      const queuedAt = performance.now();
-      const turn = queue.then(() => {
-        if (performance.now() - queuedAt > timeoutMs) throw new StatementWaitedTooLong(timeoutMs);
-        return work(...args);
-      });
-      queue = turn.catch(() => undefined);
-      return turn;
-    };
-  const turns: Partial<Record<keyof PGlite, unknown>> = {
-    query: inTurn(client.query.bind(client)),
-    exec: inTurn(client.exec.bind(client)),
-    transaction: inTurn(client.transaction.bind(client)),
-  };
-  return new Proxy(client, {
-    get(target, property) {
-      if (Object.hasOwn(turns, property)) return turns[property as keyof PGlite];
-      // PGlite keeps its state in private fields: its methods must run on the instance itself.
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
-
-/** Carries PostgreSQL's code for a cancelled statement, so it is handled like one (503). */
-class StatementWaitedTooLong extends Error {
-  override name = 'StatementWaitedTooLong';
-  readonly code = PG.QUERY_CANCELED;
-  constructor(timeoutMs: number) {
-    super(`the statement waited longer than ${timeoutMs} ms for the embedded database and was not started`);
-  }
+  return handle(drizzlePostgres(pooled ? oneAtATime(client) : alwaysPrepared(client), { schema, logger: queryLogger(options.onQuery) }), 'postgres', () =>
+    client.end({ timeout: 5 }),
+  );
 }
 
 function handle(db: unknown, kind: DatabaseHandle['kind'], closeClient: () => Promise<void>): DatabaseHandle {
@@ -216,8 +136,7 @@ function handle(db: unknown, kind: DatabaseHandle['kind'], closeClient: () => Pr
   };
 }
 
-/** Rows of a raw statement; postgres.js answers an array, PGlite an object holding `rows`. */
+/** Rows of a raw statement (postgres.js answers them as an array). */
 export async function queryRows<T>(db: Database, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(result) ? result : result.rows;
+  return (await db.execute(query)) as unknown as T[];
 }

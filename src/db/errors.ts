@@ -35,7 +35,7 @@ interface DatabaseErrorLike {
   cause?: unknown;
 }
 
-/** The driver error under drizzle's DrizzleQueryError wrapper (postgres.js and PGlite alike). */
+/** The driver error under drizzle's DrizzleQueryError wrapper. */
 export function driverError(error: unknown): DatabaseErrorLike | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {

@@ -9,7 +9,7 @@ import type { Database } from './client.js';
  * SQL with drizzle on every request cost about a seventh of a list's CPU. Each database (and each
  * transaction) keeps at most PREPARED_PER_DATABASE shapes, the least recently used dropped first,
  * so no caller can grow the cache without bound. On postgres.js the statements are also prepared
- * by the server (src/db/client.ts); on PGlite only the text is reused.
+ * by the server (src/db/client.ts).
  */
 
 export const PREPARED_PER_DATABASE = 256;

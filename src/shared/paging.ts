@@ -208,7 +208,7 @@ export async function pageUnderParent<Row extends object, Parent = unknown>(
   };
 }
 
-/** A json column as the drivers answer it: postgres.js parses json, PGlite may leave text. */
+/** A json column as postgres.js answers it: parsed for json columns, text where a query built the JSON as text. */
 export const fromJson = <T>(value: unknown): T => (typeof value === 'string' ? (JSON.parse(value) as T) : (value as T));
 
 // ---- the envelope of docs/api.md#page-envelope ------------------------------------------------
