@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -7,13 +7,15 @@ import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { withDatabase } from './database-url.js';
+import { freePort } from './slapd.js';
 
 /**
  * Global setup of every vitest project that needs a database (`api`, `system`, `pgbouncer`;
  * README.md#tests, docs/testing.md#the-test-database). It provides the workers with:
  * - `adminDatabaseUrl`: a superuser connection to the test PostgreSQL: TEST_DATABASE_URL when set,
  *   else an embedded PostgreSQL 17 (src/db/embedded-postgres.ts) started once for the whole run in
- *   a temporary directory, with fsync off (throwaway data), stopped and removed at teardown;
+ *   a temporary directory, with fsync off (throwaway data), listening on a free loopback port,
+ *   stopped and removed at teardown;
  * - `templateDatabase`: the committed migrations applied once, into a database every test database
  *   is a copy of. Applying all migrations cost each test app about 0.9 s; a copy costs a fraction,
  *   and the app's own migrate() then finds nothing left to apply. The migrations themselves stay
@@ -39,8 +41,12 @@ async function testPostgres(): Promise<{ adminUrl: string; stop(): Promise<void>
   if (given) return { adminUrl: given, stop: async () => {} };
   const { startEmbeddedPostgres } = await import('../../src/db/embedded-postgres.js');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'deskbook-test-pg-'));
+  // As root the cluster runs as an unprivileged system user, which must be able to enter the folder.
+  if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
   try {
-    const cluster = await startEmbeddedPostgres({ dataDir, fsync: false });
+    // On loopback too (a port of its own): plain postgres:// URLs for postgres.js, PgBouncer and
+    // the server processes the tests start (docs/deployment.md#the-embedded-postgresql).
+    const cluster = await startEmbeddedPostgres({ dataDir, fsync: false, port: await freePort() });
     return {
       adminUrl: cluster.url,
       async stop() {
