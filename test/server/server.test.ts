@@ -18,9 +18,9 @@ const PASSWORD_LINE = /created admin@localhost with password (\S+)/;
 
 const databases: { url: string; drop(): Promise<void> }[] = [];
 
-/** A fresh PostgreSQL database of its own, dropped after the file. */
-async function freshDatabase(): Promise<string> {
-  const created = await createPostgresDatabase();
+/** A fresh PostgreSQL database of its own, dropped after the file; `empty`: without a table (the server migrates it). */
+async function freshDatabase(options: { empty?: boolean } = {}): Promise<string> {
+  const created = await createPostgresDatabase(options);
   databases.push(created);
   return created.url;
 }
@@ -124,7 +124,7 @@ describe('a server on a database of its own', () => {
   let password: string;
 
   beforeAll(async () => {
-    databaseUrl = await freshDatabase();
+    databaseUrl = await freshDatabase({ empty: true });
     first = await startHealthy({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' });
   });
 

@@ -128,14 +128,20 @@ describe('release of no-shows with two server processes', () => {
         expect(new Date(state.end_time).getTime()).toBe(releasedAt);
       }
     }
-    // Exactly once: the processes' own counts add up, and one mail per released owner.
-    await sleep(1000);
-    const releasedByProcess = servers.map((server) =>
-      server
-        .logLines()
-        .filter((line) => line.msg === 'reservations released: nobody checked in')
-        .reduce((sum, line) => sum + Number(line.released), 0),
-    );
+    // Exactly once: the processes' own counts add up, and one mail per released owner. Waits on the
+    // work itself: until both logged their releases and the outbox holds nothing left to send.
+    const loggedReleases = () =>
+      servers.map((server) =>
+        server
+          .logLines()
+          .filter((line) => line.msg === 'reservations released: nobody checked in')
+          .reduce((sum, line) => sum + Number(line.released), 0),
+      );
+    const unsent = async () =>
+      (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from mail_outbox where sent_at is null and failed_at is null`))[0]!.n;
+    const settledBy = Date.now() + 10_000;
+    while (Date.now() < settledBy && (loggedReleases().reduce((sum, n) => sum + n, 0) < expectedReleases || (await unsent()) > 0)) await sleep(50);
+    const releasedByProcess = loggedReleases();
     expect(releasedByProcess[0]! + releasedByProcess[1]!).toBe(expectedReleases);
     const releaseMails = smtp.mails.filter((mail) => mail.subject.includes('released'));
     expect(releaseMails).toHaveLength(expectedReleases);

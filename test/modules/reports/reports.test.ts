@@ -438,7 +438,7 @@ describe('reports', () => {
           // The report's check still sees the desk (not yet committed away); its insert then waits for this transaction.
           filing = post({ title: 'Race', description: 'x', reportedBy: userId, deskId: desk.id });
           for (let attempt = 0; attempt < 200; attempt++) {
-            const [waiting] = await tx`select count(*)::int as n from pg_locks where not granted`;
+            const [waiting] = await tx`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
             if (waiting!.n > 0) break;
             await new Promise((resolve) => setTimeout(resolve, 25));
           }

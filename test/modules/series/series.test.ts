@@ -416,8 +416,19 @@ describe('recurring reservations', () => {
       timeZone: 'UTC',
       rule: { frequency: 'DAILY', count: 5 },
     });
-    // Long enough for the series to read, find nothing, and wait on the uncommitted row.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Until the series has read, found nothing, and waits on the uncommitted row (a lock wait in this database).
+    const deadline = Date.now() + 10_000;
+    const lockWaits = async () =>
+      (
+        await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        )
+      )[0]!.n;
+    while ((await lockWaits()) === 0) {
+      if (Date.now() > deadline) throw new Error('the series never waited on the uncommitted booking');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     commit();
     await holding;
     const problem = expectProblem(await answer, 409, 'SERIES_CONFLICT');
