@@ -63,7 +63,7 @@ describe.runIf(pgbouncerInstalled() && haproxyInstalled())('three processes behi
     balancer = await startHaProxy(ports);
     front = { base: balancer.base } as ServerProcess;
     await Promise.all(servers.map((server) => ready(server)));
-    await sleep(600); // two checks of each
+    await balancer.waitUp(['s1', 's2', 's3']);
     ({ token, deskId } = await adminWithDesk(front));
   }, 120_000);
 
@@ -118,6 +118,7 @@ describe.runIf(pgbouncerInstalled() && haproxyInstalled())('three processes behi
       }
     })();
 
+    // The load runs a while before, between and after the restarts: the time passing is the point.
     await sleep(1000);
     const restarts: string[] = [];
     for (let index = 0; index < servers.length; index++) {
@@ -125,8 +126,7 @@ describe.runIf(pgbouncerInstalled() && haproxyInstalled())('three processes behi
       const began = Date.now() - t0;
       old.child.kill('SIGTERM');
       // Draining (SHUTDOWN_DRAIN_DELAY): readiness fails at once while requests are still served.
-      await sleep(200);
-      expect((await fetch(`${old.base}/api/health/ready`)).status).toBe(503);
+      await expect.poll(async () => (await fetch(`${old.base}/api/health/ready`)).status, { timeout: 5000, interval: 20 }).toBe(503);
       expect((await call(old, 'GET', '/api/self', { token })).status).toBe(200);
       const exit = await stopServer(old);
       expect(exit).toEqual({ code: 0, signal: null });
@@ -135,7 +135,7 @@ describe.runIf(pgbouncerInstalled() && haproxyInstalled())('three processes behi
       await ready(fresh);
       servers[index] = fresh;
       restarts.push(`s${index + 1} ${began}-${Date.now() - t0} ms`);
-      await sleep(800); // HAProxy sees it up (rise 2 × 200 ms) before the next goes down
+      await balancer.waitUp(['s1', 's2', 's3']); // HAProxy sees it up (rise 2 × 200 ms) before the next goes down
     }
     await sleep(500);
     running = false;

@@ -67,6 +67,7 @@ describe('a PostgreSQL outage under load', () => {
       }
     })();
 
+    // Load before, during and after the outage for fixed spans: the time passing is the point.
     await sleep(BEFORE_MS);
     const stopBegan = Date.now() - t0;
     await cluster!.stop('immediate');
