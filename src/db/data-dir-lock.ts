@@ -47,10 +47,10 @@ export function readLockOwner(dataDir: string): LockOwner | undefined {
   }
 }
 
-/** The live owner of `dataDir`'s lock other than this process, if any. */
+/** The live owner of `dataDir`'s lock, if any (this process too, when it holds it). */
 export function liveOwner(dataDir: string): LockOwner | undefined {
   const owner = readLockOwner(dataDir);
-  return owner && owner.pid !== process.pid && stillRunning(owner) ? owner : undefined;
+  return owner && stillRunning(owner) ? owner : undefined;
 }
 
 /**
@@ -82,7 +82,7 @@ export function acquireDataDirLock(dataDir: string, socketDir: string): DataDirL
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
       const owner = readLockOwner(dataDir);
-      if (owner && stillRunning(owner) && owner.pid !== process.pid) throw new DataDirInUseError(dataDir, owner);
+      if (owner && stillRunning(owner)) throw new DataDirInUseError(dataDir, owner);
       const stale = `${file}.stale.${randomBytes(4).toString('hex')}`;
       try {
         renameSync(file, stale);
@@ -91,7 +91,7 @@ export function acquireDataDirLock(dataDir: string, socketDir: string): DataDirL
         throw error;
       }
       const taken = readOwnerFile(stale);
-      if (taken && stillRunning(taken) && taken.pid !== process.pid) {
+      if (taken && stillRunning(taken)) {
         // Not the stale lock we saw: a live process locked meanwhile. Give it back.
         try {
           linkSync(stale, file);

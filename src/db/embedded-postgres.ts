@@ -54,6 +54,8 @@ export interface EmbeddedOptions {
   port?: number;
   /** Use the cluster of a live Deskbook process that owns this DATA_DIR instead of refusing (seed). */
   shareWithOwner?: boolean;
+  /** Start even beside an old PGlite folder (the converter, which fills this cluster from it). */
+  besideLegacyPglite?: boolean;
   log?: (message: string) => void;
 }
 
@@ -403,7 +405,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       return { url: shared, urlOf: (name) => socketUrl(owner.socketDir, name), socketDir: owner.socketDir, pid: owner.pid, owned: false, stop: async () => {} };
     }
   }
-  if (hasLegacyPglite(dataDir) && !existsSync(path.join(dataDir, 'postgres', 'data', 'PG_VERSION'))) throw new LegacyDataDirError(legacyPgliteDir(dataDir));
+  if (!options.besideLegacyPglite && hasLegacyPglite(dataDir) && !existsSync(path.join(dataDir, 'postgres', 'data', 'PG_VERSION')))
+    throw new LegacyDataDirError(legacyPgliteDir(dataDir));
   const lock: DataDirLock = acquireDataDirLock(dataDir, socketDir);
   try {
     const binaries = embeddedBinaries();

@@ -1,0 +1,258 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/client.js';
+import { DataDirInUseError } from '../../src/db/data-dir-lock.js';
+import { EMBEDDED_SYSTEM_USER, LegacyDataDirError, startEmbeddedPostgres, type EmbeddedCluster } from '../../src/db/embedded-postgres.js';
+import { pgErrorCode } from '../../src/db/errors.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
+import { adminWithDesk, call, slot, timed, type Outcome } from '../helpers/load.js';
+import { freePort, killServers, startServer, waitHealthy, type ServerProcess } from '../helpers/server-process.js';
+
+/**
+ * The embedded PostgreSQL, the default set-up (docs/deployment.md#the-embedded-postgresql): a real
+ * server process per DATA_DIR, its postmaster surviving a SIGKILL of Deskbook and found again, one
+ * owner per DATA_DIR, root handled, an old PGlite folder refused, statements really cancelled.
+ */
+
+const dirs: string[] = [];
+const clusters: EmbeddedCluster[] = [];
+const isRoot = process.getuid?.() === 0;
+
+function dataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'deskbook-embedded-'));
+  chmodSync(dir, 0o755);
+  dirs.push(dir);
+  return dir;
+}
+
+async function started(options: Parameters<typeof startEmbeddedPostgres>[0]): Promise<EmbeddedCluster> {
+  const cluster = await startEmbeddedPostgres({ fsync: false, ...options });
+  clusters.push(cluster);
+  return cluster;
+}
+
+/** Every postgres process of this machine working in `dir` (read from /proc). */
+function postmastersOf(dir: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.includes('postgres') && cmdline.includes(`${dir}/postgres/data`) && cmdline.includes('-D')) found.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return found;
+}
+
+/** Processes whose working directory is `dir`'s cluster (a postmaster and its backends chdir there). */
+function backendsOf(dir: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/cwd`) === `${dir}/postgres/data`) found.push(Number(entry));
+    } catch {
+      // exited meanwhile, or not ours to see
+    }
+  }
+  return found;
+}
+
+const uidOf = (pid: number) => Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
+
+async function startOn(dir: string): Promise<{ server: ServerProcess; readyMs: number }> {
+  const began = performance.now();
+  const server = startServer({ DATA_DIR: dir, ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'info', REQUEST_LOG: 'false' }, await freePort());
+  await waitHealthy(server);
+  return { server, readyMs: performance.now() - began };
+}
+
+afterAll(async () => {
+  await killServers();
+  for (const cluster of clusters) await cluster.stop().catch(() => {});
+  for (const dir of dirs) {
+    for (const pid of postmastersOf(dir)) process.kill(pid, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe('the embedded PostgreSQL', () => {
+  it('is a real PostgreSQL 17 on a Unix socket only, durable, and cancels a statement at DATABASE_STATEMENT_TIMEOUT', async () => {
+    const cluster = await started({ dataDir: dataDir(), fsync: true, database: 'deskbook' });
+    expect(cluster.url).toContain('?host=');
+    const database = await openDatabase({ kind: 'postgres', url: cluster.url, poolSize: 2, statementTimeoutMs: 300 });
+    try {
+      const [settings] = (await database.db.execute(
+        `select current_setting('server_version_num')::int as version, current_setting('listen_addresses') as listen, current_setting('fsync') as fsync, current_setting('synchronous_commit') as sync` as never,
+      )) as unknown as { version: number; listen: string; fsync: string; sync: string }[];
+      expect(settings).toEqual({ version: expect.any(Number), listen: '', fsync: 'on', sync: 'on' });
+      expect(settings!.version).toBeGreaterThanOrEqual(170000);
+      const began = performance.now();
+      const error = await database.db.execute('select pg_sleep(5)' as never).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      // 57014: canceled by statement_timeout, long before the 5 s sleep would end.
+      expect(pgErrorCode(error)).toBe('57014');
+      expect(performance.now() - began).toBeLessThan(4000);
+      // The connection serves on.
+      expect(await database.db.execute('select 1 as one' as never)).toEqual([{ one: 1 }]);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it.runIf(isRoot)('runs as the system user deskbook-postgres when Deskbook runs as root', async () => {
+    const cluster = await started({ dataDir: dataDir() });
+    const owner = /^deskbook-postgres:x:(\d+):/m.exec(readFileSync('/etc/passwd', 'utf8'));
+    expect(owner, `${EMBEDDED_SYSTEM_USER} in /etc/passwd`).not.toBeNull();
+    expect(uidOf(cluster.pid)).toBe(Number(owner![1]));
+  });
+
+  it.runIf(isRoot)('refuses a DATA_DIR the system user cannot reach, naming the folder', async () => {
+    const closed = dataDir();
+    chmodSync(closed, 0o700);
+    const error = await startEmbeddedPostgres({ dataDir: path.join(closed, 'data') }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain(`${closed} is closed to other users`);
+    expect(existsSync(path.join(closed, 'data', 'postgres'))).toBe(false);
+  });
+
+  it('lets one process own a DATA_DIR: a second start is refused with the owner named, a tool joins it', async () => {
+    const dir = dataDir();
+    const cluster = await started({ dataDir: dir });
+    const refused = await startEmbeddedPostgres({ dataDir: dir }).catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(DataDirInUseError);
+    expect((refused as Error).message).toContain(`pid ${process.pid}`);
+    const joined = await startEmbeddedPostgres({ dataDir: dir, shareWithOwner: true, database: 'other' });
+    expect(joined.owned).toBe(false);
+    const database = await openDatabase({ kind: 'postgres', url: joined.url, poolSize: 1 });
+    expect(await database.db.execute('select current_database() as name' as never)).toEqual([{ name: 'other' }]);
+    await database.close();
+    await joined.stop(); // a no-op: the owner's cluster runs on
+    const again = await openDatabase({ kind: 'postgres', url: cluster.url, poolSize: 1 });
+    expect(await again.db.execute('select 1 as one' as never)).toEqual([{ one: 1 }]);
+    await again.close();
+  });
+
+  it('refuses a DATA_DIR holding an old PGlite database, changing nothing', async () => {
+    const dir = dataDir();
+    mkdirSync(path.join(dir, 'pgdata'));
+    writeFileSync(path.join(dir, 'pgdata', 'PG_VERSION'), '17\n');
+    const error = await startEmbeddedPostgres({ dataDir: dir }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(LegacyDataDirError);
+    expect((error as Error).message).toContain('npm run db:convert-pglite');
+    expect(readdirSync(dir)).toEqual(['pgdata']);
+  });
+
+  it('starts after a crash whose postmaster.pid names a process that is not a postgres (recycled id), leaving that process alone', async () => {
+    const dir = dataDir();
+    // Durable, as the service runs it (without, a crash may lose the last commits: synchronous_commit off).
+    const cluster = await started({ dataDir: dir, database: 'deskbook', fsync: true });
+    const database = await openDatabase({ kind: 'postgres', url: cluster.url, poolSize: 1 });
+    await database.db.execute('create table kept (n int); insert into kept values (42)' as never);
+    await database.close();
+    const clusterUid = uidOf(cluster.pid);
+    // A machine crash: the postmaster dies without a word (SIGKILL leaves postmaster.pid behind).
+    process.kill(cluster.pid, 'SIGKILL');
+    while (postmastersOf(dir).length > 0 || backendsOf(dir).length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const pidFile = path.join(dir, 'postgres', 'data', 'postmaster.pid');
+    // …and so did the Deskbook process that owned DATA_DIR: its lock names a process that is gone.
+    const gone = spawn('true');
+    await new Promise((resolve) => gone.once('exit', resolve));
+    const lockFile = path.join(dir, 'deskbook.lock');
+    writeFileSync(lockFile, JSON.stringify({ ...JSON.parse(readFileSync(lockFile, 'utf8')), pid: gone.pid, startTicks: '1' }));
+    const bystander = spawn('sleep', ['30'], { stdio: 'ignore' });
+    const lines = readFileSync(pidFile, 'utf8').split('\n');
+    lines[0] = String(bystander.pid);
+    writeFileSync(pidFile, lines.join('\n'));
+    if (isRoot) chownSync(pidFile, clusterUid, clusterUid);
+    const logs: string[] = [];
+    const again = await started({ dataDir: dir, database: 'deskbook', fsync: true, log: (line) => logs.push(line) });
+    expect(logs.join('\n')).toContain('removing a stale postmaster.pid');
+    expect(bystander.exitCode).toBeNull();
+    bystander.kill();
+    const after = await openDatabase({ kind: 'postgres', url: again.url, poolSize: 1 });
+    expect(await after.db.execute('select n from kept' as never)).toEqual([{ n: 42 }]);
+    await after.close();
+  });
+});
+
+describe('a Deskbook server on the embedded PostgreSQL', () => {
+  it('refuses a second server on the same DATA_DIR with a sentence naming the first, and stops its cluster on SIGTERM', async () => {
+    const dir = dataDir();
+    const { server: first } = await startOn(dir);
+    const second = startServer({ DATA_DIR: dir, LOG_LEVEL: 'info' }, await freePort());
+    const exit = await second.exited;
+    expect(exit.code).toBe(1);
+    expect(second.stderr()).toContain(`in use by another Deskbook process (pid ${first.child.pid}`);
+    expect(second.stderr()).not.toMatch(/\n\s+at /); // no stack trace
+    const health = await call(first, 'GET', '/api/health/ready');
+    expect(health.status).toBe(200);
+
+    first.child.kill('SIGTERM');
+    expect((await first.exited).code).toBe(0);
+    expect(postmastersOf(dir)).toEqual([]);
+    expect(existsSync(path.join(dir, 'deskbook.lock'))).toBe(false);
+    expect(first.stdout()).toContain('stopping the embedded PostgreSQL');
+  });
+
+  it('loses no acknowledged booking across five SIGKILLs under load, finds the orphaned postmaster each time, and leaves none behind', async () => {
+    const dir = dataDir();
+    let { server } = await startOn(dir);
+    const { token: firstToken, deskId } = await adminWithDesk(server);
+    let token = firstToken;
+    const acknowledged: string[] = [];
+    const restarts: number[] = [];
+    let next = 0;
+    for (let cycle = 0; cycle < 5; cycle++) {
+      const t0 = Date.now();
+      const outcomes: Outcome[] = [];
+      let killed = false;
+      const current = server;
+      const workers = Array.from({ length: 4 }, async () => {
+        while (!killed) {
+          const n = next++;
+          outcomes.push(await timed(t0, 'book', () => call(current, 'POST', '/api/reservation', { token, body: slot(deskId, n) })));
+        }
+      });
+      // Kill once this cycle has had some bookings answered: waits on the work, not a clock.
+      while (outcomes.filter((o) => o.status === 200).length < 10) await new Promise((resolve) => setTimeout(resolve, 20));
+      const postmaster = postmastersOf(dir);
+      expect(postmaster).toHaveLength(1);
+      current.child.kill('SIGKILL');
+      await current.exited;
+      killed = true;
+      await Promise.all(workers);
+      expect(outcomes.filter((o) => o.status !== 200 && o.status !== 0)).toEqual([]);
+      acknowledged.push(...outcomes.filter((o) => o.status === 200).map((o) => o.id!));
+      // The postmaster outlived Deskbook (re-parented); the next start must deal with it.
+      expect(postmastersOf(dir)).toEqual(postmaster);
+
+      const restarted = await startOn(dir);
+      server = restarted.server;
+      restarts.push(Math.round(restarted.readyMs));
+      expect(server.stdout()).toContain('left running by a Deskbook process that is gone');
+      expect(postmastersOf(dir)).not.toContain(postmaster[0]);
+      const login = await call(server, 'POST', '/api/auth/login', { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+      token = ((await login.json()) as { accessToken: string }).accessToken;
+    }
+    console.log(`embedded restarts after SIGKILL (tsx, from source): ${restarts.join(', ')} ms; ${acknowledged.length} acknowledged bookings`);
+    const stored = new Set<string>();
+    for (let page = 0; ; page++) {
+      const response = await call(server, 'GET', `/api/reservation?deskId=${deskId}&size=1000&page=${page}`, { token });
+      const body = (await response.json()) as { content: { id: string }[]; last: boolean };
+      for (const item of body.content) stored.add(item.id);
+      if (body.last) break;
+    }
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    server.child.kill('SIGTERM');
+    expect((await server.exited).code).toBe(0);
+    expect(postmastersOf(dir)).toEqual([]);
+  }, 180_000);
+});
