@@ -117,7 +117,11 @@ const specs = {
     doc: 'PostgreSQL connection URL (postgres://user:pass@host:5432/db). A `?host=/socket/dir` query names a Unix socket directory, as in libpq. Unset: the embedded PostgreSQL 17 under DATA_DIR (docs/deployment.md#the-embedded-postgresql).',
     parse: url('postgres:', 'postgresql:'),
   },
-  DATA_DIR: { doc: 'Directory of the embedded PostgreSQL when DATABASE_URL is unset: its cluster lives in DATA_DIR/postgres, and one Deskbook server at a time may use it (a second one stops with a message naming the first).', default: './data', parse: text({ max: 4096 }) },
+  DATA_DIR: {
+    doc: 'Directory of the embedded PostgreSQL when DATABASE_URL is unset: its cluster lives in DATA_DIR/postgres, and one Deskbook server at a time may use it (a second one stops with a message naming the first).',
+    default: './data',
+    parse: text({ max: 4096 }),
+  },
   DATABASE_POOL_SIZE: { doc: 'Maximum PostgreSQL connections per server process.', default: '10', parse: integer(1, 500) },
   DATABASE_POOLER: {
     doc: 'transaction: DATABASE_URL reaches PostgreSQL through a pooler in transaction mode (PgBouncer): no prepared statements nor session settings; set statement_timeout on the database role instead (docs/deployment.md). none: a direct connection.',

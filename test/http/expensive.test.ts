@@ -180,13 +180,11 @@ describe('per-user limit on costly operations', () => {
       )[0]!.count;
     await expect.poll(waitingForLock, { timeout: 10_000 }).toBe(LIMIT);
     expect(await searchStatus(carol.token)).toBe(429);
-    const connections = () => new Promise<number>((resolve, reject) => t.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
-    const open = await connections();
     for (const controller of controllers) controller.abort();
     await Promise.all(stuck);
-    // Once the server has seen the clients go (their connections closed), the searches still wait
-    // for the lock: their slots stay taken.
-    await expect.poll(connections, { timeout: 10_000 }).toBeLessThanOrEqual(open - LIMIT);
+    // The searches still wait for the lock: their slots stay taken. A fixed wait, as what is
+    // checked is that nothing happens (a slot freed too early), so there is no event to wait on.
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await searchStatus(carol.token)).toBe(429);
     unlock();
     await lockHeld;

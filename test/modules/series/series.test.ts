@@ -420,10 +420,7 @@ describe('recurring reservations', () => {
     const deadline = Date.now() + 10_000;
     const lockWaits = async () =>
       (
-        await queryRows<{ n: number }>(
-          db,
-          sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
-        )
+        await queryRows<{ n: number }>(db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)
       )[0]!.n;
     while ((await lockWaits()) === 0) {
       if (Date.now() > deadline) throw new Error('the series never waited on the uncommitted booking');
