@@ -55,11 +55,13 @@ export const THROUGH_PGBOUNCER = [
   'test/modules/attendance/attendance.test.ts',
   'test/modules/attendance/release-processes.test.ts',
   'test/modules/auth/auth.test.ts',
+  'test/modules/calendar/bounds.test.ts',
   'test/modules/calendar/invitations.test.ts',
   'test/modules/inventory/rooms-desks.test.ts',
   'test/modules/password/password.test.ts',
   'test/modules/reports/reports.test.ts',
   'test/modules/reservations/concurrency.test.ts',
+  'test/modules/reservations/deadlock.test.ts',
   'test/modules/reservations/reservations.test.ts',
   'test/modules/series/series.test.ts',
   'test/modules/sessions/sessions.test.ts',
@@ -70,7 +72,7 @@ export const THROUGH_PGBOUNCER = [
 const timeouts = { testTimeout: 60_000, hookTimeout: 120_000 };
 const databaseSetup = 'test/helpers/database-setup.ts';
 
-const projects = [
+const projects: { test: Record<string, unknown> }[] = [
   // One module graph for every unit file (no per-file isolation): they hold no state across files
   // (password-hashing.test.ts puts the hash cost back), and the tier runs in half the time.
   { test: { ...timeouts, name: 'unit', include: UNIT, isolate: false } },
@@ -86,7 +88,7 @@ if (existsSync('/usr/sbin/pgbouncer'))
       include: THROUGH_PGBOUNCER,
       env: { TEST_POOLER: 'transaction' },
       globalSetup: [databaseSetup, 'test/helpers/pgbouncer-setup.ts'],
-    } as (typeof projects)[number]['test'],
+    },
   });
 
 // .ci/run asks for a JSON report too (VITEST_JSON_REPORT), to print a plain closing line.

@@ -28,12 +28,14 @@ trap cleanup EXIT
 
 # What the server reads at run time: package.json (ES modules; src/shared/paths.ts finds the
 # project root by it), dist/ (the server and dist/web), migrations/ (run at start-up). Plus the
-# lock file, and every npm workspace's package.json, which `npm ci` needs to match the lock.
+# lock file, and every npm workspace's package.json, which `npm ci` needs to match the lock, and
+# patches/, which the install applies to dependencies (docs/upstream/postgres-queue.md).
 app="$work/app"
 mkdir -p "$app"
 cp package.json package-lock.json "$app/"
+cp -R patches "$app/"
 cp -R dist migrations "$app/"
-rm -f "$app/dist/.tsbuildinfo"
+rm -f "$app/dist/.tsbuildinfo" "$app/dist/.server-source-hash"
 while IFS= read -r pattern; do
   [[ -n $pattern ]] || continue
   for workspace in $pattern; do # a glob such as packages/* expands here
@@ -46,6 +48,13 @@ done < <(node -e 'const w = require("./package.json").workspaces; for (const p o
 
 echo "== npm ci --omit=dev in $app"
 (cd "$app" && npm ci --omit=dev --no-audit --no-fund --prefer-offline --loglevel=error)
+# The production install applied the patches too (postinstall: patch-package is a runtime dependency).
+for queue in src/queue.js cjs/src/queue.js; do
+  if ! grep -q 'const compactAfter = ' "$app/node_modules/postgres/$queue"; then
+    echo "== npm ci --omit=dev did not apply patches/postgres+3.4.9.patch to postgres/$queue" >&2
+    exit 1
+  fi
+done
 for tool in typescript vite vitest drizzle-kit; do
   if [[ -d $app/node_modules/$tool ]]; then echo "note: $tool is installed as a runtime dependency" >&2; fi
 done
@@ -55,7 +64,7 @@ echo "== starting node dist/server.js on 127.0.0.1:$port"
 (
   cd "$app"
   exec env -u DATABASE_URL PORT="$port" HOST=127.0.0.1 DATA_DIR="$work/data" LOG_LEVEL=warn REQUEST_LOG=false \
-    node --max-old-space-size=192 dist/server.js
+    node --max-old-space-size=192 --max-semi-space-size=16 dist/server.js
 ) >"$work/server.log" 2>&1 &
 server_pid=$!
 
@@ -83,6 +92,13 @@ console.log(`GET /api/health 200, GET / 200, GET ${asset} 200`);
 EOF
 then
   echo "== the built server failed; its log:" >&2
+  cat "$work/server.log" >&2
+  exit 1
+fi
+
+# The server found the driver patched (it warns at start when not).
+if grep -q 'patches/postgres' "$work/server.log"; then
+  echo "== the built server runs an unpatched postgres.js; its log:" >&2
   cat "$work/server.log" >&2
   exit 1
 fi

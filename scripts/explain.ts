@@ -51,7 +51,7 @@ interface Scenario {
   run(db: Database, fixture: Fixture): Promise<unknown>;
 }
 
-const rules = { maxLengthMs: DAY, horizonMs: 90 * DAY, onePerUser: true };
+const rules = { maxLengthMs: DAY, minLengthMs: 15 * 60_000, maxFuture: 200, horizonMs: 90 * DAY, onePerUser: true };
 
 const SCENARIOS: Scenario[] = [
   {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from './config.js';
+import { plainHttpRemote, type Config } from './config.js';
 import { DatabaseAvailability } from './db/availability.js';
 import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -36,7 +36,7 @@ import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
 import { InventoryService } from './modules/inventory/inventory.service.js';
 import { OidcClient } from './modules/oidc/oidc.client.js';
 import { oidcRoutes } from './modules/oidc/oidc.routes.js';
-import { OidcService } from './modules/oidc/oidc.service.js';
+import { flowKey, OidcService } from './modules/oidc/oidc.service.js';
 import { passwordRoutes } from './modules/password/password.routes.js';
 import { PasswordService } from './modules/password/password.service.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
@@ -62,6 +62,7 @@ import readYourWrites from './plugins/read-your-writes.js';
 import availabilityGate from './plugins/availability.js';
 import encoding, { parseQuery } from './plugins/encoding.js';
 import expensive from './plugins/expensive.js';
+import writeRate from './plugins/write-rate.js';
 import openapi from './plugins/openapi.js';
 import problem, { badUrlProblem, clientErrorProblem } from './plugins/problem.js';
 import requestLog from './plugins/request-log.js';
@@ -87,6 +88,7 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
+const MAX_PARAM_LENGTH = 16_384;
 
 /** Options of the Fastify instance itself (they cannot be set from inside a plugin). */
 export function serverOptions(config: Config, logger: FastifyServerOptions['logger'] = loggerOptions(config)): FastifyHttpOptions<RawServerDefault> {
@@ -112,7 +114,10 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQuery },
+    // The router's own limit on a path parameter (100 characters) would answer ROUTE_NOT_FOUND for
+    // an overlong id, as if the operation did not exist; past this one (above any request line Node
+    // accepts, 16 KiB) the route is found and its schema names the parameter (docs/behaviour.md, HTTP).
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: parseQuery, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: badUrlProblem,
     // Migrations run inside the plugin; an index built on a large table may take minutes.
     pluginTimeout: 0,
@@ -155,7 +160,8 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     : undefined;
   const reads: ReadRouting = replica ?? primaryOnly(db);
 
-  const tokens = new TokenService(await resolveSigningSecret(db, config.JWT_SECRET), clock);
+  const signingSecret = await resolveSigningSecret(db, config.JWT_SECRET);
+  const tokens = new TokenService(signingSecret, clock);
   const throttle = new LoginThrottle(new ThrottleRepository(db), {
     maxFailuresPerAccount: config.LOGIN_MAX_FAILURES_PER_ACCOUNT,
     accountWindowMs: config.LOGIN_ACCOUNT_WINDOW,
@@ -197,6 +203,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
           clock,
           {
             ...sessionSettings,
+            flowKey: flowKey(signingSecret),
             issuer: config.OIDC_ISSUER,
             displayName: config.OIDC_DISPLAY_NAME,
             roleClaim: config.OIDC_ROLE_CLAIM,
@@ -209,6 +216,12 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
           app.log,
         )
       : undefined;
+  if (oidc && config.OIDC_ISSUER && plainHttpRemote(config.OIDC_ISSUER)) {
+    app.log.warn(
+      { issuer: config.OIDC_ISSUER },
+      'OIDC_ISSUER is plain http to another machine (OIDC_ALLOW_HTTP=true): the client secret and ID tokens travel unencrypted',
+    );
+  }
   const mailer: Mailer = options.mailer ?? (config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, app.log) : new UnconfiguredMailer(app.log));
   const passwords = new PasswordService(
     db,
@@ -232,11 +245,13 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const departmentImages = new DepartmentImagesService(db, clock, config.IMAGE_MAX_PIXELS, decodes);
   const reservationRules = {
     maxLengthMs: config.RESERVATION_MAX_LENGTH,
+    minLengthMs: config.RESERVATION_MIN_LENGTH,
+    maxFuture: config.RESERVATION_MAX_FUTURE,
     horizonMs: config.RESERVATION_HORIZON,
     onePerUser: config.RESERVATION_ONE_PER_USER,
   };
   const reservations = new ReservationsService(db, clock, reservationRules, reads);
-  const series = new SeriesService(db, clock, reservationRules);
+  const series = new SeriesService(db, clock, reservationRules, config.SERIES_PER_USER);
   const reports = new ReportsService(db, clock);
   const calendar = new CalendarService(db, reads, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
   const invitations = new InvitationSender(
@@ -248,6 +263,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
       mailConfigured: options.mailer !== undefined || config.SMTP_URL !== undefined,
       mailFrom: config.MAIL_FROM,
       leaseMs: config.CALENDAR_MAIL_LEASE,
+      mailsPerHour: config.CALENDAR_MAILS_PER_HOUR,
     },
     app.log,
   );
@@ -256,7 +272,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const attendance = new AttendanceService(db, clock, attendanceRules(config));
   if (await attendance.syncDefaults()) app.log.info('check-in settings changed: reservations not started yet planned again');
   const floorPlans = new FloorPlansService(db, reads);
-  const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log);
+  const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log, undefined, database.probe);
 
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
   app.removeContentTypeParser('text/plain');
@@ -271,6 +287,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(authenticate, { auth });
   await app.register(readYourWrites, { reads });
   await app.register(expensive, { perUser: config.EXPENSIVE_CONCURRENCY_PER_USER });
+  await app.register(writeRate, { perMinute: config.RESERVATION_WRITES_PER_MINUTE });
 
   await app.register(healthRoutes, { availability, stopping: options.stopping ?? (() => false) });
   await app.register(settingsRoutes, { config });
@@ -296,7 +313,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   // Ended sessions, old throttle windows and expired password links are removed in the background.
   const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW, config.PASSWORD_MAIL_COOLDOWN);
   const housekeeping = setInterval(() => {
-    housekeep(db, clock.now(), throttleRetentionMs).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    housekeep(db, clock.now(), throttleRetentionMs, config.MAIL_RETENTION).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
   // No-shows are released, and their mails sent, by every process (work claimed in the database).

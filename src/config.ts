@@ -250,6 +250,11 @@ const specs = {
     doc: 'Issuer URL of the OpenID Connect provider (its discovery document is at <issuer>/.well-known/openid-configuration). Unset: single sign-on is off. The redirect URL to register at the provider is PUBLIC_URL + /api/auth/oidc/callback.',
     parse: url('http:', 'https:'),
   },
+  OIDC_ALLOW_HTTP: {
+    doc: 'Accept a plain-http OIDC_ISSUER that is not on this machine (localhost, 127.0.0.0/8, ::1 are always accepted). The client secret and the ID token then travel in clear; a warning is logged at start. Only for a provider on a network you trust.',
+    default: 'false',
+    parse: boolean,
+  },
   OIDC_CLIENT_ID: { doc: 'Client id of Deskbook at the provider (required with OIDC_ISSUER).', parse: text({ max: 1000 }) },
   OIDC_CLIENT_SECRET: {
     doc: 'Client secret of Deskbook at the provider (required with OIDC_ISSUER; sent as client_secret_basic).',
@@ -313,6 +318,16 @@ const specs = {
     parse: integer(1_048_576, 64 * 1024 * 1024 * 1024),
   },
   RESERVATION_MAX_LENGTH: { doc: 'Longest reservation a USER may make (admins are exempt).', default: '24h', parse: duration(60_000, 366 * 86_400_000) },
+  RESERVATION_MIN_LENGTH: {
+    doc: 'Shortest reservation a USER may make (admins are exempt); 0 allows any length. Each reservation costs the availability and floor-plan reads, so one-second bookings are refused.',
+    default: '15m',
+    parse: duration(0, 86_400_000),
+  },
+  RESERVATION_MAX_FUTURE: {
+    doc: 'Most reservations a USER may hold that have not ended yet (bookings and series occurrences alike; admins are exempt, also when they book for a user). One more is 409 RESERVATION_LIMIT_REACHED.',
+    default: '200',
+    parse: integer(1, 100_000),
+  },
   RESERVATION_HORIZON: {
     doc: 'How far ahead of now a USER may start a reservation (admins are exempt).',
     default: '90d',
@@ -357,6 +372,26 @@ const specs = {
     doc: 'How long a process may take to send the invitation mails it claimed; after that (it crashed or hangs) another process sends them again.',
     default: '2m',
     parse: duration(1000, 3_600_000),
+  },
+  CALENDAR_MAILS_PER_HOUR: {
+    doc: 'Invitation mails one person is sent per hour at most; what changes beyond that waits and goes out folded into one mail. People are served in turn, so one person’s changes never hold up another’s mail.',
+    default: '10',
+    parse: integer(1, 1000),
+  },
+  MAIL_RETENTION: {
+    doc: 'How long a sent or given-up mail (address, subject, text) stays in the mail outbox before housekeeping deletes it.',
+    default: '7d',
+    parse: duration(60_000, 365 * 86_400_000),
+  },
+  RESERVATION_WRITES_PER_MINUTE: {
+    doc: 'Reservation and series writes (book, change, cancel, check in) one user may make per minute in each server process; more answer 429 TOO_MANY_WRITES with Retry-After.',
+    default: '60',
+    parse: integer(1, 100_000),
+  },
+  SERIES_PER_USER: {
+    doc: 'Recurring series with occurrences still to come that one person may have; another answers 409 TOO_MANY_SERIES.',
+    default: '20',
+    parse: integer(1, 10_000),
   },
   EXPENSIVE_CONCURRENCY_PER_USER: {
     doc: 'Searches, statistics and image uploads one user may have running at once in each server process; more answer 429 with Retry-After.',
@@ -424,11 +459,21 @@ export function loadConfig(env: Environment = process.env): Config {
   ) {
     problems.push('HTTP_HEADERS_TIMEOUT must not be longer than HTTP_REQUEST_TIMEOUT');
   }
+  if (
+    typeof config.RESERVATION_MIN_LENGTH === 'number' &&
+    typeof config.RESERVATION_MAX_LENGTH === 'number' &&
+    config.RESERVATION_MIN_LENGTH > config.RESERVATION_MAX_LENGTH
+  ) {
+    problems.push('RESERVATION_MIN_LENGTH must not be longer than RESERVATION_MAX_LENGTH');
+  }
   if (config.LDAP_URL !== undefined && config.LDAP_USER_BASE === undefined && config.LDAP_USER_DN_TEMPLATE === undefined) {
     problems.push('LDAP_USER_BASE or LDAP_USER_DN_TEMPLATE is required when LDAP_URL is set');
   }
   if (config.OIDC_ISSUER !== undefined && (config.OIDC_CLIENT_ID === undefined || config.OIDC_CLIENT_SECRET === undefined)) {
     problems.push('OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are required when OIDC_ISSUER is set');
+  }
+  if (typeof config.OIDC_ISSUER === 'string' && plainHttpRemote(config.OIDC_ISSUER) && config.OIDC_ALLOW_HTTP !== true) {
+    problems.push('OIDC_ISSUER must be https:// (http:// only for a loopback address, or with OIDC_ALLOW_HTTP=true)');
   }
   if (config.OIDC_ROLE_CLAIM !== undefined && config.OIDC_ADMIN_VALUES === undefined) {
     problems.push('OIDC_ADMIN_VALUES is required when OIDC_ROLE_CLAIM is set');
@@ -442,6 +487,18 @@ export function loadConfig(env: Environment = process.env): Config {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return config as Config;
+}
+
+/**
+ * Whether an issuer URL is plain http to another machine: the client secret and ID token would
+ * cross the network in clear (docs/behaviour.md#single-sign-on-openid-connect).
+ */
+export function plainHttpRemote(issuer: string): boolean {
+  const parsed = new URL(issuer);
+  if (parsed.protocol !== 'http:') return false;
+  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const loopback = host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  return !loopback;
 }
 
 /** Markdown table of every key, used by `npm run docs` and checked by a test. */

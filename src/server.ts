@@ -4,6 +4,7 @@ import { openDatabase } from './db/client.js';
 import { DataDirInUseError } from './db/data-dir-lock.js';
 import { EmbeddedPostgresError } from './db/embedded-postgres.js';
 import { openConfiguredDatabase, type ConfiguredDatabase } from './db/open-configured.js';
+import { unpatchedDriverQueues } from './db/postgres-patch.js';
 import deskbook, { serverOptions } from './app.js';
 
 function configOrExit(): Config {
@@ -85,6 +86,12 @@ try {
   await app.register(deskbook, { config, database, readDatabase, stopping: () => stopping });
   await app.listen({ port: config.PORT, host: config.HOST });
   app.log.info({ database: configured.description }, `Deskbook is ready: ${config.PUBLIC_URL} (API docs at /api/docs)`);
+  const unpatched = unpatchedDriverQueues();
+  if (unpatched.length > 0)
+    app.log.warn(
+      { files: unpatched },
+      'postgres.js runs without patches/postgres+3.4.9.patch (installed with --ignore-scripts?): run npm ci, see docs/upstream/postgres-queue.md',
+    );
 } catch (error) {
   app.log.fatal({ err: error }, 'start-up failed');
   await readDatabase?.close().catch(() => {});

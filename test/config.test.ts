@@ -271,6 +271,25 @@ describe('HTTP limits (docs/behaviour.md, HTTP)', () => {
   });
 });
 
+describe('a plain-http OIDC issuer (docs/behaviour.md#single-sign-on-openid-connect)', () => {
+  const oidc = { OIDC_CLIENT_ID: 'deskbook', OIDC_CLIENT_SECRET: 'secret' };
+
+  it('is refused for another machine unless OIDC_ALLOW_HTTP is set', () => {
+    for (const issuer of ['http://idp.example.test', 'http://10.0.0.5:8080/realms/x', 'http://[2001:db8::1]/', 'http://127.0.0.1.example.test']) {
+      expect(configError({ ...oidc, OIDC_ISSUER: issuer }).problems, issuer).toEqual([
+        'OIDC_ISSUER must be https:// (http:// only for a loopback address, or with OIDC_ALLOW_HTTP=true)',
+      ]);
+      expect(loadConfig({ ...oidc, OIDC_ISSUER: issuer, OIDC_ALLOW_HTTP: 'true' }).OIDC_ISSUER).toBe(issuer);
+    }
+  });
+
+  it('is accepted on a loopback address, and https anywhere', () => {
+    for (const issuer of ['http://127.0.0.1:9000', 'http://localhost:9000/realms/x', 'http://[::1]:9000', 'http://127.8.9.10', 'https://idp.example.test']) {
+      expect(loadConfig({ ...oidc, OIDC_ISSUER: issuer }).OIDC_ALLOW_HTTP, issuer).toBe(false);
+    }
+  });
+});
+
 describe('docs/configuration.md', () => {
   it('holds exactly the generated configuration table between its markers', () => {
     const file = fileURLToPath(new URL('../docs/configuration.md', import.meta.url));

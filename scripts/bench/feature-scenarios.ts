@@ -1,3 +1,4 @@
+import { ABUSE_SCENARIOS } from './abuse.js';
 import { ATTENDANCE_SCENARIOS } from './attendance.js';
 import { BENCH_FEED_PATH, prepareFeed, removeFeedRows } from './calendar.js';
 import { bearer, json, usersOverConnections, type Scenario } from './kit.js';
@@ -87,4 +88,6 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   },
   // Attendance (issue 11): the admin's list; check-in and the release loop: scripts/bench/release.ts.
   ...ATTENDANCE_SCENARIOS,
+  // Issue 24: another user's GET /api/self while one USER abuses feeds and mails (scripts/bench/abuse.ts).
+  ...ABUSE_SCENARIOS,
 ];

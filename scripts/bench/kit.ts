@@ -58,6 +58,8 @@ export interface Scenario {
    */
   prepare?(db: Database, dataset: Dataset): Promise<void>;
   cleanup?(db: Database): Promise<void>;
+  /** Work started before each measured run of the scenario (not the statement count) and stopped after it, e.g. another user's abuse (abuse.ts). */
+  background?(context: BenchContext): { stop(): Promise<void> };
   load(context: BenchContext): Load;
 }
 

@@ -173,8 +173,8 @@ export async function startDeskbook(options: { label: string; source: boolean; l
   return ServerProcess.start({
     name: options.label,
     args: options.source
-      ? ['--max-old-space-size=192', '--import', 'tsx', path.join(root, 'src', 'server.ts')]
-      : ['--max-old-space-size=192', path.join(root, 'dist', 'server.js')],
+      ? ['--max-old-space-size=192', '--max-semi-space-size=16', '--import', 'tsx', path.join(root, 'src', 'server.ts')]
+      : ['--max-old-space-size=192', '--max-semi-space-size=16', path.join(root, 'dist', 'server.js')],
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

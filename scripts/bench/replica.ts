@@ -46,6 +46,8 @@ async function start(label: string, env: Record<string, string>): Promise<Server
       LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '1000000',
       // USERs book beyond the seed's six months (book-users).
       RESERVATION_HORIZON: '3650d',
+      // Each of the 50 USERs books thousands of quarter hours ahead (book-users).
+      RESERVATION_MAX_FUTURE: '100000',
       EXPENSIVE_CONCURRENCY_PER_USER: '1000',
       ...env,
     },

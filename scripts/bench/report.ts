@@ -261,7 +261,7 @@ export function documentSection(report: BenchReport): string {
     ...loads,
     `- Statements: SQL statements per request, counted in process (docs/benchmarks.md, Statements per request) over ${parameters.statementRepeats} requests of each scenario after its first (one number: every request the same; a range: they differed; "first": the first request's count where it differed)`,
     `- Searches look for desks free ${parameters.searchWindow.start} – ${parameters.searchWindow.end} (09:00–17:00 UTC of the next workday); the one-department search names ${parameters.department.location}, ${parameters.department.building}, floor ${parameters.department.floor}`,
-    `- Server under test: \`MALLOC_ARENA_MAX=2 node --max-old-space-size=192 dist/server.js\` (as \`npm start\`), ${report.serverSettings}`,
+    `- Server under test: \`MALLOC_ARENA_MAX=2 node --max-old-space-size=192 --max-semi-space-size=16 dist/server.js\` (as \`npm start\`), ${report.serverSettings}`,
     `- Write path: admin books for random seeded users two years ahead (free desks: a shuffled desk list, never colliding) and three years ahead (${parameters.hotDesks} hot desks, random 1–3 h slots in a fresh week per run); all removed afterwards`,
     '',
     resultsMarkdown(report),

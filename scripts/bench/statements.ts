@@ -75,6 +75,7 @@ export async function countStatements(options: {
     REQUEST_LOG: 'false',
     LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '1000000',
     EXPENSIVE_CONCURRENCY_PER_USER: '1000',
+    SERIES_PER_USER: '10000',
   });
   const app = Fastify(serverOptions(config, false));
   try {

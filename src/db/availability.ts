@@ -37,7 +37,29 @@ export class DatabaseAvailability {
     private readonly ping: () => Promise<unknown>,
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'info'>,
     private readonly options: AvailabilityOptions = { probeIntervalMs: 500, probeTimeoutMs: 1000 },
+    /** A ping over a connection of its own (DatabaseHandle.probe): answers even when the pool is stuck. */
+    private readonly probeAlone?: () => Promise<unknown>,
   ) {}
+
+  /** Whether a stalled database can be told from a busy pool (a probe of its own exists). */
+  get canProbe(): boolean {
+    return this.probeAlone !== undefined;
+  }
+
+  /**
+   * Requests are waiting on the database and none has finished for a while (plugins/availability.ts):
+   * a database that accepts connections but does not answer (stopped, hung, a stalled network)
+   * raises no error at all. A probe over a fresh connection tells it from a busy pool; no answer
+   * within the probe timeout opens the breaker (docs/behaviour.md#health-and-database-outages).
+   */
+  suspect(): void {
+    if (this.state !== 'up' || this.stopped || !this.probeAlone) return;
+    this.state = 'verifying';
+    void this.attempt(this.options.probeTimeoutMs, this.probeAlone).then((failure) => {
+      if (failure === undefined) this.markUp();
+      else if (this.state === 'verifying') this.markDown(failure);
+    });
+  }
 
   get available(): boolean {
     return this.state !== 'down';
@@ -71,11 +93,11 @@ export class DatabaseAvailability {
   }
 
   /** One ping: undefined when the database answered in time, else what went wrong. */
-  private async attempt(timeoutMs = this.options.probeTimeoutMs): Promise<unknown> {
+  private async attempt(timeoutMs = this.options.probeTimeoutMs, ping = this.ping): Promise<unknown> {
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.ping(),
+        ping(),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new PingTimeout(`no answer within ${timeoutMs} ms`)), timeoutMs);
         }),

@@ -1,9 +1,8 @@
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import type { Sql } from 'postgres';
+import postgres, { type Sql } from 'postgres';
 import { clientUrl } from './connection-url.js';
-import { postgres } from './postgres-driver.js';
 import * as schema from './schema.js';
 
 /** The one database type repositories see. */
@@ -15,6 +14,11 @@ export interface DatabaseHandle {
   /** False once closing began: errors then mean 'unavailable'. */
   isOpen(): boolean;
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: one `select 1` over a connection of its own, opened for it and closed after,
+   * so that it answers even when every pooled connection is busy or stuck (db/availability.ts).
+   */
+  probe?: () => Promise<void>;
 }
 
 /** Told the SQL text and parameters of every statement drizzle sends (tests count and explain statements with it). */
@@ -118,9 +122,29 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     onnotice: () => {},
     connection: session.connection,
   });
-  return handle(drizzlePostgres(pooled ? oneAtATime(client) : alwaysPrepared(client), { schema, logger: queryLogger(options.onQuery) }), 'postgres', () =>
-    client.end({ timeout: 5 }),
-  );
+  const probe = async () => {
+    const single = postgres(target.url, {
+      ...target.options,
+      prepare: false,
+      max: 1,
+      connect_timeout: 2,
+      idle_timeout: 1,
+      onnotice: () => {},
+      connection: { application_name: 'deskbook-probe' },
+    });
+    try {
+      await single.unsafe('select 1');
+    } finally {
+      // A probe that got no answer is abandoned by the caller's timeout; its socket goes at once.
+      void single.end({ timeout: 0 });
+    }
+  };
+  return {
+    ...handle(drizzlePostgres(pooled ? oneAtATime(client) : alwaysPrepared(client), { schema, logger: queryLogger(options.onQuery) }), 'postgres', () =>
+      client.end({ timeout: 5 }),
+    ),
+    probe,
+  };
 }
 
 function handle(db: unknown, kind: DatabaseHandle['kind'], closeClient: () => Promise<void>): DatabaseHandle {

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
+  chmodSync,
   chownSync,
   closeSync,
   existsSync,
@@ -178,6 +179,18 @@ function clusterAccount(log: (message: string) => void): Account | undefined {
   return created;
 }
 
+/**
+ * DATA_DIR itself, when this process owns it and it is closed to others (a folder made by
+ * mkdtemp, say), gets the search bit for others: the cluster's system user may pass through it
+ * to DATA_DIR/postgres (0700, its own), but not list it. Folders above are never changed.
+ */
+function letThrough(dataDir: string, log: (message: string) => void): void {
+  const stat = statSync(dataDir);
+  if (stat.uid !== process.getuid?.() || stat.mode & 0o001) return;
+  chmodSync(dataDir, (stat.mode & 0o7777) | 0o001);
+  log(`let the system user ${EMBEDDED_SYSTEM_USER} pass through ${dataDir} (search permission for others, no listing)`);
+}
+
 /** Each folder above `target` must let `account` through, or the cluster cannot reach its files. */
 function assertReachable(target: string, account: Account | undefined, what: string): void {
   if (!account) return;
@@ -256,25 +269,41 @@ async function initialise(binaries: Binaries, clusterDir: string, dataPath: stri
  * process id now names anything else (a reboot, a recycled id) is removed, so PostgreSQL does
  * not refuse to start.
  */
-async function clearLeftovers(dataPath: string, socketDir: string, log: (m: string) => void): Promise<void> {
+async function clearLeftovers(dataPath: string, socketDir: string, expected: string[], log: (m: string) => void): Promise<number | undefined> {
   const pidFile = path.join(dataPath, 'postmaster.pid');
   let pid: number;
   try {
     pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   } catch {
-    return;
+    return undefined;
   }
   const ours = isPostgresOf(pid, realpathSync(dataPath)) ?? psSaysPostgres(pid);
+  if (ours && commandLineOf(pid)?.join('\0') === expected.join('\0')) {
+    // Started by a Deskbook that was killed, with exactly the settings this one would use: taken
+    // over as it runs (no shutdown checkpoint, no start); the dead process's sessions are gone.
+    log(`taking over the embedded PostgreSQL (pid ${pid}, parent ${parentOf(pid) ?? 'unknown'}) left running by a Deskbook process that is gone`);
+    return pid;
+  }
   if (ours) {
     log(`stopping the embedded PostgreSQL (pid ${pid}, parent ${parentOf(pid) ?? 'unknown'}) left running by a Deskbook process that is gone`);
     await signalAndWait(pid, 'SIGINT', STOP_TIMEOUT_MS);
     if (isAlive(pid)) await signalAndWait(pid, 'SIGQUIT', 10_000);
     if (isAlive(pid)) throw new EmbeddedPostgresError(`the PostgreSQL left running on ${dataPath} (pid ${pid}) does not stop; stop it and start again`);
-    return;
+    return undefined;
   }
   log(`removing a stale postmaster.pid (pid ${pid} is ${isAlive(pid) ? 'another process now' : 'gone'}); PostgreSQL recovers from the crash as it starts`);
   unlinkSync(pidFile);
   for (const lock of [`.s.PGSQL.${SOCKET_PORT}.lock`, `.s.PGSQL.${SOCKET_PORT}`]) rmSync(path.join(socketDir, lock), { force: true });
+  return undefined;
+}
+
+/** The executable and arguments a process was started with (Linux), or undefined. */
+function commandLineOf(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0$/, '').split('\0');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Without /proc: ask ps for the command name (false when it is not a postgres). */
@@ -341,21 +370,23 @@ function serverArguments(dataPath: string, socketDir: string, options: EmbeddedO
 }
 
 /** Waits until postmaster.pid names `pid` and says "ready" (what pg_ctl -w waits for). */
-async function waitReady(child: ChildProcess, dataPath: string, clusterDir: string): Promise<void> {
+async function waitReady(child: ChildProcess | undefined, pid: number, dataPath: string, clusterDir: string): Promise<void> {
   let exited: number | null | undefined;
-  child.once('exit', (code) => (exited = code));
+  child?.once('exit', (code) => (exited = code));
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (exited !== undefined) throw new EmbeddedPostgresError(`the embedded PostgreSQL exited at start (code ${exited}):\n${logTail(clusterDir)}`);
+    if (exited !== undefined || (!child && !isAlive(pid))) {
+      throw new EmbeddedPostgresError(`the embedded PostgreSQL exited at start (code ${exited ?? 'unknown'}):\n${logTail(clusterDir)}`);
+    }
     try {
       const lines = readFileSync(path.join(dataPath, 'postmaster.pid'), 'utf8').split('\n');
-      if (Number(lines[0]) === child.pid && lines[7]?.trim() === 'ready') return;
+      if (Number(lines[0]) === pid && lines[7]?.trim() === 'ready') return;
     } catch {
       // not written yet
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  child.kill('SIGQUIT');
+  process.kill(pid, 'SIGQUIT');
   throw new EmbeddedPostgresError(`the embedded PostgreSQL was not ready within ${READY_TIMEOUT_MS / 1000} s:\n${logTail(clusterDir)}`);
 }
 
@@ -413,10 +444,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     const account = clusterAccount(log);
     const clusterDir = path.join(dataDir, 'postgres');
     const dataPath = path.join(clusterDir, 'data');
+    if (account) letThrough(dataDir, log);
     assertReachable(clusterDir, account, 'DATA_DIR');
     assertReachable(binaries.postgres, account, 'its binaries in');
     makeDir(clusterDir, account, 0o700);
     makeDir(socketDir, account, 0o700);
+    const args = serverArguments(dataPath, socketDir, options);
+    let adopted: number | undefined;
     if (!existsSync(path.join(dataPath, 'PG_VERSION'))) {
       rmSync(dataPath, { recursive: true, force: true }); // no PG_VERSION: an initdb that never finished, nothing in it
       await initialise(binaries, clusterDir, dataPath, account, log);
@@ -427,25 +461,31 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
           `${dataPath} holds a PostgreSQL ${version} cluster; this Deskbook embeds PostgreSQL ${EMBEDDED_MAJOR} (docs/deployment.md#upgrading-the-embedded-postgresql)`,
         );
       }
-      await clearLeftovers(dataPath, socketDir, log);
+      adopted = await clearLeftovers(dataPath, socketDir, [binaries.postgres, ...args], log);
     }
-    const logFd = openLog(clusterDir);
-    if (account) chownSync(path.join(clusterDir, 'postgres.log'), account.uid, account.gid);
-    let child: ChildProcess;
-    try {
-      child = spawn(binaries.postgres, serverArguments(dataPath, socketDir, options), {
-        ...(account ? { uid: account.uid, gid: account.gid } : {}),
-        env: childEnv(),
-        cwd: dataPath,
-        detached: true,
-        stdio: ['ignore', logFd, logFd],
-      });
-    } finally {
-      closeSync(logFd);
+    let pid: number;
+    if (adopted !== undefined) {
+      pid = adopted;
+      await waitReady(undefined, pid, dataPath, clusterDir);
+    } else {
+      const logFd = openLog(clusterDir);
+      if (account) chownSync(path.join(clusterDir, 'postgres.log'), account.uid, account.gid);
+      let child: ChildProcess;
+      try {
+        child = spawn(binaries.postgres, args, {
+          ...(account ? { uid: account.uid, gid: account.gid } : {}),
+          env: childEnv(),
+          cwd: dataPath,
+          detached: true,
+          stdio: ['ignore', logFd, logFd],
+        });
+      } finally {
+        closeSync(logFd);
+      }
+      child.unref();
+      pid = child.pid!;
+      await waitReady(child, pid, dataPath, clusterDir);
     }
-    child.unref();
-    await waitReady(child, dataPath, clusterDir);
-    const pid = child.pid!;
     await ensureDatabase(urlOf('postgres'), database);
     let stopping: Promise<void> | undefined;
     return {

@@ -10,6 +10,8 @@ export const PG = {
   UNTRANSLATABLE_CHARACTER: '22P05',
   /** Also a standby's statement cancelled by a conflict with recovery. */
   SERIALIZATION_FAILURE: '40001',
+  /** Two transactions waited on each other; PostgreSQL aborted one (concurrent inserts under an exclusion constraint can). */
+  DEADLOCK_DETECTED: '40P01',
   QUERY_CANCELED: '57014',
   ADMIN_SHUTDOWN: '57P01',
   CRASH_SHUTDOWN: '57P02',
@@ -62,6 +64,17 @@ export function isConnectionFailure(error: unknown): boolean {
   const code = pgErrorCode(error);
   if (code === undefined) return false;
   return CONNECTION_ERRORS.has(code) || code === PG.ADMIN_SHUTDOWN || code === PG.CRASH_SHUTDOWN || code === PG.CANNOT_CONNECT_NOW || code.startsWith('08');
+}
+
+/**
+ * True when the database aborted a statement because of another transaction running at the same
+ * moment, not because of anything in the statement: a deadlock (two bookings that collide under
+ * the exclusion constraints may each wait for the other, docs/behaviour.md#reservations) or a
+ * serialization failure. Tried again, it meets the other transaction's outcome.
+ */
+export function isConcurrencyAbort(error: unknown): boolean {
+  const code = pgErrorCode(error);
+  return code === PG.DEADLOCK_DETECTED || code === PG.SERIALIZATION_FAILURE;
 }
 
 /** True when the database did not answer (down, unreachable, timed out, shutting down). */

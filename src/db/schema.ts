@@ -428,6 +428,12 @@ export const calendarFeeds = pgTable('calendar_feeds', {
     .references(() => users.id, { onDelete: 'cascade' }),
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: timestamptz('created_at').notNull(),
+  /**
+   * When the newest feed text answered with 200 was read from the database (null: never): events
+   * created before it may be in a calendar app, so cancelling them leaves a tombstone
+   * (docs/behaviour.md#calendar-feed).
+   */
+  fetchedAt: timestamptz('fetched_at'),
 });
 
 /** Per-user calendar settings; no row means the defaults (invitation mails on). */
@@ -462,14 +468,35 @@ export const calendarEvents = pgTable(
     sequence: integer('sequence').notNull().default(0),
     changedAt: timestamptz('changed_at').notNull(),
     cancelledAt: timestamptz('cancelled_at'),
+    /** When the event was first written (a feed fetched after it may show it). */
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    /** When an invitation mail (METHOD:REQUEST) carrying it was accepted by the SMTP server; null: never, so no cancellation is mailed. */
+    invitedAt: timestamptz('invited_at'),
   },
   (t) => [
     index('calendar_events_user_start_idx').on(t.userId, t.startTime),
     index('calendar_events_cancelled_idx')
       .on(t.cancelledAt)
       .where(sql`${t.cancelledAt} is not null`),
+    index('calendar_events_user_tombstones_idx')
+      .on(t.userId, t.cancelledAt)
+      .where(sql`${t.cancelledAt} is not null`),
   ],
 );
+
+/**
+ * How many invitation mails each person was sent in the current window (docs/behaviour.md#invitation-mails):
+ * beyond CALENDAR_MAILS_PER_HOUR the rest wait and go out folded into one mail; the sender serves
+ * people in turn, the one served longest ago (last_sent_at) first.
+ */
+export const calendarMailQuota = pgTable('calendar_mail_quota', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  windowStartedAt: timestamptz('window_started_at').notNull(),
+  mails: integer('mails').notNull().default(0),
+  lastSentAt: timestamptz('last_sent_at').notNull(),
+});
 
 /**
  * Invitation mails still to send: the reservations trigger appends one row per change; a loop
@@ -579,5 +606,9 @@ export const mailOutbox = pgTable(
     index('mail_outbox_due_idx')
       .on(t.nextAttemptAt)
       .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
+    // Purged MAIL_RETENTION after they were sent or given up (docs/behaviour.md#mails-of-the-release).
+    index('mail_outbox_done_idx')
+      .on(sql`coalesce(${t.sentAt}, ${t.failedAt})`)
+      .where(sql`${t.sentAt} is not null or ${t.failedAt} is not null`),
   ],
 );

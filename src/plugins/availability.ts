@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { databaseUnavailable, type DatabaseAvailability } from '../db/availability.js';
 import { sendProblem } from './problem.js';
@@ -15,12 +15,43 @@ declare module 'fastify' {
  * before anything else runs, the token check included. Register before `authenticate`. The
  * answer is sent here, not thrown: an outage must not write one error log line per request.
  */
+/** Requests have waited this long with none finishing: the database is probed (DatabaseAvailability.suspect). */
+export const STALL_MS = 700;
+const WATCH_INTERVAL_MS = 100;
+
 export default fp(
   async function availabilityPlugin(app: FastifyInstance, options: { availability: DatabaseAvailability }) {
+    const { availability } = options;
+    // The stall watch: requests that need the database in flight, and when one last finished.
+    let inFlight = 0;
+    let progressAt = 0;
+    const counted = new WeakSet<FastifyRequest>();
     app.addHook('onRequest', async (request, reply) => {
-      if (options.availability.available || request.routeOptions.url === undefined || request.routeOptions.config.offline) return;
-      return sendProblem(request, reply, databaseUnavailable());
+      if (request.routeOptions.url === undefined || request.routeOptions.config.offline) return;
+      if (!availability.available) return sendProblem(request, reply, databaseUnavailable());
+      if (!availability.canProbe) return;
+      if (inFlight === 0) progressAt = performance.now();
+      inFlight += 1;
+      counted.add(request);
     });
+    const done = async (request: FastifyRequest) => {
+      if (!counted.delete(request)) return;
+      inFlight -= 1;
+      progressAt = performance.now();
+    };
+    app.addHook('onResponse', done);
+    app.addHook('onRequestAbort', done);
+    if (availability.canProbe) {
+      const watch = setInterval(() => {
+        if (inFlight > 0 && performance.now() - progressAt > STALL_MS) {
+          // One probe per stall: the next is due only after another quiet STALL_MS.
+          progressAt = performance.now();
+          availability.suspect();
+        }
+      }, WATCH_INTERVAL_MS);
+      watch.unref();
+      app.addHook('onClose', async () => clearInterval(watch));
+    }
   },
   { name: 'availability' },
 );

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { databaseUnavailable } from '../db/availability.js';
-import { isDatabaseUnavailable, pgErrorCode, PG } from '../db/errors.js';
+import { isConcurrencyAbort, isDatabaseUnavailable, pgErrorCode, PG } from '../db/errors.js';
 import { AppError, catalogue, problemType, type ErrorCode, type FieldError } from '../shared/errors.js';
 import { Problem } from '../shared/schemas.js';
 import { setApiHeaders } from './api-headers.js';
@@ -89,6 +89,10 @@ export function toAppError(error: unknown, databaseOpen = true): { appError: App
   if (clientError) return { appError: clientError, unexpected: false };
   if (isDatabaseUnavailable(error) || !databaseOpen) return { appError: databaseUnavailable('The database does not answer in time'), unexpected: false };
   const code = pgErrorCode(error);
+  // A write aborted by a concurrent one that its own retries did not get past: the client's retry will.
+  if (isConcurrencyAbort(error)) {
+    return { appError: new AppError('CONFLICT', 'A concurrent change got in the way; try again', { retryAfter: 1 }), unexpected: false };
+  }
   if (code === PG.INVALID_TEXT_REPRESENTATION) return { appError: new AppError('VALIDATION_FAILED', 'A value has the wrong format'), unexpected: true };
   if (code === PG.CHARACTER_NOT_IN_REPERTOIRE || code === PG.UNTRANSLATABLE_CHARACTER) {
     return { appError: new AppError('VALIDATION_FAILED', 'Text must not contain NUL (U+0000) characters'), unexpected: false };
@@ -97,7 +101,7 @@ export function toAppError(error: unknown, databaseOpen = true): { appError: App
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, appError: AppError): FastifyReply {
-  const { errors, conflicts, occurrences, dependents, retryAfter, subject } = appError.extras;
+  const { errors, conflicts, occurrences, dependents, retryAfter, subject, limit } = appError.extras;
   if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
   if (appError.status === 401) {
     const error = appError.code === 'UNAUTHENTICATED' || appError.code === 'INVALID_CREDENTIALS' ? '' : ', error="invalid_token"';
@@ -119,6 +123,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, appErr
       ...(occurrences ? { occurrences } : {}),
       ...(dependents ? { dependents } : {}),
       ...(subject !== undefined ? { subject } : {}),
+      ...(limit ? { limit } : {}),
     });
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { logPath } from '../logging.js';
 
 /**
  * One log line per request, written when the response is sent (Fastify's default writes two,
@@ -13,7 +14,7 @@ export default fp(
     if (!options.enabled) return;
     app.addHook('onResponse', async (request, reply) => {
       request.log.info(
-        { method: request.method, path: request.url.split('?')[0], status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+        { method: request.method, path: logPath(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
         'request completed',
       );
     });

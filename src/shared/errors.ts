@@ -32,17 +32,20 @@ export const catalogue = {
   DIRECTORY_USER: { status: 409, title: 'The password of a directory user is managed by the directory' },
   RESERVATION_CONFLICT: { status: 409, title: 'The time range collides with another reservation' },
   SERIES_CONFLICT: { status: 409, title: 'Occurrences of the series collide with other reservations' },
+  RESERVATION_LIMIT_REACHED: { status: 409, title: 'You hold as many reservations as you may; cancel one first' },
   DESK_NOT_BOOKABLE: { status: 409, title: 'This desk cannot be booked' },
   HAS_DEPENDENTS: { status: 409, title: 'It still has children or future reservations; remove them first or delete with ?force=true' },
   CHECK_IN_NOT_OPEN: { status: 409, title: 'Check-in is not open for this reservation (too early, past its deadline, released or ended)' },
   WALK_IN_NOT_POSSIBLE: { status: 409, title: 'The desk cannot be booked on the spot now' },
   CONFLICT: { status: 409, title: 'The request conflicts with the current state' },
+  TOO_MANY_SERIES: { status: 409, title: 'You have as many recurring series as one person may; cancel one first' },
   PLAN_CHANGED: { status: 412, title: 'The floor plan changed since you read it; read it again (its new ETag) and redo your change' },
   PRECONDITION_REQUIRED: { status: 428, title: 'Send If-Match with the ETag you read (or * to overwrite whatever is there)' },
   REQUEST_TIMEOUT: { status: 408, title: 'The request did not arrive in time' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported media type' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },
+  TOO_MANY_WRITES: { status: 429, title: 'Too many reservation changes in a short time; retry after the time given' },
   HEADERS_TOO_LARGE: { status: 431, title: 'The request headers are too large' },
   TOO_MANY_CONCURRENT_REQUESTS: {
     status: 429,
@@ -83,6 +86,15 @@ export interface ProblemExtras {
   subject?: string;
   /** Seconds; also sent as the Retry-After header. */
   retryAfter?: number;
+  /** RESERVATION_LIMIT_REACHED: which setting, its value, what the person holds and asked for. */
+  limit?: ProblemLimit;
+}
+
+export interface ProblemLimit {
+  name: string;
+  max: number;
+  current: number;
+  requested: number;
 }
 
 export class AppError extends Error {

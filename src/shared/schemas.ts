@@ -57,6 +57,17 @@ export const Problem = Type.Object(
         { description: 'What is still beneath the department, room or desk that was not deleted (HAS_DEPENDENTS).' },
       ),
     ),
+    limit: Type.Optional(
+      Type.Object(
+        {
+          name: Type.String({ description: 'The setting that sets the limit, e.g. RESERVATION_MAX_FUTURE.' }),
+          max: Type.Integer({ minimum: 0, description: 'Its value.' }),
+          current: Type.Integer({ minimum: 0, description: 'What the person holds now.' }),
+          requested: Type.Integer({ minimum: 0, description: 'What the request would have added.' }),
+        },
+        { description: 'The limit a request would have gone past (RESERVATION_LIMIT_REACHED).' },
+      ),
+    ),
     subject: Type.Optional(
       Type.String({ description: "The identity provider's `sub` that no account here is linked to (OIDC_NO_ACCOUNT): an admin can link it to an account." }),
     ),

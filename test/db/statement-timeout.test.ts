@@ -22,7 +22,11 @@ describe('statement timeout', () => {
     t = await createTestApp({ database });
     token = await t.adminToken();
   });
-  afterAll(() => t?.close());
+  // The app does not own a database it was given: dispose of it here.
+  afterAll(async () => {
+    await t?.close();
+    await t?.database.dispose();
+  });
 
   const departmentCount = async () => (await queryRows<{ count: number }>(t.database.handle.db, sql`select count(*)::int as count from departments`))[0]!.count;
 

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestR
 import deskbook, { serverOptions } from '../../src/app.js';
 import { loadConfig, type Config, type Environment } from '../../src/config.js';
 import type { DatabaseHandle } from '../../src/db/client.js';
+import { loggerOptions } from '../../src/logging.js';
 import type { DirectoryAuthenticator } from '../../src/modules/auth/directory.js';
 import type { Clock } from '../../src/shared/clock.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -81,6 +82,8 @@ export interface TestAppOptions {
   readDatabase?: DatabaseHandle;
   /** Serve this directory as the built web app (default dist/web). */
   webRoot?: string;
+  /** Log as a server does (loggerOptions, the request log on) and hand each JSON line here. */
+  logLines?: (line: string) => void;
 }
 
 /** A fresh service on a fresh database, exercised through Fastify's inject (no socket). */
@@ -88,17 +91,32 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const ownDatabase = options.database === undefined;
   const database = options.database ?? (await createTestDatabase());
   // No invitation-mail sender unless a test asks for one: its background statements would land in other tests' statement counts.
+  // Nor a per-minute limit on one user's reservation writes: tests book fast; the limit's own tests set it.
+  const logging = options.logLines ? { LOG_LEVEL: 'debug', REQUEST_LOG: 'true' } : { LOG_LEVEL: 'silent', REQUEST_LOG: 'false' };
   const config = loadConfig({
     ...TEST_ONLY_ENV,
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
-    LOG_LEVEL: 'silent',
-    REQUEST_LOG: 'false',
+    ...logging,
     CALENDAR_MAIL_INTERVAL: '0',
+    RESERVATION_WRITES_PER_MINUTE: '100000',
     ...options.env,
   });
   const clock = options.clock ?? new TestClock();
-  const app = Fastify(serverOptions(config, false));
+  const sink = options.logLines;
+  const logger = sink
+    ? {
+        ...(loggerOptions(config) as object),
+        stream: {
+          write: (chunk: string) =>
+            chunk
+              .split('\n')
+              .filter(Boolean)
+              .forEach((line) => sink(line)),
+        },
+      }
+    : false;
+  const app = Fastify(serverOptions(config, logger));
   await app.register(deskbook, {
     config,
     database: database.handle,

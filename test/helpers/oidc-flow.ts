@@ -73,7 +73,10 @@ export class OidcBrowser {
   /** GET the callback URL at Deskbook (with this browser's cookie). */
   async callback(callbackUrl: string, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
     const url = callbackUrl.slice(this.publicUrl.length);
-    return this.t.request({ method: 'GET', url, headers: { cookie: this.app.header(), ...headers } });
+    const response = await this.t.request({ method: 'GET', url, headers: { cookie: this.app.header(), ...headers } });
+    // The callback replaces the sign-in's cookie by the one that binds the one-time code.
+    this.app.take(setCookiesOf(response));
+    return response;
   }
 
   async exchange(code: string): Promise<LightMyRequestResponse> {

@@ -134,6 +134,20 @@ describe('per-user limit on costly operations', () => {
     await expect.poll(async () => (await call('GET', '/api/stats', admin)).status, { timeout: 10_000 }).toBe(200);
   });
 
+  it('counts the floor-plan availability among them', async () => {
+    const department = await insertDepartment(t.database.handle.db);
+    const carol = await newUser();
+    const availability = `/api/departments/${department.id}/floor-plan/availability?from=2031-01-01T00:00:00Z&to=2031-01-31T00:00:00Z`;
+    const held = await holdAllSlots(`/api/users/${carol.id}/avatar`, carol.token);
+    const refused = await call('GET', availability, carol.token);
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { code: string }).code).toBe('TOO_MANY_CONCURRENT_REQUESTS');
+    // Another user's availability is not held up.
+    expect([200, 404]).toContain((await call('GET', availability, admin)).status);
+    for (const request of held) request.destroy();
+    await expect.poll(async () => (await call('GET', availability, carol.token)).status, { timeout: 10_000 }).not.toBe(429);
+  });
+
   it('documents the 429 on every costly operation', async () => {
     const document = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json<{
       paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
@@ -145,6 +159,7 @@ describe('per-user limit on costly operations', () => {
       ['/api/stats', 'get'],
       ['/api/users/{id}/avatar', 'put'],
       ['/api/departments/{departmentId}/image', 'put'],
+      ['/api/departments/{departmentId}/floor-plan/availability', 'get'],
     ] as const;
     for (const [path, method] of costly) expect(Object.keys(document.paths[path]![method]!.responses), `${method} ${path}`).toContain('429');
     expect(Object.keys(document.paths['/api/self']!.get!.responses)).not.toContain('429');

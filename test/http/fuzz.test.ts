@@ -69,9 +69,14 @@ const INVALID_UTF8 = new Raw(Buffer.from([0x46, 0x75, 0x7a, 0x7a, 0xff, 0xfe, 0x
 const wrap = (raw: Raw) => new Raw(Buffer.concat([Buffer.from('"'), raw.bytes, Buffer.from('"')]));
 
 /** Path parameter values that are not ids; each is sent percent-encoded as written here. */
+/** find-my-way's default limit on a path parameter; past it the router used to answer ROUTE_NOT_FOUND. */
+const ROUTER_PARAM_LIMIT = 100;
 const BAD_PATH_VALUES: { label: string; value: string }[] = [
   { label: 'not a UUID', value: 'not-a-uuid' },
   { label: 'overlong', value: 'a'.repeat(5000) },
+  { label: 'at the router limit', value: '1'.repeat(ROUTER_PARAM_LIMIT) },
+  { label: 'past the router limit', value: '1'.repeat(ROUTER_PARAM_LIMIT + 1) },
+  { label: '300 digits', value: '1'.repeat(300) },
   { label: 'overlong UUID-ish', value: `${GHOST_ID}${'0'.repeat(90)}` },
   { label: '%00', value: '%00' },
   { label: 'UUID then %00', value: `${GHOST_ID}%00` },
@@ -385,7 +390,7 @@ describe('fuzzing every documented operation', () => {
     // Path parameters, one at a time; the rest of the request is valid.
     for (const parameter of operation.pathParameters) {
       BAD_PATH_VALUES.forEach(({ label, value }, index) => {
-        const target = index < 2 ? always : others;
+        const target = index < 5 ? always : others;
         const viaSocket = /%2e/i.test(value);
         target.push(make(`path ${parameter.name}: ${label}`, 'malformed', { url: url(operation, { [parameter.name]: value }), viaSocket, ...validBody }));
       });
@@ -561,6 +566,14 @@ describe('fuzzing every documented operation', () => {
       const operation = operations.find((item) => item.key === fuzzCase.operation)!;
       if (role === 'anonymous' && !operation.public && status !== 401 && !fuzzCase.label.startsWith('path '))
         return `${where} ${String(problem.code)}, not 401`;
+      // A path parameter of any length reaches its operation (docs/behaviour.md, HTTP): a 400 names it, or the
+      // operation refuses the caller first (401, 403) or answers its own 404; never "no such operation".
+      const lengthCase = /^path (\w+): (overlong|at the router limit|past the router limit|300 digits)$/.exec(fuzzCase.label);
+      if (lengthCase) {
+        const named = (problem as { errors?: { field: string }[] }).errors?.some((error) => error.field === lengthCase[1]);
+        if (problem.code === 'ROUTE_NOT_FOUND' || (status === 400 && (problem.code !== 'VALIDATION_FAILED' || !named)))
+          return `${where}: ${String(problem.code)}, not a 400 naming ${lengthCase[1]} ${body.slice(0, 200)}`;
+      }
       return undefined;
     }
     if (fuzzCase.phase === 'malformed') return `${where}: a malformed request was accepted ${body.slice(0, 120)}`;
@@ -610,6 +623,10 @@ describe('fuzzing every documented operation', () => {
     const kinds = [
       /^path \w+: not a UUID$/,
       /^path \w+: overlong$/,
+      /^path \w+: at the router limit$/,
+      /^path \w+: past the router limit$/,
+      /^path token: past the router limit$/,
+      /^path id: 300 digits$/,
       /^path \w+: %00$/,
       /^path \w+: \.\.%2f$/,
       /^path \w+: %2e%2e$/,

@@ -140,6 +140,21 @@ describe('the embedded PostgreSQL', () => {
     await again.close();
   });
 
+  it('stops a postmaster left running with other settings and starts its own', async () => {
+    const dir = dataDir();
+    const first = await startEmbeddedPostgres({ dataDir: dir, fsync: false });
+    // Its Deskbook is gone: the lock names a process that no longer runs.
+    const gone = spawn('true');
+    await new Promise((resolve) => gone.once('exit', resolve));
+    const lockFile = path.join(dir, 'deskbook.lock');
+    writeFileSync(lockFile, JSON.stringify({ ...JSON.parse(readFileSync(lockFile, 'utf8')), pid: gone.pid, startTicks: '1' }));
+    const logs: string[] = [];
+    const second = await started({ dataDir: dir, fsync: true, log: (line) => logs.push(line) });
+    expect(logs.join('\n')).toContain(`stopping the embedded PostgreSQL (pid ${first.pid}`);
+    expect(second.pid).not.toBe(first.pid);
+    expect(postmastersOf(dir)).toEqual([second.pid]);
+  });
+
   it('refuses a DATA_DIR holding an old PGlite database, changing nothing', async () => {
     const dir = dataDir();
     mkdirSync(path.join(dir, 'pgdata'));
@@ -202,6 +217,35 @@ describe('a Deskbook server on the embedded PostgreSQL', () => {
     expect(first.stdout()).toContain('stopping the embedded PostgreSQL');
   });
 
+  it('lets `npm run seed` (even with --reset) fill the running server’s database through its socket, never a second cluster', async () => {
+    const dir = dataDir();
+    const { server } = await startOn(dir);
+    const seed = (...args: string[]) =>
+      new Promise<{ code: number | null; output: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--profile', 'small', ...args], {
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dir, PASSWORD_HASH_COST: 'test', NODE_ENV: 'test' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.once('exit', (code) => resolve({ code, output }));
+      });
+    const first = await seed();
+    expect(first.code, first.output).toBe(0);
+    expect(first.output).toContain(`run by the Deskbook process ${server.child.pid}`);
+    expect(postmastersOf(dir)).toHaveLength(1);
+    const login = await call(server, 'POST', '/api/auth/login', { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
+    const token = ((await login.json()) as { accessToken: string }).accessToken;
+    const departments = async () =>
+      ((await (await call(server, 'GET', '/api/departments?size=100', { token })).json()) as { totalElements: number }).totalElements;
+    expect(await departments()).toBe(5);
+    const again = await seed('--reset');
+    expect(again.code, again.output).toBe(0);
+    expect(await departments()).toBe(5);
+    expect((await call(server, 'GET', '/api/health/ready')).status).toBe(200);
+  }, 180_000);
+
   it('loses no acknowledged booking across five SIGKILLs under load, finds the orphaned postmaster each time, and leaves none behind', async () => {
     const dir = dataDir();
     let { server } = await startOn(dir);
@@ -237,8 +281,9 @@ describe('a Deskbook server on the embedded PostgreSQL', () => {
       const restarted = await startOn(dir);
       server = restarted.server;
       restarts.push(Math.round(restarted.readyMs));
-      expect(server.stdout()).toContain('left running by a Deskbook process that is gone');
-      expect(postmastersOf(dir)).not.toContain(postmaster[0]);
+      // Started with the same settings: taken over as it runs.
+      expect(server.stdout()).toContain(`taking over the embedded PostgreSQL (pid ${postmaster[0]}, parent 1)`);
+      expect(postmastersOf(dir)).toEqual(postmaster);
       const login = await call(server, 'POST', '/api/auth/login', { body: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD } });
       token = ((await login.json()) as { accessToken: string }).accessToken;
     }

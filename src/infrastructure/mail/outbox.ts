@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema.js';
@@ -61,4 +61,21 @@ export async function sendOutbox(db: Database, mailer: Mailer, now: () => Date, 
     }
     if (claimed.length < BATCH) return sent;
   }
+}
+
+/**
+ * Housekeeping: mails sent or given up before `before` leave the outbox with their address,
+ * subject and text (MAIL_RETENTION, docs/behaviour.md#mails-of-the-release). Answers how many.
+ */
+export async function purgeMailOutbox(db: Database, before: Date): Promise<number> {
+  const rows = await db
+    .delete(mailOutbox)
+    .where(
+      and(
+        or(isNotNull(mailOutbox.sentAt), isNotNull(mailOutbox.failedAt)),
+        sql`coalesce(${mailOutbox.sentAt}, ${mailOutbox.failedAt}) < ${before.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning({ id: mailOutbox.id });
+  return rows.length;
 }

@@ -1,15 +1,65 @@
+import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
 
 /** What a desk's QR code holds: the web app's desk page (docs/behaviour.md#desk-qr-codes). */
 export const deskUrl = (publicUrl: string, deskId: string) => `${publicUrl.replace(/\/+$/, '')}/d/${deskId}`;
 
-export async function qrSvg(text: string): Promise<string> {
+function drawSvg(text: string): Promise<string> {
   return QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
 }
 
-export async function qrPng(text: string): Promise<Buffer> {
+function drawPng(text: string): Promise<Buffer> {
   return QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 512 });
 }
+
+/**
+ * A desk's code never changes (it encodes PUBLIC_URL/d/{id}), and drawing a PNG costs ~35 ms of
+ * CPU: codes are kept in memory, the least recently used dropped past `capacity` entries
+ * (docs/behaviour.md#desk-qr-codes). Requests for a code being drawn wait for that one drawing.
+ * `draws` counts the drawings, so a test can see that a second request drew nothing.
+ */
+export class QrCache {
+  private readonly entries = new Map<string, Promise<string | Buffer>>();
+  draws = 0;
+
+  constructor(readonly capacity: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  svg(text: string): Promise<string> {
+    return this.get('svg', text) as Promise<string>;
+  }
+
+  png(text: string): Promise<Buffer> {
+    return this.get('png', text) as Promise<Buffer>;
+  }
+
+  private get(format: 'svg' | 'png', text: string): Promise<string | Buffer> {
+    const key = `${format} ${text}`;
+    const kept = this.entries.get(key);
+    if (kept) {
+      // Map keeps insertion order: taking an entry out and in again marks it most recently used.
+      this.entries.delete(key);
+      this.entries.set(key, kept);
+      return kept;
+    }
+    this.draws += 1;
+    const drawn = format === 'svg' ? drawSvg(text) : drawPng(text);
+    this.entries.set(key, drawn);
+    drawn.catch(() => this.entries.delete(key));
+    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    return drawn;
+  }
+}
+
+/** ~1,000 desks' codes in both formats: some 5 MB (a 512 px PNG is ~3 KB, an SVG ~4 KB). */
+export const QR_CACHE_ENTRIES = 2000;
+export const qrCodes = new QrCache(QR_CACHE_ENTRIES);
+
+/** The ETag of a code: it depends on nothing but the text it encodes and the format. */
+export const qrEtag = (format: 'svg' | 'png', text: string) => `"${createHash('sha256').update(`${format} ${text}`).digest('base64url').slice(0, 27)}"`;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -33,7 +83,7 @@ export async function labelSheet(roomName: string, desks: LabelDesk[], publicUrl
   const labels = await Promise.all(
     desks.map(async (desk) => {
       const url = deskUrl(publicUrl, desk.id);
-      return `<figure class="label"><div class="code">${await qrSvg(url)}</div><figcaption><strong>${escapeHtml(desk.name)}</strong><span>${escapeHtml(desk.roomName)}</span><span>${escapeHtml(`${desk.location}, ${desk.building}, floor ${desk.floor}`)}</span><small>Scan to check in or book</small></figcaption></figure>`;
+      return `<figure class="label"><div class="code">${await qrCodes.svg(url)}</div><figcaption><strong>${escapeHtml(desk.name)}</strong><span>${escapeHtml(desk.roomName)}</span><span>${escapeHtml(`${desk.location}, ${desk.building}, floor ${desk.floor}`)}</span><small>Scan to check in or book</small></figcaption></figure>`;
     }),
   );
   const pages: string[] = [];

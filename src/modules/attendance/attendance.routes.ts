@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../../shared/errors.js';
 import { IdParams, problemResponses, Uuid } from '../../shared/schemas.js';
-import { deskUrl, qrPng, qrSvg } from './attendance.qr.js';
+import { deskUrl, qrCodes, qrEtag } from './attendance.qr.js';
 import {
   Attendance,
   AttendanceListQuery,
@@ -163,23 +163,32 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
         schema: {
           tags: ['Attendance'],
           summary: `A desk's QR code (${format.toUpperCase()})`,
-          description: "Encodes PUBLIC_URL/d/{deskId}, the web app's desk page (check in, or book on the spot).",
+          description:
+            "Encodes PUBLIC_URL/d/{deskId}, the web app's desk page (check in, or book on the spot). A desk's code never changes: it carries an ETag " +
+            '(If-None-Match answers 304) and may be cached for a day.',
           params: DeskParams,
           response: {
             200: {
               description: 'The QR code.',
               content: { [format === 'svg' ? 'image/svg+xml' : 'image/png']: { schema: { type: 'string', format: 'binary' } } },
             },
+            304: { type: 'null', description: 'Not modified (If-None-Match named the ETag).' },
             ...problemResponses(404),
           },
         },
       },
       async (request, reply) => {
         if (!(await attendance.deskExists(request.params.deskId))) throw notFound('Desk', request.params.deskId);
-        const url = deskUrl(publicUrl, request.params.deskId);
-        reply.header('cache-control', 'private, max-age=3600');
-        if (format === 'svg') return reply.type('image/svg+xml').send(await qrSvg(url));
-        return reply.type('image/png').send(await qrPng(url));
+        // The id is checked as sent (either case); the code encodes it as it is stored.
+        const url = deskUrl(publicUrl, request.params.deskId.toLowerCase());
+        // A desk's code never changes (docs/behaviour.md#desk-qr-codes): a browser keeps it a day and then
+        // revalidates; a drawn code is kept in memory (qrCodes).
+        const etag = qrEtag(format, url);
+        reply.header('cache-control', 'private, max-age=86400').header('etag', etag);
+        const given = request.headers['if-none-match'];
+        if (given?.split(',').some((tag) => [etag, `W/${etag}`, '*'].includes(tag.trim()))) return reply.code(304).send();
+        if (format === 'svg') return reply.type('image/svg+xml').send(await qrCodes.svg(url));
+        return reply.type('image/png').send(await qrCodes.png(url));
       },
     );
   }

@@ -1,6 +1,6 @@
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import { pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
+import { isConcurrencyAbort, pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
@@ -303,6 +303,11 @@ export class AttendanceService {
         const row = await this.repository.findById(id);
         return { reservationId: id, startTime: now.toISOString(), endTime: end.toISOString(), attendance: toAttendanceDto(row!) };
       } catch (error) {
+        // A colliding booking in flight (a deadlock between the two): look again, as below.
+        if (isConcurrencyAbort(error)) {
+          if (attempt >= 3) throw new AppError('RESERVATION_CONFLICT', 'The desk was just booked by someone else');
+          continue;
+        }
         if (pgErrorCode(error) !== PG.EXCLUSION_VIOLATION) throw error;
         if (pgConstraint(error) === USER_OVERLAP_CONSTRAINT) {
           throw new AppError('RESERVATION_CONFLICT', 'You already have a reservation at this time', {

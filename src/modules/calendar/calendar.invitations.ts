@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import type { Mailer } from '../../infrastructure/mail/mailer.js';
 import type { Clock } from '../../shared/clock.js';
 import { invitationCalendar, linkOf, summaryOf, type CalendarContext, type Invitation } from './calendar.mappers.js';
-import { CalendarRepository, type CalendarEventRow, type MailRecipient, type OutboxRow } from './calendar.repository.js';
+import { CalendarRepository, DEFAULT_MAIL_QUOTA, type CalendarEventRow, type MailRecipient, type OutboxRow } from './calendar.repository.js';
 
 export interface InvitationSettings extends CalendarContext {
   /** Whether mail can go out at all (SMTP_URL set); without it, outbox rows are dropped unsent. */
@@ -13,6 +13,8 @@ export interface InvitationSettings extends CalendarContext {
   mailFrom: string;
   /** CALENDAR_MAIL_LEASE: how long a claim lasts before another process may take the rows over. */
   leaseMs: number;
+  /** CALENDAR_MAILS_PER_HOUR: invitation mails one person is sent per hour at most (the rest are folded into one). */
+  mailsPerHour?: number;
 }
 
 /** A failed mail waits 1 min, 2 min, 4 min … (at most 1 h) and is given up after this many tries. */
@@ -54,7 +56,10 @@ export class InvitationSender {
     private readonly log: FastifyBaseLogger,
   ) {
     this.organizer = parseMailbox(settings.mailFrom);
+    this.quota = { mailsPerWindow: settings.mailsPerHour ?? DEFAULT_MAIL_QUOTA.mailsPerWindow, windowMs: DEFAULT_MAIL_QUOTA.windowMs };
   }
+
+  private readonly quota: { mailsPerWindow: number; windowMs: number };
 
   /** Runs a pass every `intervalMs` (one at a time) until stop(). */
   start(intervalMs: number): void {
@@ -86,7 +91,7 @@ export class InvitationSender {
     for (let groups = 0; groups < GROUPS_PER_PASS && !this.stopped; groups++) {
       const token = randomUUID();
       const now = this.clock.now();
-      const rows = await repository.claimGroup(now, new Date(now.getTime() + this.settings.leaseMs), token);
+      const rows = await repository.claimGroup(now, new Date(now.getTime() + this.settings.leaseMs), token, this.quota);
       if (rows.length === 0) break;
       sent += await this.handle(repository, rows, token);
     }
@@ -99,8 +104,12 @@ export class InvitationSender {
     const recipient = await repository.recipient(userId);
     const now = this.clock.now();
     const events = recipient?.enabled && recipient.invitationMails ? await repository.events([...new Set(rows.map((row) => row.reservationId))]) : [];
-    // Nothing to tell about reservations that have ended.
-    const due = events.filter((event) => event.endTime > now);
+    // Nothing to tell about reservations that have ended, except that one released as a no-show
+    // (cancelled at its new end) is gone; and no cancellation of what was never invited
+    // (docs/behaviour.md#invitation-mails).
+    const due = events.filter((event) =>
+      event.cancelledAt === null ? event.endTime > now : event.invited === true && (event.endTime > now || event.endTime >= event.cancelledAt),
+    );
     const mails = (['REQUEST', 'CANCEL'] as const)
       .map((method) => ({ method, events: due.filter((event) => (event.cancelledAt === null) === (method === 'REQUEST')) }))
       .filter((mail) => mail.events.length > 0);
@@ -112,11 +121,18 @@ export class InvitationSender {
           this.log.error({ userId, attempts }, 'invitation mail given up');
           break;
         }
+        if (sent > 0) await repository.countMails(userId, sent, now, this.quota.windowMs);
         await repository.postpone(ids, token, new Date(now.getTime() + retryDelayMs(attempts)));
         return sent;
       }
+      if (mail.method === 'REQUEST')
+        await repository.markInvited(
+          mail.events.map((event) => event.reservationId),
+          this.clock.now(),
+        );
       sent++;
     }
+    if (sent > 0) await repository.countMails(userId, sent, now, this.quota.windowMs);
     await repository.acknowledge(ids, token);
     return sent;
   }

@@ -43,9 +43,27 @@ function addEvent(calendar: ICalCalendar, event: CalendarEventRow, context: Cale
  * cancelled ones (tombstones) with STATUS:CANCELLED and a higher SEQUENCE.
  */
 export function feedCalendar(events: CalendarEventRow[], context: CalendarContext): string {
-  const calendar = ical({ prodId: PRODUCT_ID, name: 'Deskbook reservations', ttl: FEED_REFRESH_SECONDS, method: ICalCalendarMethod.PUBLISH });
-  for (const event of events) addEvent(calendar, event, context, {});
-  return calendar.toString();
+  const { head, tail } = feedFrame();
+  return head + events.map((event) => feedEvent(event, context)).join('') + tail;
+}
+
+const FEED_END = 'END:VCALENDAR';
+let frame: { head: string; tail: string } | undefined;
+
+/** The feed's text around its events: the same for every feed. */
+export function feedFrame(): { head: string; tail: string } {
+  if (frame === undefined) {
+    const empty = ical({ prodId: PRODUCT_ID, name: 'Deskbook reservations', ttl: FEED_REFRESH_SECONDS, method: ICalCalendarMethod.PUBLISH }).toString();
+    frame = { head: empty.slice(0, empty.lastIndexOf(FEED_END)), tail: FEED_END };
+  }
+  return frame;
+}
+
+/** One VEVENT of a feed, CRLF-terminated: feeds are the frame's head, their events' texts in order, and its tail. */
+export function feedEvent(event: CalendarEventRow, context: CalendarContext): string {
+  const calendar = ical({ prodId: PRODUCT_ID });
+  addEvent(calendar, event, context, {});
+  return calendar.events()[0]!.toString();
 }
 
 export interface Invitation {

@@ -13,6 +13,8 @@ export interface CalendarEventRow {
   changedAt: Date;
   /** Set once the reservation was deleted (a tombstone, served as STATUS:CANCELLED). */
   cancelledAt: Date | null;
+  /** Whether an invitation mail carrying it went out (only then is its cancellation mailed). */
+  invited?: boolean;
 }
 
 export interface FeedWindow {
@@ -44,6 +46,9 @@ export interface MailRecipient {
 /** Cancelled reservations are remembered this long (docs/behaviour.md#calendar-feed); feeds reach as far back. */
 export const TOMBSTONE_RETENTION_MS = 30 * 86_400_000;
 
+/** Invitation mails per person and window (CALENDAR_MAILS_PER_HOUR), when the sender is given none. */
+export const DEFAULT_MAIL_QUOTA = { mailsPerWindow: 10, windowMs: 3_600_000 };
+
 /** Namespace of the advisory locks that serialise claims of one outbox group (any constant: all processes agree). */
 const OUTBOX_LOCK_NAMESPACE = 0x63616c; // "cal"
 
@@ -58,6 +63,7 @@ interface RawEvent {
   sequence: number;
   changed_at: string;
   cancelled_at: string | null;
+  invited?: boolean;
 }
 
 /** The place: read live while the desk exists (a renamed room shows at once), else as last seen. */
@@ -71,16 +77,27 @@ const eventJoins = sql`left join desks d on d.id = e.desk_id and e.cancelled_at 
   left join rooms rm on rm.id = d.room_id
   left join departments dep on dep.id = rm.department_id`;
 
-/** The events of the feed window of `f.user_id` (correlated to calendar_feeds f), earliest first, each with its digest line. */
-const windowRows = (window: FeedWindow) => sql`
-  select ${eventColumns}, e.start_time as start_order,
+/** The events of the feed window of `owner` (an id, or `f.user_id` correlated to calendar_feeds f), earliest first, each with its digest line. */
+const windowRows = (window: FeedWindow, owner: SQL = sql`f.user_id`) => sql`
+  select ${eventColumns}, e.start_time as start_order, e.created_at,
     concat_ws(' ', e.reservation_id, e.start_time, e.end_time, e.sequence, e.changed_at, e.cancelled_at, ${locationExpression}, d.name) as line
   from calendar_events e ${eventJoins}
-  where e.user_id = f.user_id
+  where e.user_id = ${owner}
     and e.end_time > ${window.from.toISOString()}::timestamptz and e.start_time < ${window.to.toISOString()}::timestamptz
     and (e.cancelled_at is null or e.cancelled_at > ${window.cancelledSince.toISOString()}::timestamptz)
   order by e.start_time, e.reservation_id
   limit ${window.limit}`;
+
+/** What one statement tells about a feed token: whose it is, and the digest of its events. */
+export interface FeedDigest {
+  userId: string;
+  /** MD5 of the window's lines joined by newlines. */
+  digest: string;
+  /** The database's time of the read, rounded up to the millisecond (a feed built from this state may show every event created before it). */
+  readAt: Date;
+  /** Whether an event in the window was created after the feed was last answered with 200 (so fetched_at must move). */
+  unseen: boolean;
+}
 
 function toEvent(row: RawEvent): CalendarEventRow {
   return {
@@ -93,6 +110,7 @@ function toEvent(row: RawEvent): CalendarEventRow {
     sequence: Number(row.sequence),
     changedAt: new Date(row.changed_at),
     cancelledAt: row.cancelled_at === null ? null : new Date(row.cancelled_at),
+    ...(row.invited === undefined ? {} : { invited: row.invited }),
   };
 }
 
@@ -100,39 +118,42 @@ export class CalendarRepository {
   constructor(private readonly db: Database) {}
 
   /**
-   * The feed of the token's owner in one statement: the token's row (found through the unique
-   * index on its hash) and its events, each with `line`, the text the feed's digest is made of.
-   * Undefined for an unknown token; a known token without events answers an empty list.
+   * The token's owner and the digest of what feedEvents() would answer, in one statement on the
+   * primary (a credential: docs/deployment.md#with-a-read-replica): MD5 of the lines joined by
+   * newlines, computed in the database, so a 304 moves one short row instead of every event.
+   * Undefined for an unknown token, and for the token of a disabled person (docs/behaviour.md#calendar-feed).
    */
-  async feed(tokenHash: string, window: FeedWindow): Promise<{ userId: string; events: CalendarEventRow[]; lines: string[] } | undefined> {
-    const rows = await queryRows<RawEvent & { user_id: string; reservation_id: string | null; line: string }>(
+  async feedDigest(tokenHash: string, window: FeedWindow): Promise<FeedDigest | undefined> {
+    const [row] = await queryRows<{ user_id: string; digest: string; read_at: string; unseen: boolean }>(
       this.db,
-      sql`select f.user_id, ev.* from calendar_feeds f left join lateral (${windowRows(window)}) ev on true where f.token_hash = ${tokenHash}`,
+      sql`select f.user_id, ${iso(sql`(date_trunc('milliseconds', now()) + interval '1 millisecond')`)} as read_at, w.digest, w.newest > coalesce(f.fetched_at, '-infinity') as unseen
+          from calendar_feeds f join users u on u.id = f.user_id and u.enabled
+          cross join lateral (select md5(coalesce(string_agg(ev.line, E'\n' order by ev.start_order, ev.reservation_id), '')) as digest,
+            coalesce(max(ev.created_at), '-infinity') as newest from (${windowRows(window)}) ev) w
+          where f.token_hash = ${tokenHash}`,
     );
-    if (rows.length === 0) return undefined;
-    const events = rows.filter((row) => row.reservation_id !== null);
-    return { userId: rows[0]!.user_id, events: events.map(toEvent), lines: events.map((row) => row.line) };
+    return row && { userId: row.user_id, digest: row.digest, readAt: new Date(row.read_at), unseen: row.unseen };
   }
 
-  /**
-   * Only the digest of what feed() would answer: MD5 of its lines joined by newlines, computed
-   * in the database, so a 304 moves one short row instead of every event. Undefined for an
-   * unknown token.
-   */
-  async feedDigest(tokenHash: string, window: FeedWindow): Promise<string | undefined> {
-    const [row] = await queryRows<{ digest: string }>(
-      this.db,
-      sql`select (select md5(coalesce(string_agg(ev.line, E'\n' order by ev.start_order, ev.reservation_id), '')) from (${windowRows(window)}) ev) as digest
-          from calendar_feeds f where f.token_hash = ${tokenHash}`,
+  /** The events of `userId`'s feed window, each with `line`, the text the feed's digest is made of. */
+  async feedEvents(userId: string, window: FeedWindow): Promise<{ events: CalendarEventRow[]; lines: string[] }> {
+    const rows = await queryRows<RawEvent & { line: string }>(this.db, windowRows(window, sql`${userId}::uuid`));
+    return { events: rows.map(toEvent), lines: rows.map((row) => row.line) };
+  }
+
+  /** The feed was answered with the state read at `readAt`: events created before may be in a calendar app now. */
+  async markFetched(userId: string, readAt: Date): Promise<void> {
+    await this.db.execute(
+      sql`update calendar_feeds set fetched_at = ${readAt.toISOString()}::timestamptz
+          where user_id = ${userId}::uuid and (fetched_at is null or fetched_at < ${readAt.toISOString()}::timestamptz)`,
     );
-    return row?.digest;
   }
 
   async events(reservationIds: string[]): Promise<CalendarEventRow[]> {
     if (reservationIds.length === 0) return [];
     const rows = await queryRows<RawEvent>(
       this.db,
-      sql`select ${eventColumns} from calendar_events e ${eventJoins}
+      sql`select ${eventColumns}, e.invited_at is not null as invited from calendar_events e ${eventJoins}
           where e.reservation_id in (${sql.join(
             reservationIds.map((id) => sql`${id}::uuid`),
             sql`, `,
@@ -184,33 +205,46 @@ export class CalendarRepository {
   // ---- outbox ---------------------------------------------------------------------------------
 
   /**
-   * Claims the oldest claimable group of outbox rows (one user's rows of one series, or of one
-   * reservation outside a series) until `until`, marked with `token`. Claims of one group are
-   * serialised by a transaction-scoped advisory lock, and rows are taken FOR UPDATE SKIP LOCKED,
-   * so two processes never claim the same rows nor split a group. Answers no rows when nothing
-   * is due.
+   * Claims a group of outbox rows until `until`, marked with `token` (docs/behaviour.md#invitation-mails).
+   * People are served in turn: the one whose last invitation mail went out longest ago first
+   * (never: first of all), not the oldest row first, so one person's flood does not hold up
+   * another's mail. A person who was sent `mailsPerWindow` mails in the current window (`windowMs`
+   * from its first mail) waits for the next; one with more groups waiting than mails left gets
+   * all their rows folded into one claim. Otherwise the claim is the person's oldest group (their
+   * rows of one series, or of one reservation). Claims for one person are serialised by a
+   * transaction-scoped advisory lock, and rows are taken FOR UPDATE SKIP LOCKED, so two processes
+   * never claim the same rows nor split a group. Answers no rows when nothing is due.
    */
-  async claimGroup(now: Date, until: Date, token: string): Promise<OutboxRow[]> {
+  async claimGroup(now: Date, until: Date, token: string, quota: { mailsPerWindow: number; windowMs: number } = DEFAULT_MAIL_QUOTA): Promise<OutboxRow[]> {
+    const nowText = now.toISOString();
+    const windowStart = new Date(now.getTime() - quota.windowMs).toISOString();
     return this.db.transaction(async (tx) => {
-      const candidates = await queryRows<{ user_id: string; group_key: string }>(
+      const candidates = await queryRows<{ user_id: string; first_group: string; groups: number; left: number }>(
         tx as unknown as Database,
-        sql`select user_id, coalesce(series_id, reservation_id)::text as group_key from calendar_outbox
-            where claimed_until is null or claimed_until <= ${now.toISOString()}::timestamptz
-            order by id limit 10`,
+        sql`select o.user_id, (array_agg(coalesce(o.series_id, o.reservation_id)::text order by o.id))[1] as first_group,
+              count(distinct coalesce(o.series_id, o.reservation_id))::int as groups,
+              ${quota.mailsPerWindow} - coalesce(max(case when q.window_started_at > ${windowStart}::timestamptz then q.mails end), 0) as left
+            from calendar_outbox o left join calendar_mail_quota q on q.user_id = o.user_id
+            where o.claimed_until is null or o.claimed_until <= ${nowText}::timestamptz
+            group by o.user_id
+            having ${quota.mailsPerWindow} - coalesce(max(case when q.window_started_at > ${windowStart}::timestamptz then q.mails end), 0) > 0
+            order by coalesce(max(q.last_sent_at), '-infinity'), min(o.id) limit 10`,
       );
       for (const candidate of candidates) {
         const [lock] = await queryRows<{ locked: boolean }>(
           tx as unknown as Database,
-          sql`select pg_try_advisory_xact_lock(${OUTBOX_LOCK_NAMESPACE}::int, hashtext(${candidate.user_id + candidate.group_key})) as locked`,
+          sql`select pg_try_advisory_xact_lock(${OUTBOX_LOCK_NAMESPACE}::int, hashtext(${candidate.user_id})) as locked`,
         );
         if (!lock?.locked) continue;
+        // More groups than mails left: the rest go out folded into this one claim.
+        const fold = Number(candidate.groups) > Number(candidate.left);
         const rows = await queryRows<{ id: string; user_id: string; reservation_id: string; series_id: string | null; attempts: number }>(
           tx as unknown as Database,
           sql`update calendar_outbox set claimed_until = ${until.toISOString()}::timestamptz, claim_token = ${token}::uuid, attempts = attempts + 1
               where id in (
                 select id from calendar_outbox
-                where user_id = ${candidate.user_id}::uuid and coalesce(series_id, reservation_id) = ${candidate.group_key}::uuid
-                  and (claimed_until is null or claimed_until <= ${now.toISOString()}::timestamptz)
+                where user_id = ${candidate.user_id}::uuid ${fold ? sql`` : sql`and coalesce(series_id, reservation_id) = ${candidate.first_group}::uuid`}
+                  and (claimed_until is null or claimed_until <= ${nowText}::timestamptz)
                 for update skip locked)
               returning id, user_id, reservation_id, series_id, attempts`,
         );
@@ -226,6 +260,29 @@ export class CalendarRepository {
       }
       return [];
     });
+  }
+
+  /** `mails` invitation mails went out to `userId` at `now`: counted in the person's window (a new one when the last is over). */
+  async countMails(userId: string, mails: number, now: Date, windowMs: number): Promise<void> {
+    const nowText = now.toISOString();
+    await this.db.execute(
+      sql`insert into calendar_mail_quota (user_id, window_started_at, mails, last_sent_at) values (${userId}::uuid, ${nowText}::timestamptz, ${mails}, ${nowText}::timestamptz)
+          on conflict (user_id) do update set
+            mails = case when calendar_mail_quota.window_started_at > ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz then calendar_mail_quota.mails + ${mails} else ${mails} end,
+            window_started_at = case when calendar_mail_quota.window_started_at > ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz then calendar_mail_quota.window_started_at else ${nowText}::timestamptz end,
+            last_sent_at = ${nowText}::timestamptz`,
+    );
+  }
+
+  /** These events went out in an invitation (METHOD:REQUEST): their cancellation will be mailed. */
+  async markInvited(reservationIds: string[], now: Date): Promise<void> {
+    if (reservationIds.length === 0) return;
+    await this.db.execute(
+      sql`update calendar_events set invited_at = ${now.toISOString()}::timestamptz where reservation_id in (${sql.join(
+        reservationIds.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`,
+    );
   }
 
   /** Removes rows this claim still holds (after the SMTP server accepted the mail, or when none is due). */

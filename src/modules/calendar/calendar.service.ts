@@ -2,18 +2,23 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/client.js';
 import type { ReadRouting } from '../../db/replica.js';
 import type { Clock } from '../../shared/clock.js';
-import { notFound } from '../../shared/errors.js';
+import { AppError, notFound } from '../../shared/errors.js';
 import type { Caller } from '../../identity/caller.js';
-import { feedCalendar, type CalendarContext } from './calendar.mappers.js';
-import { CalendarRepository, TOMBSTONE_RETENTION_MS, type FeedWindow } from './calendar.repository.js';
+import { feedEvent, feedFrame, type CalendarContext } from './calendar.mappers.js';
+import { CalendarRepository, TOMBSTONE_RETENTION_MS, type CalendarEventRow, type FeedDigest, type FeedWindow } from './calendar.repository.js';
 
 /** The feed reaches this far back, as long as cancelled reservations are remembered. */
 export const CALENDAR_PAST_MS = TOMBSTONE_RETENTION_MS;
-/** At most this many events in one feed (the earliest first). */
-export const FEED_MAX_EVENTS = 2000;
+/** At most this many events in one feed (the earliest first); a person keeps at most 100 tombstones (migration calendar_bounds). */
+export const FEED_MAX_EVENTS = 500;
 /** Feeds kept built per process (see CalendarService.remember). */
 const FEED_CACHE_ENTRIES = 500;
 const FEED_CACHE_BYTES = 16 * 1024 * 1024;
+/** Event texts kept per process (see CalendarService.eventText). */
+const EVENT_CACHE_ENTRIES = 20_000;
+/** Feeds built at once in a process, and builds that may wait for a turn; more answer 429 (docs/behaviour.md#calendar-feed). */
+export const FEED_BUILDS_AT_ONCE = 2;
+export const FEED_BUILDS_WAITING = 8;
 /** 256 random bits, base64url: 43 characters. */
 const TOKEN_BYTES = 32;
 export const FEED_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -52,8 +57,12 @@ export class CalendarService {
   /**
    * GET /api/calendar/{token}.ics. Any string is hashed and looked up the same way, so an
    * unknown, malformed or replaced token costs what a known one does (one statement) and
-   * answers 404. The ETag is a digest of the rows computed in the database: a 304, or a feed
-   * built before, needs nothing else; only a changed feed reads its events and is built again.
+   * answers 404. The token is looked up on the primary (a replaced, deleted or disabled person's
+   * token stops at once); the ETag is a digest of the rows computed in the same statement: a 304,
+   * or a feed built before, needs nothing else; only a changed feed reads its events (on the
+   * replica, if any) and is built again, once however many requests for it arrive together; the
+   * digest statement too is shared by the requests for one token that arrive while it runs
+   * (docs/behaviour.md#calendar-feed).
    */
   async feed(token: string, ifNoneMatch: string | undefined): Promise<Feed> {
     const now = this.clock.now().getTime();
@@ -64,37 +73,104 @@ export class CalendarService {
       limit: FEED_MAX_EVENTS,
     };
     const tokenHash = hashFeedToken(token);
-    // Read on the replica within the staleness bound (docs/deployment.md#with-a-read-replica); a
-    // feed made a moment ago may not be there yet, so a token the replica does not know asks the primary.
-    let feed = await this.reads.read(undefined, (db) => this.feedOn(db, tokenHash, window, ifNoneMatch));
-    if (feed === undefined && this.reads.replicated) feed = await this.feedOn(this.db, tokenHash, window, ifNoneMatch);
-    if (feed === undefined || !FEED_TOKEN.test(token)) throw notFound('Calendar');
-    return feed;
-  }
-
-  /** The feed of this token hash read on `db`; undefined when `db` knows no such feed. */
-  private async feedOn(db: Database, tokenHash: string, window: FeedWindow, ifNoneMatch: string | undefined): Promise<Feed | undefined> {
-    const calendar = new CalendarRepository(db);
-    // First the digest alone (one short row): enough for a 304, and for a feed built before.
-    const digest = await calendar.feedDigest(tokenHash, window);
-    if (digest === undefined) return undefined;
-    const etag = this.etagOf(digest);
+    const found = await this.digestOnce(tokenHash, window);
+    if (found === undefined || !FEED_TOKEN.test(token)) throw notFound('Calendar');
+    const etag = this.etagOf(found.digest);
     if (ifNoneMatch?.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()))) return { etag };
+    let feed: Feed;
     const kept = this.built.get(etag);
     if (kept !== undefined) {
       // Most recently used last: the oldest entry is the first to go.
       this.built.delete(etag);
       this.built.set(etag, kept);
-      return { etag, body: kept };
+      feed = { etag, body: kept };
+    } else {
+      feed = await this.buildOnce(found.userId, window);
     }
-    const found = await calendar.feed(tokenHash, window);
-    if (!found) return undefined;
-    // The rows may have changed since the digest was read: the ETag is that of what is sent.
-    const builtEtag = this.etagOf(createHash('md5').update(found.lines.join('\n')).digest('hex'));
-    const body = Buffer.from(feedCalendar(found.events, this.settings), 'utf8');
-    this.remember(builtEtag, body);
-    return { etag: builtEtag, body };
+    // Events made before this read may now be in a calendar app: cancelling them leaves a tombstone.
+    if (found.unseen) await this.calendar.markFetched(found.userId, found.readAt);
+    return feed;
   }
+
+  /** Digest statements run so far by this process (tests see requests share one). */
+  lookups = 0;
+  /** Digest statements in flight by token hash: requests for one feed arriving meanwhile share the answer. */
+  private readonly digests = new Map<string, Promise<FeedDigest | undefined>>();
+
+  private digestOnce(tokenHash: string, window: FeedWindow): Promise<FeedDigest | undefined> {
+    const running = this.digests.get(tokenHash);
+    if (running !== undefined) return running;
+    this.lookups++;
+    const lookup = this.calendar.feedDigest(tokenHash, window).finally(() => this.digests.delete(tokenHash));
+    this.digests.set(tokenHash, lookup);
+    return lookup;
+  }
+
+  /** Feeds built so far by this process (tests count builds with it). */
+  builds = 0;
+  /** The build of each person's feed in flight: requests arriving meanwhile wait for it. */
+  private readonly inFlight = new Map<string, Promise<Feed>>();
+  private buildsRunning = 0;
+  private readonly turns: (() => void)[] = [];
+
+  /** Builds waiting for a turn now (tests see the queue fill). */
+  get buildsWaiting(): number {
+    return this.turns.length;
+  }
+
+  private buildOnce(userId: string, window: FeedWindow): Promise<Feed> {
+    const running = this.inFlight.get(userId);
+    if (running !== undefined) return running;
+    if (this.buildsRunning >= FEED_BUILDS_AT_ONCE && this.turns.length >= FEED_BUILDS_WAITING) {
+      throw new AppError('TOO_MANY_REQUESTS', 'Too many calendar feeds are being built at once; retry shortly', { retryAfter: 1 });
+    }
+    const build = this.build(userId, window).finally(() => this.inFlight.delete(userId));
+    this.inFlight.set(userId, build);
+    return build;
+  }
+
+  private async build(userId: string, window: FeedWindow): Promise<Feed> {
+    if (this.buildsRunning >= FEED_BUILDS_AT_ONCE) await new Promise<void>((resolve) => this.turns.push(resolve));
+    else this.buildsRunning++;
+    try {
+      this.builds++;
+      const { events, lines } = await this.reads.read(undefined, (db) => new CalendarRepository(db).feedEvents(userId, window));
+      // The rows may have changed since the digest was read: the ETag is that of what is sent.
+      const etag = this.etagOf(createHash('md5').update(lines.join('\n')).digest('hex'));
+      const { head, tail } = feedFrame();
+      const body = Buffer.from(head + events.map((event, i) => this.eventText(lines[i]!, event)).join('') + tail, 'utf8');
+      this.remember(etag, body);
+      return { etag, body };
+    } finally {
+      // The turn passes to the next waiting build, or the slot is given back.
+      const next = this.turns.shift();
+      if (next !== undefined) next();
+      else this.buildsRunning--;
+    }
+  }
+
+  /**
+   * The text of one event depends on its digest line (every field it shows) and PUBLIC_URL only,
+   * so texts are kept by line (at most EVENT_CACHE_ENTRIES): a change rebuilds that one event.
+   */
+  private readonly eventTexts = new Map<string, string>();
+
+  private eventText(line: string, event: CalendarEventRow): string {
+    let text = this.eventTexts.get(line);
+    if (text !== undefined) {
+      this.eventTexts.delete(line);
+      this.eventTexts.set(line, text);
+      return text;
+    }
+    text = feedEvent(event, this.settings);
+    this.eventTexts.set(line, text);
+    if (this.eventTexts.size > EVENT_CACHE_ENTRIES) this.eventTexts.delete(this.eventTexts.keys().next().value!);
+    this.eventsRendered++;
+    return text;
+  }
+
+  /** Event texts rendered so far by this process (tests see that a change renders one). */
+  eventsRendered = 0;
 
   /** The feed's text depends on its rows (their digest) and on PUBLIC_URL only. */
   private etagOf(digest: string): string {

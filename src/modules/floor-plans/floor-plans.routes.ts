@@ -64,6 +64,8 @@ export const floorPlansRoutes: FastifyPluginAsyncTypebox<{ floorPlans: FloorPlan
   app.get(
     `${PLAN}/availability`,
     {
+      // Its cost grows with the window and the reservations in it: limited per user (docs/behaviour.md#costly-operations).
+      config: { expensive: true },
       schema: {
         tags: ['Floor Plan'],
         summary: 'Availability of the desks on a floor plan',

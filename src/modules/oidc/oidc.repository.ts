@@ -1,32 +1,12 @@
-import { and, eq, gt, isNotNull, lt } from 'drizzle-orm';
+import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { oidcFlows, oidcIdentities } from '../../db/schema.js';
 
 export type OidcIdentityRow = typeof oidcIdentities.$inferSelect;
 
-/** Sign-ins in progress and the links between provider identities and local users. */
+/** One-time codes of finished sign-ins (a sign-in in progress lives in its cookie) and the links between provider identities and local users. */
 export class OidcRepository {
   constructor(private readonly db: Database) {}
-
-  async startFlow(values: { stateHash: string; bindingHash: string; nonce: string; codeVerifier: string; now: Date; expiresAt: Date }): Promise<void> {
-    await this.db.insert(oidcFlows).values({
-      stateHash: values.stateHash,
-      bindingHash: values.bindingHash,
-      nonce: values.nonce,
-      codeVerifier: values.codeVerifier,
-      createdAt: values.now,
-      expiresAt: values.expiresAt,
-    });
-  }
-
-  /** Takes a started flow once: the same state never works twice, nor from another browser. */
-  async takeStartedFlow(stateHash: string, bindingHash: string, now: Date): Promise<{ nonce: string; codeVerifier: string } | undefined> {
-    const [row] = await this.db
-      .delete(oidcFlows)
-      .where(and(eq(oidcFlows.stateHash, stateHash), eq(oidcFlows.bindingHash, bindingHash), isNotNull(oidcFlows.codeVerifier), gt(oidcFlows.expiresAt, now)))
-      .returning({ nonce: oidcFlows.nonce, codeVerifier: oidcFlows.codeVerifier });
-    return row?.nonce && row.codeVerifier ? { nonce: row.nonce, codeVerifier: row.codeVerifier } : undefined;
-  }
 
   async storeCode(values: { codeHash: string; bindingHash: string; userId: string; now: Date; expiresAt: Date }): Promise<void> {
     await this.db.insert(oidcFlows).values({ ...values, createdAt: values.now });

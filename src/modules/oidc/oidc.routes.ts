@@ -5,7 +5,7 @@ import { AppError } from '../../shared/errors.js';
 import { IdParams, NoContent, problemResponses } from '../../shared/schemas.js';
 import { TokenPairSchema } from '../auth/auth.schemas.js';
 import { CallbackQuery, ExchangeBody, LinkBody, OidcIdentity, OidcStatus } from './oidc.schemas.js';
-import { FLOW_TTL_MS, type OidcService } from './oidc.service.js';
+import { CODE_TTL_MS, FLOW_TTL_MS, type OidcService } from './oidc.service.js';
 
 export const OIDC_COOKIE = 'deskbook_oidc';
 const COOKIE_PATH = '/api/auth/oidc';
@@ -76,7 +76,7 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ oidc?: OidcService; publicU
         tags: ['Authentication'],
         summary: 'Start single sign-on (browser navigation)',
         description:
-          'Redirects the browser to the identity provider (authorization code flow with PKCE, state and nonce, kept in the database for 10 minutes and bound to this browser by an HttpOnly cookie). ' +
+          'Redirects the browser to the identity provider (authorization code flow with PKCE, state and nonce, kept for 10 minutes in an encrypted HttpOnly cookie of this browser; nothing is stored). ' +
           'Counts as a sign-in attempt of the client address (429). A provider that does not answer within OIDC_TIMEOUT: 503. ' +
           'A browser (Accept: text/html) is sent to the web app with the error code instead of problem+json.',
         security: [],
@@ -85,10 +85,11 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ oidc?: OidcService; publicU
     },
     async (request, reply) =>
       orErrorPage(request, reply, async () => {
-        const { location, binding } = await configured().start(request.ip);
+        const started = await configured().start(request.ip);
+        const location = started.location;
         return reply
           .code(303)
-          .header('set-cookie', cookie(binding, FLOW_TTL_MS / 1000))
+          .header('set-cookie', cookie(started.cookie, FLOW_TTL_MS / 1000))
           .header('cache-control', 'no-store')
           .header('location', location.href)
           .send();
@@ -116,8 +117,8 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ oidc?: OidcService; publicU
       orErrorPage(request, reply, async () => {
         const service = configured();
         const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-        const code = await service.callback(new URL(`${base}${COOKIE_PATH}/callback${query}`), cookieOf(request));
-        return toWebApp(reply.header('cache-control', 'no-store'), { code });
+        const { code, binding } = await service.callback(new URL(`${base}${COOKIE_PATH}/callback${query}`), cookieOf(request));
+        return toWebApp(reply.header('cache-control', 'no-store').header('set-cookie', cookie(binding, CODE_TTL_MS / 1000)), { code });
       }),
   );
 

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { EncryptJWT, jwtDecrypt } from 'jose';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Caller } from '../../identity/caller.js';
@@ -14,6 +15,8 @@ import { OidcClient, type OidcClaims } from './oidc.client.js';
 import { OidcRepository } from './oidc.repository.js';
 
 export interface OidcSettings extends SessionSettings {
+  /** Encrypts the sign-in in progress into its cookie (flowKey). */
+  flowKey: Uint8Array;
   issuer: string;
   displayName: string;
   roleClaim?: string;
@@ -26,6 +29,14 @@ export const FLOW_TTL_MS = 10 * 60_000;
 export const CODE_TTL_MS = 60_000;
 
 const hash = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+/**
+ * The key that encrypts a sign-in in progress into the browser's cookie (A256GCM): derived with
+ * HKDF from the token signing secret, so every process of the service reads every cookie.
+ */
+export const flowKey = (signingSecret: string): Uint8Array => new Uint8Array(hkdfSync('sha256', signingSecret, 'deskbook', 'deskbook oidc flow cookie v1', 32));
+
+const FLOW_ENCRYPTION = { alg: 'dir', enc: 'A256GCM' } as const;
 const NAME_MAX = 200;
 
 export interface OidcIdentityView {
@@ -54,34 +65,57 @@ export class OidcService {
     return this.settings.displayName;
   }
 
-  /** A new sign-in: answers the provider URL to send the browser to and the browser-binding cookie value. */
-  async start(clientAddress: string): Promise<{ location: URL; binding: string }> {
+  /**
+   * A new sign-in: answers the provider URL to send the browser to and the cookie that keeps the
+   * sign-in in progress. State, nonce and PKCE verifier travel encrypted in that cookie, nothing is
+   * written (docs/behaviour.md#single-sign-on-openid-connect): anonymous starts cost no storage.
+   */
+  async start(clientAddress: string): Promise<{ location: URL; cookie: string }> {
     const now = this.clock.now();
     await this.throttle.attemptFromAddress(clientAddress, now);
     const state = OidcClient.randomSecret();
     const nonce = OidcClient.randomSecret();
     const codeVerifier = OidcClient.randomVerifier();
-    const binding = randomBytes(32).toString('base64url');
-    // The provider is asked first: a provider that is down leaves no row behind.
     const location = await this.client.authorizationUrl({ state, nonce, codeVerifier });
-    await new OidcRepository(this.db).startFlow({
-      stateHash: hash(state),
-      bindingHash: hash(binding),
-      nonce,
-      codeVerifier,
-      now,
-      expiresAt: new Date(now.getTime() + FLOW_TTL_MS),
-    });
-    return { location, binding };
+    const seconds = Math.floor(now.getTime() / 1000);
+    const cookie = await new EncryptJWT({ s: state, n: nonce, v: codeVerifier })
+      .setProtectedHeader(FLOW_ENCRYPTION)
+      .setIssuedAt(seconds)
+      .setExpirationTime(seconds + FLOW_TTL_MS / 1000)
+      .encrypt(this.settings.flowKey);
+    return { location, cookie };
   }
 
-  /** The provider sent the browser back: verify, find (or link, or create) the user, answer the one-time code. */
-  async callback(callbackUrl: URL, binding: string | undefined): Promise<string> {
+  /** The sign-in in progress of this browser's cookie, if it decrypts, has not expired and names this state. */
+  private async flowOf(cookie: string | undefined, state: string): Promise<{ nonce: string; codeVerifier: string } | undefined> {
+    if (!cookie) return undefined;
+    try {
+      const { payload } = await jwtDecrypt(cookie, this.settings.flowKey, {
+        currentDate: this.clock.now(),
+        keyManagementAlgorithms: [FLOW_ENCRYPTION.alg],
+        contentEncryptionAlgorithms: [FLOW_ENCRYPTION.enc],
+      });
+      const { s, n, v } = payload as { s?: unknown; n?: unknown; v?: unknown };
+      if (typeof s !== 'string' || typeof n !== 'string' || typeof v !== 'string') return undefined;
+      const [given, kept] = [Buffer.from(hash(state)), Buffer.from(hash(s))];
+      return timingSafeEqual(given, kept) ? { nonce: n, codeVerifier: v } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The provider sent the browser back: verify, find (or link, or create) the user, answer the
+   * one-time code and the new value of the browser's cookie that binds the code to it. The flow's
+   * cookie is replaced by it, so the same callback cannot be finished twice from this browser (and
+   * the provider's code is single-use anyway).
+   */
+  async callback(callbackUrl: URL, cookie: string | undefined): Promise<{ code: string; binding: string }> {
     const state = callbackUrl.searchParams.get('state');
-    if (!state || !binding) throw new AppError('OIDC_STATE_INVALID');
-    const repository = new OidcRepository(this.db);
-    const flow = await repository.takeStartedFlow(hash(state), hash(binding), this.clock.now());
+    if (!state) throw new AppError('OIDC_STATE_INVALID');
+    const flow = await this.flowOf(cookie, state);
     if (!flow) throw new AppError('OIDC_STATE_INVALID');
+    const repository = new OidcRepository(this.db);
     const claims = await this.client.redeem(callbackUrl, { state, nonce: flow.nonce, codeVerifier: flow.codeVerifier });
     let user = await this.userFor(claims);
     if (!user.enabled) throw new AppError('OIDC_ACCOUNT_DISABLED');
@@ -91,9 +125,10 @@ export class OidcService {
       user = (await syncRole(this.db, { userId: user.id, admin, source: 'oidc', now: this.clock.now() }, this.log)) ?? user;
     }
     const code = randomBytes(32).toString('base64url');
+    const binding = randomBytes(32).toString('base64url');
     const now = this.clock.now();
     await repository.storeCode({ codeHash: hash(code), bindingHash: hash(binding), userId: user.id, now, expiresAt: new Date(now.getTime() + CODE_TTL_MS) });
-    return code;
+    return { code, binding };
   }
 
   /** Trades the one-time code (from the same browser) for a session and token pair, as a password sign-in gives. */

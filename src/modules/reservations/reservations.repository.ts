@@ -141,6 +141,15 @@ export class ReservationsRepository {
       : this.db.select({ total: count() }).from(reservations).where(where);
   }
 
+  /** How many reservations of the user have not ended at `now` (RESERVATION_MAX_FUTURE). */
+  async countNotEnded(userId: string, now: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ n: count() })
+      .from(reservations)
+      .where(and(eq(reservations.userId, userId), gt(reservations.endTime, now)));
+    return row?.n ?? 0;
+  }
+
   async insert(values: ReservationValues, now: Date): Promise<{ id: string }> {
     const [row] = await this.db
       .insert(reservations)

@@ -6,7 +6,8 @@ import type { ReservationsService } from './reservations.service.js';
 const RULES =
   'Times are half-open [startTime, endTime): a reservation may start exactly when another ends. Offsets are accepted (`+02:00`) and answered in UTC. ' +
   'A desk never holds two overlapping reservations, nor (RESERVATION_ONE_PER_USER, on by default) does a user: 409 RESERVATION_CONFLICT with `conflicts` listing the ranges that collided. ' +
-  'Rules for USERs (admins are exempt): no start in the past (5 minutes of grace) and no end in the past, at most RESERVATION_MAX_LENGTH long (default 24 h) and starting at most RESERVATION_HORIZON ahead (default 90 days) — 400 RESERVATION_NOT_ALLOWED; ' +
+  'Rules for USERs (admins are exempt): no start in the past (5 minutes of grace) and no end in the past, at most RESERVATION_MAX_LENGTH long (default 24 h), at least RESERVATION_MIN_LENGTH (default 15 min; leaving a started one early excepted) and starting at most RESERVATION_HORIZON ahead (default 90 days) — 400 RESERVATION_NOT_ALLOWED; ' +
+  'at most RESERVATION_MAX_FUTURE (default 200) reservations not yet ended — 409 RESERVATION_LIMIT_REACHED with `limit`; ' +
   'FIXED desks and desks in unavailable rooms cannot be booked — 409 DESK_NOT_BOOKABLE. An unknown deskId or userId is 400.';
 
 export const reservationsRoutes: FastifyPluginAsyncTypebox<{ reservations: ReservationsService }> = async (app, { reservations }) => {

@@ -8,6 +8,10 @@ import type { BookableDesk } from './reservations.repository.js';
 export interface ReservationRules {
   /** Longest reservation a USER may make. */
   maxLengthMs: number;
+  /** Shortest reservation a USER may make (0: any). */
+  minLengthMs: number;
+  /** Most reservations not yet ended a USER may hold (RESERVATION_MAX_FUTURE). */
+  maxFuture: number;
   /** How far ahead of now a USER may start one. */
   horizonMs: number;
   /** One user never holds two overlapping reservations. */
@@ -34,8 +38,26 @@ export function userRuleBroken(rules: ReservationRules, now: Date, startTime: Da
   if (endTime.getTime() - startTime.getTime() > rules.maxLengthMs) {
     return ['endTime', `makes the reservation longer than the ${describeDuration(rules.maxLengthMs)} allowed`];
   }
+  // Leaving a started reservation early (its end moved, not its start) may make it shorter.
+  const leavingEarly = !startMoved && startTime.getTime() <= nowMs;
+  if (endTime.getTime() - startTime.getTime() < rules.minLengthMs && !leavingEarly) {
+    return ['endTime', `makes the reservation shorter than the ${describeDuration(rules.minLengthMs)} required`];
+  }
   if (startTime.getTime() > nowMs + rules.horizonMs) return ['startTime', `lies more than ${describeDuration(rules.horizonMs)} ahead`];
   return undefined;
+}
+
+/**
+ * RESERVATION_MAX_FUTURE (docs/behaviour.md#reservations): `held` reservations not yet ended plus
+ * `adding` new ones may not exceed the cap; 409 with the limit, what is held and what was asked.
+ */
+export function ensureUnderFutureCap(rules: ReservationRules, held: number, adding: number): void {
+  if (held + adding <= rules.maxFuture) return;
+  throw new AppError(
+    'RESERVATION_LIMIT_REACHED',
+    `You may hold at most ${rules.maxFuture} reservations that have not ended; you hold ${held}${adding > 1 ? ` and asked for ${adding} more` : ''}`,
+    { limit: { name: 'RESERVATION_MAX_FUTURE', max: rules.maxFuture, current: held, requested: adding } },
+  );
 }
 
 /** An unknown desk is 400; a FIXED desk or one in an unavailable room is 409 for a USER (admins assign them). */

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.js';
 import type { ReadRouting } from '../../db/replica.js';
-import { pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
+import { isConcurrencyAbort, pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
@@ -9,11 +9,13 @@ import { isAdmin, type Caller } from '../../identity/caller.js';
 import { isSelfOrAdmin, requireSelfOrAdmin } from '../../identity/policy.js';
 import { RESERVATION_SORTABLE, ReservationsRepository, type BookableDesk, type ReservationType, type ReservationView } from './reservations.repository.js';
 import { toReservationDto } from './reservations.mappers.js';
-import { ensureDeskBookable, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
+import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
 import type { CreateReservationBody, ReservationDto, ReservationListQuery, UpdateReservationBody } from './reservations.schemas.js';
 
 const USER_OVERLAP_CONSTRAINT = 'reservations_user_overlap';
 const USER_FOREIGN_KEY = 'reservations_user_id_users_id_fk';
+/** Tries of a write that a concurrent booking aborted (docs/behaviour.md#reservations); then 409. */
+export const CONCURRENCY_ATTEMPTS = 5;
 
 interface Booking {
   userId: string;
@@ -84,6 +86,9 @@ export class ReservationsService {
       type,
     };
     const desk = await this.checkBooking(caller, booking, true);
+    // Concurrent bookings of one person may each see the count before the others' inserts: the cap
+    // holds within the number of a person's bookings in flight at once (docs/behaviour.md#reservations).
+    if (!admin) ensureUnderFutureCap(this.rules, await this.reservations.countNotEnded(userId, this.clock.now()), 1);
     const { id } = await this.write(caller, booking, undefined, (values, now) => this.reservations.insert(values, now));
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
   }
@@ -158,6 +163,8 @@ export class ReservationsService {
         if (code === PG.FOREIGN_KEY_VIOLATION) {
           throw pgConstraint(error) === USER_FOREIGN_KEY ? invalid('userId', 'no such user') : invalid('deskId', 'no such desk');
         }
+        // Aborted for a colliding booking in flight (a deadlock between the two): again, now seeing it.
+        if (isConcurrencyAbort(error) && attempt < CONCURRENCY_ATTEMPTS) continue;
         if (code !== PG.EXCLUSION_VIOLATION) throw error;
         const sameUser = pgConstraint(error) === USER_OVERLAP_CONSTRAINT;
         const owner = sameUser ? { userId: booking.userId } : { deskId: booking.deskId };

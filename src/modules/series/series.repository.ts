@@ -112,6 +112,15 @@ export class SeriesRepository {
       .orderBy(asc(reservations.startTime));
   }
 
+  /** How many of `userId`'s series still have an occurrence that has not ended by `now`. */
+  async upcomingSeriesOf(userId: string, now: Date): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(distinct ${reservations.seriesId})::int`.mapWith(Number) })
+      .from(reservations)
+      .where(and(eq(reservations.userId, userId), gt(reservations.endTime, now), sql`${reservations.seriesId} is not null`));
+    return row?.n ?? 0;
+  }
+
   /** Removes the occurrences that have not ended by `now` and start at or after `from`; answers how many. */
   async cancel(seriesId: string, from: Date | undefined, now: Date): Promise<number> {
     const conditions: SQL[] = [eq(reservations.seriesId, seriesId), gt(reservations.endTime, now)];

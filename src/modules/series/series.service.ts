@@ -1,12 +1,12 @@
 import type { Database } from '../../db/client.js';
-import { pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
+import { isConcurrencyAbort, pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound, type OccurrenceConflict } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import { ReservationsRepository, type BookableDesk } from '../reservations/reservations.repository.js';
-import { ensureDeskBookable, ruleBroken, userRuleBroken, type ReservationRules } from '../reservations/reservations.rules.js';
+import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from '../reservations/reservations.rules.js';
 import { describeConflicts, toOccurrenceDto, toSeriesCore, toSeriesDto, toSeriesSummaryDto } from './series.mappers.js';
 import { checkTimeZone, localWeekday, occurrencesOf, weekdayNumber, type Occurrence, type Rule } from './series.recurrence.js';
 import { SERIES_SORTABLE, SeriesRepository, type SeriesRow } from './series.repository.js';
@@ -47,6 +47,8 @@ export class SeriesService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly rules: ReservationRules,
+    /** SERIES_PER_USER: series with occurrences to come one person may have (docs/behaviour.md#recurring-reservations). */
+    private readonly maxPerUser = 20,
   ) {}
 
   async preview(caller: Caller, body: CreateSeriesBody): Promise<SeriesPreviewDto> {
@@ -72,6 +74,9 @@ export class SeriesService {
           const conflicts = await this.collisions(series, plan);
           if (conflicts.length > 0 && (body.skipConflicts !== true || conflicts.length === plan.occurrences.length)) {
             throw new AppError('SERIES_CONFLICT', describeConflicts(conflicts, plan.occurrences.length), { occurrences: conflicts });
+          }
+          if ((await series.upcomingSeriesOf(plan.userId, this.clock.now())) >= this.maxPerUser) {
+            throw new AppError('TOO_MANY_SERIES', `At most ${this.maxPerUser} recurring series with occurrences to come per person; cancel one first`);
           }
           const skippedDates = new Set(conflicts.map((conflict) => conflict.date));
           const free = plan.occurrences.filter((occurrence) => !skippedDates.has(occurrence.date));
@@ -129,8 +134,10 @@ export class SeriesService {
         if (code === PG.FOREIGN_KEY_VIOLATION) {
           throw pgConstraint(error) === SERIES_USER_FOREIGN_KEY ? invalid('userId', 'no such user') : invalid('deskId', 'no such desk');
         }
-        // Another booking committed between the check and the insert: check again, now seeing it.
-        if (code === PG.EXCLUSION_VIOLATION && attempt < ATTEMPTS) continue;
+        // Another booking committed between the check and the insert, or collided with it in
+        // flight (a deadlock): check again, now seeing it.
+        if ((code === PG.EXCLUSION_VIOLATION || isConcurrencyAbort(error)) && attempt < ATTEMPTS) continue;
+        if (isConcurrencyAbort(error)) throw new AppError('RESERVATION_CONFLICT', 'The desk was booked by someone else at the same moment; try again');
         if (code === PG.EXCLUSION_VIOLATION) throw new AppError('RESERVATION_CONFLICT', 'The desk was booked by someone else at the same moment; try again');
         throw error;
       }
@@ -198,6 +205,7 @@ export class SeriesService {
       }
     }
     const desk = ensureDeskBookable(await new ReservationsRepository(this.db).findDesk(body.deskId), admin);
+    if (!admin) ensureUnderFutureCap(this.rules, await new ReservationsRepository(this.db).countNotEnded(userId, this.clock.now()), occurrences.length);
     return { userId, deskId: body.deskId, type, timeZone, rule, firstStart, firstEnd, occurrences, desk };
   }
 

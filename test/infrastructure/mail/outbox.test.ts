@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../../src/db/schema.js';
 import type { Mail, Mailer } from '../../../src/infrastructure/mail/mailer.js';
-import { OUTBOX_CLAIM_MS, OUTBOX_MAX_ATTEMPTS, outboxRow, sendOutbox } from '../../../src/infrastructure/mail/outbox.js';
+import { housekeep } from '../../../src/infrastructure/housekeeping/housekeeping.js';
+import { OUTBOX_CLAIM_MS, OUTBOX_MAX_ATTEMPTS, outboxRow, purgeMailOutbox, sendOutbox } from '../../../src/infrastructure/mail/outbox.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 
 /** The mail outbox of docs/behaviour.md#mails-of-the-release: claim, send, mark; retries; give up. */
@@ -19,6 +20,7 @@ class FakeMailer implements Mailer {
 }
 
 const MIN = 60_000;
+const DAY = 86_400_000;
 
 describe('mail outbox', () => {
   let t: TestApp;
@@ -76,5 +78,23 @@ describe('mail outbox', () => {
     expect(await sendOutbox(db, mailer, () => new Date(now.getTime() + OUTBOX_CLAIM_MS), log())).toBe(1);
     const [state] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, row!.id));
     expect(state!.sentAt).not.toBeNull();
+  });
+  it('purges sent and given-up mails MAIL_RETENTION after, and never a mail still to send (housekeeping)', async () => {
+    const db = t.database.handle.db;
+    await db.delete(mailOutbox);
+    const now = new Date('2030-06-01T10:00:00Z');
+    const mail = (subject: string) => outboxRow({ to: 'kept@example.test', subject, text: 'text', html: '<p>html</p>' }, now);
+    await db.insert(mailOutbox).values([
+      { ...mail('sent long ago'), sentAt: new Date(now.getTime() - 8 * DAY) },
+      { ...mail('given up long ago'), failedAt: new Date(now.getTime() - 8 * DAY) },
+      { ...mail('sent yesterday'), sentAt: new Date(now.getTime() - DAY) },
+      { ...mail('waiting for long'), createdAt: new Date(now.getTime() - 30 * DAY), nextAttemptAt: new Date(now.getTime() - 30 * DAY) },
+    ]);
+    // The default retention is 7 days (MAIL_RETENTION, docs/configuration.md).
+    expect(t.config.MAIL_RETENTION).toBe(7 * DAY);
+    await housekeep(db, now, 60_000, t.config.MAIL_RETENTION);
+    const left = await db.select({ subject: mailOutbox.subject }).from(mailOutbox);
+    expect(left.map((row) => row.subject).sort()).toEqual(['sent yesterday', 'waiting for long']);
+    expect(await purgeMailOutbox(db, now)).toBe(1);
   });
 });

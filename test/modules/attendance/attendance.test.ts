@@ -10,6 +10,7 @@ import { insertDesk, insertDeskInNewRoom } from '../../helpers/fixtures.js';
 import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
 import { parseCalendar } from '../../helpers/ical.js';
 import { queryRows } from '../../../src/db/client.js';
+import { QR_CACHE_ENTRIES, QrCache, qrCodes } from '../../../src/modules/attendance/attendance.qr.js';
 
 /**
  * Attendance (docs/behaviour.md#attendance): settings, check-in windows at their edges with an
@@ -289,6 +290,82 @@ describe('attendance', () => {
     expect(sheet.body).toContain('Window &#60;seat&#62;');
     expect(sheet.body.match(/<figure class="label">/g)).toHaveLength(2);
     expectProblem(await t.request({ method: 'GET', url: `/api/rooms/00000000-0000-4000-8000-000000000000/qr-labels`, token: admin }), 404);
+  });
+
+  it('QR codes are drawn once per desk and format, revalidate with their ETag, and the kept codes are bounded (docs/behaviour.md#desk-qr-codes)', async () => {
+    const { desk } = await insertDeskInNewRoom(t.database.handle.db);
+    const url = `/api/desks/${desk.id}/qr.png`;
+    const before = qrCodes.draws;
+    const first = await t.request({ method: 'GET', url, token: bob.token });
+    expect(first.statusCode).toBe(200);
+    expect(qrCodes.draws).toBe(before + 1);
+    // Three at once (EXPENSIVE_CONCURRENCY_PER_USER is 3), the id in upper case too: the same drawing.
+    const paths = [url, url, `/api/desks/${desk.id.toUpperCase()}/qr.png`];
+    const again = await Promise.all(paths.map((path) => t.request({ method: 'GET', url: path, token: bob.token })));
+    expect(again.map((response) => response.statusCode)).toEqual([200, 200, 200]);
+    for (const response of again) expect(response.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(qrCodes.draws).toBe(before + 1);
+    expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(first.headers['cache-control']).toBe('private, max-age=86400');
+    const notModified = await t.request({ method: 'GET', url, token: bob.token, headers: { 'if-none-match': String(first.headers.etag) } });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.rawPayload.length).toBe(0);
+    // The SVG is another code, drawn once too.
+    await t.request({ method: 'GET', url: `/api/desks/${desk.id}/qr.svg`, token: bob.token });
+    await t.request({ method: 'GET', url: `/api/desks/${desk.id}/qr.svg`, token: bob.token });
+    expect(qrCodes.draws).toBe(before + 2);
+    expect(qrCodes.size).toBeLessThanOrEqual(QR_CACHE_ENTRIES);
+
+    const small = new QrCache(3);
+    for (const text of ['a', 'b', 'c', 'a', 'd']) await small.svg(text);
+    expect(small.draws).toBe(4);
+    expect(small.size).toBe(3);
+    // 'b' was the least recently used and was dropped; 'a' was used again and stayed.
+    await small.svg('a');
+    expect(small.draws).toBe(4);
+    await small.svg('b');
+    expect(small.draws).toBe(5);
+    for (let i = 0; i < 50; i += 1) await small.png(`desk ${i}`);
+    expect(small.size).toBe(3);
+  });
+
+  it('a check-in does not survive moving the reservation out of its window; it does survive leaving early (docs/behaviour.md#check-in)', async () => {
+    await setClock('2030-04-08T08:58:00Z');
+    const { desk } = await insertDeskInNewRoom(t.database.handle.db);
+    const other = await insertDesk(t.database.handle.db, desk.roomId, { name: 'Moved to' });
+    const reservation = await book(alice.token, desk.id, '2030-04-08T09:00:00Z', '2030-04-08T12:00:00Z');
+    expect((await checkIn(alice.token, reservation.id)).statusCode).toBe(200);
+    const move = (payload: object) => t.request({ method: 'PUT', url: `/api/reservation/${reservation.id}`, token: alice.token, payload });
+
+    // Leaving early and changing desks during the stay keep the check-in.
+    expect((await move({ endTime: '2030-04-08T11:00:00Z' })).statusCode).toBe(200);
+    expect((await move({ deskId: other.id })).statusCode).toBe(200);
+    expect(await attendanceOf(reservation.id)).toMatchObject({ status: 'CHECKED_IN', checkedInAt: '2030-04-08T08:58:00.000Z' });
+
+    // Two days later: planned anew, the check-in forgotten, released on the new day if nobody comes.
+    const moved = await move({ startTime: '2030-04-10T09:00:00Z', endTime: '2030-04-10T12:00:00Z' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(await attendanceOf(reservation.id)).toMatchObject({
+      status: 'PENDING',
+      checkedInAt: null,
+      checkInOpensAt: '2030-04-10T08:45:00.000Z',
+      releaseAt: '2030-04-10T09:20:00.000Z',
+    });
+    expectProblem(await checkIn(alice.token, reservation.id), 409, 'CHECK_IN_NOT_OPEN');
+
+    // A walk-in moved five days later likewise.
+    await setClock('2030-04-08T13:00:00Z');
+    const walkIn = await t.request({ method: 'POST', url: `/api/desks/${desk.id}/walk-in`, token: bob.token });
+    expect(walkIn.statusCode, walkIn.body).toBe(200);
+    const walkInId = walkIn.json<{ reservationId: string }>().reservationId;
+    const later = await t.request({
+      method: 'PUT',
+      url: `/api/reservation/${walkInId}`,
+      token: bob.token,
+      payload: { startTime: '2030-04-13T09:00:00Z', endTime: '2030-04-13T12:00:00Z' },
+    });
+    expect(later.statusCode, later.body).toBe(200);
+    expect(await attendanceOf(walkInId)).toMatchObject({ status: 'PENDING', checkedInAt: null, releaseAt: '2030-04-13T09:20:00.000Z' });
   });
 
   it('lists attendance with filters (admins) and own only (users); daily no-show rates in SQL', async () => {

@@ -23,7 +23,7 @@ const RSS_LIMIT_MB = 400;
 /** What the decodes may add to the process, whatever it held before. */
 const GROWTH_LIMIT_MB = 250;
 /** The allocator and heap settings `npm start` runs the server with. */
-const AS_NPM_START = { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-old-space-size=192' };
+const AS_NPM_START = { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-old-space-size=192 --max-semi-space-size=16' };
 const PASSWORD = 'decode-memory-password-1';
 
 /** Just under the default AVATAR_MAX_PIXELS (16,000,000). */

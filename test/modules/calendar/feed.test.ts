@@ -149,6 +149,8 @@ describe('calendar feed', () => {
   it('remembers a cancelled reservation as STATUS:CANCELLED with the same UID and a higher SEQUENCE', async () => {
     const id = await book(3 * DAY);
     const { url } = await createFeed();
+    // Read once, so the calendar app may show it: only then does a cancellation leave a tombstone.
+    expect((await getFeed(url)).statusCode).toBe(200);
     expect((await t.request({ method: 'DELETE', url: `/api/reservation/${id}`, token })).statusCode).toBe(204);
     const event = parseCalendar((await getFeed(url)).body).events.find((candidate) => candidate.uid === `${id}@desk.example.test`)!;
     expect(event).toMatchObject({ status: 'CANCELLED', sequence: 1, location: 'Berlin · HQ · Floor 3 · Atlas · A-01', start: at(3 * DAY) });
@@ -158,13 +160,14 @@ describe('calendar feed', () => {
     const room = await insertRoom(db, (await insertDepartment(db, { location: 'Paris', building: 'Rive', floor: 2 })).id, { name: 'Seine' });
     const desk = await insertDesk(db, room.id, { name: 'S-9' });
     const id = await book(4 * DAY, 8, false, desk.id);
+    const { url } = await createFeed();
+    expect((await getFeed(url)).statusCode).toBe(200);
     const removed = await t.request({
       method: 'DELETE',
       url: `/api/departments/${room.departmentId}/rooms/${room.id}/desks/${desk.id}?force=true`,
       token: await t.adminToken(),
     });
     expect(removed.statusCode, removed.body).toBe(204);
-    const { url } = await createFeed();
     const event = parseCalendar((await getFeed(url)).body).events.find((candidate) => candidate.uid.startsWith(id))!;
     expect(event).toMatchObject({ status: 'CANCELLED', location: 'Paris · Rive · Floor 2 · Seine · S-9', summary: 'Desk S-9' });
   });
@@ -237,6 +240,7 @@ describe('calendar feed', () => {
   });
   it('forgets tombstones 30 days after the cancellation (housekeeping), not before (last: it also ends every session)', async () => {
     const id = await book(5 * DAY);
+    expect((await getFeed((await createFeed()).url)).statusCode).toBe(200);
     await t.request({ method: 'DELETE', url: `/api/reservation/${id}`, token });
     const tombstones = async () => (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from calendar_events where reservation_id = ${id}`))[0]!.n;
     await housekeep(db, new Date(Date.now() + 29 * DAY), 60_000);

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../../src/db/client.js';
 import { SmtpMailer, type Mail, type Mailer } from '../../../src/infrastructure/mail/mailer.js';
+import { AttendanceRepository } from '../../../src/modules/attendance/attendance.repository.js';
 import { InvitationSender } from '../../../src/modules/calendar/calendar.invitations.js';
 import { createTestApp, TestClock, type TestApp, type UserBody } from '../../helpers/app.js';
 import { insertDepartment, insertDesk, insertRoom } from '../../helpers/fixtures.js';
@@ -296,5 +297,113 @@ describe('invitation outbox', () => {
     expect(past.statusCode).toBe(200);
     expect(await sender(smtpMailer()).runOnce()).toBe(0);
     expect(await outbox()).toBe(0);
+  });
+  // ---- bounds (docs/behaviour.md#invitation-mails) ----------------------------------------------
+
+  /** A mailer that keeps what it is given, in order. */
+  const recorder = () => {
+    const mails: Mail[] = [];
+    const mailer: Mailer = { send: async (mail) => (mails.push(mail), true), close: () => {} };
+    return { mails, mailer };
+  };
+  const senderWith = (mailer: Mailer, mailsPerHour: number) =>
+    new InvitationSender(db, mailer, clock, { publicUrl: PUBLIC_URL, mailConfigured: true, mailFrom: MAIL_FROM, leaseMs: LEASE, mailsPerHour }, silent);
+  /** One more reservation for `userId`, booked by the admin `day` days from now. */
+  const bookFor = async (userId: string, day: number) => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/reservation',
+      token: await t.adminToken(),
+      payload: { deskId, userId, startTime: at(day * DAY + users * HOUR), endTime: at(day * DAY + users * HOUR + HOUR) },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ id: string }>().id;
+  };
+  const drain = async () => {
+    // A fresh hour of the day for the next users (an earlier test lengthened its reservation by one).
+    users += 1;
+    await senderWith(recorder().mailer, 1000).runOnce();
+    expect(await outbox()).toBe(0);
+  };
+
+  it('serves people in turn, not the oldest row first: one person’s many changes do not hold up another’s mail', async () => {
+    await drain();
+    const many = await userWithReservations(4);
+    const one = await userWithReservations(1);
+    const { mails, mailer } = recorder();
+    expect(await senderWith(mailer, 10).runOnce()).toBe(5);
+    expect(mails.map((mail) => mail.to)).toEqual([many.user.email, one.user.email, many.user.email, many.user.email, many.user.email]);
+  });
+
+  it('sends a person at most CALENDAR_MAILS_PER_HOUR mails an hour, folding the rest into one', async () => {
+    await drain();
+    // Five changes, three mails left: all five go out as one mail.
+    const { user, ids } = await userWithReservations(5);
+    const first = recorder();
+    expect(await senderWith(first.mailer, 3).runOnce()).toBe(1);
+    expect(first.mails).toHaveLength(1);
+    expect(
+      parseCalendar(first.mails[0]!.calendar!.content)
+        .events.map((event) => event.uid.split('@')[0])
+        .sort(),
+    ).toEqual([...ids].sort());
+    // Two more, two mails left: one each.
+    await bookFor(user.id, 10);
+    await bookFor(user.id, 11);
+    const second = recorder();
+    expect(await senderWith(second.mailer, 3).runOnce()).toBe(2);
+    // The hour's three are spent: the next change waits, then goes out when the hour is over.
+    const later = await bookFor(user.id, 12);
+    const third = recorder();
+    expect(await senderWith(third.mailer, 3).runOnce()).toBe(0);
+    expect(await outbox()).toBe(1);
+    clock.advance(HOUR);
+    expect(await senderWith(third.mailer, 3).runOnce()).toBe(1);
+    expect(parseCalendar(third.mails[0]!.calendar!.content).events[0]!.uid).toBe(`${later}@desk.example.test`);
+  });
+
+  it('mails no cancellation of an invitation that never went out', async () => {
+    await drain();
+    const admin = await t.adminToken();
+    // Booked and cancelled before any mail: no trace, nothing sent.
+    const { user, ids } = await userWithReservations(1);
+    expect((await t.request({ method: 'DELETE', url: `/api/reservation/${ids[0]}`, token: admin })).statusCode).toBe(204);
+    expect(await outbox()).toBe(0);
+    // The same with a feed read since (a tombstone stays for the calendar app), still no mail.
+    await db.execute(sql`insert into calendar_feeds (user_id, token_hash, created_at) values (${user.id}, ${`bounds-${user.id}`}, now())`);
+    const id = await bookFor(user.id, 20);
+    await db.execute(sql`update calendar_feeds set fetched_at = now() where user_id = ${user.id}`);
+    expect((await t.request({ method: 'DELETE', url: `/api/reservation/${id}`, token: admin })).statusCode).toBe(204);
+    const { mails, mailer } = recorder();
+    expect(await senderWith(mailer, 10).runOnce()).toBe(0);
+    expect(mails).toHaveLength(0);
+    expect(await outbox()).toBe(0);
+    const [tombstone] = await queryRows<{ cancelled: boolean }>(
+      db,
+      sql`select cancelled_at is not null as cancelled from calendar_events where reservation_id = ${id}`,
+    );
+    expect(tombstone?.cancelled).toBe(true);
+  });
+
+  it('mails METHOD:CANCEL for a reservation released as a no-show (its end cut to the release)', async () => {
+    await drain();
+    const { user, ids } = await userWithReservations(1);
+    const invited = recorder();
+    expect(await senderWith(invited.mailer, 10).runOnce()).toBe(1);
+    const [row] = await queryRows<{ start_time: string }>(db, sql`select start_time::text from reservations where id = ${ids[0]}`);
+    const start = new Date(row!.start_time);
+    // Nobody checked in: due 30 minutes after the start, released then (docs/behaviour.md#release-of-no-shows).
+    await db.execute(
+      sql`update attendance set status = 'PENDING', release_at = ${new Date(start.getTime() + 30 * 60_000).toISOString()}::timestamptz where reservation_id = ${ids[0]}`,
+    );
+    clock.set(new Date(start.getTime() + 30 * 60_000));
+    const { released } = await new AttendanceRepository(db).releaseDue(clock.now(), 10);
+    expect(released).toBe(1);
+    clock.advance(60_000);
+    const { mails, mailer } = recorder();
+    expect(await senderWith(mailer, 10).runOnce()).toBe(1);
+    expect(mails[0]!.to).toBe(user.email);
+    expect(mails[0]!.calendar!.method).toBe('CANCEL');
+    expect(parseCalendar(mails[0]!.calendar!.content).events[0]).toMatchObject({ uid: `${ids[0]}@desk.example.test`, status: 'CANCELLED' });
   });
 });

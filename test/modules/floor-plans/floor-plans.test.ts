@@ -52,7 +52,11 @@ describe('floor plans', () => {
     otherUserId = (await t.createUser({ email: 'fp-other@example.test', password: PASSWORD })).id;
     user = (await t.login('fp-user@example.test', PASSWORD)).accessToken;
   });
-  afterAll(() => t.close());
+  // The app does not own a database it was given: dispose of it here.
+  afterAll(async () => {
+    await t?.close();
+    await t?.database.dispose();
+  });
 
   async function office(deskNames = ['A', 'B', 'C']) {
     const db = t.database.handle.db;

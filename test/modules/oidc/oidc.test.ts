@@ -1,6 +1,9 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { EncryptJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../../src/db/client.js';
 import { createTestApp, expectProblem, type TestApp } from '../../helpers/app.js';
 import { OidcBrowser, fragmentOf } from '../../helpers/oidc-flow.js';
 import { startOidcProvider, type TestAccount, type TestProvider } from '../../helpers/oidc-provider.js';
@@ -148,17 +151,63 @@ describe('single sign-on with auto-create', () => {
     expect(code).toBeTruthy();
     // The same answer of the provider a second time: the state is used up.
     expectRefusedCallback(await browser.callback(callbackUrl), 400, 'OIDC_STATE_INVALID');
-    // The one-time code: not from another browser, then once, then never again.
+    // The one-time code: not without a cookie, not from another browser holding its own valid
+    // cookie (a code of its own waiting beside it), then once, then never again, from the same
+    // browser with the same cookie.
     const stranger = await t.request({ method: 'POST', url: '/api/auth/oidc/exchange', payload: { code } });
     expectProblem(stranger, 400, 'OIDC_CODE_INVALID');
+    const other = new OidcBrowser(t, PUBLIC_URL);
+    const otherCode = fragmentOf(await other.callback(await other.throughProvider(await other.start(), account().sub))).get('code')!;
+    expect(otherCode).toBeTruthy();
+    expectProblem(await other.exchange(code), 400, 'OIDC_CODE_INVALID');
+    const cookie = browser.app.header();
+    expect(cookie).toMatch(/^deskbook_oidc=[A-Za-z0-9_-]{43}$/);
     expect((await browser.exchange(code)).statusCode).toBe(200);
-    expectProblem(await browser.exchange(code), 400, 'OIDC_CODE_INVALID');
+    const twice = await t.request({ method: 'POST', url: '/api/auth/oidc/exchange', payload: { code }, headers: { cookie } });
+    expectProblem(twice, 400, 'OIDC_CODE_INVALID');
 
     // The provider's code replayed in a fresh, valid flow: the provider refuses it.
     const fresh = new OidcBrowser(t, PUBLIC_URL);
     const freshCallback = new URL(await fresh.throughProvider(await fresh.start(), person.sub));
     freshCallback.searchParams.set('code', new URL(callbackUrl).searchParams.get('code')!);
     expectRefusedCallback(await fresh.callback(freshCallback.href), 400, 'OIDC_PROVIDER_ERROR');
+  });
+
+  it('keeps a sign-in in progress in its encrypted cookie: 2,000 starts write no row (docs/behaviour.md#single-sign-on-openid-connect)', async () => {
+    const rows = async () => (await queryRows<{ n: number }>(t.database.handle.db, sql`select count(*)::int as n from oidc_flows`))[0]!.n;
+    const before = await rows();
+    const starts: string[] = [];
+    for (let batch = 0; batch < 20; batch++) {
+      const answers = await Promise.all(Array.from({ length: 100 }, () => t.request({ method: 'GET', url: '/api/auth/oidc/start' })));
+      for (const answer of answers) {
+        expect(answer.statusCode).toBe(303);
+        starts.push(String(answer.headers['set-cookie']));
+      }
+    }
+    expect(starts).toHaveLength(2000);
+    expect(await rows()).toBe(before);
+    // The cookie is opaque (a JWE), HttpOnly, and holds none of the secrets in clear.
+    expect(starts[0]).toMatch(
+      /^deskbook_oidc=[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+; Path=\/api\/auth\/oidc; Max-Age=600; HttpOnly; SameSite=Lax$/,
+    );
+    const location = new URL(String((await t.request({ method: 'GET', url: '/api/auth/oidc/start' })).headers.location));
+    expect(starts.join('\n')).not.toContain(location.searchParams.get('state')!);
+    // A cookie of another key (another installation) or an expired one is refused.
+    const browser = new OidcBrowser(t, PUBLIC_URL);
+    const callbackUrl = await browser.throughProvider(await browser.start(), account().sub);
+    const foreign = await new EncryptJWT({ s: new URL(callbackUrl).searchParams.get('state'), n: 'x', v: 'y' })
+      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+      .setExpirationTime('10m')
+      .encrypt(new Uint8Array(32));
+    expectRefusedCallback(await browser.callback(callbackUrl, { cookie: `deskbook_oidc=${foreign}` }), 400, 'OIDC_STATE_INVALID');
+    t.clock.advance(10 * 60_000 + 1000);
+    try {
+      expectRefusedCallback(await browser.callback(callbackUrl), 400, 'OIDC_STATE_INVALID');
+    } finally {
+      t.clock.advance(-(10 * 60_000 + 1000));
+    }
+    expect(fragmentOf(await browser.callback(callbackUrl)).get('code')).toBeTruthy();
+    expect(await rows()).toBe(before + 1);
   });
 
   it('sends a browser to the web app with the error code instead of problem+json', async () => {

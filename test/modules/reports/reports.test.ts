@@ -437,11 +437,14 @@ describe('reports', () => {
           await tx`delete from desks where id = ${desk.id}`;
           // The report's check still sees the desk (not yet committed away); its insert then waits for this transaction.
           filing = post({ title: 'Race', description: 'x', reportedBy: userId, deskId: desk.id });
-          for (let attempt = 0; attempt < 200; attempt++) {
+          let waited = false;
+          for (let attempt = 0; attempt < 400 && !waited; attempt++) {
             const [waiting] = await tx`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
-            if (waiting!.n > 0) break;
-            await new Promise((resolve) => setTimeout(resolve, 25));
+            waited = waiting!.n > 0;
+            if (!waited) await new Promise((resolve) => setTimeout(resolve, 25));
           }
+          // The race happened: the report's insert waited for this transaction (else the test proves nothing).
+          expect(waited, 'the report insert never waited for the deleting transaction').toBe(true);
         });
         const problem = expectProblem(await filing!, 400, 'VALIDATION_FAILED');
         expect(fieldsOf(problem)).toEqual(['deskId']);

@@ -39,7 +39,11 @@ describe('report list totals', () => {
       expect((await t.request({ method: 'GET', url: '/api/report', token, query: { size: '0' } })).statusCode).toBe(400);
     }));
   });
-  afterAll(() => t.close());
+  // The app does not own a database it was given: dispose of it here.
+  afterAll(async () => {
+    await t?.close();
+    await t?.database.dispose();
+  });
 
   async function list(url: string, query: Record<string, string>): Promise<{ page: Page<unknown>; statements: number }> {
     const { result: response, statements } = await counter.count(() => t.request({ method: 'GET', url, token, query }));

@@ -23,8 +23,10 @@ interface Outcome {
   attempts: number;
   ok: number;
   conflicts: number;
-  serverErrors: number;
-  other: number[];
+  /** Each answer of 500 or more as "status CODE: detail", so that a failure says what happened. */
+  serverErrors: string[];
+  /** Any other answer, as "status CODE". */
+  other: string[];
 }
 
 describe('concurrent bookings against PostgreSQL over HTTP', () => {
@@ -67,7 +69,7 @@ describe('concurrent bookings against PostgreSQL over HTTP', () => {
 
   /** Fires every booking at once (round-robin over the servers) and tallies the answers. */
   async function race(servers: ServerProcess[], bookings: { deskId: string; userId: string; startTime: string; endTime: string }[]): Promise<Outcome> {
-    const statuses = await Promise.all(
+    const answers = await Promise.all(
       bookings.map(async (booking, i) => {
         const server = servers[i % servers.length]!;
         const response = await fetch(`${server.base}/api/reservation`, {
@@ -75,17 +77,23 @@ describe('concurrent bookings against PostgreSQL over HTTP', () => {
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
           body: JSON.stringify(booking),
         });
-        const body = (await response.json()) as { conflicts?: unknown[] };
+        const text = await response.text();
+        let body: { conflicts?: unknown[]; code?: string; detail?: string } = {};
+        try {
+          body = JSON.parse(text) as typeof body;
+        } catch {
+          body = { detail: text.slice(0, 200) };
+        }
         if (response.status === 409) expect(body.conflicts, JSON.stringify(body)).toHaveLength(1);
-        return response.status;
+        return { status: response.status, code: body.code, detail: body.detail };
       }),
     );
     const outcome: Outcome = {
-      attempts: statuses.length,
-      ok: statuses.filter((status) => status === 200).length,
-      conflicts: statuses.filter((status) => status === 409).length,
-      serverErrors: statuses.filter((status) => status >= 500).length,
-      other: statuses.filter((status) => status !== 200 && status !== 409 && status < 500),
+      attempts: answers.length,
+      ok: answers.filter(({ status }) => status === 200).length,
+      conflicts: answers.filter(({ status }) => status === 409).length,
+      serverErrors: answers.filter(({ status }) => status >= 500).map(({ status, code, detail }) => `${status} ${code}: ${detail}`),
+      other: answers.filter(({ status }) => status !== 200 && status !== 409 && status < 500).map(({ status, code }) => `${status} ${code}`),
     };
     console.info(`[concurrency] ${servers.length} process(es): ${JSON.stringify(outcome)}`);
     return outcome;
@@ -114,7 +122,7 @@ describe('concurrent bookings against PostgreSQL over HTTP', () => {
       [first],
       userIds.map((userId, i) => ({ deskId: desk.id, userId, ...window(i) })),
     );
-    expect(outcome).toEqual({ attempts: ATTEMPTS, ok: 1, conflicts: ATTEMPTS - 1, serverErrors: 0, other: [] });
+    expect(outcome).toEqual({ attempts: ATTEMPTS, ok: 1, conflicts: ATTEMPTS - 1, serverErrors: [], other: [] });
     expect(await overlappingPairs()).toBe(0);
   });
 
@@ -125,7 +133,7 @@ describe('concurrent bookings against PostgreSQL over HTTP', () => {
       [first, second],
       userIds.map((userId, i) => ({ deskId: desk.id, userId, ...window(i) })),
     );
-    expect(outcome).toEqual({ attempts: ATTEMPTS, ok: 1, conflicts: ATTEMPTS - 1, serverErrors: 0, other: [] });
+    expect(outcome).toEqual({ attempts: ATTEMPTS, ok: 1, conflicts: ATTEMPTS - 1, serverErrors: [], other: [] });
     expect(await overlappingPairs()).toBe(0);
   });
 
@@ -137,7 +145,7 @@ describe('concurrent bookings against PostgreSQL over HTTP', () => {
       [first, second],
       desks.map((desk, i) => ({ deskId: desk.id, userId: userIds[0]!, ...window(i) })),
     );
-    expect(outcome).toEqual({ attempts: ATTEMPTS, ok: 1, conflicts: ATTEMPTS - 1, serverErrors: 0, other: [] });
+    expect(outcome).toEqual({ attempts: ATTEMPTS, ok: 1, conflicts: ATTEMPTS - 1, serverErrors: [], other: [] });
     expect(await overlappingPairs()).toBe(0);
   });
 
@@ -150,7 +158,7 @@ describe('concurrent bookings against PostgreSQL over HTTP', () => {
       [first, second],
       userIds.map((userId, i) => ({ deskId: desks[i % desks.length]!.id, userId, ...window(i) })),
     );
-    expect(outcome).toEqual({ attempts: ATTEMPTS, ok: desks.length, conflicts: ATTEMPTS - desks.length, serverErrors: 0, other: [] });
+    expect(outcome).toEqual({ attempts: ATTEMPTS, ok: desks.length, conflicts: ATTEMPTS - desks.length, serverErrors: [], other: [] });
     expect(await overlappingPairs()).toBe(0);
   });
 

@@ -273,6 +273,59 @@ describe('reservations', () => {
       expect(week.statusCode, week.body).toBe(200);
     });
 
+    it('a USER books at least RESERVATION_MIN_LENGTH (15 min by default): shorter is 400 naming endTime; an admin shorter', async () => {
+      const desk = await freshDesk();
+      const second = await book(aliceToken, { deskId: desk.id, startTime: at(86 * DAY), endTime: at(86 * DAY + 1000) });
+      const problem = expectProblem(second, 400, 'RESERVATION_NOT_ALLOWED');
+      expect(problem.errors).toEqual([{ field: 'endTime', message: 'makes the reservation shorter than the 15 minutes required' }]);
+      expectProblem(
+        await book(aliceToken, { deskId: desk.id, startTime: at(86 * DAY), endTime: at(86 * DAY + 15 * 60_000 - 1) }),
+        400,
+        'RESERVATION_NOT_ALLOWED',
+      );
+      const exactly = await book(aliceToken, { deskId: desk.id, startTime: at(86 * DAY), endTime: at(86 * DAY + 15 * 60_000) });
+      expect(exactly.statusCode, exactly.body).toBe(200);
+      // Moving it to a shorter range is refused too.
+      const id = exactly.json<ReservationBody>().id;
+      const shorter = await t.request({ method: 'PUT', url: `/api/reservation/${id}`, token: aliceToken, payload: { endTime: at(86 * DAY + 60_000) } });
+      expectProblem(shorter, 400, 'RESERVATION_NOT_ALLOWED');
+      expect((await book(admin, { deskId: desk.id, startTime: at(87 * DAY), endTime: at(87 * DAY + 1000) })).statusCode).toBe(200);
+    });
+
+    it('a USER holds at most RESERVATION_MAX_FUTURE reservations not yet ended: 409 with the limit; series count every occurrence; admins exempt', async () => {
+      const capped = await createTestApp({ clock: new TestClock(NOW), env: { RESERVATION_MAX_FUTURE: '3' } });
+      try {
+        const user = await capped.createUser({ email: 'capped@example.test', password: PASSWORD });
+        const token = (await capped.login(user.email, PASSWORD)).accessToken;
+        const { desk } = await insertDeskInNewRoom(capped.database.handle.db);
+        const post = (payload: object, as = token) => capped.request({ method: 'POST', url: '/api/reservation', token: as, payload });
+        // One that has ended does not count.
+        const ended = await post({ deskId: desk.id, startTime: at(-2 * HOUR), endTime: at(-HOUR), userId: user.id }, await capped.adminToken());
+        expect(ended.statusCode, ended.body).toBe(200);
+        for (let i = 1; i <= 3; i++) expect((await post({ deskId: desk.id, startTime: at(i * DAY), endTime: at(i * DAY + HOUR) })).statusCode).toBe(200);
+        const fourth = expectProblem(await post({ deskId: desk.id, startTime: at(4 * DAY), endTime: at(4 * DAY + HOUR) }), 409, 'RESERVATION_LIMIT_REACHED');
+        expect(fourth.limit).toEqual({ name: 'RESERVATION_MAX_FUTURE', max: 3, current: 3, requested: 1 });
+        const rows = await queryRows<{ n: number }>(capped.database.handle.db, sql`select count(*)::int as n from reservations where user_id = ${user.id}`);
+        expect(rows[0]!.n).toBe(4);
+        // An admin booking for them is not held to it.
+        expect(
+          (await post({ deskId: desk.id, startTime: at(5 * DAY), endTime: at(5 * DAY + HOUR), userId: user.id }, await capped.adminToken())).statusCode,
+        ).toBe(200);
+
+        const other = await capped.createUser({ email: 'series@example.test', password: PASSWORD });
+        const otherToken = (await capped.login(other.email, PASSWORD)).accessToken;
+        const series = await capped.request({
+          method: 'POST',
+          url: '/api/reservation/series',
+          token: otherToken,
+          payload: { deskId: desk.id, startTime: at(10 * DAY), endTime: at(10 * DAY + HOUR), timeZone: 'UTC', rule: { frequency: 'DAILY', count: 4 } },
+        });
+        expect(expectProblem(series, 409, 'RESERVATION_LIMIT_REACHED').limit).toEqual({ name: 'RESERVATION_MAX_FUTURE', max: 3, current: 0, requested: 4 });
+      } finally {
+        await capped.close();
+      }
+    });
+
     it('a USER may start at most RESERVATION_HORIZON ahead (90 days by default); an admin further', async () => {
       const desk = await freshDesk();
       const far = await book(aliceToken, { deskId: desk.id, startTime: at(90 * DAY + 1), endTime: at(90 * DAY + HOUR) });

@@ -51,7 +51,11 @@ describe('reservation list totals', () => {
       expect((await t.request({ method: 'GET', url: '/api/reservation', token: aliceToken, query: { size: '0' } })).statusCode).toBe(400);
     }));
   });
-  afterAll(() => t.close());
+  // The app does not own a database it was given: dispose of it here.
+  afterAll(async () => {
+    await t?.close();
+    await t?.database.dispose();
+  });
 
   async function list(token: string, query: Record<string, string>): Promise<{ page: Page<{ userId: string }>; statements: number }> {
     const { result: response, statements } = await counter.count(() => t.request({ method: 'GET', url: '/api/reservation', token, query }));

@@ -101,7 +101,11 @@ describe('search with many equipment criteria', () => {
       for (const gear of DESKS[names[index]!]!) await insertEquipment(db, desk.id, gear);
     }
   });
-  afterAll(() => t?.close());
+  // The app does not own a database it was given: dispose of it here.
+  afterAll(async () => {
+    await t?.close();
+    await t?.database.dispose();
+  });
 
   const search = async <T>(kind: 'rooms' | 'departments', equipment: Item[]) => {
     const { result, sent } = await counter.record(() =>

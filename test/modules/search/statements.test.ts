@@ -50,7 +50,11 @@ describe('search statement count', () => {
     // One request before measuring: the first authenticated request may prepare statements.
     await t.request({ method: 'POST', url: '/api/search/rooms', token, payload: {} });
   });
-  afterAll(() => t.close());
+  // The app does not own a database it was given: dispose of it here.
+  afterAll(async () => {
+    await t?.close();
+    await t?.database.dispose();
+  });
 
   /** The statements one request sends, and its page. */
   async function measure(url: string, payload: object, size: number): Promise<{ count: number; page: Page<{ desks?: unknown[] }> }> {

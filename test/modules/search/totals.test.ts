@@ -43,7 +43,11 @@ describe('search totals', () => {
       expectProblem(await t.request({ method: 'POST', url: '/api/search/rooms', token, payload: { unknown: 1 } }), 400, 'VALIDATION_FAILED');
     }));
   });
-  afterAll(() => t.close());
+  // The app does not own a database it was given: dispose of it here.
+  afterAll(async () => {
+    await t?.close();
+    await t?.database.dispose();
+  });
 
   async function search<T>(path: string, payload: object, query: Record<string, string>): Promise<{ page: Page<T>; statements: number }> {
     const { result: response, statements } = await counter.count(() => t.request({ method: 'POST', url: `/api/search/${path}`, token, payload, query }));

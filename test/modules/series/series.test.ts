@@ -4,6 +4,7 @@ import { queryRows, type Database } from '../../../src/db/client.js';
 import { createTestApp, expectProblem, TestClock, UUID, type TestApp, type UserBody } from '../../helpers/app.js';
 import { insertDesk, insertDeskInNewRoom, insertReservation } from '../../helpers/fixtures.js';
 import { reservations } from '../../../src/db/schema.js';
+import { RESERVATION_WRITE_ROUTES } from '../../../src/plugins/write-rate.js';
 
 /**
  * Recurring reservations (docs/behaviour.md#recurring-reservations): occurrences on the wall clock
@@ -416,16 +417,12 @@ describe('recurring reservations', () => {
       timeZone: 'UTC',
       rule: { frequency: 'DAILY', count: 5 },
     });
-    // Until the series has read, found nothing, and waits on the uncommitted row (a lock wait in this database).
-    const deadline = Date.now() + 10_000;
-    const lockWaits = async () =>
+    // The race happened: the series read, found nothing, and its insert now waits on the uncommitted row.
+    const waiting = async () =>
       (
         await queryRows<{ n: number }>(db, sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`)
       )[0]!.n;
-    while ((await lockWaits()) === 0) {
-      if (Date.now() > deadline) throw new Error('the series never waited on the uncommitted booking');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await expect.poll(waiting, { timeout: 10_000 }).toBe(1);
     commit();
     await holding;
     const problem = expectProblem(await answer, 409, 'SERIES_CONFLICT');
@@ -523,6 +520,26 @@ describe('recurring reservations', () => {
       expectProblem(await t.request({ method: 'DELETE', url: `/api/reservation/series/${series.id}`, token, query: { from: 'soon' } }), 400);
     });
 
+    it('deletes a series once its last occurrence is gone (cancelled, or deleted one by one)', async () => {
+      const { token } = await person();
+      const stored = async (id: string) => (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from reservation_series where id = ${id}`))[0]!.n;
+      const rule = { frequency: 'DAILY', count: 2 };
+      const body = (desk: string) => ({ deskId: desk, startTime: '2030-04-10T09:00:00Z', endTime: '2030-04-10T10:00:00Z', timeZone: 'UTC', rule });
+      const cancelled = await created(token, body((await freshDesk()).id));
+      const all = await t.request({ method: 'DELETE', url: `/api/reservation/series/${cancelled.id}`, token });
+      expect(all.statusCode, all.body).toBe(200);
+      expect(all.json<SeriesBody>().occurrences).toEqual([]);
+      expect(await stored(cancelled.id)).toBe(0);
+      expectProblem(await t.request({ method: 'GET', url: `/api/reservation/series/${cancelled.id}`, token }), 404);
+
+      const { token: other } = await person();
+      const single = await created(other, body((await freshDesk()).id));
+      expect((await t.request({ method: 'DELETE', url: `/api/reservation/${single.occurrences[0]!.reservationId}`, token: other })).statusCode).toBe(204);
+      expect(await stored(single.id)).toBe(1);
+      expect((await t.request({ method: 'DELETE', url: `/api/reservation/${single.occurrences[1]!.reservationId}`, token: other })).statusCode).toBe(204);
+      expect(await stored(single.id)).toBe(0);
+    });
+
     it('a deleted desk takes its series along; reservations keep nothing dangling', async () => {
       const { token } = await person();
       const desk = await freshDesk();
@@ -542,5 +559,80 @@ describe('recurring reservations', () => {
       expect(removed.statusCode, removed.body).toBeLessThan(300);
       expectProblem(await t.request({ method: 'GET', url: `/api/reservation/series/${series.id}`, token }), 404);
     });
+  });
+});
+
+describe('per-person bounds of series and reservation writes', () => {
+  let t: TestApp;
+  let db: Database;
+  let place: Awaited<ReturnType<typeof insertDeskInNewRoom>>;
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock: new TestClock(NOW), env: { SERIES_PER_USER: '2', RESERVATION_WRITES_PER_MINUTE: '5' } });
+    db = t.database.handle.db;
+    place = await insertDeskInNewRoom(db);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses a third series with occurrences to come (409 TOO_MANY_SERIES), and a sixth write within the minute (429 TOO_MANY_WRITES)', async () => {
+    const me = await t.createUser({ email: 'bounded@example.test', password: PASSWORD });
+    const token = (await t.login(me.email, PASSWORD)).accessToken;
+    const series = (day: number) => ({
+      deskId: place.desk.id,
+      startTime: `2030-04-${String(day).padStart(2, '0')}T09:00:00Z`,
+      endTime: `2030-04-${String(day).padStart(2, '0')}T10:00:00Z`,
+      timeZone: 'UTC',
+      rule: { frequency: 'DAILY', count: 2 },
+    });
+    const post = (payload: object) => t.request({ method: 'POST', url: '/api/reservation/series', token, payload });
+    expect((await post(series(10))).statusCode).toBe(200);
+    expect((await post(series(12))).statusCode).toBe(200);
+    expectProblem(await post(series(14)), 409, 'TOO_MANY_SERIES');
+    // Admins book for others without a per-minute limit; the cap is the person's.
+    const admin = await t.adminToken();
+    expectProblem(
+      await t.request({ method: 'POST', url: '/api/reservation/series', token: admin, payload: { ...series(16), userId: me.id } }),
+      409,
+      'TOO_MANY_SERIES',
+    );
+    // Three writes so far; two more pass, the sixth waits for the next minute.
+    const book = (hour: number) =>
+      t.request({
+        method: 'POST',
+        url: '/api/reservation',
+        token,
+        payload: { deskId: place.desk.id, startTime: `2030-05-02T${hour}:00:00Z`, endTime: `2030-05-02T${hour}:30:00Z` },
+      });
+    expect((await book(10)).statusCode).toBe(200);
+    expect((await book(11)).statusCode).toBe(200);
+    const refused = await book(12);
+    expectProblem(refused, 429, 'TOO_MANY_WRITES');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/reservation',
+          token: admin,
+          payload: { deskId: place.desk.id, userId: me.id, startTime: '2030-05-03T10:00:00Z', endTime: '2030-05-03T10:30:00Z' },
+        })
+      ).statusCode,
+    ).toBe(200);
+  });
+
+  it('limits every operation that writes reservations (each listed operation exists, with its 429 documented)', () => {
+    for (const route of RESERVATION_WRITE_ROUTES) {
+      const [method, url] = route.split(' ') as ['POST' | 'PUT' | 'DELETE', string];
+      expect(t.app.hasRoute({ method, url }), route).toBe(true);
+    }
+    const spec = t.app.swagger() as unknown as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    for (const route of RESERVATION_WRITE_ROUTES) {
+      const [method, url] = route.split(' ') as [string, string];
+      const path = url.replace(/:(\w+)/g, '{$1}');
+      expect(spec.paths[path]?.[method.toLowerCase()]?.responses['429'], route).toBeDefined();
+    }
   });
 });

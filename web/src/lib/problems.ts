@@ -20,6 +20,8 @@ export interface Problem {
   occurrences?: { date: string; startTime: string; endTime: string; reason: string }[];
   /** Seconds, from the Retry-After header. */
   retryAfter?: number;
+  /** The limit a request would have gone past (RESERVATION_LIMIT_REACHED). */
+  limit?: { name: string; max: number; current: number; requested: number };
 }
 
 export class ApiError extends Error {
@@ -63,6 +65,11 @@ export function toProblem(status: number, body: unknown, retryAfterHeader?: stri
     }
     const dependents = dependentsOf(body.dependents);
     if (dependents) problem.dependents = dependents;
+    if (isRecord(body.limit)) {
+      const [max, current, requested] = [body.limit.max, body.limit.current, body.limit.requested].map(count);
+      const name = text(body.limit.name);
+      if (name !== undefined && max !== undefined && current !== undefined && requested !== undefined) problem.limit = { name, max, current, requested };
+    }
   }
   const retryAfter = Number(retryAfterHeader);
   if (retryAfterHeader && Number.isFinite(retryAfter) && retryAfter > 0) problem.retryAfter = retryAfter;
@@ -161,6 +168,8 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
     const ranges = conflictRanges(problem);
     return `That time is already booked${ranges ? ` (${ranges})` : ''}.`;
   },
+  RESERVATION_LIMIT_REACHED: (problem) =>
+    sentence(`You already hold as many upcoming reservations as you may${problem.limit ? ` (${problem.limit.max})` : ''}; cancel one before booking more`),
   DESK_NOT_BOOKABLE: () => 'This desk cannot be booked: it is a fixed desk or its room is closed.',
   HAS_DEPENDENTS: (problem, subject) => dependentsMessage(problem, subject),
   SERIES_CONFLICT: (problem) => {
