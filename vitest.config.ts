@@ -32,12 +32,16 @@ export const UNIT = [
 
 /**
  * Other processes than vitest's: server processes (crash, outage, balancer, replica, two
- * processes on one database), the browser, OpenLDAP, PgBouncer, the scripts (bench quick run, seed).
+ * processes on one database), the browser, OpenLDAP, PgBouncer, the scripts (bench quick run,
+ * seed), the build and the container image.
  */
 export const SYSTEM = [
   'test/server/**/*.test.ts',
   'test/e2e/**/*.test.ts',
   'test/scripts/**/*.test.ts',
+  // The build (tsc, the Node 24 installer script) and the container image: processes of their own.
+  'test/build/**/*.test.ts',
+  'test/container/**/*.test.ts',
   'test/db/pooler.test.ts',
   'test/modules/attendance/release-processes.test.ts',
   'test/modules/auth/ldap.test.ts',
