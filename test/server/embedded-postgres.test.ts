@@ -8,6 +8,7 @@ import { DataDirInUseError } from '../../src/db/data-dir-lock.js';
 import { EMBEDDED_SYSTEM_USER, LegacyDataDirError, startEmbeddedPostgres, type EmbeddedCluster } from '../../src/db/embedded-postgres.js';
 import { pgErrorCode } from '../../src/db/errors.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
+import { TEST_ONLY_ENV } from '../helpers/test-env.js';
 import { adminWithDesk, call, slot, timed, type Outcome } from '../helpers/load.js';
 import { freePort, killServers, startServer, waitHealthy, type ServerProcess } from '../helpers/server-process.js';
 
@@ -223,7 +224,7 @@ describe('a Deskbook server on the embedded PostgreSQL', () => {
     const seed = (...args: string[]) =>
       new Promise<{ code: number | null; output: string }>((resolve) => {
         const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--profile', 'small', ...args], {
-          env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dir, PASSWORD_HASH_COST: 'test', NODE_ENV: 'test' },
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dir, ...TEST_ONLY_ENV },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         let output = '';

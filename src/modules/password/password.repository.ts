@@ -13,14 +13,16 @@ export class PasswordTokensRepository {
   /**
    * Stores a new token for the user, if `email` (where it is about to be mailed) is still their
    * address; the older one, if any, stops working (one row per user). The user row is read
-   * FOR SHARE, so an address change in flight is waited for and then seen. Answers whether it was stored.
+   * FOR SHARE, so an address change in flight is waited for and then seen. A "set your password"
+   * link is stored only while the user has no password: an admin who set one meanwhile ended it
+   * (docs/behaviour.md#password-links-and-directory-sign-in). Answers whether it was stored.
    */
   async replace(userId: string, email: string, tokenHash: string, purpose: PasswordTokenPurpose, now: Date, expiresAt: Date): Promise<boolean> {
     const rows = await queryRows<{ user_id: string }>(
       this.db,
       sql`insert into password_tokens (user_id, token_hash, purpose, created_at, expires_at)
           select id, ${tokenHash}, ${purpose}::password_token_purpose, ${now.toISOString()}::timestamptz, ${expiresAt.toISOString()}::timestamptz
-          from users where id = ${userId} and email = ${email} for share
+          from users where id = ${userId} and email = ${email} ${purpose === 'setup' ? sql`and password_hash is null` : sql``} for share
           on conflict (user_id) do update set token_hash = excluded.token_hash, purpose = excluded.purpose, created_at = excluded.created_at, expires_at = excluded.expires_at
           returning user_id`,
     );
