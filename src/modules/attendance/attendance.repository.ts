@@ -2,6 +2,7 @@ import { and, count, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm
 import { queryRows, type Database } from '../../db/client.js';
 import { attendance, attendanceDefaults, departments, departmentSettings, desks, mailOutbox, reservations, rooms, users } from '../../db/schema.js';
 import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import { ReservationWriter } from '../reservations/reservations.writer.js';
 
 export type AttendanceStatus = (typeof attendance.status.enumValues)[number];
 
@@ -302,13 +303,8 @@ export class AttendanceRepository {
       if (due.length === 0) return { released: 0, cut: 0 };
       const ids = due.map((row) => row.id);
       await tx.update(attendance).set({ status: 'NO_SHOW', releasedAt: now }).where(inArray(attendance.reservationId, ids));
-      // Tells the planning trigger (migration attendance) to skip these rows: they are NO_SHOW already.
-      await tx.execute(sql`select set_config('deskbook.attendance_releasing', 'on', true)`);
-      const cut = await tx
-        .update(reservations)
-        .set({ endTime: sql`greatest(${now.toISOString()}::timestamptz, ${reservations.startTime} + interval '1 millisecond')`, modifiedAt: now })
-        .where(and(inArray(reservations.id, ids), gt(reservations.endTime, now)))
-        .returning({ id: reservations.id });
+      // The reservations module writes the table (docs/architecture.md#the-one-writer-of-reservations).
+      const cut = await ReservationWriter.cutForRelease(tx, ids, now);
       if (mails && cut.length > 0) {
         const released = await tx
           .select({
@@ -326,12 +322,7 @@ export class AttendanceRepository {
           .innerJoin(desks, eq(desks.id, reservations.deskId))
           .innerJoin(rooms, eq(rooms.id, desks.roomId))
           .leftJoin(departmentSettings, eq(departmentSettings.departmentId, rooms.departmentId))
-          .where(
-            inArray(
-              reservations.id,
-              cut.map((row) => row.id),
-            ),
-          );
+          .where(inArray(reservations.id, cut));
         await mails(tx, released);
       }
       return { released: ids.length, cut: cut.length };
