@@ -75,26 +75,19 @@ const view = {
 /**
  * The attendance plan of reservations starting after `after` (of one department, or all), written
  * again from the settings now in force; reservations already checked in or released keep theirs.
- * The same computation as the trigger attendance_plan (migration attendance).
+ * The plan itself is the database function attendance_plan_of (src/db/functions/attendance_plan_of.sql),
+ * which the triggers call too.
  */
 function replan(after: Date, departmentId?: string): SQL {
   const department = departmentId === undefined ? sql`` : sql` and ro.department_id = ${departmentId}`;
   return sql`
     insert into attendance (reservation_id, status, check_in_opens_at, release_at)
-    select p.id,
-           case when p.required then 'PENDING' else 'NOT_REQUIRED' end::attendance_status,
-           p.start_time - p.opens_ms * interval '1 millisecond',
-           case when p.required then least(p.start_time + p.grace_ms * interval '1 millisecond', p.end_time) end
-      from (select r.id, r.start_time, r.end_time,
-                   coalesce(s.check_in_required, g.check_in_required, false) as required,
-                   coalesce(s.check_in_opens_before_ms, g.check_in_opens_before_ms, 900000) as opens_ms,
-                   coalesce(s.check_in_grace_ms, g.check_in_grace_ms, 1200000) as grace_ms
-              from reservations r
-              join desks d on d.id = r.desk_id
-              join rooms ro on ro.id = d.room_id
-              left join attendance_defaults g on g.id = 1
-              left join department_settings s on s.department_id = ro.department_id
-             where r.start_time > ${after.toISOString()}::timestamptz${department}) p
+    select r.id, p.status, p.check_in_opens_at, p.release_at
+      from reservations r
+      join desks d on d.id = r.desk_id
+      join rooms ro on ro.id = d.room_id
+      cross join lateral attendance_plan_of(r.desk_id, r.start_time, r.end_time) p
+     where r.start_time > ${after.toISOString()}::timestamptz${department}
     on conflict (reservation_id) do update
        set status = excluded.status, check_in_opens_at = excluded.check_in_opens_at, release_at = excluded.release_at
      where attendance.status in ('PENDING', 'NOT_REQUIRED')`;

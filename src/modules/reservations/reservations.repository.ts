@@ -203,14 +203,18 @@ export class ReservationsRepository {
     return rows.length;
   }
 
-  /** Cuts the end of those of `ids` not yet ended to `now` (at least 1 ms after their start); answers the ids cut. */
+  /** Cuts the end of those of `ids` not yet ended to `now` (at least 1 ms after their start) and marks them released; answers the ids cut. */
   async cutForRelease(ids: string[], now: Date): Promise<string[]> {
     if (ids.length === 0) return [];
-    // Tells the planning trigger (migration attendance) to skip these rows: they are NO_SHOW already.
-    await this.db.execute(sql`select set_config('deskbook.attendance_releasing', 'on', true)`);
     const rows = await this.db
       .update(reservations)
-      .set({ endTime: sql`greatest(${now.toISOString()}::timestamptz, ${reservations.startTime} + interval '1 millisecond')`, modifiedAt: now })
+      // released_at tells the triggers this change is a release (src/db/functions/): calendars cancel
+      // the event at its new end, the attendance (NO_SHOW already) is not planned again.
+      .set({
+        endTime: sql`greatest(${now.toISOString()}::timestamptz, ${reservations.startTime} + interval '1 millisecond')`,
+        modifiedAt: now,
+        releasedAt: now,
+      })
       .where(and(inArray(reservations.id, ids), gt(reservations.endTime, now)))
       .returning({ id: reservations.id });
     return rows.map((row) => row.id);
