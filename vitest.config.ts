@@ -1,53 +1,97 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
-// Every test file runs on the embedded database (PGlite); with TEST_DATABASE_URL set (an admin
-// connection to a PostgreSQL server) it runs a second time against that server, each test file
-// in a fresh database of its own.
-// Each project's global setup migrates one template database that every test database copies
-// (test/helpers/template-setup.ts).
-const shared = { include: ['test/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000, globalSetup: ['test/helpers/template-setup.ts'] };
-const projects: { test: Record<string, unknown> }[] = [{ test: { ...shared, name: 'pglite', env: { TEST_DB: 'pglite' } } }];
-if (process.env.TEST_DATABASE_URL) projects.push({ test: { ...shared, name: 'postgres', env: { TEST_DB: 'postgres' } } });
+/**
+ * The tests in tiers (README.md#tests, docs/testing.md): every file belongs to exactly one of
+ * `unit`, `api` and `system`; `pgbouncer` runs a named subset of them once more through PgBouncer.
+ * `npx vitest run --project <name>` runs one tier; `npm test` runs them all.
+ *
+ * Every project with a database runs on PostgreSQL: the embedded PostgreSQL 17 the global setup
+ * starts once per run in a temporary directory, or TEST_DATABASE_URL's server (an admin
+ * connection); each test file gets fresh databases of its own, copies of one migrated template
+ * (test/helpers/database-setup.ts).
+ */
 
-// A named subset of the API suite, one or more files per module, a third time with every pool
-// through Debian's PgBouncer in transaction mode (docs/deployment.md#through-pgbouncer-in-transaction-mode).
-// Server processes the files start go through the same PgBouncer (serverDatabaseEnv in
-// test/helpers/database.ts), so the booking storms of concurrency.test.ts run through it too.
+/** No database, no server process, no browser: pure functions, config, docs, the web app's code. Seconds. */
+export const UNIT = [
+  'test/architecture.test.ts',
+  'test/config.test.ts',
+  'test/docs.test.ts',
+  'test/db/availability.test.ts',
+  'test/db/postgres-queue.test.ts',
+  'test/db/replica.test.ts',
+  'test/identity/password-hashing.test.ts',
+  'test/identity/policy.test.ts',
+  'test/infrastructure/images/decode-queue.test.ts',
+  'test/shared/**/*.test.ts',
+  // The web app's code, and its build; serving.test.ts serves it from a test app (api).
+  ...readdirSync('test/web')
+    .filter((name) => name.endsWith('.test.ts') && name !== 'serving.test.ts')
+    .map((name) => `test/web/${name}`),
+];
+
+/**
+ * Other processes than vitest's: server processes (crash, outage, balancer, replica, two
+ * processes on one database), the browser, OpenLDAP, PgBouncer, the scripts (bench quick run,
+ * seed), the build and the container image.
+ */
+export const SYSTEM = [
+  'test/server/**/*.test.ts',
+  'test/e2e/**/*.test.ts',
+  'test/scripts/**/*.test.ts',
+  // The build (tsc, the Node 24 installer script) and the container image: processes of their own.
+  'test/build/**/*.test.ts',
+  'test/container/**/*.test.ts',
+  'test/db/pooler.test.ts',
+  'test/modules/attendance/release-processes.test.ts',
+  'test/modules/auth/ldap.test.ts',
+  'test/modules/auth/ldap-groups.test.ts',
+  'test/modules/avatars/decode-memory.test.ts',
+  'test/modules/reservations/concurrency.test.ts',
+];
+
+// A named subset once more with every pool through Debian's PgBouncer in transaction mode
+// (docs/deployment.md#through-pgbouncer-in-transaction-mode): the files whose writes run in
+// transactions, take locks or race, and the two that start several server processes (their
+// processes go through the same PgBouncer, serverDatabaseEnv in test/helpers/database.ts).
+// Read-only lists run their statements the same way and are left out.
 export const THROUGH_PGBOUNCER = [
   'test/modules/attendance/attendance.test.ts',
   'test/modules/attendance/release-processes.test.ts',
   'test/modules/auth/auth.test.ts',
-  'test/modules/avatars/avatars.test.ts',
   'test/modules/calendar/bounds.test.ts',
-  'test/modules/calendar/feed.test.ts',
   'test/modules/calendar/invitations.test.ts',
-  'test/modules/department-images/department-images.test.ts',
-  'test/modules/floor-plans/floor-plans.test.ts',
   'test/modules/inventory/rooms-desks.test.ts',
-  'test/modules/inventory/departments.test.ts',
-  'test/modules/oidc/oidc.test.ts',
   'test/modules/password/password.test.ts',
   'test/modules/reports/reports.test.ts',
   'test/modules/reservations/concurrency.test.ts',
   'test/modules/reservations/deadlock.test.ts',
   'test/modules/reservations/reservations.test.ts',
-  'test/modules/search/places.test.ts',
-  'test/modules/self/self.test.ts',
   'test/modules/series/series.test.ts',
   'test/modules/sessions/sessions.test.ts',
   'test/modules/settings/settings.test.ts',
-  'test/modules/stats/stats.test.ts',
   'test/modules/users/users.test.ts',
 ];
-if (process.env.TEST_DATABASE_URL && existsSync('/usr/sbin/pgbouncer'))
+
+const timeouts = { testTimeout: 60_000, hookTimeout: 120_000 };
+const databaseSetup = 'test/helpers/database-setup.ts';
+
+const projects: { test: Record<string, unknown> }[] = [
+  // One module graph for every unit file (no per-file isolation): they hold no state across files
+  // (password-hashing.test.ts puts the hash cost back), and the tier runs in half the time.
+  { test: { ...timeouts, name: 'unit', include: UNIT, isolate: false } },
+  // Everything else: the service through app.inject on a database of its own (a new file lands here).
+  { test: { ...timeouts, name: 'api', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SYSTEM], globalSetup: [databaseSetup] } },
+  { test: { ...timeouts, name: 'system', include: SYSTEM, globalSetup: [databaseSetup] } },
+];
+if (existsSync('/usr/sbin/pgbouncer'))
   projects.push({
     test: {
-      ...shared,
-      include: THROUGH_PGBOUNCER,
+      ...timeouts,
       name: 'pgbouncer',
-      env: { TEST_DB: 'postgres', TEST_POOLER: 'transaction' },
-      globalSetup: ['test/helpers/template-setup.ts', 'test/helpers/pgbouncer-setup.ts'],
+      include: THROUGH_PGBOUNCER,
+      env: { TEST_POOLER: 'transaction' },
+      globalSetup: [databaseSetup, 'test/helpers/pgbouncer-setup.ts'],
     },
   });
 

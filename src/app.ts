@@ -17,6 +17,7 @@ import type { DirectoryAuthenticator } from './modules/auth/directory.js';
 import { LdapDirectory } from './modules/auth/ldap.js';
 import { resolveSigningSecret } from './modules/auth/signing-secret.js';
 import { LoginThrottle, ThrottleRepository } from './identity/throttle.js';
+import { setPasswordHashCost } from './identity/password-hashing.js';
 import { TokenService } from './modules/auth/tokens.js';
 import { avatarsRoutes } from './modules/avatars/avatars.routes.js';
 import { AvatarsService } from './modules/avatars/avatars.service.js';
@@ -124,6 +125,23 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
 }
 
 /**
+ * Background work of the service a caller can wait for, instead of sleeping
+ * (docs/testing.md#background-work): the tests use it.
+ */
+export interface BackgroundWork {
+  /** Resolves once the password and account mails being sent now are sent (or failed). */
+  passwordMails(): Promise<void>;
+  /** Resolves once a whole round of the attendance release loop that starts after the call has run. */
+  releaseRound(): Promise<number>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    background: BackgroundWork;
+  }
+}
+
+/**
  * The whole service as one plugin: migrations (under a lock), first-admin bootstrap, services
  * and routes. server.ts registers it; so do the tests.
  */
@@ -132,6 +150,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const { db } = database;
   const clock = options.clock ?? systemClock;
 
+  setPasswordHashCost(config.PASSWORD_HASH_COST);
   const applied = await migrate(db);
   if (applied > 0) app.log.info({ applied }, 'database migrations applied');
   await ensureFirstAdmin(db, { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD }, app.log, clock);
@@ -307,6 +326,10 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     publicUrl: config.PUBLIC_URL,
   });
   app.addHook('onReady', async () => releaseLoop.start());
+  app.decorate('background', {
+    passwordMails: () => passwords.settle(),
+    releaseRound: () => releaseLoop.nextRound(),
+  } satisfies BackgroundWork);
   if (replica) app.addHook('onReady', async () => replica.start());
   // Invitation mails leave from the outbox the reservations trigger fills (docs/behaviour.md#invitation-mails).
   if (config.CALENDAR_MAIL_INTERVAL > 0) app.addHook('onReady', async () => invitations.start(config.CALENDAR_MAIL_INTERVAL));

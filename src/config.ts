@@ -295,6 +295,11 @@ const specs = {
     default: '5m',
     parse: duration(0, 86_400_000),
   },
+  PASSWORD_HASH_COST: {
+    doc: 'Test suites only. standard: passwords are hashed with argon2id at OWASP’s minimum cost (19 MiB, 2 passes). minimal: the lowest cost argon2id allows (64 KiB, 1 pass), which a guessing attack breaks in no time; accepted only with NODE_ENV=test and refused otherwise, so that a test suite signing in thousands of times runs faster (docs/testing.md#password-hashing-in-tests).',
+    default: 'standard',
+    parse: oneOf('standard', 'minimal'),
+  },
   ACCOUNT_SETUP_TTL: { doc: 'How long the "set your password" link of a new account works.', default: '72h', parse: duration(60_000, 30 * 86_400_000) },
   IMAGE_MAX_BYTES: { doc: 'Largest image upload (department images, avatars); 413 above.', default: '5242880', parse: integer(1024, 100 * 1024 * 1024) },
   IMAGE_MAX_PIXELS: {
@@ -472,6 +477,10 @@ export function loadConfig(env: Environment = process.env): Config {
   }
   if (config.OIDC_ROLE_CLAIM !== undefined && config.OIDC_ADMIN_VALUES === undefined) {
     problems.push('OIDC_ADMIN_VALUES is required when OIDC_ROLE_CLAIM is set');
+  }
+  // Never on a real service: a test-only cost needs NODE_ENV=test (vitest sets it), not merely "not production".
+  if (config.PASSWORD_HASH_COST === 'minimal' && env.NODE_ENV !== 'test') {
+    problems.push(`PASSWORD_HASH_COST=minimal is for test suites only and needs NODE_ENV=test (got NODE_ENV=${JSON.stringify(env.NODE_ENV ?? '')})`);
   }
   if (config.DATABASE_READ_URL !== undefined && config.DATABASE_URL === undefined) {
     problems.push('DATABASE_READ_URL needs DATABASE_URL (the embedded database has no replica)');

@@ -228,6 +228,23 @@ describe('loadConfig', () => {
   });
 });
 
+describe('PASSWORD_HASH_COST (docs/testing.md#password-hashing-in-tests)', () => {
+  it('is standard by default', () => {
+    expect(loadConfig({}).PASSWORD_HASH_COST).toBe('standard');
+  });
+
+  it.each([[undefined], ['production'], ['development'], ['']])('refuses minimal with NODE_ENV=%j', (nodeEnv) => {
+    const error = configError({ PASSWORD_HASH_COST: 'minimal', NODE_ENV: nodeEnv });
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toMatch(/^PASSWORD_HASH_COST=minimal is for test suites only and needs NODE_ENV=test/);
+  });
+
+  it('takes minimal under NODE_ENV=test only, and refuses other values', () => {
+    expect(loadConfig({ PASSWORD_HASH_COST: 'minimal', NODE_ENV: 'test' }).PASSWORD_HASH_COST).toBe('minimal');
+    expect(configError({ PASSWORD_HASH_COST: 'none', NODE_ENV: 'test' }).problems[0]).toMatch(/^PASSWORD_HASH_COST must be one of standard, minimal/);
+  });
+});
+
 describe('HTTP limits (docs/behaviour.md, HTTP)', () => {
   it('cut a slow request within 30 s by default and cap the connections', () => {
     const config = loadConfig({});

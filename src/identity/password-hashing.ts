@@ -2,9 +2,29 @@ import { availableParallelism } from 'node:os';
 import { hash, verify, type Options } from '@node-rs/argon2';
 import pLimit from 'p-limit';
 
-/** argon2id with OWASP's recommended minimum cost (19 MiB, 2 passes). */
+export type PasswordHashCost = 'standard' | 'minimal';
+
 // algorithm 2 = Argon2id (a const enum, which isolated modules cannot import).
-const OPTIONS: Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const COSTS: Record<PasswordHashCost, Options> = {
+  /** OWASP's recommended minimum cost (19 MiB, 2 passes). */
+  standard: { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 },
+  /**
+   * The lowest argon2id allows, for test suites only (PASSWORD_HASH_COST=minimal, which config.ts
+   * accepts with NODE_ENV=test alone; docs/testing.md#password-hashing-in-tests).
+   */
+  minimal: { algorithm: 2, memoryCost: 64, timeCost: 1, parallelism: 1 },
+};
+let options: Options = COSTS.standard;
+
+/**
+ * The cost of the hashes made from now on, set by the service at start from PASSWORD_HASH_COST.
+ * Verifying reads the cost from the stored hash, so hashes of either cost keep verifying.
+ */
+export function setPasswordHashCost(cost: PasswordHashCost): void {
+  if (options === COSTS[cost]) return;
+  options = COSTS[cost];
+  decoyHash = undefined;
+}
 
 /**
  * Each hash holds its 19 MiB while it runs, on libuv's pool (4 threads): a burst of sign-ins held
@@ -14,7 +34,7 @@ const OPTIONS: Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parall
 export const MAX_CONCURRENT_HASHES = Math.min(4, availableParallelism());
 const hashing = pLimit(MAX_CONCURRENT_HASHES);
 
-export const hashPassword = (password: string): Promise<string> => hashing(() => hash(password, OPTIONS));
+export const hashPassword = (password: string): Promise<string> => hashing(() => hash(password, options));
 
 // Verified against when the account does not exist, so that a wrong e-mail costs as much time as a wrong password.
 let decoyHash: Promise<string> | undefined;

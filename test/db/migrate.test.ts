@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type Database, type DatabaseHandle } from '../../src/db/client.js';
 import { MigrationError, migrate } from '../../src/db/migrate.js';
-import { createPostgresDatabase, createTestDatabase, onPostgres, testDbKind, type TestDatabase } from '../helpers/database.js';
+import { createPostgresDatabase, createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 const MIGRATIONS = fileURLToPath(new URL('../../migrations', import.meta.url));
 
@@ -38,7 +38,7 @@ function copyMigrations(temps: string[]): string {
   return dir;
 }
 
-describe(`migrate() on ${testDbKind}`, () => {
+describe('migrate() on a fresh database', () => {
   let database: TestDatabase;
   const temps: string[] = [];
 
@@ -112,7 +112,7 @@ describe(`migrate() on ${testDbKind}`, () => {
   });
 });
 
-describe.runIf(onPostgres)('migrate() from two processes at once (PostgreSQL)', () => {
+describe('migrate() from two pools at once, as two processes', () => {
   let created: Awaited<ReturnType<typeof createPostgresDatabase>>;
   const handles: DatabaseHandle[] = [];
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../src/db/client.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/database.js';
+import { adminUrl, createPostgresDatabase } from '../helpers/database.js';
 import { pgbouncerInstalled, startPgBouncer, type PgBouncer } from '../helpers/pgbouncer.js';
 
 /**
@@ -11,14 +11,14 @@ import { pgbouncerInstalled, startPgBouncer, type PgBouncer } from '../helpers/p
  * statement pipelined behind a parameterless one waited forever), and no statement is left
  * prepared on the server.
  */
-describe.runIf(onPostgres && pgbouncerInstalled())('through PgBouncer in transaction mode', () => {
+describe.runIf(pgbouncerInstalled())('through PgBouncer in transaction mode', () => {
   let bouncer: PgBouncer;
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   const handles: DatabaseHandle[] = [];
 
   beforeAll(async () => {
     database = await createPostgresDatabase();
-    bouncer = await startPgBouncer(process.env.TEST_DATABASE_URL!, { poolSize: 2 });
+    bouncer = await startPgBouncer(adminUrl(), { poolSize: 2 });
     for (let i = 0; i < 3; i++) handles.push(await openDatabase({ kind: 'postgres', url: bouncer.through(database.url), pooler: 'transaction', poolSize: 2 }));
   });
 

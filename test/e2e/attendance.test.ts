@@ -1,8 +1,7 @@
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { browserTestsRunHere, DESKTOP, PHONE, SCREENSHOTS, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { DESKTOP, PHONE, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
 import { eq } from 'drizzle-orm';
 import { attendance } from '../../src/db/schema.js';
 import { insertDepartment, insertDesk, insertReservation, insertRoom } from '../helpers/fixtures.js';
@@ -23,7 +22,7 @@ function earliestZone(): string {
   return zones.reduce((best, zone) => (hourIn(zone) < hourIn(best) ? zone : best));
 }
 
-describe.skipIf(!browserTestsRunHere)('attendance in a browser', () => {
+describe('attendance in a browser', () => {
   let app: BrowserApp;
 
   beforeAll(async () => {
@@ -103,7 +102,7 @@ describe.skipIf(!browserTestsRunHere)('attendance in a browser', () => {
     await page.getByRole('button', { name: 'Check in: desk L-01' }).click();
     await page.getByText('Checked in: desk L-01.').waitFor();
     await page.locator('.desk-now [data-status="CHECKED_IN"]').waitFor();
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'desk-page-phone.png'), fullPage: true });
+    await screenshot(page, 'desk-page-phone.png');
     // My reservations shows the attendance too.
     await page.goto(`${app.baseUrl}/reservations`);
     await page.getByRole('heading', { name: 'My reservations' }).waitFor();
@@ -131,7 +130,7 @@ describe.skipIf(!browserTestsRunHere)('attendance in a browser', () => {
     await admin.getByText('Alice Adams').first().waitFor();
     await admin.getByText('Bob Brown').first().waitFor();
     await admin.locator('[data-status="NO_SHOW"]').first().waitFor();
-    await admin.screenshot({ path: path.join(SCREENSHOTS, 'attendance-admin-desktop.png'), fullPage: true });
+    await screenshot(admin, 'attendance-admin-desktop.png');
 
     // The room page offers the label sheet.
     await admin.goto(`${app.baseUrl}/admin/departments/${department.id}/rooms/${room.id}`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { browserTestsRunHere, screenshots, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { screenshots, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
 import { parseCalendar } from '../helpers/ical.js';
 
 /**
@@ -8,7 +8,7 @@ import { parseCalendar } from '../helpers/ical.js';
  * create the private feed link, copy it, subscribe to it (read it as a calendar app would),
  * replace it (the old link answers 404), and switch the invitation mails off.
  */
-describe.skipIf(!browserTestsRunHere)('the calendar section of the profile page', () => {
+describe('the calendar section of the profile page', () => {
   let app: BrowserApp;
   let token: string;
   let reservationId: string;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutPlan, renderPlanImage } from '../../scripts/seed/floor-plan.js';
 import { desks as desksTable, rooms as roomsTable } from '../../src/db/schema.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { BROWSER_TIME_ZONE, browserTestsRunHere, localIn, screenshots, signIn, startBrowserApp, tomorrowIn, type BrowserApp } from '../helpers/browser.js';
+import { BROWSER_TIME_ZONE, localIn, screenshots, signIn, startBrowserApp, tomorrowIn, type BrowserApp } from '../helpers/browser.js';
 import { insertDepartment } from '../helpers/fixtures.js';
 
 /**
@@ -43,7 +43,7 @@ async function axeViolations(page: Page): Promise<string[]> {
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} (${v.targets.join(', ')})`);
 }
 
-describe.skipIf(!browserTestsRunHere)('floor plans in a browser', () => {
+describe('floor plans in a browser', () => {
   let app: BrowserApp;
   let adminToken: string;
 

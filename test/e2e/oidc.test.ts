@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { browserTestsRunHere, openMenu, screenshots, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { openMenu, screenshots, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
 import { startOidcProvider, type TestProvider } from '../helpers/oidc-provider.js';
 import { freePort } from '../helpers/slapd.js';
 
@@ -11,7 +11,7 @@ import { freePort } from '../helpers/slapd.js';
  * profile saying how the account signs in, and an error explained
  * (docs/behaviour.md#single-sign-on-openid-connect).
  */
-describe.skipIf(!browserTestsRunHere)('single sign-on in a browser', () => {
+describe('single sign-on in a browser', () => {
   let provider: TestProvider;
   let browser: BrowserApp;
 

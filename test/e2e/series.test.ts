@@ -1,17 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import {
-  BROWSER_TIME_ZONE as TIME_ZONE,
-  browserTestsRunHere,
-  localIn,
-  openMenu,
-  screenshots,
-  signIn,
-  startBrowserApp,
-  tomorrowIn,
-  type BrowserApp,
-} from '../helpers/browser.js';
+import { BROWSER_TIME_ZONE as TIME_ZONE, localIn, openMenu, screenshots, signIn, startBrowserApp, tomorrowIn, type BrowserApp } from '../helpers/browser.js';
 
 const ALICE = { firstName: 'Alice', lastName: 'Lindqvist', email: 'alice.series@example.test', password: 'alice-password-1' };
 
@@ -26,7 +16,7 @@ interface SeriesBody {
  * booking, books the free ones, finds the series in My reservations and in the week view, and
  * cancels it from its third date on. Screenshots land in docs/screenshots/.
  */
-describe.skipIf(!browserTestsRunHere)('recurring reservations in a browser', () => {
+describe('recurring reservations in a browser', () => {
   let app: BrowserApp;
   let adminToken: string;
   let aliceId: string;

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
 import {
   BROWSER_TIME_ZONE as TIME_ZONE,
-  browserTestsRunHere,
   localIn,
   openMenu,
   screenshots,
@@ -23,7 +22,7 @@ const BOB = { firstName: 'Bob', lastName: 'Okafor', email: 'bob@example.test', p
  * password, one user books a desk that the other one then loses, the booker reports a broken docking station, the admin sees the report and the
  * statistics. Screenshots of the main pages land in docs/screenshots/.
  */
-describe.skipIf(!browserTestsRunHere)('the web app in a browser', () => {
+describe('the web app in a browser', () => {
   let app: BrowserApp;
   let baseUrl: string;
   let problems: string[];

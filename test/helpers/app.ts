@@ -6,6 +6,7 @@ import { loggerOptions } from '../../src/logging.js';
 import type { DirectoryAuthenticator } from '../../src/modules/auth/directory.js';
 import type { Clock } from '../../src/shared/clock.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
+import { TEST_ONLY_ENV } from './test-env.js';
 
 export const ADMIN_EMAIL = 'admin@example.test';
 export const ADMIN_PASSWORD = 'admin-password-1';
@@ -92,7 +93,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   // No invitation-mail sender unless a test asks for one: its background statements would land in other tests' statement counts.
   // Nor a per-minute limit on one user's reservation writes: tests book fast; the limit's own tests set it.
   const logging = options.logLines ? { LOG_LEVEL: 'debug', REQUEST_LOG: 'true' } : { LOG_LEVEL: 'silent', REQUEST_LOG: 'false' };
-  const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, ...logging, CALENDAR_MAIL_INTERVAL: '0', RESERVATION_WRITES_PER_MINUTE: '100000', ...options.env });
+  const config = loadConfig({
+    ...TEST_ONLY_ENV,
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    ...logging,
+    CALENDAR_MAIL_INTERVAL: '0',
+    RESERVATION_WRITES_PER_MINUTE: '100000',
+    ...options.env,
+  });
   const clock = options.clock ?? new TestClock();
   const sink = options.logLines;
   const logger = sink

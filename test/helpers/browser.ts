@@ -10,22 +10,29 @@ import deskbook, { serverOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { projectPath } from '../../src/shared/paths.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './app.js';
-import { createTestDatabase, testDbKind, type TestDatabase } from './database.js';
+import { TEST_ONLY_ENV } from './test-env.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
 
 /**
  * The web app in a real browser (Debian's Chromium, headless, never a downloaded one) against a
- * real server on a fresh database, shared by the browser tests under test/e2e/.
+ * real server on a fresh database, shared by the browser tests under test/e2e/ (the `system` tier).
  *
- * Browser tests run once per `npm test`: in the postgres project when TEST_DATABASE_URL is set,
- * else in pglite.
+ * They take screenshots of the main pages for the docs only under `npm run screenshots`
+ * (DESKBOOK_SCREENSHOTS=1, docs/testing.md#screenshots): `npm test` writes no tracked file.
  */
-export const browserTestsRunHere = process.env.TEST_DATABASE_URL ? testDbKind === 'postgres' : testDbKind === 'pglite';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const BROWSER_TIME_ZONE = 'Europe/Berlin';
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 export const SCREENSHOTS = projectPath('docs', 'screenshots');
+/** Set by `npm run screenshots`: the browser tests then write docs/screenshots/. */
+export const WRITE_SCREENSHOTS = process.env.DESKBOOK_SCREENSHOTS === '1';
+
+/** A full-page screenshot into docs/screenshots/`file`, under `npm run screenshots` only. */
+export async function screenshot(page: Page, file: string): Promise<void> {
+  if (WRITE_SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, file), fullPage: true });
+}
 
 /** The elements sticking out on the right, to say what makes a page scroll sideways. */
 const WIDER_THAN_SCREEN = `[...document.querySelectorAll('body *')]
@@ -89,7 +96,7 @@ export async function startBrowserApp(env: Record<string, string> = {}, options:
     if (build.status !== 0) throw new Error(`web build failed:\n${build.stdout}\n${build.stderr}`);
   }
   const database = await createTestDatabase();
-  const config = loadConfig({ ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', ...env });
+  const config = loadConfig({ ...TEST_ONLY_ENV, ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', ...env });
   const server = Fastify(serverOptions(config, false));
   await server.register(deskbook, { config, database: database.handle });
   const baseUrl = await server.listen({ port: options.port ?? 0, host: '127.0.0.1' });
@@ -147,9 +154,12 @@ export async function openMenu(page: Page, link: string) {
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
 }
 
-/** Desktop and phone screenshots of what the page shows now; the phone one must not scroll sideways. */
+/**
+ * What the page shows now must fit a phone screen without scrolling sideways; under
+ * `npm run screenshots`, desktop and phone screenshots of it land in docs/screenshots/.
+ */
 export async function screenshots(page: Page, name: string) {
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-desktop.png`), fullPage: true });
+  await screenshot(page, `${name}-desktop.png`);
   await page.setViewportSize(PHONE);
   // Two frames: time for layouts that follow media queries in script (the charts) to re-render.
   await page.evaluate(TWO_FRAMES);
@@ -157,7 +167,7 @@ export async function screenshots(page: Page, name: string) {
   const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
   const culprits = overflow > 0 ? await page.evaluate(WIDER_THAN_SCREEN) : [];
   expect(overflow, `${name} is wider than a phone screen: ${JSON.stringify(culprits)}`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-phone.png`), fullPage: true });
+  await screenshot(page, `${name}-phone.png`);
   await page.setViewportSize(DESKTOP);
   await page.evaluate(TWO_FRAMES);
 }

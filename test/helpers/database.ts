@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { sql, type SQL } from 'drizzle-orm';
 import postgres from 'postgres';
 import { inject } from 'vitest';
 import { openDatabase, type DatabaseHandle, type QueryListener } from '../../src/db/client.js';
+import { throughLocalPort, withDatabase } from './database-url.js';
 
-export type TestDbKind = 'pglite' | 'postgres';
-
-/** Which database this vitest project runs on (see vitest.config.ts). */
-export const testDbKind: TestDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
-export const onPostgres = testDbKind === 'postgres';
+/**
+ * Every test database is a PostgreSQL database of its own on the run's test PostgreSQL: the
+ * embedded one the global setup started, or TEST_DATABASE_URL's server
+ * (test/helpers/database-setup.ts, docs/testing.md#the-test-database).
+ */
 
 /**
  * The `pgbouncer` vitest project (vitest.config.ts) runs a named subset of the suite with every
@@ -20,10 +20,7 @@ export const throughPgBouncer = process.env.TEST_POOLER === 'transaction';
 
 /** `url` of a test database rewritten to reach it through the project's PgBouncer. */
 function pooledUrl(url: string): string {
-  const target = new URL(url);
-  target.hostname = '127.0.0.1';
-  target.port = String(inject('pgbouncerPort'));
-  return target.toString();
+  return throughLocalPort(url, inject('pgbouncerPort'));
 }
 
 /**
@@ -35,56 +32,52 @@ export function serverDatabaseEnv(url: string): { DATABASE_URL: string; DATABASE
   return throughPgBouncer ? { DATABASE_URL: pooledUrl(url), DATABASE_POOLER: 'transaction' } : { DATABASE_URL: url };
 }
 
-function adminUrl(): string {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set');
-  return url;
+/** A superuser connection URL to the test PostgreSQL's `postgres` database (from the project's global setup). */
+export function adminUrl(): string {
+  return inject('adminDatabaseUrl');
 }
 
 /**
- * A new PostgreSQL database on the test server, a copy of the project's migrated template
- * (test/helpers/template-setup.ts) or, with `empty`, without a table; drop() removes it.
+ * A new PostgreSQL database on the test server, a copy of the run's migrated template
+ * (test/helpers/database-setup.ts) or, with `empty`, without a table; drop() removes it.
  */
 export async function createPostgresDatabase(options: { empty?: boolean } = {}): Promise<{ url: string; name: string; drop(): Promise<void> }> {
   const name = `deskbook_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
   const template = options.empty ? '' : ` template "${inject('templateDatabase')}"`;
-  await admin.unsafe(`create database "${name}"${template}`);
-  await admin.end();
-  const url = new URL(adminUrl());
-  url.pathname = `/${name}`;
+  try {
+    await admin.unsafe(`create database "${name}"${template}`);
+  } finally {
+    await admin.end();
+  }
   return {
-    url: url.toString(),
+    url: withDatabase(adminUrl(), name),
     name,
     async drop() {
       const again = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-      await again.unsafe(`drop database if exists "${name}" with (force)`);
-      await again.end();
+      try {
+        await again.unsafe(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await again.end();
+      }
     },
   };
 }
 
 export interface TestDatabase {
   handle: DatabaseHandle;
-  /** Set on PostgreSQL: the URL of this fresh database (for a second pool or a server process; direct, never through PgBouncer). */
-  url?: string;
+  /** The URL of this fresh database (for a second pool or a server process; direct, never through PgBouncer). */
+  url: string;
   dispose(): Promise<void>;
 }
 
-let pgliteTemplate: Blob | undefined;
-
 /**
- * A fresh database of this project's kind: in-memory PGlite, or a new PostgreSQL database; both
- * start with every migration applied (test/helpers/template-setup.ts) unless `empty` is set.
+ * A fresh PostgreSQL database of its own, opened with a pool (through the project's PgBouncer in
+ * the `pgbouncer` project); it starts with every migration applied unless `empty` is set.
  */
 export async function createTestDatabase(
   options: { poolSize?: number; statementTimeoutMs?: number; onQuery?: QueryListener; empty?: boolean } = {},
 ): Promise<TestDatabase> {
-  if (testDbKind === 'pglite') {
-    const initial = options.empty ? undefined : (pgliteTemplate ??= new Blob([readFileSync(inject('templateDataDir'))]));
-    const handle = await openDatabase({ kind: 'pglite', statementTimeoutMs: options.statementTimeoutMs, onQuery: options.onQuery, initial });
-    return { handle, dispose: () => handle.close() };
-  }
   const created = await createPostgresDatabase({ empty: options.empty });
   const handle = await openDatabase({
     kind: 'postgres',
@@ -143,9 +136,9 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Port of the PgBouncer the `pgbouncer` project's global setup started. */
     pgbouncerPort: number;
-    /** PostgreSQL projects: the migrated database every test database is a copy of (template-setup.ts). */
+    /** Superuser URL of the run's test PostgreSQL (database-setup.ts). */
+    adminDatabaseUrl: string;
+    /** The migrated database every test database is a copy of (database-setup.ts). */
     templateDatabase: string;
-    /** PGlite project: a file holding the migrated data directory every test database starts from. */
-    templateDataDir: string;
   }
 }

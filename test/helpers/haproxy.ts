@@ -19,14 +19,19 @@ export const haproxyInstalled = (): boolean => existsSync(HAPROXY);
 export interface HaProxy {
   port: number;
   base: string;
+  /** The names (s1, s2, …) of the servers HAProxy's checks hold UP now (from its stats socket). */
+  serversUp(): Promise<string[]>;
+  /** Resolves once HAProxy holds exactly these servers UP (polled, 10 s at most). */
+  waitUp(names: string[], timeoutMs?: number): Promise<void>;
   stderr(): string;
   stop(): Promise<void>;
 }
 
-export function haproxyConfig(port: number, servers: number[]): string {
+export function haproxyConfig(port: number, servers: number[], statsSocket?: string): string {
   return [
     'global',
     '  maxconn 2000',
+    ...(statsSocket ? [`  stats socket ${statsSocket} mode 600 level user`] : []),
     'defaults',
     '  mode http',
     '  timeout connect 2s',
@@ -53,7 +58,8 @@ export async function startHaProxy(servers: number[]): Promise<HaProxy> {
   const dir = mkdtempSync(path.join(tmpdir(), 'deskbook-haproxy-'));
   const port = await freePort();
   const file = path.join(dir, 'haproxy.cfg');
-  writeFileSync(file, haproxyConfig(port, servers));
+  const statsSocket = path.join(dir, 'stats.sock');
+  writeFileSync(file, haproxyConfig(port, servers, statsSocket));
   const child: ChildProcess = spawn(HAPROXY, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
@@ -70,9 +76,39 @@ export async function startHaProxy(servers: number[]): Promise<HaProxy> {
     if (Date.now() > deadline) throw new Error(`haproxy did not listen within 10 s:\n${err}`);
     await sleep(50);
   }
+  const serversUp = () =>
+    new Promise<string[]>((resolve, reject) => {
+      let csv = '';
+      const socket = net.connect(statsSocket, () => socket.write('show stat\n'));
+      socket.setEncoding('utf8').on('data', (chunk: string) => (csv += chunk));
+      socket.once('error', reject);
+      socket.once('end', () => {
+        const [header, ...rows] = csv.trim().split('\n');
+        const columns = (header ?? '').replace(/^# /, '').split(',');
+        const [name, status] = [columns.indexOf('svname'), columns.indexOf('status')];
+        resolve(
+          rows
+            .map((row) => row.split(','))
+            .filter((cells) => /^s\d+$/.test(cells[name] ?? '') && cells[status] === 'UP')
+            .map((cells) => cells[name]!),
+        );
+      });
+    });
   return {
     port,
     base: `http://127.0.0.1:${port}`,
+    serversUp,
+    async waitUp(names, timeoutMs = 10_000) {
+      const until = Date.now() + timeoutMs;
+      const wanted = [...names].sort().join(',');
+      let up: string[] = [];
+      while (Date.now() < until) {
+        up = await serversUp().catch(() => []);
+        if (up.sort().join(',') === wanted) return;
+        await sleep(50);
+      }
+      throw new Error(`HAProxy holds ${up.join(',') || 'none'} up, not ${wanted}, after ${timeoutMs} ms\n${err}`);
+    },
     stderr: () => err,
     async stop() {
       if (!exited) {

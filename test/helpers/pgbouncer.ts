@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { serverAddress, throughLocalPort } from './database-url.js';
 import { freePort } from './slapd.js';
 
 /**
@@ -26,18 +27,18 @@ export interface PgBouncer {
 }
 
 export async function startPgBouncer(serverUrl: string, options: { poolSize: number; maxClients?: number }): Promise<PgBouncer> {
-  const server = new URL(serverUrl);
+  const server = serverAddress(serverUrl);
   const dir = mkdtempSync(path.join(tmpdir(), 'deskbook-pgbouncer-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), -1);
   const port = await freePort();
-  const user = decodeURIComponent(server.username || 'postgres');
-  const password = server.password ? ` password=${decodeURIComponent(server.password)}` : '';
+  const password = server.password ? ` password=${server.password}` : '';
   writeFileSync(
     path.join(dir, 'pgbouncer.ini'),
     [
       '[databases]',
-      `* = host=${server.hostname} port=${server.port || 5432} user=${user}${password}`,
+      // host: a name, an address or a Unix socket directory (the embedded test PostgreSQL's).
+      `* = host=${server.host} port=${server.port} user=${server.user}${password}`,
       '[pgbouncer]',
       'listen_addr = 127.0.0.1',
       `listen_port = ${port}`,
@@ -83,12 +84,7 @@ export async function startPgBouncer(serverUrl: string, options: { poolSize: num
   }
   return {
     port,
-    through(url: string) {
-      const target = new URL(url);
-      target.hostname = '127.0.0.1';
-      target.port = String(port);
-      return target.toString();
-    },
+    through: (url: string) => throughLocalPort(url, port),
     log,
     async stop() {
       if (!exited) {

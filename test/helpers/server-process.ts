@@ -2,13 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
+import { TEST_ONLY_ENV } from './test-env.js';
 import { freePort } from './slapd.js';
 
 export { freePort };
 
 /**
  * Real server processes for tests: `node --import tsx src/server.ts` with a controlled
- * environment, talked to over HTTP. Call `killServers()` in afterAll.
+ * environment (with the test-only password hashing cost, TEST_ONLY_ENV), talked to over HTTP.
+ * Call `killServers()` in afterAll.
  */
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -47,7 +49,7 @@ export function baseEnv(): Record<string, string> {
 export function startServer(env: Record<string, string>, port?: number): ServerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
-    env: { ...baseEnv(), HOST: '127.0.0.1', ...env, ...(port !== undefined ? { PORT: String(port) } : {}) },
+    env: { ...baseEnv(), ...TEST_ONLY_ENV, HOST: '127.0.0.1', ...env, ...(port !== undefined ? { PORT: String(port) } : {}) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

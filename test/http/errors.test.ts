@@ -8,7 +8,7 @@ import { UUID, createTestApp, expectProblem, type TestApp, type TokenPairBody, t
 const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail', 'instance', 'code', 'requestId'];
 /** What must never reach a client: stack frames, module paths, SQL, raw error messages. */
 const LEAKS =
-  /\bat .+:\d+:\d+|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate\b.+\bset\b|\bdelete from\b|Error:|"stack"|postgres|pglite|drizzle|syntax error at/i;
+  /\bat .+:\d+:\d+|node_modules|\/work\/|\.ts:\d+|\bselect\b.+\bfrom\b|\binsert into\b|\bupdate\b.+\bset\b|\bdelete from\b|Error:|"stack"|postgres|drizzle|syntax error at/i;
 
 /** Every property of RFC 9457 problem+json this service promises, for any status. */
 function expectWellFormedProblem(response: LightMyRequestResponse, status: number, path: string, code?: string): Record<string, unknown> {
@@ -453,7 +453,7 @@ describe('HTTP layer', () => {
       smallAdmin = await small.adminToken();
     });
     afterAll(async () => {
-      // The database was closed by the last test; closing it again may throw (PGlite).
+      // The database was closed by the last test; closing it again may throw.
       await small.close().catch(() => undefined);
     });
 

@@ -5,7 +5,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { onPostgres } from '../helpers/database.js';
 import { insertDepartment } from '../helpers/fixtures.js';
 
 /**
@@ -167,7 +166,7 @@ describe('per-user limit on costly operations', () => {
   });
 
   // A search held up in the database (its table locked by another transaction) is work in progress.
-  it.runIf(onPostgres)('keeps the slot of a request whose client gave up until its work is done', async () => {
+  it('keeps the slot of a request whose client gave up until its work is done', async () => {
     const carol = await newUser();
     let unlock!: () => void;
     let locked!: () => void;
@@ -198,7 +197,8 @@ describe('per-user limit on costly operations', () => {
     expect(await searchStatus(carol.token)).toBe(429);
     for (const controller of controllers) controller.abort();
     await Promise.all(stuck);
-    // The searches still wait for the lock: their slots stay taken.
+    // The searches still wait for the lock: their slots stay taken. A fixed wait, as what is
+    // checked is that nothing happens (a slot freed too early), so there is no event to wait on.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await searchStatus(carol.token)).toBe(429);
     unlock();

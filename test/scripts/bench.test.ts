@@ -1,7 +1,6 @@
 /**
- * `npm run bench` in quick mode, from source (no build), for a few seconds per scenario: on the
- * embedded database (the pglite project; the bench seeds its own), or on a fresh PostgreSQL
- * database seeded with the small profile (the postgres project). Checks that the printed tables
+ * `npm run bench` in quick mode, from source (no build), for a few seconds per scenario, on a
+ * fresh PostgreSQL database seeded with the small profile. Checks that the printed tables
  * hold every scenario with its statements per request (docs/benchmarks.md#statements-per-request)
  * and that the run leaves no rows of its own behind.
  */
@@ -15,7 +14,7 @@ import { BIG_ROOM_NAME } from '../../scripts/bench/database.js';
 import { WireCounter } from '../../scripts/bench/wire-counter.js';
 import { SCENARIOS } from '../../scripts/bench/scenarios.js';
 import { PROFILES, seed } from '../../scripts/seed/seed.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/database.js';
+import { createPostgresDatabase } from '../helpers/database.js';
 
 const RUN_TIMEOUT_MS = 300_000;
 
@@ -77,28 +76,7 @@ describe('npm run bench (command line)', () => {
   });
 });
 
-describe.runIf(!onPostgres)('npm run bench --quick on the embedded database', () => {
-  it(
-    'prints every scenario with its statements per request',
-    async () => {
-      const { code, stdout, stderr } = await runBench([...QUICK, '--database', 'pglite']);
-      expect(code, stderr).toBe(0);
-      expectEveryScenario(
-        stdout,
-        /### PGlite \(embedded\), small profile/,
-        SCENARIOS.filter((scenario) => !scenario.postgresOnly),
-      );
-      // R2 and R3 read PostgreSQL: left out when it is not there.
-      expect(stdout).not.toContain('R2 primary-key SELECT');
-      // Statements are read ceilings: no authenticated read costs less than one.
-      expect(tableRows(stdout).get('GET /api/self')![6]).not.toBe('0');
-      expect(stdout).toMatch(/write path: no overlapping reservations \| 0 \| ✓/);
-    },
-    RUN_TIMEOUT_MS,
-  );
-});
-
-describe.runIf(onPostgres)('npm run bench --quick on PostgreSQL', () => {
+describe('npm run bench --quick on PostgreSQL', () => {
   let url: string;
   let drop: () => Promise<void>;
   let database: DatabaseHandle;
@@ -139,7 +117,7 @@ describe.runIf(onPostgres)('npm run bench --quick on PostgreSQL', () => {
   );
 });
 
-describe.runIf(onPostgres)('the wire counter (statements per request on PostgreSQL)', () => {
+describe('the wire counter (statements per request on PostgreSQL)', () => {
   it('counts every statement run, prepared or simple, and a transaction with its BEGIN and COMMIT', async () => {
     const created = await createPostgresDatabase();
     const wire = await WireCounter.start(created.url);

@@ -4,7 +4,6 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../src/db/client.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { onPostgres } from '../helpers/database.js';
 import { pgbouncerInstalled, startPgBouncer } from '../helpers/pgbouncer.js';
 import { insertDeskInNewRoom } from '../helpers/fixtures.js';
 import { startPostgresCluster, startStandby, type PostgresCluster } from '../helpers/postgres-cluster.js';
@@ -19,7 +18,7 @@ import { startPostgresCluster, startStandby, type PostgresCluster } from '../hel
 
 const DAY_MS = 86_400_000;
 
-describe.runIf(onPostgres)('a read replica with read-your-writes', () => {
+describe('a read replica with read-your-writes', () => {
   let primary: PostgresCluster | undefined;
   let standby: PostgresCluster | undefined;
   let primaryHandle: DatabaseHandle;
@@ -167,7 +166,8 @@ describe.runIf(onPostgres)('a read replica with read-your-writes', () => {
     const rows = await queryRows<{ count: number }>(primaryHandle.db, sql`select count(*)::int as count from reservations where desk_id = ${deskId}`);
     expect(rows[0]!.count).toBe(1);
 
-    // With a bound of 1 s, a replica that stopped replaying serves nobody once the primary moved on for longer.
+    // With a bound of 1 s, a replica that stopped replaying serves nobody once the primary moved on
+    // for longer: the time passing is the point (nothing to wait on but the clock the lag is measured by).
     await sleep(1500);
     const bounded = await counted(() => freeDesks(strict, bob));
     expect(bounded.onReplica).toBe(0);
@@ -193,7 +193,7 @@ describe.runIf(onPostgres)('a read replica with read-your-writes', () => {
       },
     });
     const app = await createTestApp({
-      database: { handle: primaryHandle, dispose: async () => {} },
+      database: { handle: primaryHandle, url: primary!.url.replace(/\/postgres$/, '/deskbook'), dispose: async () => {} },
       readDatabase: pooled,
       env: { DATABASE_POOLER: 'transaction' },
     });

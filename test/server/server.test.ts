@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { serverSettings } from '../../src/db/schema.js';
-import { createPostgresDatabase, onPostgres, testDbKind } from '../helpers/database.js';
+import { createPostgresDatabase } from '../helpers/database.js';
 import { freePort, killServers, START_TIMEOUT_MS, startHealthy, startServer, stopServer, waitHealthy, type ServerProcess } from '../helpers/server-process.js';
 
 /**
@@ -19,12 +16,13 @@ import { freePort, killServers, START_TIMEOUT_MS, startHealthy, startServer, sto
 const GENERATED_ADMIN = 'admin@localhost';
 const PASSWORD_LINE = /created admin@localhost with password (\S+)/;
 
-const tempDirs: string[] = [];
+const databases: { url: string; drop(): Promise<void> }[] = [];
 
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
+/** A fresh PostgreSQL database of its own, dropped after the file; `empty`: without a table (the server migrates it). */
+async function freshDatabase(options: { empty?: boolean } = {}): Promise<string> {
+  const created = await createPostgresDatabase(options);
+  databases.push(created);
+  return created.url;
 }
 
 function passwordLines(server: ServerProcess): string[] {
@@ -116,17 +114,18 @@ async function waitForLog(server: ServerProcess, test: (line: Record<string, unk
 
 afterAll(async () => {
   await killServers();
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+  for (const database of databases) await database.drop();
 });
 
-describe.runIf(testDbKind === 'pglite')('a server on the embedded database (DATA_DIR)', () => {
-  let dataDir: string;
+// The embedded default (DATA_DIR, no DATABASE_URL) has its own tests of start, restart and SIGKILL.
+describe('a server on a database of its own', () => {
+  let databaseUrl: string;
   let first: ServerProcess;
   let password: string;
 
   beforeAll(async () => {
-    dataDir = tempDir('deskbook-data-');
-    first = await startHealthy({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    databaseUrl = await freshDatabase({ empty: true });
+    first = await startHealthy({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' });
   });
 
   it('writes JSON lines and prints the generated admin password exactly once', () => {
@@ -178,9 +177,9 @@ describe.runIf(testDbKind === 'pglite')('a server on the embedded database (DATA
     await expect(fetch(`${first.base}/api/health`, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
   });
 
-  it('keeps its data across a restart on the same DATA_DIR', async () => {
+  it('keeps its data across a restart on the same database', async () => {
     expect(first.exit).toBeDefined();
-    const second = await startHealthy({ DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+    const second = await startHealthy({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'info' });
     expect(passwordLines(second)).toEqual([]);
     expect(second.stdout()).not.toContain(password);
     // Nothing left to migrate.
@@ -204,9 +203,10 @@ describe.runIf(testDbKind === 'pglite')('a server on the embedded database (DATA
   });
 });
 
-describe.runIf(testDbKind === 'pglite')('a server with a bad configuration', () => {
+describe('a server with a bad configuration', () => {
   it('exits with code 1 and names every bad key on stderr', async () => {
-    const server = startServer({ DATA_DIR: tempDir('deskbook-bad-'), PORT: 'abc', LOG_LEVEL: 'loud' });
+    // The configuration is refused before any database is reached (nothing listens on port 1).
+    const server = startServer({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', PORT: 'abc', LOG_LEVEL: 'loud' });
     const exit = await Promise.race([server.exited, sleep(START_TIMEOUT_MS).then(() => undefined)]);
     expect(exit, `did not exit\n${server.stdout()}`).toEqual({ code: 1, signal: null });
     expect(server.stderr()).toContain('PORT');
@@ -215,10 +215,10 @@ describe.runIf(testDbKind === 'pglite')('a server with a bad configuration', () 
   });
 });
 
-describe.runIf(testDbKind === 'pglite')('the log of a running server', () => {
+describe('the log of a running server', () => {
   it('holds no password, token or password hash', async () => {
-    const dataDir = tempDir('deskbook-secrets-');
-    const server = await startHealthy({ DATA_DIR: dataDir, LOG_LEVEL: 'trace', REQUEST_LOG: 'true' });
+    const databaseUrl = await freshDatabase();
+    const server = await startHealthy({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'trace', REQUEST_LOG: 'true' });
     const generated = generatedPassword(server);
     const wrongPassword = 'Wrong-Passw0rd-q7Xk';
     const newPassword = 'New-Passw0rd-m4Ry-secret';
@@ -263,7 +263,7 @@ describe.runIf(testDbKind === 'pglite')('the log of a running server', () => {
       expect(log, `the log contains ${secret}`).not.toContain(secret);
     }
     // Nor the token signing secret the server generated and kept in its database.
-    const handle = await openDatabase({ kind: 'pglite', dataDir });
+    const handle = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 1 });
     try {
       const [row] = await handle.db.select().from(serverSettings).where(eq(serverSettings.key, 'token_signing_secret'));
       expect(row?.value.length).toBeGreaterThanOrEqual(32);
@@ -274,7 +274,7 @@ describe.runIf(testDbKind === 'pglite')('the log of a running server', () => {
   });
 });
 
-describe.runIf(onPostgres)('two server processes on one PostgreSQL database', () => {
+describe('two server processes on one PostgreSQL database', () => {
   let created: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let a: ServerProcess;
   let b: ServerProcess;
@@ -335,13 +335,14 @@ describe.runIf(onPostgres)('two server processes on one PostgreSQL database', ()
   });
 });
 
-describe.runIf(testDbKind === 'pglite')('SIGTERM with SHUTDOWN_DRAIN_DELAY (docs/deployment.md#rolling-restarts)', () => {
+describe('SIGTERM with SHUTDOWN_DRAIN_DELAY (docs/deployment.md#rolling-restarts)', () => {
   it('fails readiness at once, goes on serving through the delay (a repeated SIGTERM changes nothing), then exits 0', async () => {
-    const server = await startHealthy({ DATA_DIR: tempDir('deskbook-drain-'), LOG_LEVEL: 'info', SHUTDOWN_DRAIN_DELAY: '1500ms' });
+    const server = await startHealthy({ DATABASE_URL: await freshDatabase(), LOG_LEVEL: 'info', SHUTDOWN_DRAIN_DELAY: '1500ms' });
     expect((await fetch(`${server.base}/api/health/ready`)).status).toBe(200);
     const signalled = Date.now();
     server.child.kill('SIGTERM');
-    await sleep(300);
+    // Once the signal is handled (its log line), readiness fails: no fixed wait for it.
+    await waitForLog(server, (line) => typeof line.msg === 'string' && line.msg.startsWith('stopping'));
     const ready = await fetch(`${server.base}/api/health/ready`);
     expect(ready.status).toBe(503);
     expect(((await ready.json()) as { code: string }).code).toBe('SERVICE_UNAVAILABLE');

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/database.js';
+import { createPostgresDatabase } from '../helpers/database.js';
 
 /**
  * A database that accepts connections and never answers (docs/behaviour.md#health-and-database-outages):
@@ -59,7 +59,7 @@ class StallingProxy {
   }
 }
 
-describe.runIf(onPostgres)('a database that accepts connections and never answers', () => {
+describe('a database that accepts connections and never answers', () => {
   let created: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let proxy: StallingProxy;
   let t: TestApp;

@@ -46,6 +46,8 @@ export class ReleaseLoop {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  /** Callers of nextRound(), answered by the round that starts next. */
+  private waiting: ((released: number) => void)[] = [];
   /** Reservations this process released (tests and logs). */
   released = 0;
 
@@ -58,9 +60,13 @@ export class ReleaseLoop {
   private schedule(delayMs: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
+      const waiting = this.waiting.splice(0);
       this.running = this.round()
-        .then(() => undefined)
-        .catch((error: unknown) => this.options.log.warn({ err: error }, 'attendance release round failed'))
+        .then((released) => waiting.forEach((answer) => answer(released)))
+        .catch((error: unknown) => {
+          this.options.log.warn({ err: error }, 'attendance release round failed');
+          waiting.forEach((answer) => answer(0));
+        })
         .finally(() => {
           this.running = undefined;
           this.schedule(this.options.intervalMs);
@@ -95,9 +101,20 @@ export class ReleaseLoop {
     return total;
   }
 
+  /**
+   * Resolves once a whole round that starts after this call has run (with what it released; 0
+   * once stopped): a caller that moved the clock waits on the work itself, not on a fixed time
+   * (docs/testing.md#background-work).
+   */
+  nextRound(): Promise<number> {
+    if (this.stopped) return Promise.resolve(0);
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.running;
+    for (const answer of this.waiting.splice(0)) answer(0);
   }
 }

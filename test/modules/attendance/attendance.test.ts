@@ -111,7 +111,7 @@ describe('attendance', () => {
     expect(again.json()).toMatchObject({ status: 'CHECKED_IN', checkedInAt: '2030-01-15T08:45:00.000Z' });
     // Checked in: never released, however late.
     await setClock('2030-01-15T12:00:00.000Z');
-    await sleep(400);
+    await t.app.background.releaseRound();
     expect(await attendanceOf(reservation.id)).toMatchObject({ status: 'CHECKED_IN', endTime: '2030-01-15T17:00:00.000Z' });
   });
 
@@ -139,7 +139,7 @@ describe('attendance', () => {
     const reservation = await book(alice.token, desk.id, '2030-01-17T09:00:00Z', '2030-01-17T17:00:00Z');
     // Before the deadline nothing happens.
     await setClock('2030-01-17T09:19:00Z');
-    await sleep(400);
+    expect(await t.app.background.releaseRound()).toBe(0);
     expect(await attendanceOf(reservation.id)).toMatchObject({ status: 'PENDING' });
     await setClock('2030-01-17T09:20:30Z');
     const released = await until(
@@ -162,8 +162,9 @@ describe('attendance', () => {
     const mail = await smtp.waitForMail((m) => m.to.includes('alice@example.test') && m.subject.includes('released'));
     expect(mail.text).toContain('nobody checked in');
     expect(mail.text).toContain('https://desks.example.test/reservations');
-    // Released once: one mail for it, however many rounds ran.
-    await sleep(400);
+    // Released once: one mail for it, however many rounds ran (two more here, each sending the outbox).
+    await t.app.background.releaseRound();
+    await t.app.background.releaseRound();
     expect(smtp.mails.filter((m) => m.to.includes('alice@example.test') && m.text.includes('2030-01-17 09:00'))).toHaveLength(1);
     // Subscribed calendars drop it like a cancelled one (docs/behaviour.md#calendars): its calendar
     // row is a tombstone (the feed's STATUS:CANCELLED, a METHOD:CANCEL mail). The database stamps it
@@ -211,7 +212,7 @@ describe('attendance', () => {
     await t.request({ method: 'PUT', url: `/api/departments/${department.id}/settings`, token: admin, payload: { checkInRequired: false } });
     expect(await attendanceOf(reservation.id)).toMatchObject({ status: 'NOT_REQUIRED', releaseAt: null });
     await setClock('2030-01-18T09:30:00Z');
-    await sleep(300);
+    await t.app.background.releaseRound();
     expect((await attendanceOf(reservation.id)).status).toBe('NOT_REQUIRED');
     // Check-in is still possible (and recorded) while it runs.
     expect((await checkIn(alice.token, reservation.id)).json()).toMatchObject({ status: 'CHECKED_IN' });

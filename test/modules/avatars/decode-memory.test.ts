@@ -1,10 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../../helpers/app.js';
-import { createPostgresDatabase, onPostgres } from '../../helpers/database.js';
+import { createPostgresDatabase } from '../../helpers/database.js';
 import { killServers, startHealthy, stopServer, type ServerProcess } from '../../helpers/server-process.js';
 
 /**
@@ -13,8 +11,8 @@ import { killServers, startHealthy, stopServer, type ServerProcess } from '../..
  * pixel limit (AVATAR_MAX_PIXELS, which allows 4 bytes a pixel decoded) bound them. The worst
  * case is an interlaced PNG (it must be decoded whole, not in stripes) of 8-bit RGBA just under
  * the limit: a file of 0.1 MB that decodes to 64 MB. Twenty of them at once, from seven users (so
- * that the per-user limit of three is not what refuses them), keep the server under 400 MB on
- * PostgreSQL; they add less than 250 MB to it on either database. Before the decode queue, the
+ * that the per-user limit of three is not what refuses them), keep the server under 400 MB;
+ * they add less than 250 MB to it. Before the decode queue, the
  * same burst took the server from 224 to 638 MB (and 20 uploads of 39.7 MP, then accepted, to
  * 1,085 MB).
  */
@@ -22,7 +20,7 @@ import { killServers, startHealthy, stopServer, type ServerProcess } from '../..
 const UPLOADS = 20;
 const USERS = 7;
 const RSS_LIMIT_MB = 400;
-/** What the decodes may add to the process, whatever it held before (the embedded database alone holds about 0.5 GB). */
+/** What the decodes may add to the process, whatever it held before. */
 const GROWTH_LIMIT_MB = 250;
 /** The allocator and heap settings `npm start` runs the server with. */
 const AS_NPM_START = { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-old-space-size=192 --max-semi-space-size=16' };
@@ -39,7 +37,6 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 describe('memory of simultaneous worst-case avatar uploads', () => {
   let server: ServerProcess;
-  let dataDir: string | undefined;
   let database: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
   const users: { id: string; token: string }[] = [];
 
@@ -54,16 +51,9 @@ describe('memory of simultaneous worst-case avatar uploads', () => {
   };
 
   beforeAll(async () => {
-    let where: Record<string, string>;
-    if (onPostgres) {
-      database = await createPostgresDatabase();
-      where = { DATABASE_URL: database.url };
-    } else {
-      dataDir = mkdtempSync(path.join(tmpdir(), 'deskbook-decode-'));
-      where = { DATA_DIR: dataDir };
-    }
+    database = await createPostgresDatabase();
     server = await startHealthy({
-      ...where,
+      DATABASE_URL: database.url,
       ...AS_NPM_START,
       ADMIN_EMAIL,
       ADMIN_PASSWORD,
@@ -82,11 +72,10 @@ describe('memory of simultaneous worst-case avatar uploads', () => {
   afterAll(async () => {
     if (server) await stopServer(server).catch(() => undefined);
     await killServers();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     await database?.drop();
   });
 
-  it(`keeps the server under ${RSS_LIMIT_MB} MB through ${UPLOADS} at once (on PostgreSQL), answering each 200, 413, 429 or 503`, async () => {
+  it(`keeps the server under ${RSS_LIMIT_MB} MB through ${UPLOADS} at once answering each 200, 413, 429 or 503`, async () => {
     const image = await sharp({ create: { width: SIDE_X, height: SIDE_Y, channels: 4, background: { r: 30, g: 120, b: 200, alpha: 0.5 } } })
       .png({ progressive: true })
       .toBuffer();
@@ -129,7 +118,7 @@ describe('memory of simultaneous worst-case avatar uploads', () => {
     for (const status of statuses) expect([200, 413, 429, 503]).toContain(status);
     expect(tally[200] ?? 0).toBeGreaterThan(0);
     expect(peakMb - before / 1024).toBeLessThan(GROWTH_LIMIT_MB);
-    if (onPostgres) expect(peakMb).toBeLessThan(RSS_LIMIT_MB);
+    expect(peakMb).toBeLessThan(RSS_LIMIT_MB);
     expect(server.exit).toBeUndefined();
   });
 });

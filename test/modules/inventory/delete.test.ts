@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/client.js';
 import { departmentImages, reports } from '../../../src/db/schema.js';
 import { expectProblem } from '../../helpers/app.js';
-import { onPostgres } from '../../helpers/database.js';
 import { insertDepartment, insertDesk, insertEquipment, insertReport, insertReservation, insertRoom } from '../../helpers/fixtures.js';
 import {
   TABLES,
@@ -261,7 +260,7 @@ describe('delete', () => {
     });
   });
 
-  describe.runIf(onPostgres)('concurrency (PostgreSQL)', () => {
+  describe('concurrency (PostgreSQL)', () => {
     /**
      * A child is inserted in another transaction (its foreign key check holds a key-share lock on
      * the parent until commit); the delete must wait for it and then see it: 409, child kept.

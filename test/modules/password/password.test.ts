@@ -5,7 +5,7 @@ import { passwordTokens, users } from '../../../src/db/schema.js';
 import { openDatabase } from '../../../src/db/client.js';
 import { PasswordTokensRepository } from '../../../src/modules/password/password.repository.js';
 import { createTestApp, expectProblem, type TestApp, type UserBody } from '../../helpers/app.js';
-import { createTestDatabase, onPostgres, type TestDatabase } from '../../helpers/database.js';
+import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../../helpers/smtp.js';
 
 const PUBLIC_URL = 'https://desk.example.test';
@@ -33,7 +33,6 @@ const resetOn = (t: TestApp, payload: unknown, remoteAddress?: string) =>
   t.request({ method: 'POST', url: '/api/password/reset', payload: payload as Record<string, unknown>, ...(remoteAddress ? { remoteAddress } : {}) });
 const loginStatusOn = async (t: TestApp, email: string, password: string) =>
   (await t.request({ method: 'POST', url: '/api/auth/login', payload: { email, password } })).statusCode;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('password links by e-mail', () => {
   let smtp: TestSmtp;
@@ -126,10 +125,10 @@ describe('password links by e-mail', () => {
       for (const email of [ldapUser.email, disabled.email, 'unknown.person@example.test', `UNKNOWN.${++counter}@example.test`]) {
         expect((await forgot(email)).statusCode).toBe(200);
       }
-      // The sentinel is asked for last: once its mail is here (and a moment more), any other mail would be too.
+      // Once every background mail is sent, any mail but the sentinel's would be here too.
       expect((await forgot(sentinel.email)).statusCode).toBe(200);
       await mailTo(sentinel.email, since);
-      await sleep(300);
+      await t.app.background.passwordMails();
       expect(smtp.mails.slice(since).map((mail) => mail.envelopeTo)).toEqual([[sentinel.email]]);
     });
   });
@@ -354,7 +353,7 @@ describe('password links by e-mail', () => {
       const pending = await resetLinkFor(quiet);
       await changeEmail(user.id, `Quiet.${counter}@Example.test`);
       const { user: sentinel } = await freshUser();
-      await sleep(300);
+      await t.app.background.passwordMails();
       // Only the reset link asked for, and the sentinel's account mail.
       expect(smtp.mails.slice(since).map((mail) => mail.envelopeTo[0])).toEqual([quiet, sentinel.email]);
       expect((await reset({ token: pending.token, password: 'same-mailbox-pw-1' })).statusCode).toBe(204);
@@ -435,7 +434,7 @@ describe('password links by e-mail', () => {
       const ldapUser = await t.createUser({ email: `ldap.new.${++counter}@example.test`, ldap: true });
       const disabled = await t.createUser({ email: `disabled.new.${++counter}@example.test`, enabled: false });
       const { user: sentinel } = await freshUser();
-      await sleep(300);
+      await t.app.background.passwordMails();
       expect(smtp.mails.slice(since).map((mail) => mail.envelopeTo)).toEqual([[sentinel.email]]);
       expect([ldapUser.ldap, disabled.enabled]).toEqual([true, false]);
     });
@@ -450,18 +449,20 @@ describe('reset mails with the default cooldown (PASSWORD_MAIL_COOLDOWN 5 min)',
   let b: TestApp;
 
   const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.envelopeTo.includes(email));
-  /** Waits for the first mail to `email`, then long enough for any further one to arrive too. */
+  /** Waits until both services have sent every mail they were sending (the test SMTP server holds each mail it acknowledged). */
+  const settled = () => Promise.all([a.app.background.passwordMails(), b.app.background.passwordMails()]);
+  /** Waits for the first mail to `email`, then until no further one is being sent. */
   async function settledMailsTo(email: string): Promise<ReceivedMail[]> {
     await smtp.waitForMail((mail) => mail.envelopeTo.includes(email), 10_000);
-    await sleep(700);
+    await settled();
     return mailsTo(email);
   }
 
   beforeAll(async () => {
     smtp = await startSmtp();
     database = await createTestDatabase();
-    // Two services on one database, as two server processes (on PostgreSQL each with its own pool).
-    other = onPostgres ? { handle: await openDatabase({ kind: 'postgres', url: database.url!, poolSize: 10 }), dispose: async () => {} } : database;
+    // Two services on one database, each with its own pool, as two server processes.
+    other = { handle: await openDatabase({ kind: 'postgres', url: database.url, poolSize: 10 }), url: database.url, dispose: async () => {} };
     const env = { SMTP_URL: smtp.url, PUBLIC_URL, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000' };
     a = await createTestApp({ database, env });
     b = await createTestApp({ database: other, env, clock: a.clock });
@@ -469,7 +470,7 @@ describe('reset mails with the default cooldown (PASSWORD_MAIL_COOLDOWN 5 min)',
   afterAll(async () => {
     await a?.close();
     await b?.close();
-    if (other !== database) await other?.handle.close();
+    await other?.handle.close();
     await database?.dispose();
     await smtp?.stop();
   });
@@ -487,7 +488,7 @@ describe('reset mails with the default cooldown (PASSWORD_MAIL_COOLDOWN 5 min)',
       expect(response.body).toBe(unknown.body);
     }
     await smtp.waitForMail(() => mailsTo(email).length > before, 10_000);
-    await sleep(700);
+    await settled();
     const resets = mailsTo(email).slice(before);
     expect(resets.map((mail) => mail.subject)).toEqual([expect.stringMatching(/reset/i)]);
 
@@ -507,7 +508,7 @@ describe('reset mails with the default cooldown (PASSWORD_MAIL_COOLDOWN 5 min)',
 
     a.clock.advance(4 * 60_000);
     expect((await forgotOn(b, email)).statusCode).toBe(200);
-    await sleep(700);
+    await settled();
     expect(mailsTo(email).length).toBe(since + 1);
 
     a.clock.advance(60_000 + 1000);
@@ -600,7 +601,7 @@ describe('password reset without SMTP_URL', () => {
     expect(unknown.statusCode).toBe(200);
     expect(known.json()).toEqual({ message: expect.any(String) });
     expect(unknown.body).toBe(known.body);
-    await sleep(300);
+    await t.app.background.passwordMails();
     expect((await t.request({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     expect(await loginStatusOn(t, user.email, 'old-password-1')).toBe(200);
     expectProblem(await resetOn(t, { token: randomBytes(32).toString('base64url'), password: 'garbage-pw-1' }), 400, 'INVALID_RESET_TOKEN');

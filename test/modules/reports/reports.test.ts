@@ -4,7 +4,6 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desks, reports } from '../../../src/db/schema.js';
 import { ISO_UTC, TestClock, UUID, createTestApp, expectProblem, type TestApp } from '../../helpers/app.js';
-import { onPostgres } from '../../helpers/database.js';
 import { PAGEABLE_KEYS, PAGE_KEYS, SORT_KEYS, type Page } from '../../helpers/contract.js';
 import { insertDepartment, insertDesk, insertEquipment, insertReport, insertRoom } from '../../helpers/fixtures.js';
 
@@ -427,8 +426,8 @@ describe('reports', () => {
       expect(after.json()).toEqual({ ...report, deskId: null, equipmentId: null });
     });
 
-    // A real race needs a second connection: PostgreSQL only (PGlite has one).
-    it.skipIf(!onPostgres)('names the place deleted by a concurrent transaction between the check and the insert (400, nothing written)', async () => {
+    // A real race: a second connection deletes the place.
+    it('names the place deleted by a concurrent transaction between the check and the insert (400, nothing written)', async () => {
       const desk = await insertDesk(t.database.handle.db, a1a.roomId, { name: 'Vanishing' });
       const other = postgres(t.database.url!, { max: 1, onnotice: () => {} });
       try {
@@ -440,7 +439,7 @@ describe('reports', () => {
           filing = post({ title: 'Race', description: 'x', reportedBy: userId, deskId: desk.id });
           let waited = false;
           for (let attempt = 0; attempt < 400 && !waited; attempt++) {
-            const [waiting] = await tx`select count(*)::int as n from pg_locks where not granted`;
+            const [waiting] = await tx`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`;
             waited = waiting!.n > 0;
             if (!waited) await new Promise((resolve) => setTimeout(resolve, 25));
           }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../../src/db/client.js';
 import { users } from '../../../src/db/schema.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../../helpers/app.js';
-import { createPostgresDatabase, onPostgres, serverDatabaseEnv, throughPgBouncer } from '../../helpers/database.js';
+import { createPostgresDatabase, serverDatabaseEnv, throughPgBouncer } from '../../helpers/database.js';
 import { PGBOUNCER_POOL_SIZE } from '../../helpers/pgbouncer-setup.js';
 import { insertDesk, insertDeskInNewRoom } from '../../helpers/fixtures.js';
 import { freePort, killServers, startServer, stopServer, waitHealthy, type ServerProcess } from '../../helpers/server-process.js';
@@ -29,7 +29,7 @@ interface Outcome {
   other: string[];
 }
 
-describe.runIf(onPostgres)('concurrent bookings against PostgreSQL over HTTP', () => {
+describe('concurrent bookings against PostgreSQL over HTTP', () => {
   let database: Awaited<ReturnType<typeof createPostgresDatabase>>;
   let handle: DatabaseHandle;
   let first: ServerProcess;

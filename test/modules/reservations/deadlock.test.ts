@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../../src/db/client.js';
 import { ADMIN_EMAIL, createTestApp, expectProblem, type TestApp } from '../../helpers/app.js';
-import { onPostgres } from '../../helpers/database.js';
 import { insertDeskInNewRoom, insertReservation } from '../../helpers/fixtures.js';
 
 /**
@@ -16,7 +15,7 @@ import { insertDeskInNewRoom, insertReservation } from '../../helpers/fixtures.j
 
 const HOUR = 3_600_000;
 
-describe.runIf(onPostgres)('a booking aborted by a deadlock', () => {
+describe('a booking aborted by a deadlock', () => {
   let t: TestApp;
   let db: Database;
 

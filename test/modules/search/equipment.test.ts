@@ -165,7 +165,7 @@ describe('search with many equipment criteria', () => {
       const two = await planOf(searchStatement((await search(kind, TWENTY.slice(0, 2))).sent));
       const twenty = await planOf(searchStatement((await search(kind, TWENTY)).sent));
       expect(twenty.equipmentScans, kind).toBe(two.equipmentScans);
-      // Generous (a loaded machine, PGlite): one EXISTS per item took 800 ms and more.
+      // Generous (a loaded machine): one EXISTS per item took 800 ms and more.
       expect(twenty.planningMs, kind).toBeLessThan(200);
     }
   });

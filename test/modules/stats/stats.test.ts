@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../../src/db/client.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, TestClock, createTestApp, expectProblem, type TestApp } from '../../helpers/app.js';
-import { createTestDatabase, onPostgres, StatementCounter, type TestDatabase } from '../../helpers/database.js';
+import { createTestDatabase, StatementCounter, type TestDatabase } from '../../helpers/database.js';
 import { insertDepartment, insertDesk, insertEquipment, insertReport, insertReservation, insertRoom } from '../../helpers/fixtures.js';
 
 /**
@@ -202,12 +202,12 @@ describe('statistics', () => {
 });
 
 describe('statistics are never stale (read-your-writes across processes)', () => {
-  // Two service instances on one database, each with its own cache; on PostgreSQL each with its
-  // own connection pool, like two server processes (an in-memory PGlite can only be shared).
+  // Two service instances on one database, each with its own cache and its own connection pool,
+  // like two server processes.
   let a: TestApp;
   let b: TestApp;
   let database: TestDatabase;
-  let second: DatabaseHandle | undefined;
+  let second: DatabaseHandle;
   let adminA: string;
   let adminB: string;
   let userId: string;
@@ -217,10 +217,10 @@ describe('statistics are never stale (read-your-writes across processes)', () =>
     database = await createTestDatabase({ onQuery: counter.onQuery });
     const clock = new TestClock(NOW);
     a = await createTestApp({ database, clock, env: { ACCESS_TOKEN_TTL: '24h' } });
-    second = onPostgres ? await openDatabase({ kind: 'postgres', url: database.url!, poolSize: 4, onQuery: counter.onQuery }) : undefined;
+    second = await openDatabase({ kind: 'postgres', url: database.url, poolSize: 4, onQuery: counter.onQuery });
     // Ten simultaneous requests of one admin below: above the per-user limit of costly requests.
     b = await createTestApp({
-      database: second ? { handle: second, dispose: () => second!.close() } : database,
+      database: { handle: second, url: database.url, dispose: () => second.close() },
       clock,
       env: { ACCESS_TOKEN_TTL: '24h', EXPENSIVE_CONCURRENCY_PER_USER: '20' },
     });

@@ -623,7 +623,7 @@ export interface paths {
         };
         /**
          * Start single sign-on (browser navigation)
-         * @description Redirects the browser to the identity provider (authorization code flow with PKCE, state and nonce, kept in the database for 10 minutes and bound to this browser by an HttpOnly cookie). Counts as a sign-in attempt of the client address (429). A provider that does not answer within OIDC_TIMEOUT: 503. A browser (Accept: text/html) is sent to the web app with the error code instead of problem+json.
+         * @description Redirects the browser to the identity provider (authorization code flow with PKCE, state and nonce, kept for 10 minutes in an encrypted HttpOnly cookie of this browser; nothing is stored). Counts as a sign-in attempt of the client address (429). A provider that does not answer within OIDC_TIMEOUT: 503. A browser (Accept: text/html) is sent to the web app with the error code instead of problem+json.
          */
         get: {
             parameters: {
@@ -5887,7 +5887,7 @@ export interface paths {
         put?: never;
         /**
          * Book a desk
-         * @description type defaults to shared; userId defaults to the caller (admins may book for anyone, USERs only for themselves: 403). roomId and departmentId come from the desk. Times are half-open [startTime, endTime): a reservation may start exactly when another ends. Offsets are accepted (`+02:00`) and answered in UTC. A desk never holds two overlapping reservations, nor (RESERVATION_ONE_PER_USER, on by default) does a user: 409 RESERVATION_CONFLICT with `conflicts` listing the ranges that collided. Rules for USERs (admins are exempt): no start in the past (5 minutes of grace) and no end in the past, at most RESERVATION_MAX_LENGTH long (default 24 h) and starting at most RESERVATION_HORIZON ahead (default 90 days) — 400 RESERVATION_NOT_ALLOWED; FIXED desks and desks in unavailable rooms cannot be booked — 409 DESK_NOT_BOOKABLE. An unknown deskId or userId is 400.
+         * @description type defaults to shared; userId defaults to the caller (admins may book for anyone, USERs only for themselves: 403). roomId and departmentId come from the desk. Times are half-open [startTime, endTime): a reservation may start exactly when another ends. Offsets are accepted (`+02:00`) and answered in UTC. A desk never holds two overlapping reservations, nor (RESERVATION_ONE_PER_USER, on by default) does a user: 409 RESERVATION_CONFLICT with `conflicts` listing the ranges that collided. Rules for USERs (admins are exempt): no start in the past (5 minutes of grace) and no end in the past, at most RESERVATION_MAX_LENGTH long (default 24 h), at least RESERVATION_MIN_LENGTH (default 15 min; leaving a started one early excepted) and starting at most RESERVATION_HORIZON ahead (default 90 days) — 400 RESERVATION_NOT_ALLOWED; at most RESERVATION_MAX_FUTURE (default 200) reservations not yet ended — 409 RESERVATION_LIMIT_REACHED with `limit`; FIXED desks and desks in unavailable rooms cannot be booked — 409 DESK_NOT_BOOKABLE. An unknown deskId or userId is 400.
          */
         post: {
             parameters: {
@@ -5995,6 +5995,15 @@ export interface paths {
                 };
                 /** @description Conflicts with the current state. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6149,7 +6158,7 @@ export interface paths {
         };
         /**
          * Change a reservation (move it to another desk or time)
-         * @description Members left out keep their value. A USER may change only their own shared reservations that have not ended (409 CONFLICT once ended; 403 for fixed ones); the start-in-the-past rule applies only when startTime moves. Times are half-open [startTime, endTime): a reservation may start exactly when another ends. Offsets are accepted (`+02:00`) and answered in UTC. A desk never holds two overlapping reservations, nor (RESERVATION_ONE_PER_USER, on by default) does a user: 409 RESERVATION_CONFLICT with `conflicts` listing the ranges that collided. Rules for USERs (admins are exempt): no start in the past (5 minutes of grace) and no end in the past, at most RESERVATION_MAX_LENGTH long (default 24 h) and starting at most RESERVATION_HORIZON ahead (default 90 days) — 400 RESERVATION_NOT_ALLOWED; FIXED desks and desks in unavailable rooms cannot be booked — 409 DESK_NOT_BOOKABLE. An unknown deskId or userId is 400.
+         * @description Members left out keep their value. A USER may change only their own shared reservations that have not ended (409 CONFLICT once ended; 403 for fixed ones); the start-in-the-past rule applies only when startTime moves. Times are half-open [startTime, endTime): a reservation may start exactly when another ends. Offsets are accepted (`+02:00`) and answered in UTC. A desk never holds two overlapping reservations, nor (RESERVATION_ONE_PER_USER, on by default) does a user: 409 RESERVATION_CONFLICT with `conflicts` listing the ranges that collided. Rules for USERs (admins are exempt): no start in the past (5 minutes of grace) and no end in the past, at most RESERVATION_MAX_LENGTH long (default 24 h), at least RESERVATION_MIN_LENGTH (default 15 min; leaving a started one early excepted) and starting at most RESERVATION_HORIZON ahead (default 90 days) — 400 RESERVATION_NOT_ALLOWED; at most RESERVATION_MAX_FUTURE (default 200) reservations not yet ended — 409 RESERVATION_LIMIT_REACHED with `limit`; FIXED desks and desks in unavailable rooms cannot be booked — 409 DESK_NOT_BOOKABLE. An unknown deskId or userId is 400.
          */
         put: {
             parameters: {
@@ -6270,6 +6279,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -6351,6 +6369,15 @@ export interface paths {
                 };
                 /** @description Conflicts with the current state. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7271,6 +7298,15 @@ export interface paths {
                 };
                 /** @description Not found. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9214,6 +9250,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -9974,6 +10019,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description Unexpected error (details only in the server log). */
                 500: {
                     headers: {
@@ -10009,7 +10063,7 @@ export interface paths {
         };
         /**
          * A desk's QR code (SVG)
-         * @description Encodes PUBLIC_URL/d/{deskId}, the web app's desk page (check in, or book on the spot).
+         * @description Encodes PUBLIC_URL/d/{deskId}, the web app's desk page (check in, or book on the spot). A desk's code never changes: it carries an ETag (If-None-Match answers 304) and may be cached for a day.
          */
         get: {
             parameters: {
@@ -10030,6 +10084,13 @@ export interface paths {
                     content: {
                         "image/svg+xml": string;
                     };
+                };
+                /** @description Not modified (If-None-Match named the ETag). */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input (problem+json, with `errors`). */
                 400: {
@@ -10113,7 +10174,7 @@ export interface paths {
         };
         /**
          * A desk's QR code (PNG)
-         * @description Encodes PUBLIC_URL/d/{deskId}, the web app's desk page (check in, or book on the spot).
+         * @description Encodes PUBLIC_URL/d/{deskId}, the web app's desk page (check in, or book on the spot). A desk's code never changes: it carries an ETag (If-None-Match answers 304) and may be cached for a day.
          */
         get: {
             parameters: {
@@ -10134,6 +10195,13 @@ export interface paths {
                     content: {
                         "image/png": string;
                     };
+                };
+                /** @description Not modified (If-None-Match named the ETag). */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input (problem+json, with `errors`). */
                 400: {
@@ -10724,6 +10792,15 @@ export interface paths {
                 };
                 /** @description Not found. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -11322,6 +11399,17 @@ export interface components {
                 equipment: number;
                 /** @description Reservations of desks beneath that have not ended. */
                 futureReservations: number;
+            };
+            /** @description The limit a request would have gone past (RESERVATION_LIMIT_REACHED). */
+            limit?: {
+                /** @description The setting that sets the limit, e.g. RESERVATION_MAX_FUTURE. */
+                name: string;
+                /** @description Its value. */
+                max: number;
+                /** @description What the person holds now. */
+                current: number;
+                /** @description What the request would have added. */
+                requested: number;
             };
             /** @description The identity provider's `sub` that no account here is linked to (OIDC_NO_ACCOUNT): an admin can link it to an account. */
             subject?: string;

@@ -170,6 +170,7 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   },
   RESERVATION_LIMIT_REACHED: (problem) =>
     sentence(`You already hold as many upcoming reservations as you may${problem.limit ? ` (${problem.limit.max})` : ''}; cancel one before booking more`),
+  TOO_MANY_SERIES: () => 'You already have as many recurring bookings as one person may; cancel one before starting another.',
   DESK_NOT_BOOKABLE: () => 'This desk cannot be booked: it is a fixed desk or its room is closed.',
   HAS_DEPENDENTS: (problem, subject) => dependentsMessage(problem, subject),
   SERIES_CONFLICT: (problem) => {
@@ -190,6 +191,7 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   UNSUPPORTED_MEDIA_TYPE: () => 'This kind of file is not accepted.',
   TOO_MANY_REQUESTS: (problem) => `Too many attempts. Try again in ${formatWait(problem.retryAfter ?? 60)}.`,
   HEADERS_TOO_LARGE: () => 'The request was too large to send. Reload the page and try again.',
+  TOO_MANY_WRITES: (problem) => `You changed reservations many times in a short while. Try again in ${formatWait(problem.retryAfter ?? 60)}.`,
   TOO_MANY_CONCURRENT_REQUESTS: (problem) =>
     `Too many of your searches, statistics or uploads are running at once. Try again in ${formatWait(problem.retryAfter ?? 1)}.`,
   INTERNAL: SERVER_FAILED,
