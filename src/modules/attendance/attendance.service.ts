@@ -7,6 +7,7 @@ import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import { atLocalTime, daysBetween, isTimeZone, localDate, nextDate, startOfLocalDate } from '../../shared/zone.js';
 import { ReservationsRepository } from '../reservations/reservations.repository.js';
+import { ensureDeskBookable } from '../reservations/reservations.rules.js';
 import { ReservationWriter } from '../reservations/reservations.writer.js';
 import { labelSheet } from './attendance.qr.js';
 import { ATTENDANCE_SORTABLE, AttendanceRepository, type AttendanceView, type SettingsRow } from './attendance.repository.js';
@@ -256,8 +257,9 @@ export class AttendanceService {
     knownNext?: Date | null,
   ): Promise<Date> {
     const admin = isAdmin(caller);
-    if (!admin && place.desk.type === 'FIXED') throw new AppError('DESK_NOT_BOOKABLE', 'This is a fixed desk, assigned by an admin; choose a flexible desk');
-    if (!admin && !place.room.available) throw new AppError('DESK_NOT_BOOKABLE', 'The room of this desk is not available for booking');
+    // The reservations module's rule for a USER: no FIXED desk, none in an unavailable room (docs/behaviour.md#reservations).
+    const { desk, room, department } = place;
+    ensureDeskBookable({ id: desk.id, type: desk.type, roomId: room.id, departmentId: department.id, roomAvailable: room.available }, admin);
     const dayEnd = atLocalTime(localDate(now, place.timeZone), this.rules.walkInUntilMinutes, place.timeZone);
     let end = dayEnd;
     if (!admin) end = new Date(Math.min(end.getTime(), now.getTime() + this.rules.maxLengthMs));

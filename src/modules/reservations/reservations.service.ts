@@ -6,10 +6,10 @@ import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import { isSelfOrAdmin, requireSelfOrAdmin } from '../../identity/policy.js';
-import { RESERVATION_SORTABLE, ReservationsRepository, type BookableDesk, type ReservationView } from './reservations.repository.js';
+import { RESERVATION_SORTABLE, ReservationsRepository, type ReservationView } from './reservations.repository.js';
 import { ReservationWriter, type NewReservation } from './reservations.writer.js';
 import { toReservationDto } from './reservations.mappers.js';
-import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
+import type { ReservationRules } from './reservations.rules.js';
 import type { CreateReservationBody, ReservationDto, ReservationListQuery, UpdateReservationBody } from './reservations.schemas.js';
 
 type Booking = NewReservation;
@@ -78,10 +78,7 @@ export class ReservationsService {
       endTime: parseInstant('endTime', body.endTime),
       type,
     };
-    const desk = await this.checkBooking(caller, booking, true);
-    // Concurrent bookings of one person may each see the count before the others' inserts: the cap
-    // holds within the number of a person's bookings in flight at once (docs/behaviour.md#reservations).
-    if (!admin) ensureUnderFutureCap(this.rules, await this.reservations.countNotEnded(userId, this.clock.now()), 1);
+    const desk = await this.writer.checkBooking(this.rules, admin, booking, { startMoved: true, capped: true });
     const { id } = await this.writer.book(caller.user.id, booking);
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
   }
@@ -98,7 +95,7 @@ export class ReservationsService {
       type: body.type ?? existing.type,
     };
     const startMoved = booking.startTime.getTime() !== existing.startTime.getTime();
-    const desk = await this.checkBooking(caller, booking, startMoved);
+    const desk = await this.writer.checkBooking(this.rules, isAdmin(caller), booking, { startMoved, capped: false });
     const updated = await this.writer.move(caller.user.id, id, booking);
     if (!updated) throw notFound('Reservation', id);
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
@@ -122,18 +119,5 @@ export class ReservationsService {
     if (isAdmin(caller)) return;
     if (existing.type !== 'shared') throw forbidden('Fixed reservations are managed by admins');
     if (existing.endTime <= this.clock.now()) throw new AppError('CONFLICT', 'This reservation has already ended and can no longer be changed or cancelled');
-  }
-
-  /** The rules of docs/behaviour.md#reservations; admins are exempt from all but start < end and an existing desk. */
-  private async checkBooking(caller: Caller, booking: Booking, startMoved: boolean): Promise<BookableDesk> {
-    const { startTime, endTime } = booking;
-    if (startTime >= endTime) throw invalid('endTime', 'must be after startTime');
-    const admin = isAdmin(caller);
-    if (!admin) {
-      const broken = userRuleBroken(this.rules, this.clock.now(), startTime, endTime, startMoved);
-      if (broken) throw ruleBroken(...broken);
-    }
-    const desk = ensureDeskBookable(await this.reservations.findDesk(booking.deskId), admin);
-    return desk;
   }
 }

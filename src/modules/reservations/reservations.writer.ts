@@ -2,7 +2,8 @@ import type { Database } from '../../db/client.js';
 import { isConcurrencyAbort, pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, invalid } from '../../shared/errors.js';
-import { ReservationsRepository, type OccurrenceRow, type ReservationType } from './reservations.repository.js';
+import { ReservationsRepository, type BookableDesk, type OccurrenceRow, type ReservationType } from './reservations.repository.js';
+import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
 
 /**
  * The one writer of the `reservations` table (docs/architecture.md#the-one-writer-of-reservations).
@@ -53,6 +54,57 @@ export class ReservationWriter {
     /** RESERVATION_ONE_PER_USER: new rows are user-exclusive. */
     private readonly onePerUser: boolean,
   ) {}
+
+  /**
+   * The rules of docs/behaviour.md#reservations for one booking, before `book` or `move`: start
+   * before end; for a USER (`admin` false) the rules of reservations.rules.ts (`startMoved`: a move
+   * that keeps a started reservation's start is not "in the past") and, when `capped`, the cap on
+   * reservations not yet ended; an existing desk, bookable for a USER. Answers the desk.
+   */
+  async checkBooking(
+    rules: ReservationRules,
+    admin: boolean,
+    booking: Pick<NewReservation, 'userId' | 'deskId' | 'startTime' | 'endTime'>,
+    options: { startMoved: boolean; capped: boolean },
+  ): Promise<BookableDesk> {
+    const { startTime, endTime } = booking;
+    if (startTime >= endTime) throw invalid('endTime', 'must be after startTime');
+    if (!admin) {
+      const broken = userRuleBroken(rules, this.clock.now(), startTime, endTime, options.startMoved);
+      if (broken) throw ruleBroken(...broken);
+    }
+    const repository = new ReservationsRepository(this.db);
+    const desk = ensureDeskBookable(await repository.findDesk(booking.deskId), admin);
+    // Concurrent bookings of one person may each see the count before the others' inserts: the cap
+    // holds within the number of a person's bookings in flight at once (docs/behaviour.md#reservations).
+    if (!admin && options.capped) ensureUnderFutureCap(rules, await repository.countNotEnded(booking.userId, this.clock.now()), 1);
+    return desk;
+  }
+
+  /**
+   * The same rules for the occurrences of a series (docs/behaviour.md#recurring-reservations), before
+   * `transaction` + `bookOccurrences`: each occurrence keeps the USER rules (the message names its
+   * date), the desk is bookable, and all of them fit under the cap. Answers the desk.
+   */
+  async checkOccurrences(
+    rules: ReservationRules,
+    admin: boolean,
+    userId: string,
+    deskId: string,
+    occurrences: { date: string; startTime: Date; endTime: Date }[],
+  ): Promise<BookableDesk> {
+    if (!admin) {
+      const now = this.clock.now();
+      for (const occurrence of occurrences) {
+        const broken = userRuleBroken(rules, now, occurrence.startTime, occurrence.endTime);
+        if (broken) throw ruleBroken(broken[0], `${broken[1]} (the occurrence on ${occurrence.date})`);
+      }
+    }
+    const repository = new ReservationsRepository(this.db);
+    const desk = ensureDeskBookable(await repository.findDesk(deskId), admin);
+    if (!admin) ensureUnderFutureCap(rules, await repository.countNotEnded(userId, this.clock.now()), occurrences.length);
+    return desk;
+  }
 
   /**
    * Books one reservation. `plan` is the booking, or makes it on each attempt; `then` runs in the same

@@ -4,9 +4,9 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound, type OccurrenceConflict } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
-import { ReservationsRepository, type BookableDesk } from '../reservations/reservations.repository.js';
+import type { BookableDesk } from '../reservations/reservations.repository.js';
 import { ReservationWriter } from '../reservations/reservations.writer.js';
-import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from '../reservations/reservations.rules.js';
+import type { ReservationRules } from '../reservations/reservations.rules.js';
 import { describeConflicts, toOccurrenceDto, toSeriesCore, toSeriesDto, toSeriesSummaryDto } from './series.mappers.js';
 import { checkTimeZone, localWeekday, occurrencesOf, weekdayNumber, type Occurrence, type Rule } from './series.recurrence.js';
 import { SERIES_SORTABLE, SeriesRepository, type SeriesRow } from './series.repository.js';
@@ -187,15 +187,8 @@ export class SeriesService {
     };
     rule.weekdays.sort((a, b) => a - b);
     const occurrences = occurrencesOf(rule, firstStart, firstEnd, timeZone);
-    if (!admin) {
-      const now = this.clock.now();
-      for (const occurrence of occurrences) {
-        const broken = userRuleBroken(this.rules, now, occurrence.startTime, occurrence.endTime);
-        if (broken) throw ruleBroken(broken[0], `${broken[1]} (the occurrence on ${occurrence.date})`);
-      }
-    }
-    const desk = ensureDeskBookable(await new ReservationsRepository(this.db).findDesk(body.deskId), admin);
-    if (!admin) ensureUnderFutureCap(this.rules, await new ReservationsRepository(this.db).countNotEnded(userId, this.clock.now()), occurrences.length);
+    // The booking rules are the reservations module's (docs/architecture.md#the-one-writer-of-reservations).
+    const desk = await new ReservationWriter(this.db, this.clock, this.rules.onePerUser).checkOccurrences(this.rules, admin, userId, body.deskId, occurrences);
     return { userId, deskId: body.deskId, type, timeZone, rule, firstStart, firstEnd, occurrences, desk };
   }
 
