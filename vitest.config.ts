@@ -17,7 +17,7 @@ export const UNIT = [
   'test/architecture.test.ts',
   'test/config.test.ts',
   'test/docs.test.ts',
-  'test/db/availability.test.ts',
+  'test/infrastructure/database-gate/breaker.test.ts',
   'test/db/postgres-queue.test.ts',
   'test/db/replica.test.ts',
   'test/identity/password-hashing.test.ts',

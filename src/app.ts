@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import fp from 'fastify-plugin';
 import { plainHttpRemote, type Config } from './config.js';
-import { DatabaseAvailability } from './db/availability.js';
+import { DatabaseBreaker } from './infrastructure/database-gate/breaker.js';
 import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { primaryOnly, REPLICA_DEFAULTS, ReplicaRouter, type ReadRouting } from './db/replica.js';
@@ -16,8 +16,12 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import type { DirectoryAuthenticator } from './modules/auth/directory.js';
 import { LdapDirectory } from './modules/auth/ldap.js';
 import { resolveSigningSecret } from './modules/auth/signing-secret.js';
-import { LoginThrottle, ThrottleRepository } from './identity/throttle.js';
+import { LoginThrottle, ThrottleRepository, throttleWindowsPurge } from './identity/throttle.js';
 import { setPasswordHashCost } from './identity/password-hashing.js';
+import { calendarTombstonesPurge } from './modules/calendar/calendar.repository.js';
+import { expiredOidcFlowsPurge } from './modules/oidc/oidc.repository.js';
+import { expiredPasswordTokensPurge } from './modules/password/password.repository.js';
+import { expiredSessionsPurge } from './modules/sessions/sessions.repository.js';
 import { TokenService } from './modules/auth/tokens.js';
 import { avatarsRoutes } from './modules/avatars/avatars.routes.js';
 import { AvatarsService } from './modules/avatars/avatars.service.js';
@@ -27,8 +31,9 @@ import { floorPlansRoutes } from './modules/floor-plans/floor-plans.routes.js';
 import { FloorPlansService } from './modules/floor-plans/floor-plans.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { DecodeQueue } from './infrastructure/images/images.js';
-import { housekeep } from './infrastructure/housekeeping/housekeeping.js';
+import { housekeep, type PurgeJob } from './infrastructure/housekeeping/housekeeping.js';
 import { SmtpMailer, UnconfiguredMailer, type Mailer } from './infrastructure/mail/mailer.js';
+import { mailOutboxPurge } from './infrastructure/mail/outbox.js';
 import { calendarRoutes } from './modules/calendar/calendar.routes.js';
 import { CalendarService } from './modules/calendar/calendar.service.js';
 import { InvitationSender } from './modules/calendar/calendar.invitations.js';
@@ -59,7 +64,7 @@ import { UsersService } from './modules/users/users.service.js';
 import apiHeaders from './plugins/api-headers.js';
 import authenticate from './plugins/authenticate.js';
 import readYourWrites from './plugins/read-your-writes.js';
-import availabilityGate from './plugins/availability.js';
+import databaseGate from './plugins/database-gate.js';
 import encoding, { parseQuery } from './plugins/encoding.js';
 import expensive from './plugins/expensive.js';
 import writeRate from './plugins/write-rate.js';
@@ -88,6 +93,23 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * The purge jobs housekeeping runs (src/infrastructure/housekeeping): each module that keeps rows
+ * which stop mattering defines its own; a new one is added here, with the module's routes.
+ */
+export function purgeJobs(config: Pick<Config, 'LOGIN_ACCOUNT_WINDOW' | 'LOGIN_ADDRESS_WINDOW' | 'PASSWORD_MAIL_COOLDOWN' | 'MAIL_RETENTION'>): PurgeJob[] {
+  // Sign-in windows are kept as long as the longest throttle window can look back.
+  const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW, config.PASSWORD_MAIL_COOLDOWN);
+  return [
+    expiredSessionsPurge,
+    throttleWindowsPurge(throttleRetentionMs),
+    expiredPasswordTokensPurge,
+    calendarTombstonesPurge,
+    expiredOidcFlowsPurge,
+    mailOutboxPurge(config.MAIL_RETENTION),
+  ];
+}
 const MAX_PARAM_LENGTH = 16_384;
 
 /** Options of the Fastify instance itself (they cannot be set from inside a plugin). */
@@ -272,24 +294,24 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const attendance = new AttendanceService(db, clock, attendanceRules(config));
   if (await attendance.syncDefaults()) app.log.info('check-in settings changed: reservations not started yet planned again');
   const floorPlans = new FloorPlansService(db, reads);
-  const availability = new DatabaseAvailability(() => db.execute(sql`select 1`), app.log, undefined, database.probe);
+  const breaker = new DatabaseBreaker(() => db.execute(sql`select 1`), app.log, undefined, database.probe);
 
   // JSON bodies only (image routes add their own parsers): text/plain is 415, not a string failing validation.
   app.removeContentTypeParser('text/plain');
   await app.register(validation);
-  await app.register(problem, { databaseOpen: () => database.isOpen(), observe: (error) => availability.observe(error) });
+  await app.register(problem, { databaseOpen: () => database.isOpen(), observe: (error) => breaker.observe(error) });
   await app.register(requestLog, { enabled: config.REQUEST_LOG });
   await app.register(apiHeaders);
   // After the two above: a refused query string still carries their headers.
   await app.register(encoding);
   await app.register(openapi);
-  await app.register(availabilityGate, { availability });
+  await app.register(databaseGate, { breaker });
   await app.register(authenticate, { auth });
   await app.register(readYourWrites, { reads });
   await app.register(expensive, { perUser: config.EXPENSIVE_CONCURRENCY_PER_USER });
   await app.register(writeRate, { perMinute: config.RESERVATION_WRITES_PER_MINUTE });
 
-  await app.register(healthRoutes, { availability, stopping: options.stopping ?? (() => false) });
+  await app.register(healthRoutes, { breaker, stopping: options.stopping ?? (() => false) });
   await app.register(settingsRoutes, { config });
   await app.register(authRoutes, { auth });
   await app.register(oidcRoutes, { oidc, publicUrl: config.PUBLIC_URL });
@@ -311,9 +333,9 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(web, { root: options.webRoot });
 
   // Ended sessions, old throttle windows and expired password links are removed in the background.
-  const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW, config.PASSWORD_MAIL_COOLDOWN);
+  const jobs = purgeJobs(config);
   const housekeeping = setInterval(() => {
-    housekeep(db, clock.now(), throttleRetentionMs, config.MAIL_RETENTION).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
+    housekeep(db, clock.now(), jobs).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
   // No-shows are released, and their mails sent, by every process (work claimed in the database).
@@ -337,7 +359,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     clearInterval(housekeeping);
     await releaseLoop.stop();
     await invitations.stop();
-    availability.stop();
+    breaker.stop();
     replica?.stop();
     await passwords.settle();
     mailer.close();

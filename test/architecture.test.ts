@@ -105,6 +105,42 @@ export function reservationWrites(source: string): string[] {
 
 const folderEdges = (edges: Import[], nested: string[]): Array<[string, string]> => edges.map(({ from, to }) => [folderOf(from, nested), folderOf(to, nested)]);
 
+/**
+ * The feature modules that may import another module's files, and why
+ * (docs/architecture.md#rules-the-architecture-test-enforces). Anything else between two modules
+ * fails: share through `shared/`, `identity/` or `db/`, or add an entry with its reason here.
+ */
+const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
+  'modules/attendance -> modules/reservations': 'walk-in and the release write reservations through the one writer; check-in reads them',
+  'modules/series -> modules/reservations': "a series books its occurrences under the reservations' rules and repository",
+  'modules/auth -> modules/sessions': 'sign-in, refresh and sign-out create, rotate and end sessions',
+  'modules/auth -> modules/users': 'sign-in finds the account and directory sign-in creates it',
+  'modules/oidc -> modules/auth': 'single sign-on ends in the same token pair as sign-in (its schema and token service)',
+  'modules/oidc -> modules/users': 'single sign-on finds or creates the account of an identity',
+  'modules/password -> modules/users': 'a password link sets the password of a user row',
+  'modules/avatars -> modules/users': 'a picture belongs to a user and answers the user DTO',
+  'modules/department-images -> modules/inventory': "a department's picture answers the department DTO",
+  'modules/search -> modules/inventory': 'room and department search answers inventory DTOs',
+  'modules/search -> modules/reports': 'report search answers report DTOs',
+};
+
+/** The server's folders below the feature modules: they never import one. */
+const LOWER_FOLDERS = ['db', 'shared', 'infrastructure/'];
+
+const distinct = (pairs: Array<[string, string]>): string[] => [...new Set(pairs.filter(([from, to]) => from !== to).map(([from, to]) => `${from} -> ${to}`))];
+
+const violations = {
+  serverCycles: (edges: Array<[string, string]>) => folderCycles(edges),
+  lowerImportsModule: (edges: Array<[string, string]>) =>
+    distinct(
+      edges.filter(
+        ([from, to]) => LOWER_FOLDERS.some((lower) => from === lower || (lower.endsWith('/') && from.startsWith(lower))) && to.startsWith('modules/'),
+      ),
+    ),
+  crossModule: (edges: Array<[string, string]>) =>
+    distinct(edges.filter(([from, to]) => from.startsWith('modules/') && to.startsWith('modules/'))).filter((pair) => !(pair in MODULE_IMPORTS_ALLOWED)),
+};
+
 describe('architecture', () => {
   const server = importsUnder(projectPath('src'));
   const web = importsUnder(projectPath('web', 'src'));
@@ -125,9 +161,30 @@ describe('architecture', () => {
     ).toEqual([['a', 'b', 'c']]);
   });
 
-  it('no folder cycle runs through a server feature module (identity, infrastructure, plugins and shared count as folders too)', () => {
-    const cycles = folderCycles(serverFolders).filter((cycle) => cycle.some((folder) => folder.startsWith('modules/')));
-    expect(cycles).toEqual([]);
+  it('no folder cycle anywhere in the server (identity, infrastructure, plugins, shared, db and the root files count as folders)', () => {
+    expect(violations.serverCycles(serverFolders)).toEqual([]);
+  });
+
+  it('db, shared and infrastructure import no feature module (a module plugs into them, never the other way)', () => {
+    expect(violations.lowerImportsModule(serverFolders)).toEqual([]);
+  });
+
+  it('shared builds no SQL: src/shared imports neither src/db nor a database package', () => {
+    const sqlImports = sourceFiles(projectPath('src', 'shared')).flatMap((file) =>
+      ts
+        .preProcessFile(readFileSync(file, 'utf8'), true, true)
+        .importedFiles.map(({ fileName }) => fileName)
+        .filter((name) => /^(drizzle-orm|postgres)(\/|$)/.test(name) || /(^|\/)db\//.test(name))
+        .map((name) => `${path.relative(projectPath('src'), file)} -> ${name}`),
+    );
+    expect(sqlImports).toEqual([]);
+  });
+
+  it('a feature module imports another only where the allow-list says why', () => {
+    expect(violations.crossModule(serverFolders)).toEqual([]);
+    // Every allowed pair is still used: a stale entry would allow a new coupling silently.
+    const used = new Set(serverFolders.map(([from, to]) => `${from} -> ${to}`));
+    expect(Object.keys(MODULE_IMPORTS_ALLOWED).filter((pair) => !used.has(pair))).toEqual([]);
   });
 
   it("no feature imports another feature's service", () => {
@@ -157,8 +214,21 @@ describe('architecture', () => {
     expect(offending).toEqual([]);
   });
 
-  it('no folder cycle runs through a web feature folder', () => {
-    const cycles = folderCycles(webFolders).filter((cycle) => cycle.some((folder) => folder.startsWith('features/')));
-    expect(cycles).toEqual([]);
+  it('no folder cycle anywhere in the web app (api, lib, components and each feature count as folders)', () => {
+    expect(folderCycles(webFolders)).toEqual([]);
+  });
+
+  it('each rule fails on a deliberate violation (the checks can fail)', () => {
+    // A cycle that runs through no module: shared -> db -> shared.
+    expect(violations.serverCycles([...serverFolders, ['shared', 'db']])).toEqual([['db', 'shared']]);
+    // Infrastructure and db reaching into a module.
+    expect(violations.lowerImportsModule([...serverFolders, ['infrastructure/housekeeping', 'modules/sessions'], ['db', 'modules/stats']])).toEqual([
+      'infrastructure/housekeeping -> modules/sessions',
+      'db -> modules/stats',
+    ]);
+    // A module reaching into another without an entry in the allow-list.
+    expect(violations.crossModule([...serverFolders, ['modules/sessions', 'modules/stats']])).toEqual(['modules/sessions -> modules/stats']);
+    // A web cycle between two shared folders.
+    expect(folderCycles([...webFolders, ['api', 'lib'], ['lib', 'api']]).length).toBeGreaterThan(0);
   });
 });

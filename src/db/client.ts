@@ -16,7 +16,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /**
    * PostgreSQL only: one `select 1` over a connection of its own, opened for it and closed after,
-   * so that it answers even when every pooled connection is busy or stuck (db/availability.ts).
+   * so that it answers even when every pooled connection is busy or stuck (infrastructure/database-gate/breaker.ts).
    */
   probe?: () => Promise<void>;
 }

@@ -138,7 +138,7 @@ export class ReplicaRouter implements ReadRouting {
       const [row] = await this.bounded(queryRows<{ lsn: string }>(this.primary, sql`select pg_current_wal_insert_lsn()::text as lsn`));
       primaryLsn = lsnValue(row!.lsn);
     } catch {
-      // The primary's own troubles are the circuit breaker's (src/db/availability.ts); the replica
+      // The primary's own troubles are the circuit breaker's (src/infrastructure/database-gate/breaker.ts); the replica
       // is judged by the samples taken before.
       primaryLsn = -1n;
     }

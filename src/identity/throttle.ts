@@ -3,6 +3,7 @@ import { and, eq, gt, gte, isNull, lt, lte, or, sql, type SQL } from 'drizzle-or
 import type { Database } from '../db/client.js';
 import { AppError } from '../shared/errors.js';
 import { loginAccountFailures, loginThrottle } from '../db/schema.js';
+import type { PurgeJob } from '../infrastructure/housekeeping/housekeeping.js';
 
 export interface ThrottleRule {
   key: string;
@@ -221,3 +222,9 @@ export class LoginThrottle {
     await Promise.all([this.repository.forgetStartingWith(this.pairPrefix(email)), this.repository.forgetFailures(this.account(email))]);
   }
 }
+
+/** Housekeeping (src/infrastructure/housekeeping): sign-in windows older than `retentionMs` (the longest throttle window). */
+export const throttleWindowsPurge = (retentionMs: number): PurgeJob => ({
+  name: 'old sign-in windows',
+  purge: (db, now) => new ThrottleRepository(db).purgeOlderThan(new Date(now.getTime() - retentionMs)),
+});

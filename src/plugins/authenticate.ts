@@ -12,13 +12,9 @@ declare module 'fastify' {
     role?: 'ADMIN';
     /** Open to a caller who must still replace a generated password (everything else: 403 PASSWORD_CHANGE_REQUIRED). */
     allowedBeforePasswordChange?: boolean;
-    /** Read the statistics change count with the session (GET /api/stats: one statement instead of two). */
-    statsChanges?: boolean;
   }
   interface FastifyRequest {
     caller: Caller;
-    /** With config.statsChanges: the statistics change count, read after the request began. */
-    statsChanges?: bigint;
   }
 }
 
@@ -42,7 +38,6 @@ export default fp(
       if (route.config?.public || route.config?.allowedBeforePasswordChange || !response || response[403]) return;
       route.schema = { ...route.schema, response: { ...response, 403: forbidden } };
     });
-    app.decorateRequest('statsChanges', undefined);
     app.addHook('onRequest', async (request: FastifyRequest) => {
       const config = request.routeOptions.config;
       // Unknown routes (404 handler) and public routes pass.
@@ -51,9 +46,8 @@ export default fp(
       if (!header) throw new AppError('UNAUTHENTICATED', 'Send an Authorization: Bearer <access token> header');
       const match = BEARER.exec(header);
       if (!match) throw new AppError('INVALID_TOKEN', 'The Authorization header must be Bearer <access token>');
-      const { caller, statsChanges } = await options.auth.authenticate(match[1]!, config.statsChanges === true);
+      const caller = await options.auth.authenticate(match[1]!);
       request.caller = caller;
-      request.statsChanges = statsChanges;
       if (caller.user.mustChangePassword && !config.allowedBeforePasswordChange) {
         throw new AppError('PASSWORD_CHANGE_REQUIRED', 'This account still has a generated password: choose your own with PUT /api/self/password first');
       }

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { databaseUnavailable } from '../db/availability.js';
+import { databaseUnavailable } from '../infrastructure/database-gate/breaker.js';
 import { isConcurrencyAbort, isDatabaseUnavailable, pgErrorCode, PG } from '../db/errors.js';
 import { AppError, catalogue, problemType, type ErrorCode, type FieldError } from '../shared/errors.js';
 import { Problem } from '../shared/schemas.js';

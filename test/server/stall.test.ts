@@ -8,7 +8,7 @@ import { createPostgresDatabase } from '../helpers/database.js';
 
 /**
  * A database that accepts connections and never answers (docs/behaviour.md#health-and-database-outages):
- * no connection error ever arrives, so only the stall watch of plugins/availability.ts can open the
+ * no connection error ever arrives, so only the stall watch of plugins/database-gate.ts can open the
  * breaker. The service reaches PostgreSQL through a TCP proxy of the test that, when told to stall,
  * keeps every byte in both directions and leaves new connections unanswered. Requests then answer
  * 503 within 2 s of the stall, and the service recovers without a restart when the proxy lets the

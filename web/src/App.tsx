@@ -17,7 +17,7 @@ import { ReportsPage } from './features/reports/ReportsPage.js';
 import { MyReservationsPage } from './features/reservations/MyReservationsPage.js';
 import { FindDeskPage } from './features/search/FindDeskPage.js';
 import { ProfilePage } from './features/self/ProfilePage.js';
-import { SsoReturnPage } from './features/auth/SsoReturnPage.js';
+import { OidcReturnPage } from './features/auth/OidcReturnPage.js';
 import { StatsPage } from './features/stats/StatsPage.js';
 import { UsersPage } from './features/users/UsersPage.js';
 import { useTitle } from './hooks.js';
@@ -58,7 +58,7 @@ const ROUTES: Route[] = [
 const PUBLIC: Record<string, () => ReactNode> = {
   '/forgot-password': () => <ForgotPasswordPage />,
   '/reset-password': () => <ResetPasswordPage />,
-  '/sign-in/sso': () => <SsoReturnPage />,
+  '/sign-in/sso': () => <OidcReturnPage />,
 };
 
 /** A page that only says something (and links to "Find a desk"). */

@@ -1,9 +1,10 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+// The base styles first: each feature's own styles.css, imported by its components, comes after them.
+import './styles.css';
 import { queryClient } from './api/query.js';
 import { App } from './App.js';
-import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

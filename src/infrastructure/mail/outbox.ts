@@ -2,6 +2,7 @@ import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { mailOutbox } from '../../db/schema.js';
+import type { PurgeJob } from '../housekeeping/housekeeping.js';
 import type { Mail, Mailer } from './mailer.js';
 
 /** A claimed mail is left to its process this long before another process may send it again. */
@@ -79,3 +80,9 @@ export async function purgeMailOutbox(db: Database, before: Date): Promise<numbe
     .returning({ id: mailOutbox.id });
   return rows.length;
 }
+
+/** Housekeeping (src/infrastructure/housekeeping): mails sent or given up more than `retentionMs` ago. */
+export const mailOutboxPurge = (retentionMs: number): PurgeJob => ({
+  name: 'sent and given-up mails',
+  purge: (db, now) => purgeMailOutbox(db, new Date(now.getTime() - retentionMs)),
+});

@@ -1,7 +1,8 @@
 import { and, count, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { attendance, attendanceDefaults, departments, departmentSettings, desks, mailOutbox, reservations, rooms, users } from '../../db/schema.js';
-import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import { orderByClauses, totalOfPage } from '../../db/paging.js';
+import { offsetOf, type PageRequest } from '../../shared/paging.js';
 import { ReservationWriter } from '../reservations/reservations.writer.js';
 
 export type AttendanceStatus = (typeof attendance.status.enumValues)[number];

@@ -113,22 +113,12 @@ export class AuthService {
     await new SessionsRepository(this.db).delete(sessionId);
   }
 
-  /**
-   * The caller of an access token, checked against its live session on every request;
-   * `withStatsChanges`: also the statistics change count, read in the same statement.
-   */
-  async authenticate(accessToken: string, withStatsChanges = false): Promise<{ caller: Caller; statsChanges?: bigint }> {
+  /** The caller of an access token, checked against its live session on every request. */
+  async authenticate(accessToken: string): Promise<Caller> {
     const claims = await this.tokens.verifyAccess(accessToken);
     if (!claims) throw new AppError('INVALID_TOKEN');
-    const repository = new SessionsRepository(this.db);
-    const now = this.clock.now();
-    if (withStatsChanges) {
-      const found = await repository.findLiveWithUserAndStatsChanges(claims.sessionId, claims.userId, now);
-      if (!found) throw new AppError('INVALID_TOKEN');
-      return { caller: { user: found.user, sessionId: found.session.id }, statsChanges: BigInt(found.statsChanges ?? '0') };
-    }
-    const found = await repository.findLiveWithUser(claims.sessionId, claims.userId, now);
+    const found = await new SessionsRepository(this.db).findLiveWithUser(claims.sessionId, claims.userId, this.clock.now());
     if (!found) throw new AppError('INVALID_TOKEN');
-    return { caller: { user: found.user, sessionId: found.session.id } };
+    return { user: found.user, sessionId: found.sessionId };
   }
 }

@@ -1,6 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { calendarFeeds, calendarSettings } from '../../db/schema.js';
+import type { PurgeJob } from '../../infrastructure/housekeeping/housekeeping.js';
 
 /** One event of a feed or a mail: a reservation as calendar_events knows it, the place read live while the desk exists. */
 export interface CalendarEventRow {
@@ -328,3 +329,6 @@ export class CalendarRepository {
     await this.db.execute(sql`delete from calendar_events where cancelled_at is not null and cancelled_at < ${before.toISOString()}::timestamptz`);
   }
 }
+
+/** Housekeeping (src/infrastructure/housekeeping): calendar tombstones past their retention (docs/behaviour.md#calendar-feed). */
+export const calendarTombstonesPurge: PurgeJob = { name: 'calendar tombstones', purge: (db, now) => new CalendarRepository(db).purgeTombstones(now) };

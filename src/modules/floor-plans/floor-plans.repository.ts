@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { departmentImages, departments, desks, floorPlanPositions, reservations, rooms } from '../../db/schema.js';
 import { timestampOf, windowRange, type TimeWindow } from '../../db/time-ranges.js';
-import { fromJson } from '../../shared/paging.js';
+import { fromJson } from '../../db/paging.js';
 
 type DeskType = (typeof desks.$inferSelect)['type'];
 

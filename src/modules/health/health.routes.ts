@@ -1,18 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { databaseUnavailable, type DatabaseAvailability } from '../../db/availability.js';
+import { databaseUnavailable, type DatabaseBreaker } from '../../infrastructure/database-gate/breaker.js';
 import { problemResponses } from '../../shared/schemas.js';
 
 /** How long readiness waits for the database before answering 503. */
 export const READINESS_TIMEOUT_MS = 1000;
 
 export interface HealthOptions {
-  availability: DatabaseAvailability;
+  breaker: DatabaseBreaker;
   /** True once SIGTERM arrived: the balancer is told to send no more (docs/deployment.md#rolling-restarts). */
   stopping: () => boolean;
 }
 
-export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app, { availability, stopping }) => {
+export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app, { breaker, stopping }) => {
   app.get(
     '/api/health',
     {
@@ -42,7 +42,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app
     },
     async () => {
       if (stopping()) throw databaseUnavailable('This process is stopping; another one serves');
-      if (!(await availability.check(READINESS_TIMEOUT_MS))) throw databaseUnavailable('The database does not answer');
+      if (!(await breaker.check(READINESS_TIMEOUT_MS))) throw databaseUnavailable('The database does not answer');
       return { status: 'ready' as const };
     },
   );

@@ -2,17 +2,8 @@ import { and, count, eq, exists, ilike, inArray, or, sql, type SQL } from 'drizz
 import { queryRows, type Database } from '../../db/client.js';
 import { byShape, prepareRaw } from '../../db/prepared.js';
 import { departments, desks, equipment, rooms } from '../../db/schema.js';
-import {
-  fromJson,
-  offsetOf,
-  orderByClauses,
-  ordersShape,
-  pagePlaceholders,
-  pageUnderParent,
-  pageValues,
-  totalOfPage,
-  type PageRequest,
-} from '../../shared/paging.js';
+import { fromJson, orderByClauses, ordersShape, pagePlaceholders, pageUnderParent, pageValues, totalOfPage } from '../../db/paging.js';
+import { offsetOf, type PageRequest } from '../../shared/paging.js';
 import { containsPattern } from '../../shared/text.js';
 import type { DepartmentWithRoomsDto, DeskDto, DeskParams, EquipmentDto, EquipmentParams, RoomDto, RoomParams } from './inventory.schemas.js';
 

@@ -1,6 +1,7 @@
 import { and, eq, gt, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { oidcFlows, oidcIdentities } from '../../db/schema.js';
+import type { PurgeJob } from '../../infrastructure/housekeeping/housekeeping.js';
 
 export type OidcIdentityRow = typeof oidcIdentities.$inferSelect;
 
@@ -61,3 +62,6 @@ export class OidcRepository {
     return rows.length > 0;
   }
 }
+
+/** Housekeeping (src/infrastructure/housekeeping): single sign-on attempts that have expired. */
+export const expiredOidcFlowsPurge: PurgeJob = { name: 'expired single sign-on attempts', purge: (db, now) => new OidcRepository(db).purgeExpired(now) };

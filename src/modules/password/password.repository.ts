@@ -3,6 +3,7 @@ import { queryRows, type Database } from '../../db/client.js';
 import { passwordTokens } from '../../db/schema.js';
 
 import type { PasswordTokenPurpose } from '../../identity/credentials.js';
+import type { PurgeJob } from '../../infrastructure/housekeeping/housekeeping.js';
 
 export type { PasswordTokenPurpose };
 
@@ -39,3 +40,6 @@ export class PasswordTokensRepository {
     await this.db.delete(passwordTokens).where(lt(passwordTokens.expiresAt, now));
   }
 }
+
+/** Housekeeping (src/infrastructure/housekeeping): expired password links. */
+export const expiredPasswordTokensPurge: PurgeJob = { name: 'expired password links', purge: (db, now) => new PasswordTokensRepository(db).purgeExpired(now) };

@@ -1,7 +1,8 @@
 import { and, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { reports } from '../../db/schema.js';
-import { columnsAs, fromDriver, offsetOf, orderByClauses, pageUnderParent, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import { columnsAs, fromDriver, orderByClauses, pageUnderParent, totalOfPage } from '../../db/paging.js';
+import { offsetOf, type PageRequest } from '../../shared/paging.js';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type NewReport = Pick<ReportRow, 'title' | 'description' | 'reportedBy' | 'departmentId' | 'roomId' | 'deskId' | 'equipmentId' | 'createdAt'>;

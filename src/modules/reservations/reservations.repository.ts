@@ -2,7 +2,8 @@ import { and, count, eq, gt, gte, inArray, lt, ne, Placeholder, sql, type SQL } 
 import type { Database } from '../../db/client.js';
 import { byShape, prepareRaw } from '../../db/prepared.js';
 import { desks, reservations, rooms } from '../../db/schema.js';
-import { columnsAs, orderByClauses, ordersShape, pagePlaceholders, pageValues, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import { columnsAs, orderByClauses, ordersShape, pagePlaceholders, pageValues, totalOfPage } from '../../db/paging.js';
+import { type PageRequest } from '../../shared/paging.js';
 import { toReservationDtoFromRaw, type RawReservation } from './reservations.mappers.js';
 import type { ReservationDto } from './reservations.schemas.js';
 

@@ -3,7 +3,8 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import { reservedRangeOf, timestampOf, windowRange, type TimeWindow } from '../../db/time-ranges.js';
 import { departments, desks, equipment, reports, reservations, rooms } from '../../db/schema.js';
-import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import { orderByClauses, totalOfPage } from '../../db/paging.js';
+import { offsetOf, type PageRequest } from '../../shared/paging.js';
 import { containsPattern } from '../../shared/text.js';
 
 export const ROOM_SORTABLE = ['id', 'name', 'available'] as const;

@@ -1,7 +1,8 @@
 import { and, asc, count, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { desks, reservations, reservationSeries, rooms } from '../../db/schema.js';
-import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import { orderByClauses, totalOfPage } from '../../db/paging.js';
+import { offsetOf, type PageRequest } from '../../shared/paging.js';
 import type { OccurrenceRow } from '../reservations/reservations.repository.js';
 
 export type SeriesRow = typeof reservationSeries.$inferSelect & { roomId: string; departmentId: string };

@@ -1,8 +1,10 @@
 import { and, count, eq, getTableColumns, gt, lt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { sessions, users } from '../../db/schema.js';
-import { columnsAs, fromDriver, offsetOf, orderByClauses, pageUnderParent, totalOfPage, type PageRequest } from '../../shared/paging.js';
-import { statsChangeCount } from '../stats/stats.repository.js';
+import { columnsAs, fromDriver, orderByClauses, pageUnderParent, totalOfPage } from '../../db/paging.js';
+import { offsetOf, type PageRequest } from '../../shared/paging.js';
+import { callerColumns, type CallerUser } from '../../identity/caller.js';
+import type { PurgeJob } from '../../infrastructure/housekeeping/housekeeping.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -33,26 +35,16 @@ const isLive = and(
   gt(sessions.refreshExpiresAt, sql`${sql.placeholder('now')}::timestamptz`),
   eq(users.enabled, true),
 );
-/** Runs on every authenticated request: built once per database and kept prepared. */
+/** Runs on every authenticated request: built once per database and kept prepared. Reads the caller's columns only (never the password hash). */
 const liveSessionQuery = (db: Database) =>
   db
-    .select({ session: sessions, user: users })
+    .select({ sessionId: sessions.id, user: callerColumns })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(isLive)
     .limit(1)
     .prepare('live_session_with_user');
-/** The same for GET /api/stats, with the statistics change count: one round trip instead of two. */
-const liveSessionAndStatsQuery = (db: Database) =>
-  db
-    .select({ session: sessions, user: users, statsChanges: statsChangeCount })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(isLive)
-    .limit(1)
-    .prepare('live_session_with_user_and_stats_changes');
 const liveSessionQueries = new WeakMap<Database, ReturnType<typeof liveSessionQuery>>();
-const liveSessionAndStatsQueries = new WeakMap<Database, ReturnType<typeof liveSessionAndStatsQuery>>();
 
 export class SessionsRepository {
   constructor(private readonly db: Database) {}
@@ -72,22 +64,10 @@ export class SessionsRepository {
     return row!;
   }
 
-  /** The live session of an access token with its user, in one indexed lookup. */
-  async findLiveWithUser(sessionId: string, userId: string, now: Date): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+  /** The live session of an access token with its user (the caller's columns), in one indexed lookup. */
+  async findLiveWithUser(sessionId: string, userId: string, now: Date): Promise<{ sessionId: string; user: CallerUser } | undefined> {
     let query = liveSessionQueries.get(this.db);
     if (!query) liveSessionQueries.set(this.db, (query = liveSessionQuery(this.db)));
-    const [row] = await query.execute({ sessionId, userId, now: now.toISOString() });
-    return row;
-  }
-
-  /** The same, with the statistics change count read in the same statement. */
-  async findLiveWithUserAndStatsChanges(
-    sessionId: string,
-    userId: string,
-    now: Date,
-  ): Promise<{ session: SessionRow; user: UserRow; statsChanges: string | null } | undefined> {
-    let query = liveSessionAndStatsQueries.get(this.db);
-    if (!query) liveSessionAndStatsQueries.set(this.db, (query = liveSessionAndStatsQuery(this.db)));
     const [row] = await query.execute({ sessionId, userId, now: now.toISOString() });
     return row;
   }
@@ -157,3 +137,6 @@ export class SessionsRepository {
     return and(...conditions)!;
   }
 }
+
+/** Housekeeping (src/infrastructure/housekeeping): sessions whose refresh token has expired. */
+export const expiredSessionsPurge: PurgeJob = { name: 'expired sessions', purge: (db, now) => new SessionsRepository(db).purgeExpired(now) };

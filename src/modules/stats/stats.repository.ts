@@ -48,10 +48,7 @@ const createdPerDay = (table: 'reservations' | 'reports', days: DayRange) => sql
 /**
  * The number of committed write statements that changed what the figures count (the triggers of
  * migration stats_change_triggers keep it, in the writing transactions), as text (a bigint).
- * Authentication reads it along with the session for GET /api/stats, saving a round trip.
  */
-export const statsChangeCount = sql<string | null>`(select sum(${statsChanges.changes})::text from ${statsChanges})`;
-
 const changeCountQuery = (db: Database) =>
   db
     .select({ changes: sql<string | null>`sum(${statsChanges.changes})::text` })

@@ -34,8 +34,8 @@ const utcDay = (now: Date) => Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 
  * Statistics are a dashboard: counting a million reservations on every request would make the
  * busiest admin page the costliest one, yet an answer must include every write acknowledged
  * before the request began, in any server process. Each request reads the change count that the
- * database's triggers keep with every counted write (authentication reads it along with the
- * session, so it costs no statement of its own). Figures computed after the count was read
+ * database's triggers keep with every counted write (one small statement, read by this module
+ * itself). Figures computed after the count was read
  * include every write it counts; so while the count and the UTC day are those of the figures
  * this process keeps, they are still exact and are answered at once, however old.
  *
@@ -63,9 +63,9 @@ export class StatsService {
     private readonly reads: ReadRouting,
   ) {}
 
-  /** `changes`: the change count if the caller has read it already (after its request began). */
-  async statistics(changes?: bigint): Promise<StatisticsDto> {
-    changes ??= await new StatsRepository(this.db).changeCount();
+  /** Figures that include every counted write acknowledged before this call. */
+  async statistics(): Promise<StatisticsDto> {
+    const changes = await new StatsRepository(this.db).changeCount();
     const day = utcDay(this.clock.now());
     const kept = this.current;
     if (kept && kept.changes === changes && kept.day === day) return kept.value;

@@ -1,7 +1,8 @@
 import { and, count, eq, getTableColumns, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
-import { offsetOf, orderByClauses, totalOfPage, type PageRequest } from '../../shared/paging.js';
+import { orderByClauses, totalOfPage } from '../../db/paging.js';
+import { offsetOf, type PageRequest } from '../../shared/paging.js';
 import { containsPattern } from '../../shared/text.js';
 import { ADMIN_LOCK_KEY } from '../../identity/roles.js';
 

@@ -159,8 +159,9 @@ export class UsersService {
 
   /** The caller changes their own password; their other sessions are revoked. */
   async changeOwnPassword(caller: Caller, currentPassword: string, newPassword: string, clientAddress: string): Promise<void> {
-    // Authentication loaded the caller's row on this very request: no second read.
-    const { user } = caller;
+    // The caller carries no password hash (src/identity/caller.ts): the row is read here.
+    const user = await new UsersRepository(this.db).findById(caller.user.id);
+    if (!user) throw new AppError('INVALID_TOKEN');
     if (user.ldap) throw new AppError('DIRECTORY_USER');
     // A stolen access token must not become a password-guessing oracle: same limits as sign-in.
     const now = this.clock.now();

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../../src/db/client.js';
 import { ThrottleRepository } from '../../../src/identity/throttle.js';
+import { purgeJobs } from '../../../src/app.js';
 import { housekeep } from '../../../src/infrastructure/housekeeping/housekeeping.js';
 import { PasswordTokensRepository } from '../../../src/modules/password/password.repository.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
@@ -39,7 +40,11 @@ describe('housekeeping', () => {
     const sessionsBefore = await count('sessions');
     const throttleBefore = await count('login_throttle');
 
-    await housekeep(db, now, 15 * 60_000);
+    await housekeep(
+      db,
+      now,
+      purgeJobs({ ...t.config, LOGIN_ACCOUNT_WINDOW: 15 * 60_000, LOGIN_ADDRESS_WINDOW: 15 * 60_000, PASSWORD_MAIL_COOLDOWN: 15 * 60_000 }),
+    );
 
     expect(await count('sessions')).toBeLessThan(sessionsBefore);
     const sessionUsers = await queryRows<{ user_id: string }>(db, sql`select user_id from sessions`);

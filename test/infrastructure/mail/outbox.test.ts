@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../../../src/db/schema.js';
 import type { Mail, Mailer } from '../../../src/infrastructure/mail/mailer.js';
+import { purgeJobs } from '../../../src/app.js';
 import { housekeep } from '../../../src/infrastructure/housekeeping/housekeeping.js';
 import { OUTBOX_CLAIM_MS, OUTBOX_MAX_ATTEMPTS, outboxRow, purgeMailOutbox, sendOutbox } from '../../../src/infrastructure/mail/outbox.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
@@ -92,7 +93,7 @@ describe('mail outbox', () => {
     ]);
     // The default retention is 7 days (MAIL_RETENTION, docs/configuration.md).
     expect(t.config.MAIL_RETENTION).toBe(7 * DAY);
-    await housekeep(db, now, 60_000, t.config.MAIL_RETENTION);
+    await housekeep(db, now, purgeJobs({ ...t.config, LOGIN_ACCOUNT_WINDOW: 60_000, LOGIN_ADDRESS_WINDOW: 60_000, PASSWORD_MAIL_COOLDOWN: 60_000 }));
     const left = await db.select({ subject: mailOutbox.subject }).from(mailOutbox);
     expect(left.map((row) => row.subject).sort()).toEqual(['sent yesterday', 'waiting for long']);
     expect(await purgeMailOutbox(db, now)).toBe(1);

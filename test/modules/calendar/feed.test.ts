@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../../src/db/client.js';
+import { purgeJobs } from '../../../src/app.js';
 import { housekeep } from '../../../src/infrastructure/housekeeping/housekeeping.js';
 import { createTestApp, expectProblem, type TestApp, type UserBody } from '../../helpers/app.js';
 import { createTestDatabase, StatementCounter, type TestDatabase } from '../../helpers/database.js';
@@ -243,9 +244,17 @@ describe('calendar feed', () => {
     expect((await getFeed((await createFeed()).url)).statusCode).toBe(200);
     await t.request({ method: 'DELETE', url: `/api/reservation/${id}`, token });
     const tombstones = async () => (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from calendar_events where reservation_id = ${id}`))[0]!.n;
-    await housekeep(db, new Date(Date.now() + 29 * DAY), 60_000);
+    await housekeep(
+      db,
+      new Date(Date.now() + 29 * DAY),
+      purgeJobs({ ...t.config, LOGIN_ACCOUNT_WINDOW: 60_000, LOGIN_ADDRESS_WINDOW: 60_000, PASSWORD_MAIL_COOLDOWN: 60_000 }),
+    );
     expect(await tombstones()).toBe(1);
-    await housekeep(db, new Date(Date.now() + 31 * DAY), 60_000);
+    await housekeep(
+      db,
+      new Date(Date.now() + 31 * DAY),
+      purgeJobs({ ...t.config, LOGIN_ACCOUNT_WINDOW: 60_000, LOGIN_ADDRESS_WINDOW: 60_000, PASSWORD_MAIL_COOLDOWN: 60_000 }),
+    );
     expect(await tombstones()).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PublishedSettings } from './published.js';
+import type { PublishedSettings } from '../lib/published.js';
 
 /**
  * The limits the service publishes at GET /api/settings, read once per tab. A service that does
@@ -26,7 +26,7 @@ export function readSettings(body: unknown): PublishedSettings | undefined {
 }
 
 async function fetchSettings(): Promise<PublishedSettings | null> {
-  // Not in schema.d.ts yet (api/published.ts), so not through the typed client.
+  // Not in schema.d.ts yet (lib/published.ts), so not through the typed client.
   const response = await fetch('/api/settings', { headers: { accept: 'application/json' } });
   if (!response.ok) return null;
   return readSettings(await response.json().catch(() => undefined)) ?? null;

@@ -1,4 +1,4 @@
-import type { PublishedSettings } from '../api/published.js';
+import type { PublishedSettings } from './published.js';
 import type { Problem } from './problems.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Dependents } from '../api/published.js';
+import type { Dependents } from './published.js';
 import { formatRange, formatWait } from './time.js';
 
 /**
@@ -198,7 +198,7 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   SERVICE_UNAVAILABLE: NOT_ANSWERING,
   SERVER_BUSY: (problem) => `The server is busy. Try again in ${formatWait(problem.retryAfter ?? 5)}.`,
   WEB_APP_NOT_BUILT: () => 'The web app is not installed on the server. Tell your administrator.',
-  // Single sign-on: the return page (features/sso) words its own; these are for anything else.
+  // Single sign-on: the return page (features/oidc) words its own; these are for anything else.
   OIDC_STATE_INVALID: () => 'This sign-in attempt has expired or was started in another browser. Please start again.',
   OIDC_CODE_INVALID: () => 'This sign-in link has already been used or has expired. Please start again.',
   OIDC_PROVIDER_ERROR: () => 'The identity provider did not allow the sign-in.',

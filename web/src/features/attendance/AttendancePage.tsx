@@ -1,6 +1,4 @@
-import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
-import { $api } from '../../api/client.js';
 import { BarChart } from '../../components/BarChart.js';
 import { EmptyState, Loaded, PageHeader, Pager, SelectField, TextField } from '../../components/ui.js';
 import { useMediaQuery, useTitle } from '../../hooks.js';
@@ -9,8 +7,8 @@ import { departmentLabel } from '../../lib/labels.js';
 import { useAllDepartments, useInventoryNames } from '../inventory/queries.js';
 import type { Attendance } from '../../api/types.js';
 import { AttendanceBadge } from './AttendanceBadge.js';
-import { OfficeSettingsForm } from './OfficeSettingsForm.js';
-import { STATUS_LABELS, type AttendanceStatus } from './queries.js';
+import { DepartmentSettingsForm } from './DepartmentSettingsForm.js';
+import { STATUS_LABELS, useAttendanceList, useNoShowRates, usePerson, type AttendanceStatus } from './queries.js';
 
 const DAY = 86_400_000;
 const isoDate = (moment: Date) => moment.toISOString().slice(0, 10);
@@ -28,19 +26,8 @@ export function AttendancePage() {
   const [page, setPage] = useState(0);
   const from = `${weekStart}T00:00:00Z`;
   const to = new Date(Date.parse(from) + 7 * DAY).toISOString();
-  const list = $api.useQuery(
-    'get',
-    '/api/attendance',
-    {
-      params: {
-        query: { from, to, page, size: 20, sort: ['startTime,desc'], ...(departmentId ? { departmentId } : {}), ...(status ? { status } : {}) },
-      },
-    },
-    { placeholderData: keepPreviousData },
-  );
-  const rates = $api.useQuery('get', '/api/stats/no-shows', {
-    params: { query: { from: weekStart, to: isoDate(new Date(Date.parse(to) - DAY)), ...(departmentId ? { departmentId } : {}) } },
-  });
+  const list = useAttendanceList({ from, to, page, departmentId, status });
+  const rates = useNoShowRates(weekStart, isoDate(new Date(Date.parse(to) - DAY)), departmentId);
   const phone = useMediaQuery('(max-width: 599px)');
   const chart = phone ? { width: 360, labels: 4 } : { width: 560, labels: 7 };
 
@@ -125,7 +112,7 @@ export function AttendancePage() {
       {departmentId && (
         <section className="panel" aria-labelledby="settings-heading">
           <h2 id="settings-heading">Check-in settings of this office</h2>
-          <OfficeSettingsForm key={departmentId} departmentId={departmentId} />
+          <DepartmentSettingsForm key={departmentId} departmentId={departmentId} />
         </section>
       )}
     </div>
@@ -134,7 +121,7 @@ export function AttendancePage() {
 
 function AttendanceRow({ item }: { item: Attendance }) {
   const names = useInventoryNames(item);
-  const person = $api.useQuery('get', '/api/users/{id}', { params: { path: { id: item.userId } } }, { staleTime: 60_000 });
+  const person = usePerson(item.userId);
   return (
     <li className="reservation">
       <div className="reservation-main">

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { $api } from '../../api/client.js';
 import type { DeskDay } from '../../api/types.js';
 import { Alert, EmptyState, Loaded, PageHeader } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
@@ -8,7 +7,7 @@ import { formatRange } from '../../lib/time.js';
 import { Link } from '../../router.js';
 import { departmentLabel } from '../../lib/labels.js';
 import { AttendanceBadge, CheckInButton } from './AttendanceBadge.js';
-import { checkInOpen, useWalkIn } from './queries.js';
+import { checkInOpen, useDeskDay, useWalkIn } from './queries.js';
 
 /**
  * The page a desk's QR code opens (`/d/{deskId}`; signed-out visitors sign in first and come
@@ -16,7 +15,7 @@ import { checkInOpen, useWalkIn } from './queries.js';
  * walk-in booking when the desk is free now (docs/behaviour.md#walk-in).
  */
 export function DeskPage({ deskId }: { deskId: string }) {
-  const day = $api.useQuery('get', '/api/desks/{deskId}/day', { params: { path: { deskId } } });
+  const day = useDeskDay(deskId);
   useTitle(day.data ? `Desk ${day.data.desk.name}` : 'Desk');
   return (
     <div className="page desk-page">

@@ -1,3 +1,4 @@
+import { keepPreviousData } from '@tanstack/react-query';
 import { $api } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
 
@@ -20,6 +21,44 @@ export const useMyAttendance = (userId: string, from: string) =>
     { params: { query: { userId, from, size: 1000 } } },
     { select: (page) => new Map(page.content.map((item) => [item.reservationId, item])) },
   );
+
+/** Attendance of everyone (admins), a page at a time, filtered by department and status. */
+export const useAttendanceList = (query: { from: string; to: string; page: number; departmentId?: string; status?: AttendanceStatus | '' }) =>
+  $api.useQuery(
+    'get',
+    '/api/attendance',
+    {
+      params: {
+        query: {
+          from: query.from,
+          to: query.to,
+          page: query.page,
+          size: 20,
+          sort: ['startTime,desc'],
+          ...(query.departmentId ? { departmentId: query.departmentId } : {}),
+          ...(query.status ? { status: query.status } : {}),
+        },
+      },
+    },
+    { placeholderData: keepPreviousData },
+  );
+
+/** No-show rates per day of [from, to] (dates), optionally of one department. */
+export const useNoShowRates = (from: string, to: string, departmentId?: string) =>
+  $api.useQuery('get', '/api/stats/no-shows', { params: { query: { from, to, ...(departmentId ? { departmentId } : {}) } } });
+
+/** The name of a person in the attendance list, kept a minute. */
+export const usePerson = (id: string) => $api.useQuery('get', '/api/users/{id}', { params: { path: { id } } }, { staleTime: 60_000 });
+
+/** A desk's day: its reservations and their attendance (the desk's QR code page). */
+export const useDeskDay = (deskId: string) => $api.useQuery('get', '/api/desks/{deskId}/day', { params: { path: { deskId } } });
+
+/** An office's attendance settings (admins). */
+export const useDepartmentSettings = (departmentId: string) =>
+  $api.useQuery('get', '/api/departments/{departmentId}/settings', { params: { path: { departmentId } } });
+
+export const useSaveDepartmentSettings = () =>
+  $api.useMutation('put', '/api/departments/{departmentId}/settings', { meta: { invalidates: STALE_AFTER.attendance } });
 
 export const useCheckIn = (onSuccess?: () => void) =>
   $api.useMutation('post', '/api/reservation/{id}/check-in', { meta: { invalidates: STALE_AFTER.attendance }, onSuccess });

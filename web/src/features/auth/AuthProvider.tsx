@@ -48,7 +48,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const adopt = useCallback(
     async (code: string) => {
-      // The one-time code of single sign-on (features/sso); the browser's cookie goes along.
+      // The one-time code of single sign-on (features/oidc); the browser's cookie goes along.
       const pair = await call(publicApi.POST('/api/auth/oidc/exchange', { body: { code } }));
       setSession(sessionOf(pair));
       setReason(undefined);

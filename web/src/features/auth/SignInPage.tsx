@@ -8,7 +8,7 @@ import { useSchemaForm } from '../../lib/forms.js';
 import { errorText } from '../../lib/problems.js';
 import { safeNext } from '../../lib/routes.js';
 import { Link, navigate, useLocation } from '../../router.js';
-import { SsoButton } from '../sso/SsoButton.js';
+import { OidcButton } from '../oidc/OidcButton.js';
 import { useAuth } from './AuthProvider.js';
 
 const SignInForm = Type.Object({ email: EmailInput(), password: PasswordInput() });
@@ -35,7 +35,7 @@ export function SignInPage({ reason }: { reason?: string }) {
           Sign in
         </SubmitButton>
       </form>
-      <SsoButton />
+      <OidcButton />
       <p className="public-footer">
         <Link to="/forgot-password">Forgot your password?</Link>
       </p>

@@ -3,6 +3,7 @@ import { Alert, Checkbox, Loaded } from '../../components/ui.js';
 import { errorText } from '../../lib/problems.js';
 import { formatDateTime } from '../../lib/time.js';
 import { useCalendarSettings, useFeedStatus, useReplaceFeed, useSaveCalendarSettings } from './queries.js';
+import './styles.css';
 
 /** The profile page's "Calendar" section: the private feed URL (copy, replace) and the invitation-mail switch. */
 export function CalendarSection() {

@@ -1,4 +1,7 @@
-import { $api } from '../../api/client.js';
+import { keepPreviousData } from '@tanstack/react-query';
+import { $api, api, call } from '../../api/client.js';
+import { STALE_AFTER } from '../../api/query.js';
+import type { Department, Room } from '../../api/types.js';
 
 /**
  * Whole lists of departments and of a department's rooms (with their desks): the choices of the
@@ -37,3 +40,69 @@ export function useInventoryNames(where: { departmentId?: string | null; roomId?
   const deskName = room?.desks.find((desk) => desk.id === where.deskId)?.name;
   return { department, room, deskName };
 }
+
+// ---- pages and changes of the inventory (admins); every change makes STALE_AFTER.inventory stale ----
+
+const PAGE_SIZE = 20;
+
+/** A page of departments; the previous page stays shown while the next loads. */
+export const useDepartments = (page: number) =>
+  $api.useQuery('get', '/api/departments', { params: { query: { page, size: PAGE_SIZE } } }, { placeholderData: keepPreviousData });
+
+export const useDepartment = (departmentId: string) => $api.useQuery('get', '/api/departments/{departmentId}', { params: { path: { departmentId } } });
+
+export const useCreateDepartment = (onSuccess: (created: Department) => void) =>
+  $api.useMutation('post', '/api/departments', { meta: { invalidates: STALE_AFTER.inventory }, onSuccess });
+
+export const useSaveDepartment = () => $api.useMutation('put', '/api/departments/{departmentId}', { meta: { invalidates: STALE_AFTER.inventory } });
+
+/** A page of a department's rooms. */
+export const useRooms = (departmentId: string, page: number) =>
+  $api.useQuery(
+    'get',
+    '/api/departments/{departmentId}/rooms',
+    { params: { path: { departmentId }, query: { page, size: PAGE_SIZE } } },
+    { placeholderData: keepPreviousData },
+  );
+
+export const useRoom = (departmentId: string, roomId: string) =>
+  $api.useQuery('get', '/api/departments/{departmentId}/rooms/{roomId}', { params: { path: { departmentId, roomId } } });
+
+export const useCreateRoom = (onSuccess: (room: Room) => void) =>
+  $api.useMutation('post', '/api/departments/{departmentId}/rooms', { meta: { invalidates: STALE_AFTER.inventory }, onSuccess });
+
+export const useSaveRoom = () => $api.useMutation('put', '/api/departments/{departmentId}/rooms/{roomId}', { meta: { invalidates: STALE_AFTER.inventory } });
+
+export const useCreateDesk = (onSuccess: () => void) =>
+  $api.useMutation('post', '/api/departments/{departmentId}/rooms/{roomId}/desks', { meta: { invalidates: STALE_AFTER.inventory }, onSuccess });
+
+export const useSaveDesk = (onSuccess: () => void) =>
+  $api.useMutation('put', '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}', { meta: { invalidates: STALE_AFTER.inventory }, onSuccess });
+
+export const useCreateEquipment = (onSuccess: () => void) =>
+  $api.useMutation('post', '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment', {
+    meta: { invalidates: STALE_AFTER.inventory },
+    onSuccess,
+  });
+
+export const useSaveEquipment = (onSuccess: () => void) =>
+  $api.useMutation('put', '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment/{equipmentId}', {
+    meta: { invalidates: STALE_AFTER.inventory },
+    onSuccess,
+  });
+
+// Deletes (for DeleteInventoryDialog, which makes STALE_AFTER.inventoryTree stale): `force` also
+// deletes what the item holds (docs/behaviour.md#inventory-departments-rooms-desks-equipment).
+const forced = (force: boolean) => (force ? { force } : {});
+
+export const deleteDepartment = (path: { departmentId: string }, force: boolean) =>
+  call(api.DELETE('/api/departments/{departmentId}', { params: { path, query: forced(force) } }));
+
+export const deleteRoom = (path: { departmentId: string; roomId: string }, force: boolean) =>
+  call(api.DELETE('/api/departments/{departmentId}/rooms/{roomId}', { params: { path, query: forced(force) } }));
+
+export const deleteDesk = (path: { departmentId: string; roomId: string; deskId: string }, force: boolean) =>
+  call(api.DELETE('/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}', { params: { path, query: forced(force) } }));
+
+export const deleteEquipment = (path: { departmentId: string; roomId: string; deskId: string; equipmentId: string }) =>
+  call(api.DELETE('/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment/{equipmentId}', { params: { path } }));

@@ -1,6 +1,4 @@
 import { Type } from '@sinclair/typebox';
-import { useMutation } from '@tanstack/react-query';
-import { call, publicApi } from '../../api/client.js';
 import { PublicFrame } from '../../components/PublicFrame.js';
 import { Alert, SubmitButton, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
@@ -8,13 +6,14 @@ import { EmailInput } from '../../lib/fields.js';
 import { useSchemaForm } from '../../lib/forms.js';
 import { errorText } from '../../lib/problems.js';
 import { Link } from '../../router.js';
+import { useForgotPassword } from './queries.js';
 
 const ForgotForm = Type.Object({ email: EmailInput() });
 
 export function ForgotPasswordPage() {
   useTitle('Forgot password');
   const form = useSchemaForm(ForgotForm, { email: '' }, { trim: ['email'] });
-  const sending = useMutation({ mutationFn: (email: string) => call(publicApi.POST('/api/password/forgot', { body: { email } })) });
+  const sending = useForgotPassword();
   const failure = errorText(sending.error);
 
   return (

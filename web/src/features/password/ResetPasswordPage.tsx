@@ -1,5 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
-import { call, publicApi } from '../../api/client.js';
 import { PublicFrame } from '../../components/PublicFrame.js';
 import { Alert, SubmitButton, TextField } from '../../components/ui.js';
 import { NewPasswordField } from './NewPasswordField.js';
@@ -8,13 +6,14 @@ import { useSchemaForm } from '../../lib/forms.js';
 import { errorText } from '../../lib/problems.js';
 import { Link, useLocation } from '../../router.js';
 import { NEW_PASSWORD_RULES, NewPassword, NO_PASSWORD } from './new-password.js';
+import { useResetPassword } from './queries.js';
 
 /** The page the reset link in the e-mail opens: /reset-password?token=… */
 export function ResetPasswordPage() {
   useTitle('Choose a new password');
   const token = useLocation().search.get('token') ?? '';
   const form = useSchemaForm(NewPassword, NO_PASSWORD, NEW_PASSWORD_RULES);
-  const resetting = useMutation({ mutationFn: (password: string) => call(publicApi.POST('/api/password/reset', { body: { token, password } })) });
+  const resetting = useResetPassword(token);
   const failure = errorText(resetting.error);
   const done = resetting.isSuccess;
 

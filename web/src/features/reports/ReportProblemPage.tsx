@@ -1,6 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { $api } from '../../api/client.js';
-import { STALE_AFTER } from '../../api/query.js';
 import { Alert, EmptyState, FormButtons, Loaded, Options, PageHeader, SelectField, TextArea, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { LONG_TEXT_MAX, Name, ReportDescription, SHORT_TEXT_MAX } from '../../lib/fields.js';
@@ -11,6 +9,8 @@ import { useLocation } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
 import { departmentLabel, equipmentLabel } from '../../lib/labels.js';
 import { useAllDepartments, useAllRooms, useEquipmentOf } from '../inventory/queries.js';
+import { useMyReports, useSendReport } from './queries.js';
+import './styles.css';
 
 // Where (chosen from lists, each narrowed by the one before) and what.
 const ReportForm = Type.Object({
@@ -48,11 +48,8 @@ export function ReportProblemPage() {
   const departments = useAllDepartments();
   const rooms = useAllRooms(departmentId || undefined);
   const equipment = useEquipmentOf(departmentId && roomId && deskId ? { departmentId, roomId, id: deskId } : undefined);
-  const mine = $api.useQuery('get', '/api/report', { params: { query: { reportedBy: user.id, size: 5 } } });
-  const sending = $api.useMutation('post', '/api/report', {
-    meta: { invalidates: STALE_AFTER.reports },
-    onSuccess: () => form.reset({ ...form.getValues(), title: '', description: '' }),
-  });
+  const mine = useMyReports(user.id);
+  const sending = useSendReport(() => form.reset({ ...form.getValues(), title: '', description: '' }));
   const failure = errorText(sending.error, 'The desk');
 
   const desks = rooms.data?.find((room) => room.id === roomId)?.desks ?? [];

@@ -1,7 +1,5 @@
-import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { $api, api, call } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
 import type { Report, ReportSearch } from '../../api/types.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
@@ -10,8 +8,7 @@ import { useTitle } from '../../hooks.js';
 import { departmentLabel } from '../../lib/labels.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { ReportItem } from './components/ReportItem.js';
-
-const PAGE_SIZE = 20;
+import { deleteReport, useReportSearch } from './queries.js';
 
 /** The search criteria of the form: empty fields ask for nothing. */
 const criteriaOf = (form: { title: string; description: string; department: string }): ReportSearch => ({
@@ -28,12 +25,7 @@ export function ReportsPage() {
   const [deleting, setDeleting] = useState<Report>();
   const [notice, setNotice] = useState<string>();
   const departments = useAllDepartments();
-  const reports = $api.useQuery(
-    'post',
-    '/api/search/reports',
-    { params: { query: { page, size: PAGE_SIZE } }, body: criteria },
-    { placeholderData: keepPreviousData },
-  );
+  const reports = useReportSearch(criteria, page);
 
   const submit = form.handleSubmit((values) => {
     const next = criteriaOf(values);
@@ -92,7 +84,7 @@ export function ReportsPage() {
           title="Delete this report?"
           question={`“${deleting.title}” will be deleted. Do this once the problem is fixed or the report is not needed.`}
           subject="This report"
-          remove={() => call(api.DELETE('/api/report/{id}', { params: { path: { id: deleting.id } } }))}
+          remove={() => deleteReport(deleting.id)}
           invalidates={STALE_AFTER.reports}
           onDeleted={() => {
             setNotice(`“${deleting.title}” has been deleted.`);

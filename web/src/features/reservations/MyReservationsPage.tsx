@@ -1,6 +1,4 @@
-import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
-import { $api } from '../../api/client.js';
 import { Alert, EmptyState, Loaded, PageHeader, Pager } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { Link } from '../../router.js';
@@ -8,6 +6,7 @@ import { useUser } from '../auth/AuthProvider.js';
 import { useMyAttendance } from '../attendance/queries.js';
 import { MySeries } from '../series/MySeries.js';
 import { ReservationItem } from './components/ReservationItem.js';
+import { useReservations } from './queries.js';
 import { WeekView } from './WeekView.js';
 
 const PAGE_SIZE = 20;
@@ -24,19 +23,9 @@ export function MyReservationsPage() {
   const mine = { userId: user.id, size: PAGE_SIZE };
   // Attendance of the reservations not ended yet, for the badges and check-in buttons.
   const attendance = useMyAttendance(user.id, now);
-  const upcoming = $api.useQuery(
-    'get',
-    '/api/reservation',
-    { params: { query: { ...mine, from: now, sort: ['startTime,asc'], page: upcomingPage } } },
-    { placeholderData: keepPreviousData },
-  );
+  const upcoming = useReservations({ ...mine, from: now, sort: ['startTime,asc'], page: upcomingPage });
   // Reservations that started before now; the ongoing ones are shown as upcoming.
-  const past = $api.useQuery(
-    'get',
-    '/api/reservation',
-    { params: { query: { ...mine, to: now, sort: ['startTime,desc'], page: pastPage } } },
-    { placeholderData: keepPreviousData },
-  );
+  const past = useReservations({ ...mine, to: now, sort: ['startTime,desc'], page: pastPage });
 
   return (
     <div className="page">

@@ -1,10 +1,10 @@
-import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
-import { $api } from '../../api/client.js';
 import type { Reservation } from '../../api/types.js';
 import { Loaded } from '../../components/ui.js';
 import { localDate } from '../../lib/time.js';
 import { useInventoryNames } from '../inventory/queries.js';
+import { useReservations } from './queries.js';
+import './styles.css';
 
 const DAY_LABEL = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short' });
 const TIME = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
@@ -20,12 +20,7 @@ export function WeekView({ userId }: { userId: string }) {
   const monday = mondayOf(new Date(), offset);
   const days = Array.from({ length: 7 }, (_, i) => new Date(monday.getFullYear(), monday.getMonth(), monday.getDate() + i));
   const nextMonday = new Date(monday.getFullYear(), monday.getMonth(), monday.getDate() + 7);
-  const week = $api.useQuery(
-    'get',
-    '/api/reservation',
-    { params: { query: { userId, from: monday.toISOString(), to: nextMonday.toISOString(), size: 200, sort: ['startTime,asc'] } } },
-    { placeholderData: keepPreviousData },
-  );
+  const week = useReservations({ userId, from: monday.toISOString(), to: nextMonday.toISOString(), size: 200, sort: ['startTime,asc'] });
   const label = `${DAY_LABEL.format(days[0]!)} – ${DAY_LABEL.format(days[6]!)}`;
   return (
     <section aria-labelledby="week-heading">

@@ -1,4 +1,4 @@
-import type { PublishedSettings } from '../../api/published.js';
+import type { PublishedSettings } from '../../lib/published.js';
 import type { FormErrors } from '../../lib/forms.js';
 import { localMoment, type LocalWindow } from '../../lib/time.js';
 

@@ -1,14 +1,13 @@
-import { keepPreviousData } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { $api } from '../../api/client.js';
-import { STALE_AFTER } from '../../api/query.js';
 import { Alert, Checkbox, Loading, PageHeader, SelectField, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { bookingConflictMessage, errorText, problemMessage, problemOf } from '../../lib/problems.js';
 import { formatRange, tomorrowWindow, windowToIso } from '../../lib/time.js';
 import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
-import { FloorMapView } from '../floor-plans/components/FloorMapView.js';
+import { useBookDesk } from '../reservations/queries.js';
+import { FloorMapView } from './FloorMapView.js';
+import { useRoomSearch } from './queries.js';
 import { departmentLabel, EQUIPMENT_TYPES, equipmentLabel, floorLabel } from '../../lib/labels.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { useWindowForm } from '../reservations/window-form.js';
@@ -25,8 +24,7 @@ import {
   type FreeDesk,
   type RoomWithFreeDesks,
 } from './search.js';
-
-const ROOMS_PER_PAGE = 50;
+import './styles.css';
 
 interface Search {
   filters: DeskFilters;
@@ -54,13 +52,8 @@ export function FindDeskPage() {
   const departmentsById = new Map((departments.data ?? []).map((department) => [department.id, department]));
   const choices = filterChoices(departments.data ?? [], filters);
 
-  const found = $api.useInfiniteQuery(
-    'post',
-    '/api/search/rooms',
-    { params: { query: { size: ROOMS_PER_PAGE } }, body: roomSearchBody(searched.filters, searched) },
-    { pageParamName: 'page', initialPageParam: 0, getNextPageParam: (last) => (last.last ? undefined : last.number + 1), placeholderData: keepPreviousData },
-  );
-  const booking = $api.useMutation('post', '/api/reservation', { meta: { invalidates: STALE_AFTER.reservations }, onMutate: () => setNotice(undefined) });
+  const found = useRoomSearch(roomSearchBody(searched.filters, searched));
+  const booking = useBookDesk({ onMutate: () => setNotice(undefined) });
 
   const submit = when.handleSubmit((window) => {
     const range = windowToIso(window);

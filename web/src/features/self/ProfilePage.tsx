@@ -1,6 +1,4 @@
 import { useState } from 'react';
-import { $api } from '../../api/client.js';
-import { STALE_AFTER } from '../../api/query.js';
 import { Avatar } from '../../components/Avatar.js';
 import { ImageButtons, useImageUpload } from '../../components/ImageUpload.js';
 import { Alert, EmptyState, FormButtons, Loaded, PageHeader, TextField } from '../../components/ui.js';
@@ -11,10 +9,12 @@ import { errorText } from '../../lib/problems.js';
 import { formatDateTime } from '../../lib/time.js';
 import { useAuth, useUser } from '../auth/AuthProvider.js';
 import { CalendarSection } from '../calendar/CalendarSection.js';
-import { SignInMethodsSection } from '../sso/SignInMethods.js';
+import { SignInMethodsSection } from '../oidc/SignInMethods.js';
 import { NAME_FIELDS, PersonNames } from '../users/person.js';
 import { PasswordChangeForm } from './components/PasswordChangeForm.js';
 import { deviceName } from './devices.js';
+import { useEndSession, useMySessions, useSaveProfile } from './queries.js';
+import './styles.css';
 
 export function ProfilePage() {
   useTitle('Profile');
@@ -71,7 +71,7 @@ function AvatarSection() {
 function NameSection() {
   const { user } = useUser();
   const form = useSchemaForm(PersonNames, { firstName: user.firstName, lastName: user.lastName }, { trim: NAME_FIELDS });
-  const saving = $api.useMutation('put', '/api/self', { meta: { invalidates: STALE_AFTER.users } });
+  const saving = useSaveProfile();
   const failure = errorText(saving.error);
 
   return (
@@ -95,9 +95,9 @@ function NameSection() {
 function SessionsSection() {
   const { user, sessionId } = useUser();
   const { signOut } = useAuth();
-  const sessions = $api.useQuery('get', '/api/users/{id}/sessions', { params: { path: { id: user.id }, query: { size: 50 } } });
+  const sessions = useMySessions(user.id);
   const [ending, setEnding] = useState<string>();
-  const revoking = $api.useMutation('delete', '/api/sessions/{id}', { meta: { invalidates: STALE_AFTER.sessions }, onSettled: () => setEnding(undefined) });
+  const revoking = useEndSession(() => setEnding(undefined));
   const failure = errorText(revoking.error, 'This session');
 
   const end = (id: string) => {

@@ -1,17 +1,15 @@
-import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
-import { $api } from '../../api/client.js';
-import { STALE_AFTER } from '../../api/query.js';
 import { Alert, Dialog, EmptyState, Loaded, Loading, Pager, SelectField } from '../../components/ui.js';
 import { errorText } from '../../lib/problems.js';
 import { formatDateTime, formatRange } from '../../lib/time.js';
 import { useInventoryNames } from '../inventory/queries.js';
 import { describeRule, type SeriesSummary } from './series.js';
+import { useCancelSeries, useMySeries, useSeries } from './queries.js';
 
 /** "My series" on My reservations: each series with its rule and what is left of it, cancellable from any date on. */
 export function MySeries({ userId, onChanged }: { userId: string; onChanged: (message: string) => void }) {
   const [page, setPage] = useState(0);
-  const series = $api.useQuery('get', '/api/reservation/series', { params: { query: { userId, page, size: 10 } } }, { placeholderData: keepPreviousData });
+  const series = useMySeries(userId, page);
   return (
     <section aria-labelledby="series-heading">
       <h2 id="series-heading">Repeating bookings</h2>
@@ -79,10 +77,10 @@ function SeriesItem({ series, onChanged }: { series: SeriesSummary; onChanged: (
 }
 
 function CancelSeriesDialog({ id, onClose, onDone }: { id: string; onClose: () => void; onDone: (count: number) => void }) {
-  const detail = $api.useQuery('get', '/api/reservation/series/{id}', { params: { path: { id } } });
+  const detail = useSeries(id);
   const [now] = useState(() => new Date().toISOString());
   const [from, setFrom] = useState<string>();
-  const cancel = $api.useMutation('delete', '/api/reservation/series/{id}', { meta: { invalidates: STALE_AFTER.reservations } });
+  const cancel = useCancelSeries();
   const coming = (detail.data?.occurrences ?? []).filter((occurrence) => occurrence.endTime > now);
   const chosen = from ?? coming[0]?.startTime;
   const count = coming.filter((occurrence) => chosen !== undefined && occurrence.startTime >= chosen).length;

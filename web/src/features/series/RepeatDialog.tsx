@@ -1,10 +1,10 @@
 import { useForm } from 'react-hook-form';
-import { $api } from '../../api/client.js';
-import { STALE_AFTER } from '../../api/query.js';
 import { Alert, Checkbox, Dialog, SelectField, TextField } from '../../components/ui.js';
 import { errorText } from '../../lib/problems.js';
 import { formatRange, localDate } from '../../lib/time.js';
 import { browserTimeZone, conflictLabel, WEEKDAYS, weekdayOf, type SeriesBody, type Weekday } from './series.js';
+import { useBookSeries, usePreviewSeries } from './queries.js';
+import './styles.css';
 
 interface RepeatValues {
   weekdays: Weekday[];
@@ -43,8 +43,8 @@ export function RepeatDialog({
     },
   });
   const values = form.watch();
-  const preview = $api.useMutation('post', '/api/reservation/series/preview');
-  const booking = $api.useMutation('post', '/api/reservation/series', { meta: { invalidates: STALE_AFTER.reservations } });
+  const preview = usePreviewSeries();
+  const booking = useBookSeries();
 
   const body = (v: RepeatValues, skipConflicts = false): SeriesBody => ({
     deskId: desk.id,

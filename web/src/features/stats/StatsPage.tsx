@@ -1,8 +1,9 @@
-import { $api } from '../../api/client.js';
 import type { Stats } from '../../api/types.js';
 import { BarChart } from '../../components/BarChart.js';
 import { Loaded, PageHeader } from '../../components/ui.js';
 import { useMediaQuery, useTitle } from '../../hooks.js';
+import { useStatistics } from './queries.js';
+import './styles.css';
 
 const TOTALS: { key: keyof Stats; label: string }[] = [
   { key: 'totalReservations', label: 'Reservations' },
@@ -16,7 +17,7 @@ const TOTALS: { key: keyof Stats; label: string }[] = [
 
 export function StatsPage() {
   useTitle('Statistics');
-  const stats = $api.useQuery('get', '/api/stats');
+  const stats = useStatistics();
   const today = new Date().toISOString();
   // Charts are drawn about as wide as they show, so their text stays readable: two side by side
   // under one across the page on wide screens, one under the other on phones.

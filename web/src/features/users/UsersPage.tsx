@@ -1,34 +1,26 @@
-import { keepPreviousData } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { $api, api, call } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
 import type { User } from '../../api/types.js';
 import { Avatar } from '../../components/Avatar.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { Alert, EmptyState, ItemTable, Loaded, PageHeader, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
-import { SsoLinkDialog } from '../sso/SsoLinkDialog.js';
-import { useSsoStatus } from '../sso/queries.js';
+import { OidcLinkDialog } from '../oidc/OidcLinkDialog.js';
+import { useOidcStatus } from '../oidc/queries.js';
 import { PasswordDialog } from './components/PasswordDialog.js';
 import { PersonDialog } from './components/PersonDialog.js';
 import { fullName } from './person.js';
-
-const PAGE_SIZE = 20;
+import { deleteUser, useUsers } from './queries.js';
 
 export function UsersPage() {
   useTitle('Users');
   const [query, setQuery] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(0);
-  const [dialog, setDialog] = useState<{ kind: 'new' } | { kind: 'edit' | 'password' | 'sso' | 'delete'; user: User }>();
-  const sso = useSsoStatus().data?.enabled === true;
+  const [dialog, setDialog] = useState<{ kind: 'new' } | { kind: 'edit' | 'password' | 'oidc' | 'delete'; user: User }>();
+  const oidc = useOidcStatus().data?.enabled === true;
   const [notice, setNotice] = useState<string>();
-  const users = $api.useQuery(
-    'get',
-    '/api/users',
-    { params: { query: { page, size: PAGE_SIZE, ...(search ? { search } : {}) } } },
-    { placeholderData: keepPreviousData },
-  );
+  const users = useUsers(page, search);
 
   // Searching waits for a pause in typing.
   useEffect(() => {
@@ -107,11 +99,11 @@ export function UsersPage() {
                       Set password
                     </button>
                   )}
-                  {sso && (
+                  {oidc && (
                     <button
                       type="button"
                       className="button-secondary button-small"
-                      onClick={() => setDialog({ kind: 'sso', user })}
+                      onClick={() => setDialog({ kind: 'oidc', user })}
                       aria-label={`Single sign-on of ${fullName(user)}`}
                     >
                       Single sign-on
@@ -151,13 +143,13 @@ export function UsersPage() {
           onSaved={() => done(`The password of ${fullName(dialog.user)} has been set.`)}
         />
       )}
-      {dialog?.kind === 'sso' && <SsoLinkDialog user={dialog.user} onClose={() => setDialog(undefined)} onSaved={done} />}
+      {dialog?.kind === 'oidc' && <OidcLinkDialog user={dialog.user} onClose={() => setDialog(undefined)} onSaved={done} />}
       {dialog?.kind === 'delete' && (
         <DeleteDialog
           title="Delete this user?"
           question={`${fullName(dialog.user)} (${dialog.user.email}) will be deleted, with their sessions and reservations.`}
           subject="This user"
-          remove={() => call(api.DELETE('/api/users/{id}', { params: { path: { id: dialog.user.id } } }))}
+          remove={() => deleteUser(dialog.user.id)}
           invalidates={[...STALE_AFTER.users, ...STALE_AFTER.reservations]}
           onDeleted={() => done(`${fullName(dialog.user)} has been deleted.`)}
           onClose={() => setDialog(undefined)}

@@ -5,6 +5,7 @@ import { fitShape, keyEdit, moveBy, rotateBy, ROTATE_STEP, shapeAt, type Shape }
 import { useFloorPlan, useSaveFloorPlan, type FloorPlan, type FloorPlanDesk } from '../queries.js';
 import { usePlanImage } from './plan-image.js';
 import { PlanPatterns } from './PlanPatterns.js';
+import '../styles.css';
 
 type Positions = Record<string, Shape>;
 type Drag =

@@ -1,5 +1,6 @@
 import { useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode, type WheelEvent as ReactWheelEvent } from 'react';
 import { boundView, HOME, zoomAbout, type View } from '../geometry.js';
+import '../styles.css';
 
 /** Pointer travel (in screen pixels) under which a press counts as a click, not a pan. */
 const CLICK_SLOP = 5;

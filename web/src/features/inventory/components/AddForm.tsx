@@ -1,5 +1,6 @@
 import type { FormEventHandler, ReactNode } from 'react';
 import { Alert, SubmitButton } from '../../../components/ui.js';
+import '../styles.css';
 
 /** The small "Add a room / a desk" form under a list: a heading, the failure if any, the fields and the button on one row. */
 export function AddForm({

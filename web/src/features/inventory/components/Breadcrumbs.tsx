@@ -1,4 +1,5 @@
 import { Link } from '../../../router.js';
+import '../styles.css';
 
 export function Breadcrumbs({ trail }: { trail: { to?: string; label: string }[] }) {
   return (

@@ -1,8 +1,8 @@
-import { api, call } from '../../../api/client.js';
 import { STALE_AFTER } from '../../../api/query.js';
 import type { Department, Desk, Equipment, Room } from '../../../api/types.js';
 import { DeleteDialog, type DeleteDialogProps } from '../../../components/DeleteDialog.js';
 import { departmentLabel } from '../../../lib/labels.js';
+import { deleteDepartment, deleteDesk, deleteEquipment, deleteRoom } from '../queries.js';
 
 /** What is being deleted. */
 export type InventoryItem =
@@ -12,8 +12,6 @@ export type InventoryItem =
   | { kind: 'equipment'; desk: Desk; equipment: Equipment };
 
 type Texts = Pick<DeleteDialogProps, 'title' | 'question' | 'subject' | 'forceNote' | 'remove'>;
-
-const forced = (force: boolean) => (force ? { force } : {});
 
 /** The words and the request of each kind of delete. */
 function deleteOf(item: InventoryItem): Texts {
@@ -26,7 +24,7 @@ function deleteOf(item: InventoryItem): Texts {
         subject: 'This office',
         forceNote:
           'Deleting everything removes its rooms, their desks and equipment, its picture and every reservation of those desks. Defect reports stay, without the place.',
-        remove: (force) => call(api.DELETE('/api/departments/{departmentId}', { params: { path, query: forced(force) } })),
+        remove: (force) => deleteDepartment(path, force),
       };
     }
     case 'room': {
@@ -36,7 +34,7 @@ function deleteOf(item: InventoryItem): Texts {
         question: `Room ${item.room.name} will be deleted.`,
         subject: 'This room',
         forceNote: 'Deleting everything removes its desks, their equipment and every reservation of those desks.',
-        remove: (force) => call(api.DELETE('/api/departments/{departmentId}/rooms/{roomId}', { params: { path, query: forced(force) } })),
+        remove: (force) => deleteRoom(path, force),
       };
     }
     case 'desk': {
@@ -46,7 +44,7 @@ function deleteOf(item: InventoryItem): Texts {
         question: `Desk ${item.desk.name} will be deleted.`,
         subject: 'This desk',
         forceNote: 'Deleting everything removes its equipment and every reservation of the desk, including future ones.',
-        remove: (force) => call(api.DELETE('/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}', { params: { path, query: forced(force) } })),
+        remove: (force) => deleteDesk(path, force),
       };
     }
     case 'equipment': {
@@ -55,7 +53,7 @@ function deleteOf(item: InventoryItem): Texts {
         title: 'Delete this equipment?',
         question: `${item.equipment.name} will be removed from desk ${item.desk.name}.`,
         subject: 'This equipment',
-        remove: () => call(api.DELETE('/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment/{equipmentId}', { params: { path } })),
+        remove: () => deleteEquipment(path),
       };
     }
   }

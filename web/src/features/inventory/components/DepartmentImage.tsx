@@ -5,6 +5,7 @@ import { Alert } from '../../../components/ui.js';
 import { useObjectUrl } from '../../../hooks.js';
 import { imageHint } from '../../../lib/images.js';
 import { departmentLabel } from '../../../lib/labels.js';
+import '../styles.css';
 
 const TEXTS = {
   uploaded: 'The picture has been updated.',

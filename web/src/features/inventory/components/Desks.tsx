@@ -1,6 +1,4 @@
 import { useState } from 'react';
-import { $api } from '../../../api/client.js';
-import { STALE_AFTER } from '../../../api/query.js';
 import type { Desk } from '../../../api/types.js';
 import { Alert, FormButtons, SelectField, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
@@ -11,6 +9,8 @@ import { DESK_RULES, DeskForm } from '../forms.js';
 import { DESK_TYPE_CHOICES } from '../../../lib/labels.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
 import { EquipmentList } from './Equipment.js';
+import { useCreateDesk, useSaveDesk } from '../queries.js';
+import '../styles.css';
 
 function DeskFields({ form }: { form: SchemaForm<typeof DeskForm> }) {
   return (
@@ -31,10 +31,7 @@ const NO_DESK = { name: '', type: 'FLEX' as const };
 
 export function NewDesk({ departmentId, roomId }: { departmentId: string; roomId: string }) {
   const form = useSchemaForm(DeskForm, NO_DESK, DESK_RULES);
-  const creating = $api.useMutation('post', '/api/departments/{departmentId}/rooms/{roomId}/desks', {
-    meta: { invalidates: STALE_AFTER.inventory },
-    onSuccess: () => form.reset({ ...form.getValues(), name: '' }),
-  });
+  const creating = useCreateDesk(() => form.reset({ ...form.getValues(), name: '' }));
   const failure = errorText(creating.error, 'This room');
   return (
     <AddForm
@@ -53,10 +50,7 @@ export function DeskItem({ desk }: { desk: Desk }) {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const form = useSchemaForm(DeskForm, { name: desk.name, type: desk.type }, DESK_RULES);
-  const saving = $api.useMutation('put', '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}', {
-    meta: { invalidates: STALE_AFTER.inventory },
-    onSuccess: () => setEditing(false),
-  });
+  const saving = useSaveDesk(() => setEditing(false));
   const failure = errorText(saving.error, 'This desk');
   const path = { departmentId: desk.departmentId, roomId: desk.roomId, deskId: desk.id };
 

@@ -1,6 +1,4 @@
 import { useState } from 'react';
-import { $api } from '../../../api/client.js';
-import { STALE_AFTER } from '../../../api/query.js';
 import type { Desk, Equipment } from '../../../api/types.js';
 import { Alert, FormButtons, Loaded, SelectField, TextArea, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
@@ -8,8 +6,9 @@ import { useSchemaForm, type SchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
 import { EQUIPMENT_RULES, EquipmentForm } from '../forms.js';
 import { EQUIPMENT_TYPES, equipmentLabel } from '../../../lib/labels.js';
-import { useEquipmentOf } from '../queries.js';
+import { useCreateEquipment, useEquipmentOf, useSaveEquipment } from '../queries.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
+import '../styles.css';
 
 function EquipmentFields({ form }: { form: SchemaForm<typeof EquipmentForm> }) {
   return (
@@ -63,10 +62,7 @@ const deskPath = (desk: Desk) => ({ departmentId: desk.departmentId, roomId: des
 
 function NewEquipment({ desk, onDone }: { desk: Desk; onDone: () => void }) {
   const form = useSchemaForm(EquipmentForm, { name: '', type: 'DOCKING_STATION', description: '' }, EQUIPMENT_RULES);
-  const creating = $api.useMutation('post', '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment', {
-    meta: { invalidates: STALE_AFTER.inventory },
-    onSuccess: onDone,
-  });
+  const creating = useCreateEquipment(onDone);
   const failure = errorText(creating.error, 'This desk');
   return (
     <form
@@ -88,10 +84,7 @@ function EquipmentItem({ desk, item }: { desk: Desk; item: Equipment }) {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const form = useSchemaForm(EquipmentForm, { name: item.name, type: item.type, description: item.description }, EQUIPMENT_RULES);
-  const saving = $api.useMutation('put', '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment/{equipmentId}', {
-    meta: { invalidates: STALE_AFTER.inventory },
-    onSuccess: () => setEditing(false),
-  });
+  const saving = useSaveEquipment(() => setEditing(false));
   const failure = errorText(saving.error, 'This equipment');
 
   if (editing) {

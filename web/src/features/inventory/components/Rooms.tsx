@@ -1,7 +1,4 @@
-import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
-import { $api } from '../../../api/client.js';
-import { STALE_AFTER } from '../../../api/query.js';
 import type { Room } from '../../../api/types.js';
 import { Alert, Checkbox, EmptyState, Loaded, Pager, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
@@ -11,20 +8,15 @@ import { Link } from '../../../router.js';
 import { AddForm } from './AddForm.js';
 import { ROOM_RULES, RoomForm } from '../forms.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
-
-const PAGE_SIZE = 20;
+import { useCreateRoom, useRooms } from '../queries.js';
+import '../styles.css';
 
 /** The rooms of a department, a page at a time, and the form that adds one. */
 export function Rooms({ departmentId }: { departmentId: string }) {
   const [page, setPage] = useState(0);
   const [deleting, setDeleting] = useState<Room>();
   const [notice, setNotice] = useState<string>();
-  const rooms = $api.useQuery(
-    'get',
-    '/api/departments/{departmentId}/rooms',
-    { params: { path: { departmentId }, query: { page, size: PAGE_SIZE } } },
-    { placeholderData: keepPreviousData },
-  );
+  const rooms = useRooms(departmentId, page);
 
   return (
     <section className="panel" aria-labelledby="rooms-heading">
@@ -91,12 +83,9 @@ const NO_ROOM = { name: '', available: true };
 
 function NewRoom({ departmentId, onCreated }: { departmentId: string; onCreated: (room: Room) => void }) {
   const form = useSchemaForm(RoomForm, NO_ROOM, ROOM_RULES);
-  const creating = $api.useMutation('post', '/api/departments/{departmentId}/rooms', {
-    meta: { invalidates: STALE_AFTER.inventory },
-    onSuccess: (room) => {
-      form.reset(NO_ROOM);
-      onCreated(room);
-    },
+  const creating = useCreateRoom((room) => {
+    form.reset(NO_ROOM);
+    onCreated(room);
   });
   const failure = errorText(creating.error, 'This office');
   return (

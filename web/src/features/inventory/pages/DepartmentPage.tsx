@@ -1,5 +1,3 @@
-import { $api } from '../../../api/client.js';
-import { STALE_AFTER } from '../../../api/query.js';
 import type { Department } from '../../../api/types.js';
 import { DetailsPanel } from '../../../components/DetailsPanel.js';
 import { Loaded, PageHeader } from '../../../components/ui.js';
@@ -15,9 +13,11 @@ import { detailsState } from '../components/details.js';
 import { Rooms } from '../components/Rooms.js';
 import { DEPARTMENT_RULES, DepartmentForm } from '../forms.js';
 import { departmentLabel } from '../../../lib/labels.js';
+import { useDepartment, useSaveDepartment } from '../queries.js';
+import '../styles.css';
 
 export function DepartmentPage({ departmentId }: { departmentId: string }) {
-  const department = $api.useQuery('get', '/api/departments/{departmentId}', { params: { path: { departmentId } } });
+  const department = useDepartment(departmentId);
   useTitle(department.data ? departmentLabel(department.data) : 'Office');
   return (
     <div className="page">
@@ -41,7 +41,7 @@ export function DepartmentPage({ departmentId }: { departmentId: string }) {
 
 function DepartmentDetails({ department }: { department: Department }) {
   const form = useSchemaForm(DepartmentForm, { location: department.location, building: department.building, floor: department.floor }, DEPARTMENT_RULES);
-  const saving = $api.useMutation('put', '/api/departments/{departmentId}', { meta: { invalidates: STALE_AFTER.inventory } });
+  const saving = useSaveDepartment();
   return (
     <DetailsPanel
       headingId="details-heading"

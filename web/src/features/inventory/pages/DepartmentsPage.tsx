@@ -1,7 +1,4 @@
-import { keepPreviousData } from '@tanstack/react-query';
 import { useState } from 'react';
-import { $api } from '../../../api/client.js';
-import { STALE_AFTER } from '../../../api/query.js';
 import type { Department } from '../../../api/types.js';
 import { Alert, EmptyState, FormButtons, ItemTable, Loaded, PageHeader } from '../../../components/ui.js';
 import { useTitle } from '../../../hooks.js';
@@ -12,8 +9,7 @@ import { DeleteInventoryDialog } from '../components/DeleteInventoryDialog.js';
 import { DepartmentFields } from '../components/DepartmentFields.js';
 import { DEPARTMENT_RULES, DepartmentForm } from '../forms.js';
 import { departmentLabel, floorLabel } from '../../../lib/labels.js';
-
-const PAGE_SIZE = 20;
+import { useCreateDepartment, useDepartments } from '../queries.js';
 
 /** The departments ("Offices" to people): one floor of a building at a location each. */
 export function DepartmentsPage() {
@@ -22,7 +18,7 @@ export function DepartmentsPage() {
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Department>();
   const [notice, setNotice] = useState<string>();
-  const list = $api.useQuery('get', '/api/departments', { params: { query: { page, size: PAGE_SIZE } } }, { placeholderData: keepPreviousData });
+  const list = useDepartments(page);
 
   return (
     <div className="page">
@@ -99,10 +95,7 @@ export function DepartmentsPage() {
 
 function NewDepartment({ onCancel }: { onCancel: () => void }) {
   const form = useSchemaForm(DepartmentForm, { location: '', building: '', floor: 0 }, DEPARTMENT_RULES);
-  const creating = $api.useMutation('post', '/api/departments', {
-    meta: { invalidates: STALE_AFTER.inventory },
-    onSuccess: (created) => navigate(`/admin/departments/${created.id}`),
-  });
+  const creating = useCreateDepartment((created) => navigate(`/admin/departments/${created.id}`));
   const failure = errorText(creating.error);
   return (
     <form className="panel stack" onSubmit={form.handleSubmit((body) => creating.mutate({ body }))} noValidate aria-label="New office">

@@ -1,5 +1,3 @@
-import { $api } from '../../../api/client.js';
-import { STALE_AFTER } from '../../../api/query.js';
 import type { Room } from '../../../api/types.js';
 import { DetailsPanel } from '../../../components/DetailsPanel.js';
 import { Checkbox, EmptyState, Loaded, PageHeader, TextField } from '../../../components/ui.js';
@@ -14,10 +12,11 @@ import { DeskItem, NewDesk } from '../components/Desks.js';
 import { detailsState } from '../components/details.js';
 import { ROOM_RULES, RoomForm } from '../forms.js';
 import { departmentLabel } from '../../../lib/labels.js';
+import { useDepartment, useRoom, useSaveRoom } from '../queries.js';
 
 export function RoomPage({ departmentId, roomId }: { departmentId: string; roomId: string }) {
-  const department = $api.useQuery('get', '/api/departments/{departmentId}', { params: { path: { departmentId } } });
-  const room = $api.useQuery('get', '/api/departments/{departmentId}/rooms/{roomId}', { params: { path: { departmentId, roomId } } });
+  const department = useDepartment(departmentId);
+  const room = useRoom(departmentId, roomId);
   useTitle(room.data ? `Room ${room.data.name}` : 'Room');
   return (
     <div className="page">
@@ -57,7 +56,7 @@ export function RoomPage({ departmentId, roomId }: { departmentId: string; roomI
 
 function RoomDetails({ room }: { room: Room }) {
   const form = useSchemaForm(RoomForm, { name: room.name, available: room.available }, ROOM_RULES);
-  const saving = $api.useMutation('put', '/api/departments/{departmentId}/rooms/{roomId}', { meta: { invalidates: STALE_AFTER.inventory } });
+  const saving = useSaveRoom();
   const path = { departmentId: room.departmentId, roomId: room.id };
   return (
     <DetailsPanel

@@ -1,6 +1,4 @@
 import { useState } from 'react';
-import { $api } from '../../../api/client.js';
-import { STALE_AFTER } from '../../../api/query.js';
 import type { Attendance, Reservation } from '../../../api/types.js';
 import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
 import { errorText } from '../../../lib/problems.js';
@@ -9,6 +7,7 @@ import { Link } from '../../../router.js';
 import { departmentLabel } from '../../../lib/labels.js';
 import { AttendanceBadge, CheckInButton } from '../../attendance/AttendanceBadge.js';
 import { useInventoryNames } from '../../inventory/queries.js';
+import { useCancelReservation, useChangeReservation } from '../queries.js';
 import { useWindowForm } from '../window-form.js';
 
 export function ReservationItem({
@@ -98,7 +97,7 @@ export function ReservationItem({
 
 function ChangeDialog({ reservation, onClose, onDone }: { reservation: Reservation; onClose: () => void; onDone: (updated: Reservation) => void }) {
   const form = useWindowForm(isoToLocalWindow(reservation.startTime, reservation.endTime));
-  const saving = $api.useMutation('put', '/api/reservation/{id}', { meta: { invalidates: STALE_AFTER.reservations }, onSuccess: onDone });
+  const saving = useChangeReservation(onDone);
   const failure = errorText(saving.error, 'This reservation');
   const submit = form.handleSubmit((when) => {
     const range = windowToIso(when);
@@ -123,7 +122,7 @@ function ChangeDialog({ reservation, onClose, onDone }: { reservation: Reservati
 }
 
 function CancelDialog({ reservation, range, onClose, onDone }: { reservation: Reservation; range: string; onClose: () => void; onDone: () => void }) {
-  const cancelling = $api.useMutation('delete', '/api/reservation/{id}', { meta: { invalidates: STALE_AFTER.reservations }, onSuccess: onDone });
+  const cancelling = useCancelReservation(onDone);
   const failure = errorText(cancelling.error, 'This reservation');
   return (
     <Dialog title="Cancel this reservation?" onClose={onClose}>

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { $api } from '../../../api/client.js';
-import { STALE_AFTER } from '../../../api/query.js';
 import { Alert, FormButtons, TextField } from '../../../components/ui.js';
 import { Password, PasswordInput } from '../../../lib/fields.js';
 import { NewPasswordField } from '../../password/NewPasswordField.js';
 import { passwordsMatch, useSchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
+import { useChangeOwnPassword } from '../queries.js';
 
 const PasswordChange = Type.Object({ currentPassword: PasswordInput(), newPassword: Password('New password'), confirm: Type.String() });
 const EMPTY = { currentPassword: '', newPassword: '', confirm: '' };
@@ -27,12 +26,9 @@ export function PasswordChangeForm({
   narrow?: boolean;
 }) {
   const form = useSchemaForm(PasswordChange, EMPTY, { refine: passwordsMatch('newPassword') });
-  const changing = $api.useMutation('put', '/api/self/password', {
-    meta: { invalidates: STALE_AFTER.sessions },
-    onSuccess: () => {
-      form.reset(EMPTY);
-      onChanged?.();
-    },
+  const changing = useChangeOwnPassword(() => {
+    form.reset(EMPTY);
+    onChanged?.();
   });
   const submit = form.handleSubmit(({ currentPassword, newPassword }) => changing.mutate({ body: { currentPassword, newPassword } }));
   const failure = errorText(changing.error);

@@ -1,4 +1,3 @@
-import { $api } from '../../../api/client.js';
 import type { User } from '../../../api/types.js';
 import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
 import { useSchemaForm } from '../../../lib/forms.js';
@@ -6,11 +5,12 @@ import { errorText } from '../../../lib/problems.js';
 import { NewPasswordField } from '../../password/NewPasswordField.js';
 import { NEW_PASSWORD_RULES, NewPassword, NO_PASSWORD } from '../../password/new-password.js';
 import { fullName } from '../person.js';
+import { useSetPassword } from '../queries.js';
 
 /** An admin sets someone's password (it signs out their sessions). */
 export function PasswordDialog({ user, onClose, onSaved }: { user: User; onClose: () => void; onSaved: () => void }) {
   const form = useSchemaForm(NewPassword, NO_PASSWORD, NEW_PASSWORD_RULES);
-  const setting = $api.useMutation('put', '/api/users/{id}/password', { meta: { invalidates: ['/api/users'] }, onSuccess: onSaved });
+  const setting = useSetPassword(onSaved);
   const failure = errorText(setting.error, 'This user');
   return (
     <Dialog title={`Set the password of ${fullName(user)}`} onClose={onClose}>

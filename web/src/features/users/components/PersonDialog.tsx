@@ -1,7 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
-import type { Static } from '@sinclair/typebox';
-import { api, call } from '../../../api/client.js';
-import { STALE_AFTER } from '../../../api/query.js';
 import type { User } from '../../../api/types.js';
 import { Alert, Checkbox, Dialog, FormButtons, SelectField, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
@@ -9,8 +5,7 @@ import { useSchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
 import { useUser } from '../../auth/AuthProvider.js';
 import { fullName, PersonForm } from '../person.js';
-
-type Person = Static<typeof PersonForm>;
+import { useSavePerson } from '../queries.js';
 
 /** Adds a user, or changes one (`user`). */
 export function PersonDialog({ user, onClose, onSaved }: { user?: User; onClose: () => void; onSaved: (user: User) => void }) {
@@ -27,12 +22,7 @@ export function PersonDialog({ user, onClose, onSaved }: { user?: User; onClose:
     },
     { trim: ['firstName', 'lastName', 'email'] },
   );
-  const saving = useMutation({
-    mutationFn: (body: Person) =>
-      user ? call(api.PUT('/api/users/{id}', { params: { path: { id: user.id } }, body })) : call(api.POST('/api/users', { body })),
-    meta: { invalidates: STALE_AFTER.users },
-    onSuccess: onSaved,
-  });
+  const saving = useSavePerson(user, onSaved);
   const failure = errorText(saving.error, 'This user');
 
   const self = user?.id === me.id;

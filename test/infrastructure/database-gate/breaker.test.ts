@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { DatabaseAvailability } from '../../src/db/availability.js';
+import { DatabaseBreaker } from '../../../src/infrastructure/database-gate/breaker.js';
 
 /**
  * The circuit breaker of docs/behaviour.md (Health and database outages) with a ping the test
@@ -12,12 +12,12 @@ const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNR
 const statementTimeout = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
 const uniqueViolation = Object.assign(new Error('duplicate key'), { code: '23505' });
 
-function breaker() {
+function harness() {
   let answering = true;
   let pings = 0;
   const lines: string[] = [];
   const log = { warn: (_: unknown, message: string) => lines.push(`warn ${message}`), info: (message: string) => lines.push(`info ${message}`) };
-  const availability = new DatabaseAvailability(
+  const breaker = new DatabaseBreaker(
     async () => {
       pings++;
       if (!answering) throw refused;
@@ -26,7 +26,7 @@ function breaker() {
     { probeIntervalMs: 20, probeTimeoutMs: 200 },
   );
   return {
-    availability,
+    breaker,
     lines,
     pings: () => pings,
     setAnswering: (value: boolean) => (answering = value),
@@ -43,45 +43,45 @@ async function until(condition: () => boolean, timeoutMs = 2000): Promise<void> 
 
 describe('the database circuit breaker', () => {
   it('stays closed when one connection failed but the database answers', async () => {
-    const b = breaker();
-    b.availability.observe(refused);
+    const b = harness();
+    b.breaker.observe(refused);
     await until(() => b.pings() === 1);
     await sleep(30);
-    expect(b.availability.available).toBe(true);
+    expect(b.breaker.available).toBe(true);
     expect(b.lines).toEqual([]);
-    b.availability.stop();
+    b.breaker.stop();
   });
 
   it('opens when the ping fails too, and closes by itself once the database answers', async () => {
-    const b = breaker();
+    const b = harness();
     b.setAnswering(false);
-    b.availability.observe(refused);
-    await until(() => !b.availability.available);
+    b.breaker.observe(refused);
+    await until(() => !b.breaker.available);
     // Further failures while open change nothing; the background ping keeps asking.
-    b.availability.observe(refused);
+    b.breaker.observe(refused);
     await until(() => b.pings() >= 3);
-    expect(b.availability.available).toBe(false);
+    expect(b.breaker.available).toBe(false);
     b.setAnswering(true);
-    await until(() => b.availability.available, 1000);
+    await until(() => b.breaker.available, 1000);
     expect(b.lines).toEqual(['warn the database cannot be reached: answering 503 until it answers again', 'info the database answers again']);
     const pings = b.pings();
     await sleep(100);
     expect(b.pings()).toBe(pings);
-    b.availability.stop();
+    b.breaker.stop();
   });
 
   it('never opens for a statement timeout or any other query error', async () => {
-    const b = breaker();
+    const b = harness();
     b.setAnswering(false);
-    for (const error of [statementTimeout, uniqueViolation, new Error('plain'), undefined, 'text']) b.availability.observe(error);
+    for (const error of [statementTimeout, uniqueViolation, new Error('plain'), undefined, 'text']) b.breaker.observe(error);
     await sleep(50);
     expect(b.pings()).toBe(0);
-    expect(b.availability.available).toBe(true);
-    b.availability.stop();
+    expect(b.breaker.available).toBe(true);
+    b.breaker.stop();
   });
 
   it('answers a readiness check within its timeout, without opening for a merely slow database', async () => {
-    const slow = new DatabaseAvailability(() => sleep(500), { warn: () => undefined, info: () => undefined } as never, {
+    const slow = new DatabaseBreaker(() => sleep(500), { warn: () => undefined, info: () => undefined } as never, {
       probeIntervalMs: 20,
       probeTimeoutMs: 1000,
     });
@@ -89,24 +89,24 @@ describe('the database circuit breaker', () => {
     expect(await slow.check(50)).toBe(false);
     expect(Date.now() - started).toBeLessThan(400);
     expect(slow.available).toBe(true);
-    const b = breaker();
-    expect(await b.availability.check()).toBe(true);
+    const b = harness();
+    expect(await b.breaker.check()).toBe(true);
     b.setAnswering(false);
-    expect(await b.availability.check()).toBe(false);
-    await until(() => !b.availability.available);
+    expect(await b.breaker.check()).toBe(false);
+    await until(() => !b.breaker.available);
     b.setAnswering(true);
-    expect(await b.availability.check()).toBe(true);
-    expect(b.availability.available).toBe(true);
-    b.availability.stop();
+    expect(await b.breaker.check()).toBe(true);
+    expect(b.breaker.available).toBe(true);
+    b.breaker.stop();
     slow.stop();
   });
 
   it('stops asking once stopped', async () => {
-    const b = breaker();
+    const b = harness();
     b.setAnswering(false);
-    b.availability.observe(refused);
-    await until(() => !b.availability.available);
-    b.availability.stop();
+    b.breaker.observe(refused);
+    await until(() => !b.breaker.available);
+    b.breaker.stop();
     const pings = b.pings();
     await sleep(100);
     expect(b.pings()).toBe(pings);

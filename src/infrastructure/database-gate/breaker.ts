@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError } from '../shared/errors.js';
-import { isConnectionFailure } from './errors.js';
+import { AppError } from '../../shared/errors.js';
+import { isConnectionFailure } from '../../db/errors.js';
 
 /** Seconds a client is asked to wait (Retry-After) while the database cannot be reached. */
 export const OUTAGE_RETRY_AFTER_S = 2;
@@ -8,7 +8,7 @@ export const OUTAGE_RETRY_AFTER_S = 2;
 export const databaseUnavailable = (detail = 'The database cannot be reached; try again shortly'): AppError =>
   new AppError('SERVICE_UNAVAILABLE', detail, { retryAfter: OUTAGE_RETRY_AFTER_S });
 
-export interface AvailabilityOptions {
+export interface BreakerOptions {
   /** How often a background ping asks an unreachable database whether it is back. */
   probeIntervalMs: number;
   /** A ping that takes longer counts as no answer. */
@@ -28,7 +28,7 @@ class PingTimeout extends Error {
  * broken connection while the database answers (a restarted pooler, a killed backend) opens
  * nothing, nor does a slow query or a statement timeout (one request's problem, not an outage).
  */
-export class DatabaseAvailability {
+export class DatabaseBreaker {
   private state: 'up' | 'verifying' | 'down' = 'up';
   private stopped = false;
   private probe: NodeJS.Timeout | undefined;
@@ -36,7 +36,7 @@ export class DatabaseAvailability {
   constructor(
     private readonly ping: () => Promise<unknown>,
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'info'>,
-    private readonly options: AvailabilityOptions = { probeIntervalMs: 500, probeTimeoutMs: 1000 },
+    private readonly options: BreakerOptions = { probeIntervalMs: 500, probeTimeoutMs: 1000 },
     /** A ping over a connection of its own (DatabaseHandle.probe): answers even when the pool is stuck. */
     private readonly probeAlone?: () => Promise<unknown>,
   ) {}
@@ -47,7 +47,7 @@ export class DatabaseAvailability {
   }
 
   /**
-   * Requests are waiting on the database and none has finished for a while (plugins/availability.ts):
+   * Requests are waiting on the database and none has finished for a while (plugins/database-gate.ts):
    * a database that accepts connections but does not answer (stopped, hung, a stalled network)
    * raises no error at all. A probe over a fresh connection tells it from a busy pool; no answer
    * within the probe timeout opens the breaker (docs/behaviour.md#health-and-database-outages).

@@ -1,12 +1,11 @@
-import { $api } from '../../api/client.js';
 import type { User } from '../../api/types.js';
-import { useSsoStatus } from './queries.js';
+import { useOidcIdentity, useOidcStatus } from './queries.js';
 
 /** The ways an account signs in, in words: password, company directory, single sign-on. */
 export function useSignInMethods(user: Pick<User, 'id' | 'ldap'>): { methods: string[]; loading: boolean } {
-  const status = useSsoStatus();
+  const status = useOidcStatus();
   const enabled = status.data?.enabled === true;
-  const identity = $api.useQuery('get', '/api/users/{id}/oidc-identity', { params: { path: { id: user.id } } }, { enabled });
+  const identity = useOidcIdentity(user.id, enabled);
   const methods = [user.ldap ? 'the company directory (LDAP)' : 'a password'];
   if (identity.data?.linked) methods.push(`single sign-on with ${status.data?.displayName ?? 'the identity provider'}`);
   return { methods, loading: status.isPending || (enabled && identity.isPending) };

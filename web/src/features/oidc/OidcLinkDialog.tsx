@@ -1,13 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { $api } from '../../api/client.js';
 import type { User } from '../../api/types.js';
 import { Alert, Dialog, FormButtons, Loaded, TextField } from '../../components/ui.js';
 import { useSchemaForm } from '../../lib/forms.js';
 import { errorText } from '../../lib/problems.js';
+import { useLinkOidcIdentity, useOidcIdentity, useUnlinkOidcIdentity } from './queries.js';
 
 const LinkForm = Type.Object({ subject: Type.String({ minLength: 1, maxLength: 255, title: 'Subject' }) });
-
-const PATH = '/api/users/{id}/oidc-identity';
 
 const fullName = (user: Pick<User, 'firstName' | 'lastName'>) => `${user.firstName} ${user.lastName}`;
 
@@ -15,18 +13,12 @@ const fullName = (user: Pick<User, 'firstName' | 'lastName'>) => `${user.firstNa
  * Admin: link a user to an identity at the provider by its `sub`, or unlink it
  * (docs/behaviour.md#linking-identities-to-accounts).
  */
-export function SsoLinkDialog({ user, onClose, onSaved }: { user: User; onClose: () => void; onSaved: (message: string) => void }) {
+export function OidcLinkDialog({ user, onClose, onSaved }: { user: User; onClose: () => void; onSaved: (message: string) => void }) {
   const params = { params: { path: { id: user.id } } };
-  const identity = $api.useQuery('get', PATH, params);
+  const identity = useOidcIdentity(user.id);
   const form = useSchemaForm(LinkForm, { subject: '' }, { trim: ['subject'] });
-  const linking = $api.useMutation('put', PATH, {
-    meta: { invalidates: [`/api/users`] },
-    onSuccess: () => onSaved(`${fullName(user)} is now linked to single sign-on.`),
-  });
-  const unlinking = $api.useMutation('delete', PATH, {
-    meta: { invalidates: [`/api/users`] },
-    onSuccess: () => onSaved(`${fullName(user)} is no longer linked to single sign-on.`),
-  });
+  const linking = useLinkOidcIdentity(() => onSaved(`${fullName(user)} is now linked to single sign-on.`));
+  const unlinking = useUnlinkOidcIdentity(() => onSaved(`${fullName(user)} is no longer linked to single sign-on.`));
   const failure = errorText(linking.error ?? unlinking.error, 'This user');
 
   return (

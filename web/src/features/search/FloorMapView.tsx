@@ -1,16 +1,16 @@
 import { useState } from 'react';
-import { $api } from '../../../api/client.js';
-import { STALE_AFTER } from '../../../api/query.js';
-import type { Department } from '../../../api/types.js';
-import { Alert, Dialog, Loading, SelectField } from '../../../components/ui.js';
-import { errorText, problemMessage, problemOf } from '../../../lib/problems.js';
-import { formatRange } from '../../../lib/time.js';
-import { Link } from '../../../router.js';
-import { departmentLabel } from '../../../lib/labels.js';
-import { STALE_AFTER_PLAN, useFloorAvailability, useFloorPlan, type DeskAvailability } from '../queries.js';
-import { usePlanImage } from './plan-image.js';
-import { PlanPatterns, STATE_ORDER, STATE_STYLE, StateSwatch } from './PlanPatterns.js';
-import { ZoomPan } from './ZoomPan.js';
+import type { Department } from '../../api/types.js';
+import { Alert, Dialog, Loading, SelectField } from '../../components/ui.js';
+import { errorText, problemMessage, problemOf } from '../../lib/problems.js';
+import { formatRange } from '../../lib/time.js';
+import { Link } from '../../router.js';
+import { departmentLabel } from '../../lib/labels.js';
+import { usePlanImage } from '../floor-plans/components/plan-image.js';
+import { PlanPatterns, STATE_ORDER, STATE_STYLE, StateSwatch } from '../floor-plans/components/PlanPatterns.js';
+import { ZoomPan } from '../floor-plans/components/ZoomPan.js';
+import { useFloorAvailability, useFloorPlan, type DeskAvailability } from '../floor-plans/queries.js';
+import { useBookDesk } from '../reservations/queries.js';
+import './styles.css';
 
 type Notice = { kind: 'success' | 'error'; text: string };
 
@@ -187,7 +187,7 @@ function BookDeskDialog({
   // A partly free desk is booked for its longest free stretch.
   const range = desk.state === 'PARTLY_FREE' && desk.longestFree ? desk.longestFree : { startTime: start, endTime: end };
   const [error, setError] = useState<string>();
-  const booking = $api.useMutation('post', '/api/reservation', { meta: { invalidates: [...STALE_AFTER.reservations, ...STALE_AFTER_PLAN] } });
+  const booking = useBookDesk();
   const when = formatRange(range.startTime, range.endTime);
   return (
     <Dialog title={`Book desk ${desk.name}`} onClose={onClose}>

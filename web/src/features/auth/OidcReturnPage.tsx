@@ -7,7 +7,7 @@ import { Link, navigate } from '../../router.js';
 import { useAuth } from './AuthProvider.js';
 
 /** What the service's error codes at the end of a single sign-on mean to the person. */
-export const SSO_ERRORS: Record<string, string> = {
+export const OIDC_ERRORS: Record<string, string> = {
   OIDC_STATE_INVALID: 'This sign-in attempt has expired or was started in another browser. Please start again.',
   OIDC_CODE_INVALID: 'This sign-in link has already been used or has expired. Please start again.',
   OIDC_PROVIDER_ERROR: 'The identity provider did not allow the sign-in.',
@@ -26,7 +26,7 @@ const FALLBACK = 'The sign-in did not work. Please try again.';
  * /sign-in/sso: where the service sends the browser back after the identity provider, with
  * #code=… (traded here for a session by POST; tokens never appear in a URL) or #error=<code>.
  */
-export function SsoReturnPage() {
+export function OidcReturnPage() {
   useTitle('Signing in');
   const { adopt } = useAuth();
   const [failure, setFailure] = useState<string>();
@@ -43,13 +43,13 @@ export function SsoReturnPage() {
     const code = fragment.get('code');
     const error = fragment.get('error');
     if (!code) {
-      setFailure(SSO_ERRORS[error ?? ''] ?? FALLBACK);
+      setFailure(OIDC_ERRORS[error ?? ''] ?? FALLBACK);
       setSubject(fragment.get('subject') ?? undefined);
       return;
     }
     adopt(code).then(
       () => navigate('/', { replace: true }),
-      (thrown: unknown) => setFailure(SSO_ERRORS[(thrown as { problem?: { code?: string } }).problem?.code ?? ''] ?? errorText(thrown) ?? FALLBACK),
+      (thrown: unknown) => setFailure(OIDC_ERRORS[(thrown as { problem?: { code?: string } }).problem?.code ?? ''] ?? errorText(thrown) ?? FALLBACK),
     );
   }, [adopt]);
 

@@ -1,11 +1,12 @@
-import { useSsoStatus } from './queries.js';
+import { useOidcStatus } from './queries.js';
+import './styles.css';
 
 /**
  * "Sign in with …" on the sign-in page when single sign-on is configured: a plain link, as the
  * browser must navigate to the provider (docs/behaviour.md#single-sign-on-openid-connect).
  */
-export function SsoButton() {
-  const status = useSsoStatus();
+export function OidcButton() {
+  const status = useOidcStatus();
   if (!status.data?.enabled || !status.data.startUrl) return null;
   return (
     <div className="stack">

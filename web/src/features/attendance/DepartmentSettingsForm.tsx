@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { useEffect } from 'react';
-import { $api } from '../../api/client.js';
-import { STALE_AFTER } from '../../api/query.js';
 import type { DepartmentSettings } from '../../api/types.js';
 import { Alert, SelectField, SubmitButton, TextField } from '../../components/ui.js';
 import { useSchemaForm } from '../../lib/forms.js';
 import { errorText } from '../../lib/problems.js';
+import { useDepartmentSettings, useSaveDepartmentSettings } from './queries.js';
 
 const ZONES: string[] = typeof Intl.supportedValuesOf === 'function' ? ['UTC', ...Intl.supportedValuesOf('timeZone')] : ['UTC'];
 
@@ -29,9 +28,9 @@ const toForm = (settings: DepartmentSettings) => ({
 const minutesOrNull = (value: string) => (value.trim() === '' ? null : Math.min(1440, Number(value)));
 
 /** An office's check-in settings and time zone (docs/behaviour.md#attendance-settings), for admins. */
-export function OfficeSettingsForm({ departmentId }: { departmentId: string }) {
-  const settings = $api.useQuery('get', '/api/departments/{departmentId}/settings', { params: { path: { departmentId } } });
-  const saving = $api.useMutation('put', '/api/departments/{departmentId}/settings', { meta: { invalidates: STALE_AFTER.attendance } });
+export function DepartmentSettingsForm({ departmentId }: { departmentId: string }) {
+  const settings = useDepartmentSettings(departmentId);
+  const saving = useSaveDepartmentSettings();
   const form = useSchemaForm(SettingsForm, { checkInRequired: 'inherit', checkInOpensBeforeMinutes: '', checkInGraceMinutes: '', timeZone: 'UTC' });
   const { reset } = form;
   useEffect(() => {
