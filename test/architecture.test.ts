@@ -93,6 +93,16 @@ function folderCycles(edges: Array<[string, string]>): string[][] {
   return cycles;
 }
 
+/**
+ * Statements in `source` that write the `reservations` table: drizzle's insert/update/delete of the
+ * `reservations` table object, or SQL text that inserts into, updates or deletes from it.
+ */
+export function reservationWrites(source: string): string[] {
+  const drizzle = /\.(insert|update|delete)\(\s*reservations\s*\)/g;
+  const text = /\b(insert\s+into|update|delete\s+from)\s+(only\s+)?("?public"?\.)?"?reservations"?(?![\w"])/gi;
+  return [...source.matchAll(drizzle), ...source.matchAll(text)].map((match) => match[0].replace(/\s+/g, ' '));
+}
+
 const folderEdges = (edges: Import[], nested: string[]): Array<[string, string]> => edges.map(({ from, to }) => [folderOf(from, nested), folderOf(to, nested)]);
 
 /**
@@ -101,7 +111,7 @@ const folderEdges = (edges: Import[], nested: string[]): Array<[string, string]>
  * fails: share through `shared/`, `identity/` or `db/`, or add an entry with its reason here.
  */
 const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
-  'modules/attendance -> modules/reservations': 'check-in, release and walk-in work on reservations (their repository)',
+  'modules/attendance -> modules/reservations': 'walk-in and the release write reservations through the one writer; check-in reads them',
   'modules/series -> modules/reservations': "a series books its occurrences under the reservations' rules and repository",
   'modules/auth -> modules/sessions': 'sign-in, refresh and sign-out create, rotate and end sessions',
   'modules/auth -> modules/users': 'sign-in finds the account and directory sign-in creates it',
@@ -185,6 +195,22 @@ describe('architecture', () => {
         return source.startsWith('modules/') && target.startsWith('modules/') && source !== target && to.endsWith('.service.ts');
       })
       .map(({ from, to }) => `${from} -> ${to}`);
+    expect(offending).toEqual([]);
+  });
+
+  // docs/architecture.md#the-one-writer-of-reservations: every rule of a booking holds on every path that writes one.
+  it('only the reservations module writes the reservations table', () => {
+    expect(reservationWrites('await tx.update(reservations).set({})')).toEqual(['.update(reservations)']);
+    expect(reservationWrites('sql`delete from reservations where id = ${id}`')).toEqual(['delete from reservations']);
+    expect(reservationWrites('sql`update "reservations" set end_time = now()`')).toEqual(['update "reservations"']);
+    expect(reservationWrites('.insert(reservationSeries) … insert into reservation_series … update attendance')).toEqual([]);
+    const root = projectPath('src');
+    const own = path.join(root, 'modules', 'reservations') + path.sep;
+    const writers = sourceFiles(root).filter((file) => reservationWrites(readFileSync(file, 'utf8')).length > 0);
+    expect(writers.some((file) => file.startsWith(own))).toBe(true);
+    const offending = writers
+      .filter((file) => !file.startsWith(own))
+      .map((file) => `${path.relative(root, file)}: ${reservationWrites(readFileSync(file, 'utf8')).join(', ')}`);
     expect(offending).toEqual([]);
   });
 

@@ -314,6 +314,12 @@ export const reservations = pgTable(
     modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
     /** The recurring series this reservation is an occurrence of (docs/behaviour.md#recurring-reservations); null for a single booking. */
     seriesId: uuid('series_id').references((): AnyPgColumn => reservationSeries.id, { onDelete: 'set null' }),
+    /**
+     * When the release of no-shows cut this reservation's end (docs/behaviour.md#release-of-no-shows);
+     * null otherwise. The triggers read it (a change of it is a release: calendars cancel the event,
+     * the attendance is not planned again): src/db/functions/.
+     */
+    releasedAt: timestamptz('released_at'),
   },
   (t) => [
     check('reservations_time_order', sql`${t.startTime} < ${t.endTime}`),

@@ -3,6 +3,7 @@ import { queryRows, type Database } from '../../db/client.js';
 import { attendance, attendanceDefaults, departments, departmentSettings, desks, mailOutbox, reservations, rooms, users } from '../../db/schema.js';
 import { orderByClauses, totalOfPage } from '../../db/paging.js';
 import { offsetOf, type PageRequest } from '../../shared/paging.js';
+import { ReservationWriter } from '../reservations/reservations.writer.js';
 
 export type AttendanceStatus = (typeof attendance.status.enumValues)[number];
 
@@ -75,26 +76,19 @@ const view = {
 /**
  * The attendance plan of reservations starting after `after` (of one department, or all), written
  * again from the settings now in force; reservations already checked in or released keep theirs.
- * The same computation as the trigger attendance_plan (migration attendance).
+ * The plan itself is the database function attendance_plan_of (src/db/functions/attendance_plan_of.sql),
+ * which the triggers call too.
  */
 function replan(after: Date, departmentId?: string): SQL {
   const department = departmentId === undefined ? sql`` : sql` and ro.department_id = ${departmentId}`;
   return sql`
     insert into attendance (reservation_id, status, check_in_opens_at, release_at)
-    select p.id,
-           case when p.required then 'PENDING' else 'NOT_REQUIRED' end::attendance_status,
-           p.start_time - p.opens_ms * interval '1 millisecond',
-           case when p.required then least(p.start_time + p.grace_ms * interval '1 millisecond', p.end_time) end
-      from (select r.id, r.start_time, r.end_time,
-                   coalesce(s.check_in_required, g.check_in_required, false) as required,
-                   coalesce(s.check_in_opens_before_ms, g.check_in_opens_before_ms, 900000) as opens_ms,
-                   coalesce(s.check_in_grace_ms, g.check_in_grace_ms, 1200000) as grace_ms
-              from reservations r
-              join desks d on d.id = r.desk_id
-              join rooms ro on ro.id = d.room_id
-              left join attendance_defaults g on g.id = 1
-              left join department_settings s on s.department_id = ro.department_id
-             where r.start_time > ${after.toISOString()}::timestamptz${department}) p
+    select r.id, p.status, p.check_in_opens_at, p.release_at
+      from reservations r
+      join desks d on d.id = r.desk_id
+      join rooms ro on ro.id = d.room_id
+      cross join lateral attendance_plan_of(r.desk_id, r.start_time, r.end_time) p
+     where r.start_time > ${after.toISOString()}::timestamptz${department}
     on conflict (reservation_id) do update
        set status = excluded.status, check_in_opens_at = excluded.check_in_opens_at, release_at = excluded.release_at
      where attendance.status in ('PENDING', 'NOT_REQUIRED')`;
@@ -303,13 +297,8 @@ export class AttendanceRepository {
       if (due.length === 0) return { released: 0, cut: 0 };
       const ids = due.map((row) => row.id);
       await tx.update(attendance).set({ status: 'NO_SHOW', releasedAt: now }).where(inArray(attendance.reservationId, ids));
-      // Tells the planning trigger (migration attendance) to skip these rows: they are NO_SHOW already.
-      await tx.execute(sql`select set_config('deskbook.attendance_releasing', 'on', true)`);
-      const cut = await tx
-        .update(reservations)
-        .set({ endTime: sql`greatest(${now.toISOString()}::timestamptz, ${reservations.startTime} + interval '1 millisecond')`, modifiedAt: now })
-        .where(and(inArray(reservations.id, ids), gt(reservations.endTime, now)))
-        .returning({ id: reservations.id });
+      // The reservations module writes the table (docs/architecture.md#the-one-writer-of-reservations).
+      const cut = await ReservationWriter.cutForRelease(tx, ids, now);
       if (mails && cut.length > 0) {
         const released = await tx
           .select({
@@ -327,12 +316,7 @@ export class AttendanceRepository {
           .innerJoin(desks, eq(desks.id, reservations.deskId))
           .innerJoin(rooms, eq(rooms.id, desks.roomId))
           .leftJoin(departmentSettings, eq(departmentSettings.departmentId, rooms.departmentId))
-          .where(
-            inArray(
-              reservations.id,
-              cut.map((row) => row.id),
-            ),
-          );
+          .where(inArray(reservations.id, cut));
         await mails(tx, released);
       }
       return { released: ids.length, cut: cut.length };

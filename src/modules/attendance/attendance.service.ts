@@ -1,6 +1,5 @@
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import { isConcurrencyAbort, pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
@@ -8,6 +7,8 @@ import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import { atLocalTime, daysBetween, isTimeZone, localDate, nextDate, startOfLocalDate } from '../../shared/zone.js';
 import { ReservationsRepository } from '../reservations/reservations.repository.js';
+import { ensureDeskBookable } from '../reservations/reservations.rules.js';
+import { ReservationWriter } from '../reservations/reservations.writer.js';
 import { labelSheet } from './attendance.qr.js';
 import { ATTENDANCE_SORTABLE, AttendanceRepository, type AttendanceView, type SettingsRow } from './attendance.repository.js';
 import type {
@@ -21,7 +22,6 @@ import type {
   WalkInResultDto,
 } from './attendance.schemas.js';
 
-const USER_OVERLAP_CONSTRAINT = 'reservations_user_overlap';
 /** A walk-in shorter than this is refused: the desk's next reservation starts too soon. */
 export const WALK_IN_MIN_MS = 60_000;
 const MAX_NO_SHOW_DAYS = 366;
@@ -257,8 +257,9 @@ export class AttendanceService {
     knownNext?: Date | null,
   ): Promise<Date> {
     const admin = isAdmin(caller);
-    if (!admin && place.desk.type === 'FIXED') throw new AppError('DESK_NOT_BOOKABLE', 'This is a fixed desk, assigned by an admin; choose a flexible desk');
-    if (!admin && !place.room.available) throw new AppError('DESK_NOT_BOOKABLE', 'The room of this desk is not available for booking');
+    // The reservations module's rule for a USER: no FIXED desk, none in an unavailable room (docs/behaviour.md#reservations).
+    const { desk, room, department } = place;
+    ensureDeskBookable({ id: desk.id, type: desk.type, roomId: room.id, departmentId: department.id, roomAvailable: room.available }, admin);
     const dayEnd = atLocalTime(localDate(now, place.timeZone), this.rules.walkInUntilMinutes, place.timeZone);
     let end = dayEnd;
     if (!admin) end = new Date(Math.min(end.getTime(), now.getTime() + this.rules.maxLengthMs));
@@ -285,40 +286,23 @@ export class AttendanceService {
   async walkIn(caller: Caller, deskId: string): Promise<WalkInResultDto> {
     const place = await this.repository.deskPlace(deskId);
     if (!place) throw notFound('Desk', deskId);
-    for (let attempt = 1; ; attempt++) {
-      const now = this.clock.now();
-      if (await this.repository.occupiedAt(deskId, now)) {
-        throw new AppError('RESERVATION_CONFLICT', 'The desk is taken right now', { conflicts: await this.conflicts({ deskId }, now) });
-      }
-      const end = await this.walkInEnd(caller, place, now);
-      try {
-        const id = await this.db.transaction(async (tx) => {
-          const { id } = await new ReservationsRepository(tx).insert(
-            { userId: caller.user.id, deskId, startTime: now, endTime: end, type: 'shared', userExclusive: this.rules.onePerUser },
-            now,
-          );
-          await new AttendanceRepository(tx).markCheckedIn(tx, id, now);
-          return id;
-        });
-        const row = await this.repository.findById(id);
-        return { reservationId: id, startTime: now.toISOString(), endTime: end.toISOString(), attendance: toAttendanceDto(row!) };
-      } catch (error) {
-        // A colliding booking in flight (a deadlock between the two): look again, as below.
-        if (isConcurrencyAbort(error)) {
-          if (attempt >= 3) throw new AppError('RESERVATION_CONFLICT', 'The desk was just booked by someone else');
-          continue;
+    // Planned anew on each attempt: someone who booked the desk meanwhile makes it taken now, or the
+    // walk-in end sooner. The reservations module writes, retries and answers conflicts.
+    const writer = new ReservationWriter(this.db, this.clock, this.rules.onePerUser);
+    const { id, booking } = await writer.book(
+      caller.user.id,
+      async () => {
+        const now = this.clock.now();
+        if (await this.repository.occupiedAt(deskId, now)) {
+          throw new AppError('RESERVATION_CONFLICT', 'The desk is taken right now', { conflicts: await this.conflicts({ deskId }, now) });
         }
-        if (pgErrorCode(error) !== PG.EXCLUSION_VIOLATION) throw error;
-        if (pgConstraint(error) === USER_OVERLAP_CONSTRAINT) {
-          throw new AppError('RESERVATION_CONFLICT', 'You already have a reservation at this time', {
-            conflicts: await this.conflicts({ userId: caller.user.id }, now, end),
-          });
-        }
-        // Someone booked the desk meanwhile: look again (it may now be taken, or end sooner).
-        if (attempt >= 3)
-          throw new AppError('RESERVATION_CONFLICT', 'The desk was just booked by someone else', { conflicts: await this.conflicts({ deskId }, now, end) });
-      }
-    }
+        const end = await this.walkInEnd(caller, place, now);
+        return { userId: caller.user.id, deskId, startTime: now, endTime: end, type: 'shared' };
+      },
+      (tx, reservationId, { startTime }) => new AttendanceRepository(tx).markCheckedIn(tx, reservationId, startTime),
+    );
+    const row = await this.repository.findById(id);
+    return { reservationId: id, startTime: booking.startTime.toISOString(), endTime: booking.endTime.toISOString(), attendance: toAttendanceDto(row!) };
   }
 
   private async conflicts(owner: { deskId: string } | { userId: string }, start: Date, end = new Date(start.getTime() + 1)) {

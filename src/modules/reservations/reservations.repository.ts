@@ -1,4 +1,4 @@
-import { and, count, eq, gt, lt, ne, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, gt, gte, inArray, lt, ne, Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { byShape, prepareRaw } from '../../db/prepared.js';
 import { desks, reservations, rooms } from '../../db/schema.js';
@@ -19,6 +19,13 @@ export interface ReservationView {
   startTime: Date;
   endTime: Date;
   type: ReservationType;
+}
+
+/** An occurrence of a series as written: its reservation's id and range. */
+export interface OccurrenceRow {
+  id: string;
+  startTime: Date;
+  endTime: Date;
 }
 
 export interface BookableDesk {
@@ -171,6 +178,47 @@ export class ReservationsRepository {
   async delete(id: string): Promise<boolean> {
     const rows = await this.db.delete(reservations).where(eq(reservations.id, id)).returning({ id: reservations.id });
     return rows.length > 0;
+  }
+
+  /** All occurrences of a series in one statement: the exclusion constraints refuse the whole statement if any collides. */
+  async insertOccurrences(
+    seriesId: string,
+    common: Omit<ReservationValues, 'startTime' | 'endTime'>,
+    ranges: { startTime: Date; endTime: Date }[],
+    now: Date,
+  ): Promise<OccurrenceRow[]> {
+    return this.db
+      .insert(reservations)
+      .values(ranges.map((range) => ({ ...common, ...range, seriesId, createdAt: now, modifiedAt: now })))
+      .returning({ id: reservations.id, startTime: reservations.startTime, endTime: reservations.endTime });
+  }
+
+  /** Removes the occurrences of a series that have not ended by `now` and start at or after `from`; answers how many. */
+  async deleteOccurrences(seriesId: string, from: Date | undefined, now: Date): Promise<number> {
+    const conditions: SQL[] = [eq(reservations.seriesId, seriesId), gt(reservations.endTime, now)];
+    if (from !== undefined) conditions.push(gte(reservations.startTime, from));
+    const rows = await this.db
+      .delete(reservations)
+      .where(and(...conditions))
+      .returning({ id: reservations.id });
+    return rows.length;
+  }
+
+  /** Cuts the end of those of `ids` not yet ended to `now` (at least 1 ms after their start) and marks them released; answers the ids cut. */
+  async cutForRelease(ids: string[], now: Date): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .update(reservations)
+      // released_at tells the triggers this change is a release (src/db/functions/): calendars cancel
+      // the event at its new end, the attendance (NO_SHOW already) is not planned again.
+      .set({
+        endTime: sql`greatest(${now.toISOString()}::timestamptz, ${reservations.startTime} + interval '1 millisecond')`,
+        modifiedAt: now,
+        releasedAt: now,
+      })
+      .where(and(inArray(reservations.id, ids), gt(reservations.endTime, now)))
+      .returning({ id: reservations.id });
+    return rows.map((row) => row.id);
   }
 
   /** Ranges of the desk's (or the user's exclusive) reservations overlapping [start, end), other than `exceptId`. */

@@ -1,29 +1,18 @@
 import type { Database } from '../../db/client.js';
 import type { ReadRouting } from '../../db/replica.js';
-import { isConcurrencyAbort, pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import { isSelfOrAdmin, requireSelfOrAdmin } from '../../identity/policy.js';
-import { RESERVATION_SORTABLE, ReservationsRepository, type BookableDesk, type ReservationType, type ReservationView } from './reservations.repository.js';
+import { RESERVATION_SORTABLE, ReservationsRepository, type ReservationView } from './reservations.repository.js';
+import { ReservationWriter, type NewReservation } from './reservations.writer.js';
 import { toReservationDto } from './reservations.mappers.js';
-import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
+import type { ReservationRules } from './reservations.rules.js';
 import type { CreateReservationBody, ReservationDto, ReservationListQuery, UpdateReservationBody } from './reservations.schemas.js';
 
-const USER_OVERLAP_CONSTRAINT = 'reservations_user_overlap';
-const USER_FOREIGN_KEY = 'reservations_user_id_users_id_fk';
-/** Tries of a write that a concurrent booking aborted (docs/behaviour.md#reservations); then 409. */
-export const CONCURRENCY_ATTEMPTS = 5;
-
-interface Booking {
-  userId: string;
-  deskId: string;
-  startTime: Date;
-  endTime: Date;
-  type: ReservationType;
-}
+type Booking = NewReservation;
 
 /**
  * Reservations (docs/behaviour.md#reservations). The database keeps a desk, and a user, from ever holding two
@@ -42,6 +31,10 @@ export class ReservationsService {
 
   private get reservations() {
     return new ReservationsRepository(this.db);
+  }
+
+  private get writer() {
+    return new ReservationWriter(this.db, this.clock, this.rules.onePerUser);
   }
 
   async list(caller: Caller, query: ReservationListQuery): Promise<PageOf<ReservationDto>> {
@@ -85,11 +78,8 @@ export class ReservationsService {
       endTime: parseInstant('endTime', body.endTime),
       type,
     };
-    const desk = await this.checkBooking(caller, booking, true);
-    // Concurrent bookings of one person may each see the count before the others' inserts: the cap
-    // holds within the number of a person's bookings in flight at once (docs/behaviour.md#reservations).
-    if (!admin) ensureUnderFutureCap(this.rules, await this.reservations.countNotEnded(userId, this.clock.now()), 1);
-    const { id } = await this.write(caller, booking, undefined, (values, now) => this.reservations.insert(values, now));
+    const desk = await this.writer.checkBooking(this.rules, admin, booking, { startMoved: true, capped: true });
+    const { id } = await this.writer.book(caller.user.id, booking);
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
   }
 
@@ -105,8 +95,8 @@ export class ReservationsService {
       type: body.type ?? existing.type,
     };
     const startMoved = booking.startTime.getTime() !== existing.startTime.getTime();
-    const desk = await this.checkBooking(caller, booking, startMoved);
-    const updated = await this.write(caller, booking, id, ({ userId: _userId, ...values }, now) => this.reservations.update(id, values, now));
+    const desk = await this.writer.checkBooking(this.rules, isAdmin(caller), booking, { startMoved, capped: false });
+    const updated = await this.writer.move(caller.user.id, id, booking);
     if (!updated) throw notFound('Reservation', id);
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
   }
@@ -114,7 +104,7 @@ export class ReservationsService {
   async delete(caller: Caller, id: string): Promise<void> {
     const existing = await this.visible(caller, id);
     this.ensureUserMayChange(caller, existing);
-    if (!(await this.reservations.delete(id))) throw notFound('Reservation', id);
+    if (!(await this.writer.cancel(id))) throw notFound('Reservation', id);
   }
 
   /** A USER sees only their own reservations: another's id answers 404, as an unknown one does. */
@@ -129,53 +119,5 @@ export class ReservationsService {
     if (isAdmin(caller)) return;
     if (existing.type !== 'shared') throw forbidden('Fixed reservations are managed by admins');
     if (existing.endTime <= this.clock.now()) throw new AppError('CONFLICT', 'This reservation has already ended and can no longer be changed or cancelled');
-  }
-
-  /** The rules of docs/behaviour.md#reservations; admins are exempt from all but start < end and an existing desk. */
-  private async checkBooking(caller: Caller, booking: Booking, startMoved: boolean): Promise<BookableDesk> {
-    const { startTime, endTime } = booking;
-    if (startTime >= endTime) throw invalid('endTime', 'must be after startTime');
-    const admin = isAdmin(caller);
-    if (!admin) {
-      const broken = userRuleBroken(this.rules, this.clock.now(), startTime, endTime, startMoved);
-      if (broken) throw ruleBroken(...broken);
-    }
-    const desk = ensureDeskBookable(await this.reservations.findDesk(booking.deskId), admin);
-    return desk;
-  }
-
-  /**
-   * Runs the insert or update and maps what the database refused: an exclusion violation becomes
-   * 409 with the colliding ranges, a vanished desk or user 400. If the colliding reservation is
-   * gone by the time it is looked up, the write is simply tried again.
-   */
-  private async write<T>(
-    caller: Caller,
-    booking: Booking,
-    exceptId: string | undefined,
-    action: (values: Booking & { userExclusive: boolean }, now: Date) => Promise<T>,
-  ): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await action({ ...booking, userExclusive: this.rules.onePerUser }, this.clock.now());
-      } catch (error) {
-        const code = pgErrorCode(error);
-        if (code === PG.FOREIGN_KEY_VIOLATION) {
-          throw pgConstraint(error) === USER_FOREIGN_KEY ? invalid('userId', 'no such user') : invalid('deskId', 'no such desk');
-        }
-        // Aborted for a colliding booking in flight (a deadlock between the two): again, now seeing it.
-        if (isConcurrencyAbort(error) && attempt < CONCURRENCY_ATTEMPTS) continue;
-        if (code !== PG.EXCLUSION_VIOLATION) throw error;
-        const sameUser = pgConstraint(error) === USER_OVERLAP_CONSTRAINT;
-        const owner = sameUser ? { userId: booking.userId } : { deskId: booking.deskId };
-        const ranges = await this.reservations.overlapping(owner, booking.startTime, booking.endTime, exceptId);
-        if (ranges.length === 0 && attempt < 3) continue;
-        const conflicts = ranges.map((range) => ({ startTime: range.startTime.toISOString(), endTime: range.endTime.toISOString() }));
-        const when = conflicts.map((range) => `${range.startTime}–${range.endTime}`).join(', ');
-        const who = booking.userId === caller.user.id ? 'You already have' : 'That user already has';
-        const detail = sameUser ? `${who} a reservation at that time (${when})` : `The desk is already reserved at that time (${when})`;
-        throw new AppError('RESERVATION_CONFLICT', detail, { conflicts });
-      }
-    }
   }
 }

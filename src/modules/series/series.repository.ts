@@ -1,17 +1,14 @@
-import { and, asc, count, eq, gt, gte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { desks, reservations, reservationSeries, rooms } from '../../db/schema.js';
 import { orderByClauses, totalOfPage } from '../../db/paging.js';
 import { offsetOf, type PageRequest } from '../../shared/paging.js';
+import type { OccurrenceRow } from '../reservations/reservations.repository.js';
 
 export type SeriesRow = typeof reservationSeries.$inferSelect & { roomId: string; departmentId: string };
 export type NewSeries = Omit<typeof reservationSeries.$inferInsert, 'id' | 'createdAt'>;
 
-export interface OccurrenceRow {
-  id: string;
-  startTime: Date;
-  endTime: Date;
-}
+export type { OccurrenceRow } from '../reservations/reservations.repository.js';
 
 export interface BusyRange {
   startTime: Date;
@@ -81,19 +78,6 @@ export class SeriesRepository {
     return row!;
   }
 
-  /** All occurrences in one statement: the exclusion constraints refuse the whole statement if any collides. */
-  async insertOccurrences(
-    seriesId: string,
-    common: { userId: string; deskId: string; type: 'shared' | 'fixed'; userExclusive: boolean },
-    ranges: { startTime: Date; endTime: Date }[],
-    now: Date,
-  ): Promise<OccurrenceRow[]> {
-    return this.db
-      .insert(reservations)
-      .values(ranges.map((range) => ({ ...common, ...range, seriesId, createdAt: now, modifiedAt: now })))
-      .returning({ id: reservations.id, startTime: reservations.startTime, endTime: reservations.endTime });
-  }
-
   async findById(id: string): Promise<SeriesRow | undefined> {
     const [row] = await this.db
       .select(view)
@@ -120,17 +104,6 @@ export class SeriesRepository {
       .from(reservations)
       .where(and(eq(reservations.userId, userId), gt(reservations.endTime, now), sql`${reservations.seriesId} is not null`));
     return row?.n ?? 0;
-  }
-
-  /** Removes the occurrences that have not ended by `now` and start at or after `from`; answers how many. */
-  async cancel(seriesId: string, from: Date | undefined, now: Date): Promise<number> {
-    const conditions: SQL[] = [eq(reservations.seriesId, seriesId), gt(reservations.endTime, now)];
-    if (from !== undefined) conditions.push(gte(reservations.startTime, from));
-    const rows = await this.db
-      .delete(reservations)
-      .where(and(...conditions))
-      .returning({ id: reservations.id });
-    return rows.length;
   }
 
   /** A page of series, each with the number of its occurrences that have not ended and the next start. */

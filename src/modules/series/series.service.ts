@@ -1,12 +1,12 @@
 import type { Database } from '../../db/client.js';
-import { isConcurrencyAbort, pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound, type OccurrenceConflict } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
-import { ReservationsRepository, type BookableDesk } from '../reservations/reservations.repository.js';
-import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from '../reservations/reservations.rules.js';
+import type { BookableDesk } from '../reservations/reservations.repository.js';
+import { ReservationWriter } from '../reservations/reservations.writer.js';
+import type { ReservationRules } from '../reservations/reservations.rules.js';
 import { describeConflicts, toOccurrenceDto, toSeriesCore, toSeriesDto, toSeriesSummaryDto } from './series.mappers.js';
 import { checkTimeZone, localWeekday, occurrencesOf, weekdayNumber, type Occurrence, type Rule } from './series.recurrence.js';
 import { SERIES_SORTABLE, SeriesRepository, type SeriesRow } from './series.repository.js';
@@ -19,9 +19,6 @@ import type {
   SeriesPreviewDto,
   SeriesSummaryDto,
 } from './series.schemas.js';
-
-const SERIES_USER_FOREIGN_KEY = 'reservation_series_user_id_users_id_fk';
-const ATTEMPTS = 3;
 
 interface Plan {
   userId: string;
@@ -67,81 +64,74 @@ export class SeriesService {
 
   async create(caller: Caller, body: CreateSeriesBody): Promise<CreatedSeriesDto> {
     const plan = await this.plan(caller, body);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.db.transaction(async (tx) => {
-          const series = new SeriesRepository(tx);
-          const conflicts = await this.collisions(series, plan);
-          if (conflicts.length > 0 && (body.skipConflicts !== true || conflicts.length === plan.occurrences.length)) {
-            throw new AppError('SERIES_CONFLICT', describeConflicts(conflicts, plan.occurrences.length), { occurrences: conflicts });
-          }
-          if ((await series.upcomingSeriesOf(plan.userId, this.clock.now())) >= this.maxPerUser) {
-            throw new AppError('TOO_MANY_SERIES', `At most ${this.maxPerUser} recurring series with occurrences to come per person; cancel one first`);
-          }
-          const skippedDates = new Set(conflicts.map((conflict) => conflict.date));
-          const free = plan.occurrences.filter((occurrence) => !skippedDates.has(occurrence.date));
-          const now = this.clock.now();
-          const { id, createdAt } = await series.insertSeries(
-            {
-              userId: plan.userId,
-              deskId: plan.deskId,
-              type: plan.type,
-              frequency: plan.rule.frequency,
-              interval: plan.rule.interval,
-              weekdays: plan.rule.weekdays,
-              until: plan.rule.until ?? null,
-              count: plan.rule.count ?? null,
-              timeZone: plan.timeZone,
-              firstStart: plan.firstStart,
-              firstEnd: plan.firstEnd,
-            },
-            now,
-          );
-          const rows = await series.insertOccurrences(
-            id,
-            { userId: plan.userId, deskId: plan.deskId, type: plan.type, userExclusive: this.rules.onePerUser },
-            free,
-            now,
-          );
-          const row: SeriesRow = {
-            id,
-            createdAt,
-            userId: plan.userId,
-            deskId: plan.deskId,
-            type: plan.type,
-            frequency: plan.rule.frequency,
-            interval: plan.rule.interval,
-            weekdays: plan.rule.weekdays,
-            until: plan.rule.until ?? null,
-            count: plan.rule.count ?? null,
-            timeZone: plan.timeZone,
-            firstStart: plan.firstStart,
-            firstEnd: plan.firstEnd,
-            roomId: plan.desk.roomId,
-            departmentId: plan.desk.departmentId,
-          };
-          return {
-            ...toSeriesCore(row),
-            // The dates are those of the plan: no second trip through the time zone.
-            occurrences: rows
-              .sort((a, b) => a.startTime.getTime() - b.startTime.getTime())
-              .map((occurrence, i) => ({ ...toOccurrenceDto(occurrence, undefined), date: free[i]!.date })),
-            skipped: conflicts,
-          };
-        });
-      } catch (error) {
-        const code = pgErrorCode(error);
-        if (code === PG.FOREIGN_KEY_VIOLATION) {
-          throw pgConstraint(error) === SERIES_USER_FOREIGN_KEY ? invalid('userId', 'no such user') : invalid('deskId', 'no such desk');
-        }
-        // Another booking committed between the check and the insert, or collided with it in
-        // flight (a deadlock): check again, now seeing it.
-        if ((code === PG.EXCLUSION_VIOLATION || isConcurrencyAbort(error)) && attempt < ATTEMPTS) continue;
-        if (isConcurrencyAbort(error)) throw new AppError('RESERVATION_CONFLICT', 'The desk was booked by someone else at the same moment; try again');
-        if (code === PG.EXCLUSION_VIOLATION) throw new AppError('RESERVATION_CONFLICT', 'The desk was booked by someone else at the same moment; try again');
-        throw error;
+    const writer = new ReservationWriter(this.db, this.clock, this.rules.onePerUser);
+    const first = plan.occurrences[0]!;
+    const last = plan.occurrences[plan.occurrences.length - 1]!;
+    // Another booking committed between the check and the insert, or collided with it in flight (a
+    // deadlock): the writer tries again and this plan checks again, now seeing it (SERIES_CONFLICT).
+    const span = {
+      callerId: caller.user.id,
+      userId: plan.userId,
+      deskId: plan.deskId,
+      startTime: first.startTime,
+      endTime: last.endTime,
+      replans: 'all' as const,
+    };
+    return writer.transaction(span, async (tx) => {
+      const series = new SeriesRepository(tx);
+      const conflicts = await this.collisions(series, plan);
+      if (conflicts.length > 0 && (body.skipConflicts !== true || conflicts.length === plan.occurrences.length)) {
+        throw new AppError('SERIES_CONFLICT', describeConflicts(conflicts, plan.occurrences.length), { occurrences: conflicts });
       }
-    }
+      if ((await series.upcomingSeriesOf(plan.userId, this.clock.now())) >= this.maxPerUser) {
+        throw new AppError('TOO_MANY_SERIES', `At most ${this.maxPerUser} recurring series with occurrences to come per person; cancel one first`);
+      }
+      const skippedDates = new Set(conflicts.map((conflict) => conflict.date));
+      const free = plan.occurrences.filter((occurrence) => !skippedDates.has(occurrence.date));
+      const now = this.clock.now();
+      const { id, createdAt } = await series.insertSeries(
+        {
+          userId: plan.userId,
+          deskId: plan.deskId,
+          type: plan.type,
+          frequency: plan.rule.frequency,
+          interval: plan.rule.interval,
+          weekdays: plan.rule.weekdays,
+          until: plan.rule.until ?? null,
+          count: plan.rule.count ?? null,
+          timeZone: plan.timeZone,
+          firstStart: plan.firstStart,
+          firstEnd: plan.firstEnd,
+        },
+        now,
+      );
+      const rows = await writer.bookOccurrences(tx, id, { userId: plan.userId, deskId: plan.deskId, type: plan.type }, free);
+      const row: SeriesRow = {
+        id,
+        createdAt,
+        userId: plan.userId,
+        deskId: plan.deskId,
+        type: plan.type,
+        frequency: plan.rule.frequency,
+        interval: plan.rule.interval,
+        weekdays: plan.rule.weekdays,
+        until: plan.rule.until ?? null,
+        count: plan.rule.count ?? null,
+        timeZone: plan.timeZone,
+        firstStart: plan.firstStart,
+        firstEnd: plan.firstEnd,
+        roomId: plan.desk.roomId,
+        departmentId: plan.desk.departmentId,
+      };
+      return {
+        ...toSeriesCore(row),
+        // The dates are those of the plan: no second trip through the time zone.
+        occurrences: rows
+          .sort((a, b) => a.startTime.getTime() - b.startTime.getTime())
+          .map((occurrence, i) => ({ ...toOccurrenceDto(occurrence, undefined), date: free[i]!.date })),
+        skipped: conflicts,
+      };
+    });
   }
 
   async get(caller: Caller, id: string): Promise<SeriesDto> {
@@ -164,7 +154,7 @@ export class SeriesService {
     const row = await this.visible(repository, caller, id);
     if (!isAdmin(caller) && row.type !== 'shared') throw forbidden('Fixed reservations are managed by admins');
     const from = query.from === undefined ? undefined : parseInstant('from', query.from);
-    await repository.cancel(id, from, this.clock.now());
+    await new ReservationWriter(this.db, this.clock, this.rules.onePerUser).cancelOccurrences(id, from);
     return toSeriesDto(row, await repository.occurrences(id));
   }
 
@@ -197,15 +187,8 @@ export class SeriesService {
     };
     rule.weekdays.sort((a, b) => a - b);
     const occurrences = occurrencesOf(rule, firstStart, firstEnd, timeZone);
-    if (!admin) {
-      const now = this.clock.now();
-      for (const occurrence of occurrences) {
-        const broken = userRuleBroken(this.rules, now, occurrence.startTime, occurrence.endTime);
-        if (broken) throw ruleBroken(broken[0], `${broken[1]} (the occurrence on ${occurrence.date})`);
-      }
-    }
-    const desk = ensureDeskBookable(await new ReservationsRepository(this.db).findDesk(body.deskId), admin);
-    if (!admin) ensureUnderFutureCap(this.rules, await new ReservationsRepository(this.db).countNotEnded(userId, this.clock.now()), occurrences.length);
+    // The booking rules are the reservations module's (docs/architecture.md#the-one-writer-of-reservations).
+    const desk = await new ReservationWriter(this.db, this.clock, this.rules.onePerUser).checkOccurrences(this.rules, admin, userId, body.deskId, occurrences);
     return { userId, deskId: body.deskId, type, timeZone, rule, firstStart, firstEnd, occurrences, desk };
   }
 
