@@ -82,7 +82,8 @@ const projects: { test: Record<string, unknown> }[] = [
   { test: { ...timeouts, name: 'unit', include: UNIT, isolate: false } },
   // Everything else: the service through app.inject on a database of its own (a new file lands here).
   { test: { ...timeouts, name: 'api', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SYSTEM], globalSetup: [databaseSetup] } },
-  { test: { ...timeouts, name: 'system', include: SYSTEM, globalSetup: [databaseSetup] } },
+  // Server processes, a browser, OpenLDAP, clusters of their own: two files at a time.
+  { test: { ...timeouts, name: 'system', include: SYSTEM, globalSetup: [databaseSetup], maxWorkers: 2 } },
 ];
 if (existsSync('/usr/sbin/pgbouncer'))
   projects.push({
@@ -99,4 +100,7 @@ if (existsSync('/usr/sbin/pgbouncer'))
 const jsonReport = process.env.VITEST_JSON_REPORT;
 const reporting = jsonReport ? { reporters: ['default', 'json'], outputFile: { json: jsonReport } } : {};
 
-export default defineConfig({ test: { projects, ...reporting } });
+// Files spend most of their time waiting for PostgreSQL (another process), so three run at a
+// time even on two cores (vitest's default there is one): the api tier took 136 s instead of
+// minutes (docs/testing.md#how-long-it-takes).
+export default defineConfig({ test: { projects, maxWorkers: 3, ...reporting } });
