@@ -82,8 +82,9 @@ const projects: { test: Record<string, unknown> }[] = [
   { test: { ...timeouts, name: 'unit', include: UNIT, isolate: false } },
   // Everything else: the service through app.inject on a database of its own (a new file lands here).
   { test: { ...timeouts, name: 'api', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SYSTEM], globalSetup: [databaseSetup] } },
-  // Server processes, a browser, OpenLDAP, clusters of their own: two files at a time.
-  { test: { ...timeouts, name: 'system', include: SYSTEM, globalSetup: [databaseSetup], maxWorkers: 2 } },
+  // Server processes, a browser, OpenLDAP, clusters of their own: two files at a time, after the
+  // other projects (vitest runs projects with another worker count as a group of their own).
+  { test: { ...timeouts, name: 'system', include: SYSTEM, globalSetup: [databaseSetup], maxWorkers: 2, sequence: { groupOrder: 1 } } },
 ];
 if (existsSync('/usr/sbin/pgbouncer'))
   projects.push({
