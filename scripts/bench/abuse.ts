@@ -32,11 +32,6 @@ interface Abuse {
 async function prepareAbuse(db: Database, dataset: Dataset): Promise<void> {
   await removeAbuse(db);
   const user = dataset.users.at(-1)!;
-  // Slots an interrupted run left booked (15 minutes from 02:00 UTC).
-  await db.execute(
-    sql`delete from reservations where user_id = ${user.id}::uuid and start_time > now()
-        and (start_time at time zone 'UTC')::time = '02:00' and end_time - start_time = interval '15 minutes'`,
-  );
   const from = Math.floor((Date.now() - 25 * 86_400_000) / HOUR) * HOUR;
   await db.execute(
     sql`insert into calendar_events (reservation_id, user_id, desk_id, start_time, end_time, location, sequence, changed_at, cancelled_at)
@@ -49,6 +44,12 @@ async function prepareAbuse(db: Database, dataset: Dataset): Promise<void> {
 
 async function removeAbuse(db: Database): Promise<void> {
   await db.execute(sql`delete from calendar_events where location = ${ABUSE_LOCATION}`);
+  // Slots the loops left booked: a cancel refused by the write limit (429), or an interrupted run.
+  // Only the abuse books 15 minutes from 02:00 UTC (the seed books working hours).
+  await db.execute(
+    sql`delete from reservations where start_time > now()
+        and (start_time at time zone 'UTC')::time = '02:00' and end_time - start_time = interval '15 minutes'`,
+  );
 }
 
 function startAbuse(context: BenchContext): Abuse {
