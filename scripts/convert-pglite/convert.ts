@@ -15,10 +15,12 @@ import { projectPath } from '../../src/shared/paths.js';
 /**
  * Carries a DATA_DIR of Deskbook ≤ 0.1 (an embedded PGlite database in DATA_DIR/pgdata) over
  * into the embedded PostgreSQL (docs/deployment.md#from-pglite-to-the-embedded-postgresql):
- * 1. the PGlite database gets the migrations it lacks, so both sides have the same tables;
- * 2. a new cluster in DATA_DIR/postgres is migrated, and every table's rows are copied in one
- *    transaction (COPY text format, triggers off: the rows they made are copied too);
- * 3. the row counts of every table are compared, sequences set past their highest value;
+ * 1. a new cluster in DATA_DIR/postgres is migrated to the PGlite database's level (the
+ *    migrations it has applied, a prefix of the committed ones), so both sides have the same tables;
+ * 2. every table's rows are copied in one transaction (COPY text format, triggers off: the rows
+ *    they made are copied too), the row counts of every table compared, sequences set past their
+ *    highest value;
+ * 3. the rest of the migrations run on the new cluster, as an upgrade of the old install would;
  * 4. DATA_DIR/pgdata is renamed to pgdata.converted-<time>, kept until the admin deletes it.
  * Any failure removes the new cluster and leaves the PGlite folder as it was.
  *
@@ -61,7 +63,22 @@ export async function loadPglite(prefix: string, log: (line: string) => void) {
   return { PGlite, extensions: { btree_gist, pg_trgm }, prefix };
 }
 
-/** The migrations the PGlite database lacks, applied as src/db/migrate.ts applies them. */
+/**
+ * How many of the committed migrations the PGlite database has: they must be the first ones (an
+ * install only ever applied them in order); anything else is refused.
+ */
+async function pgliteLevel(db: Pglite): Promise<number> {
+  const migrations = readMigrationFiles({ migrationsFolder: projectPath('migrations') });
+  const applied = new Set(
+    (await db.query<{ created_at: string }>('select created_at from drizzle.__drizzle_migrations')).rows.map((row) => Number(row.created_at)),
+  );
+  const level = migrations.findIndex((migration) => !applied.has(migration.folderMillis));
+  const count = level === -1 ? migrations.length : level;
+  if (applied.size !== count) throw new Error(`the PGlite database has migrations this Deskbook does not know, or not in order (${applied.size} applied)`);
+  return count;
+}
+
+/** Applies the first `upTo` migrations to a PGlite database, as src/db/migrate.ts does (tests make old folders with it). */
 export async function migratePglite(db: Pglite, upTo = Infinity): Promise<number> {
   const migrations = readMigrationFiles({ migrationsFolder: projectPath('migrations') });
   return db.transaction(async (tx) => {
@@ -98,8 +115,7 @@ export async function convertPgliteDataDir(options: { dataDir: string; log?: (li
   await source.waitReady;
   let cluster: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
   try {
-    const applied = await migratePglite(source);
-    if (applied > 0) log(`Applied ${applied} migration(s) to the PGlite database first.`);
+    const level = await pgliteLevel(source);
     const tables = (await source.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = 'public' order by tablename`)).rows.map(
       (row) => row.name,
     );
@@ -107,7 +123,7 @@ export async function convertPgliteDataDir(options: { dataDir: string; log?: (li
     cluster = await startEmbeddedPostgres({ dataDir, database: EMBEDDED_DATABASE, besideLegacyPglite: true, log });
     const target = await openDatabase({ kind: 'postgres', url: cluster.url, poolSize: 1, statementTimeoutMs: 3_600_000 });
     try {
-      await migrate(target.db);
+      await migrate(target.db, undefined, level);
     } finally {
       await target.close();
     }
@@ -159,6 +175,13 @@ export async function convertPgliteDataDir(options: { dataDir: string; log?: (li
       });
     } finally {
       await sql.end({ timeout: 5 });
+    }
+    const upgrade = await openDatabase({ kind: 'postgres', url: cluster.url, poolSize: 1, statementTimeoutMs: 3_600_000 });
+    try {
+      const later = await migrate(upgrade.db);
+      if (later > 0) log(`Applied the ${later} migration(s) of later versions to the new database.`);
+    } finally {
+      await upgrade.close();
     }
     await cluster.stop();
     cluster = undefined;

@@ -16,8 +16,9 @@ export class MigrationError extends Error {
  * the applied list outside its transaction, which races). Keeps drizzle's bookkeeping table so
  * drizzle-kit tooling still understands the database. Returns how many migrations were applied.
  */
-export async function migrate(db: Database, migrationsFolder = projectPath('migrations')): Promise<number> {
-  const migrations = readMigrationFiles({ migrationsFolder });
+export async function migrate(db: Database, migrationsFolder = projectPath('migrations'), upTo = Infinity): Promise<number> {
+  // upTo: only the first so many (the PGlite converter brings a database to an old install's level first).
+  const migrations = readMigrationFiles({ migrationsFolder }).slice(0, upTo);
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY.toString()}::bigint)`);
     await tx.execute(sql`create schema if not exists drizzle`);

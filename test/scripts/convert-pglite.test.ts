@@ -29,7 +29,7 @@ describe('npm run db:convert-pglite', () => {
     const { PGlite, extensions } = await loadPglite(path.join(dataDir, '.pglite-converter'), () => {});
     const old = new PGlite(path.join(dataDir, 'pgdata'), { extensions });
     await old.waitReady;
-    await migratePglite(old, 12); // an install that stopped at migration 0011
+    await migratePglite(old, 3); // an early install: migrations 0000–0002 (people, offices, reservations)
     const passwordHash = await hashPassword('old-password-1');
     await old.query(
       `insert into users (email, first_name, last_name, role, password_hash) values ('old@example.test', 'Tab\tand', 'New\nline \\ slash', 'ADMIN', $1)`,
