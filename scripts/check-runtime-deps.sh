@@ -19,6 +19,9 @@ fi
 [[ -f dist/web/index.html ]] || { echo "dist/web/index.html is missing: run npm run build:web" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/deskbook-runtime.XXXXXX")
+# As root the embedded PostgreSQL runs as its own system user, which must pass through this folder
+# to the copy's node_modules and DATA_DIR (docs/deployment.md#the-embedded-postgresql).
+chmod 755 "$work"
 server_pid=
 cleanup() {
   if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then kill "$server_pid" 2>/dev/null || true; fi
