@@ -81,7 +81,9 @@ const projects: { test: Record<string, unknown> }[] = [
   // (password-hashing.test.ts puts the hash cost back), and the tier runs in half the time.
   { test: { ...timeouts, name: 'unit', include: UNIT, isolate: false } },
   // Everything else: the service through app.inject on a database of its own (a new file lands here).
-  { test: { ...timeouts, name: 'api', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SYSTEM], globalSetup: [databaseSetup] } },
+  // One module graph per worker here too (docs/testing.md#how-long-it-takes): every file builds its
+  // own app on its own database, and importing the service anew for each file was half the tier's time.
+  { test: { ...timeouts, name: 'api', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SYSTEM], globalSetup: [databaseSetup], isolate: false } },
   // Server processes, a browser, OpenLDAP, clusters of their own: two files at a time, after the
   // other projects (vitest runs projects with another worker count as a group of their own).
   { test: { ...timeouts, name: 'system', include: SYSTEM, globalSetup: [databaseSetup], maxWorkers: 2, sequence: { groupOrder: 1 } } },
@@ -93,6 +95,7 @@ if (existsSync('/usr/sbin/pgbouncer'))
       name: 'pgbouncer',
       include: THROUGH_PGBOUNCER,
       env: { TEST_POOLER: 'transaction' },
+      isolate: false,
       globalSetup: [databaseSetup, 'test/helpers/pgbouncer-setup.ts'],
     },
   });
