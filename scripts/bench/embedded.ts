@@ -42,8 +42,8 @@ async function start(): Promise<{ server: Running; readyMs: number }> {
   const child = spawn(
     process.execPath,
     values.source
-      ? ['--max-old-space-size=192', '--import', 'tsx', path.join(root, 'src', 'server.ts')]
-      : ['--max-old-space-size=192', path.join(root, 'dist', 'server.js')],
+      ? ['--max-old-space-size=192', '--max-semi-space-size=16', '--import', 'tsx', path.join(root, 'src', 'server.ts')]
+      : ['--max-old-space-size=192', '--max-semi-space-size=16', path.join(root, 'dist', 'server.js')],
     {
       env: {
         PATH: process.env.PATH,
