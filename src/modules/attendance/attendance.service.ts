@@ -289,7 +289,7 @@ export class AttendanceService {
     // Planned anew on each attempt: someone who booked the desk meanwhile makes it taken now, or the
     // walk-in end sooner. The reservations module writes, retries and answers conflicts.
     const writer = new ReservationWriter(this.db, this.clock, this.rules.onePerUser);
-    const { id, booking } = await writer.book(
+    const { id, booking } = await writer.bookPlanned(
       caller.user.id,
       async () => {
         const now = this.clock.now();

@@ -78,8 +78,7 @@ export class ReservationsService {
       endTime: parseInstant('endTime', body.endTime),
       type,
     };
-    const desk = await this.writer.checkBooking(this.rules, admin, booking, { startMoved: true, capped: true });
-    const { id } = await this.writer.book(caller.user.id, booking);
+    const { id, desk } = await this.writer.book(this.rules, { id: caller.user.id, admin }, booking);
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
   }
 
@@ -95,9 +94,8 @@ export class ReservationsService {
       type: body.type ?? existing.type,
     };
     const startMoved = booking.startTime.getTime() !== existing.startTime.getTime();
-    const desk = await this.writer.checkBooking(this.rules, isAdmin(caller), booking, { startMoved, capped: false });
-    const updated = await this.writer.move(caller.user.id, id, booking);
-    if (!updated) throw notFound('Reservation', id);
+    const desk = await this.writer.move(this.rules, { id: caller.user.id, admin: isAdmin(caller) }, id, booking, startMoved);
+    if (!desk) throw notFound('Reservation', id);
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
   }
 

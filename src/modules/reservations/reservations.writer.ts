@@ -56,12 +56,12 @@ export class ReservationWriter {
   ) {}
 
   /**
-   * The rules of docs/behaviour.md#reservations for one booking, before `book` or `move`: start
-   * before end; for a USER (`admin` false) the rules of reservations.rules.ts (`startMoved`: a move
-   * that keeps a started reservation's start is not "in the past") and, when `capped`, the cap on
-   * reservations not yet ended; an existing desk, bookable for a USER. Answers the desk.
+   * The rules of docs/behaviour.md#reservations for one booking, run by `book` and `move` before
+   * they write: start before end; for a USER (`admin` false) the rules of reservations.rules.ts
+   * (`startMoved`: a move that keeps a started reservation's start is not "in the past") and, when
+   * `capped`, the cap on reservations not yet ended; an existing desk, bookable for a USER. Answers the desk.
    */
-  async checkBooking(
+  private async checkBooking(
     rules: ReservationRules,
     admin: boolean,
     booking: Pick<NewReservation, 'userId' | 'deskId' | 'startTime' | 'endTime'>,
@@ -107,39 +107,61 @@ export class ReservationWriter {
   }
 
   /**
-   * Books one reservation. `plan` is the booking, or makes it on each attempt; `then` runs in the same
-   * transaction with the new id (a walk-in marks it checked in).
+   * Books one reservation for `caller` (a single booking) under the rules of `checkBooking`, checked
+   * once before the first try; answers its id and desk.
    */
-  async book(
+  async book(rules: ReservationRules, caller: { id: string; admin: boolean }, booking: NewReservation): Promise<{ id: string; desk: BookableDesk }> {
+    const desk = await this.checkBooking(rules, caller.admin, booking, { startMoved: true, capped: true });
+    const { id } = await this.retrying(
+      () => ({ callerId: caller.id, ...booking }),
+      () => new ReservationsRepository(this.db).insert({ ...booking, userExclusive: this.onePerUser }, this.clock.now()),
+    );
+    return { id, desk };
+  }
+
+  /**
+   * Books one reservation that `plan` makes anew on each attempt, within the rules that bind it (a
+   * walk-in: docs/behaviour.md#walk-in, its own minimum, not counted against the cap; `checkBooking`
+   * does not run). `then` runs in the same transaction with the new id (a walk-in marks it checked in).
+   */
+  async bookPlanned(
     callerId: string,
-    plan: NewReservation | (() => Promise<NewReservation>),
-    then?: (tx: Database, id: string, booking: NewReservation) => Promise<void>,
+    plan: () => Promise<NewReservation>,
+    then: (tx: Database, id: string, booking: NewReservation) => Promise<void>,
   ): Promise<{ id: string; booking: NewReservation }> {
-    const replans = typeof plan === 'function' ? 'desk' : undefined;
     let booking: NewReservation | undefined;
     return this.retrying(
-      () => ({ callerId, ...booking!, replans }),
+      () => ({ callerId, ...booking!, replans: 'desk' }),
       async () => {
-        booking = typeof plan === 'function' ? await plan() : plan;
+        const planned = (booking = await plan());
         const now = this.clock.now();
-        const values = { ...booking, userExclusive: this.onePerUser };
-        if (!then) return { id: (await new ReservationsRepository(this.db).insert(values, now)).id, booking };
         return this.db.transaction(async (tx) => {
-          const { id } = await new ReservationsRepository(tx).insert(values, now);
-          await then(tx, id, booking!);
-          return { id, booking: booking! };
+          const { id } = await new ReservationsRepository(tx).insert({ ...planned, userExclusive: this.onePerUser }, now);
+          await then(tx, id, planned);
+          return { id, booking: planned };
         });
       },
     );
   }
 
-  /** Moves (or retypes) reservation `id`; false when it is gone. The owner never changes. */
-  async move(callerId: string, id: string, booking: NewReservation): Promise<boolean> {
+  /**
+   * Moves (or retypes) reservation `id` under the rules of `checkBooking` (`startMoved`: whether its
+   * start changes; the cap does not apply); answers the desk, or undefined when it is gone. The owner never changes.
+   */
+  async move(
+    rules: ReservationRules,
+    caller: { id: string; admin: boolean },
+    id: string,
+    booking: NewReservation,
+    startMoved: boolean,
+  ): Promise<BookableDesk | undefined> {
+    const desk = await this.checkBooking(rules, caller.admin, booking, { startMoved, capped: false });
     const { userId: _userId, ...values } = booking;
-    return this.retrying(
-      () => ({ callerId, ...booking, exceptId: id }),
+    const moved = await this.retrying(
+      () => ({ callerId: caller.id, ...booking, exceptId: id }),
       () => new ReservationsRepository(this.db).update(id, { ...values, userExclusive: this.onePerUser }, this.clock.now()),
     );
+    return moved ? desk : undefined;
   }
 
   /**
