@@ -18,7 +18,7 @@ const USER_OVERLAP_CONSTRAINT = 'reservations_user_overlap';
 /** Every foreign key to users is named `<table>_user_id_users_id_fk`; any other one refused here is the desk's. */
 const USER_FOREIGN_KEY = /_user_id_users_id_fk$/;
 /** Tries of a write that a concurrent booking aborted (docs/behaviour.md#reservations); then 409. */
-export const CONCURRENCY_ATTEMPTS = 5;
+const CONCURRENCY_ATTEMPTS = 5;
 
 export interface NewReservation {
   userId: string;
