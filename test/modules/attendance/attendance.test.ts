@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { eq, sql } from 'drizzle-orm';
 import jsQRModule from 'jsqr';
 import sharp from 'sharp';
@@ -65,15 +64,6 @@ describe('attendance', () => {
   };
   const checkIn = (token: string, id: string) => t.request({ method: 'POST', url: `/api/reservation/${id}/check-in`, token });
   const attendanceOf = async (id: string) => (await t.request({ method: 'GET', url: `/api/reservation/${id}/attendance`, token: admin })).json();
-  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-      await sleep(50);
-    }
-  }
 
   it('plans attendance when a reservation is booked: PENDING with its window', async () => {
     await setClock('2030-01-14T08:00:00Z');
@@ -125,11 +115,8 @@ describe('attendance', () => {
     expect((await checkIn(admin, early.id)).json()).toMatchObject({ status: 'CHECKED_IN', checkedInAt: '2030-01-16T09:19:59.999Z' });
     await setClock('2030-01-16T09:20:00.000Z');
     expectProblem(await checkIn(bob.token, late.id), 409, 'CHECK_IN_NOT_OPEN');
-    const released = await until(
-      () => attendanceOf(late.id),
-      (value) => value.status === 'NO_SHOW',
-    );
-    expect(released).toMatchObject({ status: 'NO_SHOW', releasedAt: '2030-01-16T09:20:00.000Z', endTime: '2030-01-16T09:20:00.000Z' });
+    await t.app.background.releaseRound();
+    expect(await attendanceOf(late.id)).toMatchObject({ status: 'NO_SHOW', releasedAt: '2030-01-16T09:20:00.000Z', endTime: '2030-01-16T09:20:00.000Z' });
     expectProblem(await checkIn(bob.token, late.id), 409, 'CHECK_IN_NOT_OPEN');
   });
 
@@ -142,11 +129,12 @@ describe('attendance', () => {
     expect(await t.app.background.releaseRound()).toBe(0);
     expect(await attendanceOf(reservation.id)).toMatchObject({ status: 'PENDING' });
     await setClock('2030-01-17T09:20:30Z');
-    const released = await until(
-      () => attendanceOf(reservation.id),
-      (value) => value.status === 'NO_SHOW',
-    );
-    expect(released).toMatchObject({ releasedAt: '2030-01-17T09:20:30.000Z', endTime: '2030-01-17T09:20:30.000Z' });
+    await t.app.background.releaseRound();
+    expect(await attendanceOf(reservation.id)).toMatchObject({
+      status: 'NO_SHOW',
+      releasedAt: '2030-01-17T09:20:30.000Z',
+      endTime: '2030-01-17T09:20:30.000Z',
+    });
     const read = await t.request({ method: 'GET', url: `/api/reservation/${reservation.id}`, token: alice.token });
     expect(read.json()).toMatchObject({ startTime: '2030-01-17T09:00:00.000Z', endTime: '2030-01-17T09:20:30.000Z' });
     const calendar = await t.request({ method: 'GET', url: '/api/reservation?from=2030-01-17T00:00:00Z&to=2030-01-18T00:00:00Z', token: alice.token });
@@ -377,10 +365,9 @@ describe('attendance', () => {
     await setClock('2030-02-04T09:00:00Z');
     await checkIn(alice.token, a.id);
     await setClock('2030-02-04T09:21:00Z');
-    await until(
-      () => t.request({ method: 'GET', url: `/api/attendance?departmentId=${department.id}&status=NO_SHOW`, token: admin }).then((r) => r.json()),
-      (page) => page.totalElements === 1,
-    );
+    await t.app.background.releaseRound();
+    const noShows = await t.request({ method: 'GET', url: `/api/attendance?departmentId=${department.id}&status=NO_SHOW`, token: admin });
+    expect(noShows.json().totalElements).toBe(1);
     const all = await t.request({ method: 'GET', url: `/api/attendance?departmentId=${department.id}&sort=status`, token: admin });
     expect(all.json().content.map((row: { status: string }) => row.status)).toEqual(['CHECKED_IN', 'NO_SHOW']);
     const own = await t.request({ method: 'GET', url: `/api/attendance?departmentId=${department.id}`, token: alice.token });
@@ -422,13 +409,8 @@ describe('release after downtime', () => {
     const second = await createTestApp({ database, clock, env });
     try {
       const token = await second.adminToken();
-      const deadline = Date.now() + 10_000;
-      let body: Record<string, unknown> = {};
-      while (Date.now() < deadline) {
-        body = (await second.request({ method: 'GET', url: `/api/reservation/${id}/attendance`, token })).json();
-        if (body.status === 'NO_SHOW') break;
-        await sleep(50);
-      }
+      await second.app.background.releaseRound();
+      const body = (await second.request({ method: 'GET', url: `/api/reservation/${id}/attendance`, token })).json();
       expect(body).toMatchObject({ status: 'NO_SHOW', releasedAt: '2030-03-04T18:00:00.000Z', endTime: '2030-03-04T17:00:00.000Z' });
     } finally {
       await second.close();
