@@ -59,7 +59,7 @@ const changeCountQueries = new WeakMap<Database, ReturnType<typeof changeCountQu
 export class StatsRepository {
   constructor(private readonly db: Database) {}
 
-  /** The change count (statsChangeCount). Read before the figures, it tells which writes they include at least. */
+  /** The change count (changeCountQuery). Read before the figures, it tells which writes they include at least. */
   async changeCount(): Promise<bigint> {
     let query = changeCountQueries.get(this.db);
     if (!query) changeCountQueries.set(this.db, (query = changeCountQuery(this.db)));
