@@ -11,7 +11,19 @@ export interface PurgeJob {
   purge(db: Database, now: Date): Promise<unknown>;
 }
 
-/** Runs every job once, side by side. */
+/**
+ * Runs every job once, side by side. A job that fails stops no other: once all have run, one
+ * error names each job that failed (the log line of the caller says which) and carries their errors.
+ */
 export async function housekeep(db: Database, now: Date, jobs: readonly PurgeJob[]): Promise<void> {
-  await Promise.all(jobs.map((job) => job.purge(db, now)));
+  const results = await Promise.allSettled(jobs.map((job) => job.purge(db, now)));
+  const failed = jobs.flatMap((job, i) => {
+    const result = results[i]!;
+    return result.status === 'rejected' ? [{ name: job.name, error: result.reason as unknown }] : [];
+  });
+  if (failed.length === 0) return;
+  throw new AggregateError(
+    failed.map((failure) => failure.error),
+    `housekeeping: ${failed.map((failure) => failure.name).join(', ')} failed`,
+  );
 }

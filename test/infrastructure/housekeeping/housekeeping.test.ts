@@ -63,4 +63,31 @@ describe('housekeeping', () => {
     const links = await queryRows<{ user_id: string }>(db, sql`select user_id from password_tokens`);
     expect(links.map((row) => row.user_id)).toEqual([fresh.id]);
   });
+
+  it('runs every job when one fails, then fails naming the jobs that failed', async () => {
+    const ran: string[] = [];
+    const jobs = [
+      {
+        name: 'broken job',
+        purge: () => Promise.reject(new Error('boom')),
+      },
+      {
+        name: 'slower job',
+        // Finishes after the broken one has failed.
+        purge: async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          ran.push('slower job');
+        },
+      },
+    ];
+    const failure = await housekeep(t.database.handle.db, t.clock.now(), jobs).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(ran).toEqual(['slower job']);
+    expect(failure).toBeInstanceOf(AggregateError);
+    expect((failure as AggregateError).message).toBe('housekeeping: broken job failed');
+    expect((failure as AggregateError).errors).toEqual([new Error('boom')]);
+    await expect(housekeep(t.database.handle.db, t.clock.now(), [jobs[1]!])).resolves.toBeUndefined();
+  });
 });
