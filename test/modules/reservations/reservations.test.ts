@@ -307,6 +307,19 @@ describe('reservations', () => {
         expect(fourth.limit).toEqual({ name: 'RESERVATION_MAX_FUTURE', max: 3, current: 3, requested: 1 });
         const rows = await queryRows<{ n: number }>(capped.database.handle.db, sql`select count(*)::int as n from reservations where user_id = ${user.id}`);
         expect(rows[0]!.n).toBe(4);
+        // At the cap, a move is not a new reservation, and a walk-in is not counted against it (docs/behaviour.md#reservations).
+        const [held] = (await capped.request({ method: 'GET', url: `/api/reservation?userId=${user.id}&sort=startTime`, token }))
+          .json<{ content: { id: string }[] }>()
+          .content.slice(1);
+        const moved = await capped.request({
+          method: 'PUT',
+          url: `/api/reservation/${held!.id}`,
+          token,
+          payload: { startTime: at(DAY + 2 * HOUR), endTime: at(DAY + 3 * HOUR) },
+        });
+        expect(moved.statusCode, moved.body).toBe(200);
+        const walkIn = await capped.request({ method: 'POST', url: `/api/desks/${desk.id}/walk-in`, token });
+        expect(walkIn.statusCode, walkIn.body).toBe(200);
         // An admin booking for them is not held to it.
         expect(
           (await post({ deskId: desk.id, startTime: at(5 * DAY), endTime: at(5 * DAY + HOUR), userId: user.id }, await capped.adminToken())).statusCode,
