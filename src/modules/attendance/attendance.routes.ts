@@ -60,6 +60,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
   app.post(
     '/api/reservation/:id/check-in',
     {
+      config: { writesReservations: true },
       schema: {
         tags: ['Attendance'],
         summary: 'Check in to a reservation',
@@ -140,6 +141,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
   app.post(
     '/api/desks/:deskId/walk-in',
     {
+      config: { writesReservations: true },
       schema: {
         tags: ['Attendance'],
         summary: 'Book a desk on the spot (walk-in)',
