@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.js';
 import type { ReadRouting } from '../../db/replica.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, notFound } from '../../shared/errors.js';
+import { etagMatches } from '../../shared/etag.js';
 import type { Caller } from '../../identity/caller.js';
 import { feedEvent, feedFrame, type CalendarContext } from './calendar.mappers.js';
 import { CalendarRepository, TOMBSTONE_RETENTION_MS, type CalendarEventRow, type FeedDigest, type FeedWindow } from './calendar.repository.js';
@@ -76,7 +77,7 @@ export class CalendarService {
     const found = await this.digestOnce(tokenHash, window);
     if (found === undefined || !FEED_TOKEN.test(token)) throw notFound('Calendar');
     const etag = this.etagOf(found.digest);
-    if (ifNoneMatch?.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()))) return { etag };
+    if (etagMatches(ifNoneMatch, etag)) return { etag };
     let feed: Feed;
     const kept = this.built.get(etag);
     if (kept !== undefined) {
