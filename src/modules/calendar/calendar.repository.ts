@@ -47,8 +47,11 @@ export interface MailRecipient {
 /** Cancelled reservations are remembered this long (docs/behaviour.md#calendar-feed); feeds reach as far back. */
 export const TOMBSTONE_RETENTION_MS = 30 * 86_400_000;
 
-/** Invitation mails per person and window (CALENDAR_MAILS_PER_HOUR), when the sender is given none. */
-export const DEFAULT_MAIL_QUOTA = { mailsPerWindow: 10, windowMs: 3_600_000 };
+/** Invitation mails one person may be sent per window: CALENDAR_MAILS_PER_HOUR per hour. */
+export interface MailQuota {
+  mailsPerWindow: number;
+  windowMs: number;
+}
 
 /** Namespace of the advisory locks that serialise claims of one outbox group (any constant: all processes agree). */
 const OUTBOX_LOCK_NAMESPACE = 0x63616c; // "cal"
@@ -216,7 +219,7 @@ export class CalendarRepository {
    * transaction-scoped advisory lock, and rows are taken FOR UPDATE SKIP LOCKED, so two processes
    * never claim the same rows nor split a group. Answers no rows when nothing is due.
    */
-  async claimGroup(now: Date, until: Date, token: string, quota: { mailsPerWindow: number; windowMs: number } = DEFAULT_MAIL_QUOTA): Promise<OutboxRow[]> {
+  async claimGroup(now: Date, until: Date, token: string, quota: MailQuota): Promise<OutboxRow[]> {
     const nowText = now.toISOString();
     const windowStart = new Date(now.getTime() - quota.windowMs).toISOString();
     return this.db.transaction(async (tx) => {
