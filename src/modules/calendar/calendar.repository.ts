@@ -222,16 +222,17 @@ export class CalendarRepository {
   async claimGroup(now: Date, until: Date, token: string, quota: MailQuota): Promise<OutboxRow[]> {
     const nowText = now.toISOString();
     const windowStart = new Date(now.getTime() - quota.windowMs).toISOString();
+    const mailsLeft = sql`${quota.mailsPerWindow} - coalesce(max(case when q.window_started_at > ${windowStart}::timestamptz then q.mails end), 0)`;
     return this.db.transaction(async (tx) => {
       const candidates = await queryRows<{ user_id: string; first_group: string; groups: number; left: number }>(
         tx as unknown as Database,
         sql`select o.user_id, (array_agg(coalesce(o.series_id, o.reservation_id)::text order by o.id))[1] as first_group,
               count(distinct coalesce(o.series_id, o.reservation_id))::int as groups,
-              ${quota.mailsPerWindow} - coalesce(max(case when q.window_started_at > ${windowStart}::timestamptz then q.mails end), 0) as left
+              ${mailsLeft} as left
             from calendar_outbox o left join calendar_mail_quota q on q.user_id = o.user_id
             where o.claimed_until is null or o.claimed_until <= ${nowText}::timestamptz
             group by o.user_id
-            having ${quota.mailsPerWindow} - coalesce(max(case when q.window_started_at > ${windowStart}::timestamptz then q.mails end), 0) > 0
+            having ${mailsLeft} > 0
             order by coalesce(max(q.last_sent_at), '-infinity'), min(o.id) limit 10`,
       );
       for (const candidate of candidates) {
@@ -269,11 +270,12 @@ export class CalendarRepository {
   /** `mails` invitation mails went out to `userId` at `now`: counted in the person's window (a new one when the last is over). */
   async countMails(userId: string, mails: number, now: Date, windowMs: number): Promise<void> {
     const nowText = now.toISOString();
+    const windowOpen = sql`calendar_mail_quota.window_started_at > ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`;
     await this.db.execute(
       sql`insert into calendar_mail_quota (user_id, window_started_at, mails, last_sent_at) values (${userId}::uuid, ${nowText}::timestamptz, ${mails}, ${nowText}::timestamptz)
           on conflict (user_id) do update set
-            mails = case when calendar_mail_quota.window_started_at > ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz then calendar_mail_quota.mails + ${mails} else ${mails} end,
-            window_started_at = case when calendar_mail_quota.window_started_at > ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz then calendar_mail_quota.window_started_at else ${nowText}::timestamptz end,
+            mails = case when ${windowOpen} then calendar_mail_quota.mails + ${mails} else ${mails} end,
+            window_started_at = case when ${windowOpen} then calendar_mail_quota.window_started_at else ${nowText}::timestamptz end,
             last_sent_at = ${nowText}::timestamptz`,
     );
   }
