@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isAdmin } from '../identity/caller.js';
 import { AppError } from '../shared/errors.js';
-import { problemResponses } from '../shared/schemas.js';
+import { document429, withHook } from './route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -49,10 +49,8 @@ export default fp(
 
     app.addHook('onRoute', (route) => {
       if (!route.config?.writesReservations) return;
-      const existing = route.preHandler;
-      route.preHandler = [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), check] as typeof route.preHandler;
-      const response = route.schema?.response as Record<string, unknown> | undefined;
-      if (response && !(429 in response)) response[429] = problemResponses(429)[429];
+      route.preHandler = withHook(route.preHandler, check) as typeof route.preHandler;
+      document429(route);
     });
   },
   { name: 'write-rate', dependencies: ['authenticate'] },
