@@ -5,6 +5,7 @@ import type { ReadRouting } from '../../db/replica.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { etagMatches } from '../../shared/etag.js';
+import { lruGet } from '../../shared/lru.js';
 import type { Caller } from '../../identity/caller.js';
 import { feedEvent, feedFrame, type CalendarContext } from './calendar.mappers.js';
 import { CalendarRepository, TOMBSTONE_RETENTION_MS, type CalendarEventRow, type FeedDigest, type FeedWindow } from './calendar.repository.js';
@@ -149,17 +150,10 @@ export class CalendarService {
   private readonly eventTexts = new Map<string, string>();
 
   private eventText(line: string, event: CalendarEventRow): string {
-    let text = this.eventTexts.get(line);
-    if (text !== undefined) {
-      this.eventTexts.delete(line);
-      this.eventTexts.set(line, text);
-      return text;
-    }
-    text = feedEvent(event, this.settings);
-    this.eventTexts.set(line, text);
-    if (this.eventTexts.size > EVENT_CACHE_ENTRIES) this.eventTexts.delete(this.eventTexts.keys().next().value!);
-    this.eventsRendered++;
-    return text;
+    return lruGet(this.eventTexts, line, EVENT_CACHE_ENTRIES, () => {
+      this.eventsRendered++;
+      return feedEvent(event, this.settings);
+    });
   }
 
   /** Event texts rendered so far by this process (tests see that a change renders one). */
