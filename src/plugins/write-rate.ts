@@ -22,15 +22,14 @@ const WINDOW_MS = 60_000;
  * authentication and validation.
  */
 export default fp(
-  async function writeRatePlugin(app: FastifyInstance, options: { perMinute: number; now?: () => number }) {
-    const now = options.now ?? Date.now;
+  async function writeRatePlugin(app: FastifyInstance, options: { perMinute: number }) {
     const windows = new Map<string, { start: number; writes: number }>();
-    let swept = now();
+    let swept = Date.now();
 
     const check = async (request: FastifyRequest) => {
       const caller = request.caller;
       if (isAdmin(caller)) return;
-      const at = now();
+      const at = Date.now();
       if (at - swept > WINDOW_MS) {
         for (const [userId, window] of windows) if (at - window.start >= WINDOW_MS) windows.delete(userId);
         swept = at;
