@@ -271,6 +271,16 @@ describe('HTTP limits (docs/behaviour.md, HTTP)', () => {
   });
 });
 
+describe('reservation length bounds', () => {
+  it('refuse a shortest reservation longer than the longest', () => {
+    expect(configError({ RESERVATION_MIN_LENGTH: '2h', RESERVATION_MAX_LENGTH: '1h' }).problems).toEqual([
+      'RESERVATION_MIN_LENGTH must not be longer than RESERVATION_MAX_LENGTH',
+    ]);
+    expect(loadConfig({ RESERVATION_MIN_LENGTH: '1h', RESERVATION_MAX_LENGTH: '1h' }).RESERVATION_MIN_LENGTH).toBe(3_600_000);
+    expect(loadConfig({}).RESERVATION_MIN_LENGTH).toBe(15 * 60_000);
+  });
+});
+
 describe('a plain-http OIDC issuer (docs/behaviour.md#single-sign-on-openid-connect)', () => {
   const oidc = { OIDC_CLIENT_ID: 'deskbook', OIDC_CLIENT_SECRET: 'secret' };
 

@@ -10,15 +10,15 @@ declare module 'fastify' {
   }
 }
 
+/** Requests have waited this long with none finishing: the database is probed (DatabaseBreaker.suspect). */
+const STALL_MS = 700;
+const WATCH_INTERVAL_MS = 100;
+
 /**
  * While the breaker is open (infrastructure/database-gate/breaker.ts) a request that needs the database answers 503
  * before anything else runs, the token check included. Register before `authenticate`. The
  * answer is sent here, not thrown: an outage must not write one error log line per request.
  */
-/** Requests have waited this long with none finishing: the database is probed (DatabaseBreaker.suspect). */
-export const STALL_MS = 700;
-const WATCH_INTERVAL_MS = 100;
-
 export default fp(
   async function databaseGatePlugin(app: FastifyInstance, options: { breaker: DatabaseBreaker }) {
     const { breaker } = options;

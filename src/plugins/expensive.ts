@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../shared/errors.js';
-import { problemResponses } from '../shared/schemas.js';
+import { document429, withHook } from './route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -12,9 +12,6 @@ declare module 'fastify' {
 
 /** What a refused caller is told to wait: a slot frees up as soon as one of their requests ends. */
 const RETRY_AFTER_SECONDS = 1;
-
-type RouteHooks<T> = T | T[] | undefined;
-const withHook = <T>(existing: RouteHooks<T>, hook: T): T[] => [...(existing === undefined ? [] : Array.isArray(existing) ? existing : [existing]), hook];
 
 /**
  * At most `perUser` requests of one user to routes marked `config: { expensive: true }` run at
@@ -68,8 +65,7 @@ export default fp(
       route.preParsing = withHook(route.preParsing, take) as typeof route.preParsing;
       route.onSend = withHook(route.onSend, releaseOnSend) as typeof route.onSend;
       route.onResponse = withHook(route.onResponse, release) as typeof route.onResponse;
-      const response = route.schema?.response as Record<string, unknown> | undefined;
-      if (response && !(429 in response)) response[429] = problemResponses(429)[429];
+      document429(route);
     });
   },
   { name: 'expensive', dependencies: ['authenticate'] },

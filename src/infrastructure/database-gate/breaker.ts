@@ -54,11 +54,7 @@ export class DatabaseBreaker {
    */
   suspect(): void {
     if (this.state !== 'up' || this.stopped || !this.probeAlone) return;
-    this.state = 'verifying';
-    void this.attempt(this.options.probeTimeoutMs, this.probeAlone).then((failure) => {
-      if (failure === undefined) this.markUp();
-      else if (this.state === 'verifying') this.markDown(failure);
-    });
+    this.verify(this.probeAlone);
   }
 
   get available(): boolean {
@@ -68,11 +64,7 @@ export class DatabaseBreaker {
   /** Told every error a request ran into; a failed connection makes it check the database. */
   observe(error: unknown): void {
     if (this.state !== 'up' || this.stopped || !isConnectionFailure(error)) return;
-    this.state = 'verifying';
-    void this.attempt().then((failure) => {
-      if (failure === undefined) this.markUp();
-      else if (this.state === 'verifying') this.markDown(error);
-    });
+    this.verify(this.ping, error);
   }
 
   /** Pings the database once (readiness); an answer within the timeout closes the breaker. */
@@ -90,6 +82,15 @@ export class DatabaseBreaker {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.probe);
+  }
+
+  /** Pings once with `ping`: an answer keeps the breaker closed, none opens it (logging `cause`, else what the ping ran into). */
+  private verify(ping: () => Promise<unknown>, cause?: unknown): void {
+    this.state = 'verifying';
+    void this.attempt(this.options.probeTimeoutMs, ping).then((failure) => {
+      if (failure === undefined) this.markUp();
+      else if (this.state === 'verifying') this.markDown(cause ?? failure);
+    });
   }
 
   /** One ping: undefined when the database answered in time, else what went wrong. */

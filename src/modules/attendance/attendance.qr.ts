@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
+import { lruGet } from '../../shared/lru.js';
 
 /** What a desk's QR code holds: the web app's desk page (docs/behaviour.md#desk-qr-codes). */
 export const deskUrl = (publicUrl: string, deskId: string) => `${publicUrl.replace(/\/+$/, '')}/d/${deskId}`;
@@ -38,19 +39,12 @@ export class QrCache {
 
   private get(format: 'svg' | 'png', text: string): Promise<string | Buffer> {
     const key = `${format} ${text}`;
-    const kept = this.entries.get(key);
-    if (kept) {
-      // Map keeps insertion order: taking an entry out and in again marks it most recently used.
-      this.entries.delete(key);
-      this.entries.set(key, kept);
-      return kept;
-    }
-    this.draws += 1;
-    const drawn = format === 'svg' ? drawSvg(text) : drawPng(text);
-    this.entries.set(key, drawn);
-    drawn.catch(() => this.entries.delete(key));
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    return drawn;
+    return lruGet(this.entries, key, this.capacity, () => {
+      this.draws += 1;
+      const drawn = format === 'svg' ? drawSvg(text) : drawPng(text);
+      drawn.catch(() => this.entries.delete(key));
+      return drawn;
+    });
   }
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../../shared/errors.js';
+import { etagMatches } from '../../shared/etag.js';
 import { IdParams, problemResponses, Uuid } from '../../shared/schemas.js';
 import { deskUrl, qrCodes, qrEtag } from './attendance.qr.js';
 import {
@@ -60,6 +61,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
   app.post(
     '/api/reservation/:id/check-in',
     {
+      config: { writesReservations: true },
       schema: {
         tags: ['Attendance'],
         summary: 'Check in to a reservation',
@@ -140,6 +142,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
   app.post(
     '/api/desks/:deskId/walk-in',
     {
+      config: { writesReservations: true },
       schema: {
         tags: ['Attendance'],
         summary: 'Book a desk on the spot (walk-in)',
@@ -185,8 +188,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
         // revalidates; a drawn code is kept in memory (qrCodes).
         const etag = qrEtag(format, url);
         reply.header('cache-control', 'private, max-age=86400').header('etag', etag);
-        const given = request.headers['if-none-match'];
-        if (given?.split(',').some((tag) => [etag, `W/${etag}`, '*'].includes(tag.trim()))) return reply.code(304).send();
+        if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
         if (format === 'svg') return reply.type('image/svg+xml').send(await qrCodes.svg(url));
         return reply.type('image/png').send(await qrCodes.png(url));
       },

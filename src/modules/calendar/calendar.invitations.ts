@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.js';
 import type { Mailer } from '../../infrastructure/mail/mailer.js';
 import type { Clock } from '../../shared/clock.js';
 import { invitationCalendar, linkOf, summaryOf, type CalendarContext, type Invitation } from './calendar.mappers.js';
-import { CalendarRepository, DEFAULT_MAIL_QUOTA, type CalendarEventRow, type MailRecipient, type OutboxRow } from './calendar.repository.js';
+import { CalendarRepository, type CalendarEventRow, type MailQuota, type MailRecipient, type OutboxRow } from './calendar.repository.js';
 
 export interface InvitationSettings extends CalendarContext {
   /** Whether mail can go out at all (SMTP_URL set); without it, outbox rows are dropped unsent. */
@@ -14,8 +14,10 @@ export interface InvitationSettings extends CalendarContext {
   /** CALENDAR_MAIL_LEASE: how long a claim lasts before another process may take the rows over. */
   leaseMs: number;
   /** CALENDAR_MAILS_PER_HOUR: invitation mails one person is sent per hour at most (the rest are folded into one). */
-  mailsPerHour?: number;
+  mailsPerHour: number;
 }
+
+const HOUR_MS = 3_600_000;
 
 /** A failed mail waits 1 min, 2 min, 4 min … (at most 1 h) and is given up after this many tries. */
 const MAX_ATTEMPTS = 10;
@@ -56,10 +58,10 @@ export class InvitationSender {
     private readonly log: FastifyBaseLogger,
   ) {
     this.organizer = parseMailbox(settings.mailFrom);
-    this.quota = { mailsPerWindow: settings.mailsPerHour ?? DEFAULT_MAIL_QUOTA.mailsPerWindow, windowMs: DEFAULT_MAIL_QUOTA.windowMs };
+    this.quota = { mailsPerWindow: settings.mailsPerHour, windowMs: HOUR_MS };
   }
 
-  private readonly quota: { mailsPerWindow: number; windowMs: number };
+  private readonly quota: MailQuota;
 
   /** Runs a pass every `intervalMs` (one at a time) until stop(). */
   start(intervalMs: number): void {

@@ -38,19 +38,14 @@ function addEvent(calendar: ICalCalendar, event: CalendarEventRow, context: Cale
   });
 }
 
-/**
- * A user's feed (docs/behaviour.md#calendar-feed): one VEVENT per reservation, times in UTC,
- * cancelled ones (tombstones) with STATUS:CANCELLED and a higher SEQUENCE.
- */
-export function feedCalendar(events: CalendarEventRow[], context: CalendarContext): string {
-  const { head, tail } = feedFrame();
-  return head + events.map((event) => feedEvent(event, context)).join('') + tail;
-}
-
 const FEED_END = 'END:VCALENDAR';
 let frame: { head: string; tail: string } | undefined;
 
-/** The feed's text around its events: the same for every feed. */
+/**
+ * A user's feed (docs/behaviour.md#calendar-feed) is this frame's head, one VEVENT per reservation
+ * (feedEvent; times in UTC, cancelled ones, the tombstones, with STATUS:CANCELLED and a higher
+ * SEQUENCE) and its tail: the frame is the same for every feed.
+ */
 export function feedFrame(): { head: string; tail: string } {
   if (frame === undefined) {
     const empty = ical({ prodId: PRODUCT_ID, name: 'Deskbook reservations', ttl: FEED_REFRESH_SECONDS, method: ICalCalendarMethod.PUBLISH }).toString();

@@ -47,8 +47,11 @@ export interface MailRecipient {
 /** Cancelled reservations are remembered this long (docs/behaviour.md#calendar-feed); feeds reach as far back. */
 export const TOMBSTONE_RETENTION_MS = 30 * 86_400_000;
 
-/** Invitation mails per person and window (CALENDAR_MAILS_PER_HOUR), when the sender is given none. */
-export const DEFAULT_MAIL_QUOTA = { mailsPerWindow: 10, windowMs: 3_600_000 };
+/** Invitation mails one person may be sent per window: CALENDAR_MAILS_PER_HOUR per hour. */
+export interface MailQuota {
+  mailsPerWindow: number;
+  windowMs: number;
+}
 
 /** Namespace of the advisory locks that serialise claims of one outbox group (any constant: all processes agree). */
 const OUTBOX_LOCK_NAMESPACE = 0x63616c; // "cal"
@@ -216,19 +219,20 @@ export class CalendarRepository {
    * transaction-scoped advisory lock, and rows are taken FOR UPDATE SKIP LOCKED, so two processes
    * never claim the same rows nor split a group. Answers no rows when nothing is due.
    */
-  async claimGroup(now: Date, until: Date, token: string, quota: { mailsPerWindow: number; windowMs: number } = DEFAULT_MAIL_QUOTA): Promise<OutboxRow[]> {
+  async claimGroup(now: Date, until: Date, token: string, quota: MailQuota): Promise<OutboxRow[]> {
     const nowText = now.toISOString();
     const windowStart = new Date(now.getTime() - quota.windowMs).toISOString();
+    const mailsLeft = sql`${quota.mailsPerWindow} - coalesce(max(case when q.window_started_at > ${windowStart}::timestamptz then q.mails end), 0)`;
     return this.db.transaction(async (tx) => {
       const candidates = await queryRows<{ user_id: string; first_group: string; groups: number; left: number }>(
         tx as unknown as Database,
         sql`select o.user_id, (array_agg(coalesce(o.series_id, o.reservation_id)::text order by o.id))[1] as first_group,
               count(distinct coalesce(o.series_id, o.reservation_id))::int as groups,
-              ${quota.mailsPerWindow} - coalesce(max(case when q.window_started_at > ${windowStart}::timestamptz then q.mails end), 0) as left
+              ${mailsLeft} as left
             from calendar_outbox o left join calendar_mail_quota q on q.user_id = o.user_id
             where o.claimed_until is null or o.claimed_until <= ${nowText}::timestamptz
             group by o.user_id
-            having ${quota.mailsPerWindow} - coalesce(max(case when q.window_started_at > ${windowStart}::timestamptz then q.mails end), 0) > 0
+            having ${mailsLeft} > 0
             order by coalesce(max(q.last_sent_at), '-infinity'), min(o.id) limit 10`,
       );
       for (const candidate of candidates) {
@@ -266,11 +270,12 @@ export class CalendarRepository {
   /** `mails` invitation mails went out to `userId` at `now`: counted in the person's window (a new one when the last is over). */
   async countMails(userId: string, mails: number, now: Date, windowMs: number): Promise<void> {
     const nowText = now.toISOString();
+    const windowOpen = sql`calendar_mail_quota.window_started_at > ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`;
     await this.db.execute(
       sql`insert into calendar_mail_quota (user_id, window_started_at, mails, last_sent_at) values (${userId}::uuid, ${nowText}::timestamptz, ${mails}, ${nowText}::timestamptz)
           on conflict (user_id) do update set
-            mails = case when calendar_mail_quota.window_started_at > ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz then calendar_mail_quota.mails + ${mails} else ${mails} end,
-            window_started_at = case when calendar_mail_quota.window_started_at > ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz then calendar_mail_quota.window_started_at else ${nowText}::timestamptz end,
+            mails = case when ${windowOpen} then calendar_mail_quota.mails + ${mails} else ${mails} end,
+            window_started_at = case when ${windowOpen} then calendar_mail_quota.window_started_at else ${nowText}::timestamptz end,
             last_sent_at = ${nowText}::timestamptz`,
     );
   }

@@ -1,8 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
+import pLimit from 'p-limit';
 import type { Database } from '../../db/client.js';
 import type { ReadRouting } from '../../db/replica.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, notFound } from '../../shared/errors.js';
+import { etagMatches } from '../../shared/etag.js';
+import { lruGet } from '../../shared/lru.js';
 import type { Caller } from '../../identity/caller.js';
 import { feedEvent, feedFrame, type CalendarContext } from './calendar.mappers.js';
 import { CalendarRepository, TOMBSTONE_RETENTION_MS, type CalendarEventRow, type FeedDigest, type FeedWindow } from './calendar.repository.js';
@@ -76,7 +79,7 @@ export class CalendarService {
     const found = await this.digestOnce(tokenHash, window);
     if (found === undefined || !FEED_TOKEN.test(token)) throw notFound('Calendar');
     const etag = this.etagOf(found.digest);
-    if (ifNoneMatch?.split(',').some((tag) => ['*', etag, `W/${etag}`].includes(tag.trim()))) return { etag };
+    if (etagMatches(ifNoneMatch, etag)) return { etag };
     let feed: Feed;
     const kept = this.built.get(etag);
     if (kept !== undefined) {
@@ -110,43 +113,34 @@ export class CalendarService {
   builds = 0;
   /** The build of each person's feed in flight: requests arriving meanwhile wait for it. */
   private readonly inFlight = new Map<string, Promise<Feed>>();
-  private buildsRunning = 0;
-  private readonly turns: (() => void)[] = [];
+  /** FEED_BUILDS_AT_ONCE builds run, the others wait for a turn. */
+  private readonly building = pLimit(FEED_BUILDS_AT_ONCE);
 
   /** Builds waiting for a turn now (tests see the queue fill). */
   get buildsWaiting(): number {
-    return this.turns.length;
+    return this.building.pendingCount;
   }
 
   private buildOnce(userId: string, window: FeedWindow): Promise<Feed> {
     const running = this.inFlight.get(userId);
     if (running !== undefined) return running;
-    if (this.buildsRunning >= FEED_BUILDS_AT_ONCE && this.turns.length >= FEED_BUILDS_WAITING) {
+    if (this.building.activeCount + this.building.pendingCount >= FEED_BUILDS_AT_ONCE + FEED_BUILDS_WAITING) {
       throw new AppError('TOO_MANY_REQUESTS', 'Too many calendar feeds are being built at once; retry shortly', { retryAfter: 1 });
     }
-    const build = this.build(userId, window).finally(() => this.inFlight.delete(userId));
+    const build = this.building(() => this.build(userId, window)).finally(() => this.inFlight.delete(userId));
     this.inFlight.set(userId, build);
     return build;
   }
 
   private async build(userId: string, window: FeedWindow): Promise<Feed> {
-    if (this.buildsRunning >= FEED_BUILDS_AT_ONCE) await new Promise<void>((resolve) => this.turns.push(resolve));
-    else this.buildsRunning++;
-    try {
-      this.builds++;
-      const { events, lines } = await this.reads.read(undefined, (db) => new CalendarRepository(db).feedEvents(userId, window));
-      // The rows may have changed since the digest was read: the ETag is that of what is sent.
-      const etag = this.etagOf(createHash('md5').update(lines.join('\n')).digest('hex'));
-      const { head, tail } = feedFrame();
-      const body = Buffer.from(head + events.map((event, i) => this.eventText(lines[i]!, event)).join('') + tail, 'utf8');
-      this.remember(etag, body);
-      return { etag, body };
-    } finally {
-      // The turn passes to the next waiting build, or the slot is given back.
-      const next = this.turns.shift();
-      if (next !== undefined) next();
-      else this.buildsRunning--;
-    }
+    this.builds++;
+    const { events, lines } = await this.reads.read(undefined, (db) => new CalendarRepository(db).feedEvents(userId, window));
+    // The rows may have changed since the digest was read: the ETag is that of what is sent.
+    const etag = this.etagOf(createHash('md5').update(lines.join('\n')).digest('hex'));
+    const { head, tail } = feedFrame();
+    const body = Buffer.from(head + events.map((event, i) => this.eventText(lines[i]!, event)).join('') + tail, 'utf8');
+    this.remember(etag, body);
+    return { etag, body };
   }
 
   /**
@@ -156,17 +150,10 @@ export class CalendarService {
   private readonly eventTexts = new Map<string, string>();
 
   private eventText(line: string, event: CalendarEventRow): string {
-    let text = this.eventTexts.get(line);
-    if (text !== undefined) {
-      this.eventTexts.delete(line);
-      this.eventTexts.set(line, text);
-      return text;
-    }
-    text = feedEvent(event, this.settings);
-    this.eventTexts.set(line, text);
-    if (this.eventTexts.size > EVENT_CACHE_ENTRIES) this.eventTexts.delete(this.eventTexts.keys().next().value!);
-    this.eventsRendered++;
-    return text;
+    return lruGet(this.eventTexts, line, EVENT_CACHE_ENTRIES, () => {
+      this.eventsRendered++;
+      return feedEvent(event, this.settings);
+    });
   }
 
   /** Event texts rendered so far by this process (tests see that a change renders one). */

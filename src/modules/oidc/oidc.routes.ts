@@ -85,11 +85,10 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ oidc?: OidcService; publicU
     },
     async (request, reply) =>
       orErrorPage(request, reply, async () => {
-        const started = await configured().start(request.ip);
-        const location = started.location;
+        const { location, cookie: flow } = await configured().start(request.ip);
         return reply
           .code(303)
-          .header('set-cookie', cookie(started.cookie, FLOW_TTL_MS / 1000))
+          .header('set-cookie', cookie(flow, FLOW_TTL_MS / 1000))
           .header('cache-control', 'no-store')
           .header('location', location.href)
           .send();

@@ -30,6 +30,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ reservations: Reser
   app.post(
     '/api/reservation',
     {
+      config: { writesReservations: true },
       schema: {
         tags: ['Reservation'],
         summary: 'Book a desk',
@@ -58,6 +59,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ reservations: Reser
   app.put(
     '/api/reservation/:id',
     {
+      config: { writesReservations: true },
       schema: {
         tags: ['Reservation'],
         summary: 'Change a reservation (move it to another desk or time)',
@@ -73,6 +75,7 @@ export const reservationsRoutes: FastifyPluginAsyncTypebox<{ reservations: Reser
   app.delete(
     '/api/reservation/:id',
     {
+      config: { writesReservations: true },
       schema: {
         tags: ['Reservation'],
         summary: 'Cancel a reservation',

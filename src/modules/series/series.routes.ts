@@ -13,7 +13,7 @@ export const seriesRoutes: FastifyPluginAsyncTypebox<{ series: SeriesService }> 
   app.post(
     '/api/reservation/series',
     {
-      config: { expensive: true },
+      config: { expensive: true, writesReservations: true },
       schema: {
         tags: ['Reservation Series'],
         summary: 'Book a recurring series of reservations',
@@ -77,6 +77,7 @@ export const seriesRoutes: FastifyPluginAsyncTypebox<{ series: SeriesService }> 
   app.delete(
     '/api/reservation/series/:id',
     {
+      config: { writesReservations: true },
       schema: {
         tags: ['Reservation Series'],
         summary: 'Cancel a series, or its occurrences from one on',

@@ -101,6 +101,50 @@ describe('the database circuit breaker', () => {
     slow.stop();
   });
 
+  it('opens on a suspected stall only when its own probe gets no answer in time (docs/behaviour.md#health-and-database-outages)', async () => {
+    const lines: string[] = [];
+    const log = { warn: (_: unknown, message: string) => lines.push(`warn ${message}`), info: (message: string) => lines.push(`info ${message}`) };
+    let probes = 0;
+    let probeAnswers = false;
+    const breaker = new DatabaseBreaker(
+      async () => undefined,
+      log as never,
+      { probeIntervalMs: 20, probeTimeoutMs: 50 },
+      () => {
+        probes++;
+        // A stalled database: the probe's connection never answers.
+        return probeAnswers ? Promise.resolve() : new Promise(() => undefined);
+      },
+    );
+    expect(breaker.canProbe).toBe(true);
+    probeAnswers = true;
+    breaker.suspect();
+    expect(probes).toBe(1);
+    // Answered: the breaker is closed (up) again, so the next stall is probed anew.
+    await until(() => {
+      breaker.suspect();
+      return probes === 2;
+    });
+    expect(breaker.available).toBe(true);
+    expect(lines).toEqual([]);
+    probeAnswers = false;
+    await until(() => {
+      breaker.suspect();
+      return !breaker.available;
+    });
+    expect(lines).toEqual(['warn the database cannot be reached: answering 503 until it answers again']);
+    // The background ping (the pool's) answers: closed again.
+    await until(() => breaker.available, 1000);
+    breaker.stop();
+    // Without a probe of its own nothing is suspected.
+    const b = harness();
+    expect(b.breaker.canProbe).toBe(false);
+    b.breaker.suspect();
+    expect(b.pings()).toBe(0);
+    expect(b.breaker.available).toBe(true);
+    b.breaker.stop();
+  });
+
   it('stops asking once stopped', async () => {
     const b = harness();
     b.setAnswering(false);

@@ -298,6 +298,10 @@ describe('attendance', () => {
     const notModified = await t.request({ method: 'GET', url, token: bob.token, headers: { 'if-none-match': String(first.headers.etag) } });
     expect(notModified.statusCode).toBe(304);
     expect(notModified.rawPayload.length).toBe(0);
+    // A list naming it weakly matches too; another tag gets the code.
+    const etag = String(first.headers.etag);
+    expect((await t.request({ method: 'GET', url, token: bob.token, headers: { 'if-none-match': `"other", W/${etag}` } })).statusCode).toBe(304);
+    expect((await t.request({ method: 'GET', url, token: bob.token, headers: { 'if-none-match': '"other"' } })).statusCode).toBe(200);
     // The SVG is another code, drawn once too.
     await t.request({ method: 'GET', url: `/api/desks/${desk.id}/qr.svg`, token: bob.token });
     await t.request({ method: 'GET', url: `/api/desks/${desk.id}/qr.svg`, token: bob.token });

@@ -149,7 +149,7 @@ describe('invitation outbox', () => {
   const at = (offsetMs: number) => new Date(base + offsetMs).toISOString();
   const smtpMailer = () => new SmtpMailer(smtp.url, MAIL_FROM, silent);
   const sender = (mailer: Mailer) =>
-    new InvitationSender(db, mailer, clock, { publicUrl: PUBLIC_URL, mailConfigured: true, mailFrom: MAIL_FROM, leaseMs: LEASE }, silent);
+    new InvitationSender(db, mailer, clock, { publicUrl: PUBLIC_URL, mailConfigured: true, mailFrom: MAIL_FROM, leaseMs: LEASE, mailsPerHour: 10 }, silent);
   const outbox = async () => (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from calendar_outbox`))[0]!.n;
 
   /** A user with `count` reservations (booked by the admin, one a day from tomorrow); the outbox is emptied of them. */
@@ -274,7 +274,13 @@ describe('invitation outbox', () => {
       },
       close: () => {},
     };
-    const unconfigured = new InvitationSender(db, never, clock, { publicUrl: PUBLIC_URL, mailConfigured: false, mailFrom: MAIL_FROM, leaseMs: LEASE }, silent);
+    const unconfigured = new InvitationSender(
+      db,
+      never,
+      clock,
+      { publicUrl: PUBLIC_URL, mailConfigured: false, mailFrom: MAIL_FROM, leaseMs: LEASE, mailsPerHour: 10 },
+      silent,
+    );
     expect(await unconfigured.runOnce()).toBe(0);
     expect(await outbox()).toBe(0);
   });

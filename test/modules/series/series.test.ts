@@ -4,7 +4,6 @@ import { queryRows, type Database } from '../../../src/db/client.js';
 import { createTestApp, expectProblem, TestClock, UUID, type TestApp, type UserBody } from '../../helpers/app.js';
 import { insertDesk, insertDeskInNewRoom, insertReservation } from '../../helpers/fixtures.js';
 import { reservations } from '../../../src/db/schema.js';
-import { RESERVATION_WRITE_ROUTES } from '../../../src/plugins/write-rate.js';
 
 /**
  * Recurring reservations (docs/behaviour.md#recurring-reservations): occurrences on the wall clock
@@ -49,6 +48,17 @@ async function overlappingPairs(db: Database): Promise<number> {
   );
   return row!.pairs;
 }
+
+/** The operations that write a person's reservations: each is marked `config: { writesReservations: true }` (plugins/write-rate.ts). */
+const RESERVATION_WRITE_ROUTES = [
+  'POST /api/reservation',
+  'PUT /api/reservation/:id',
+  'DELETE /api/reservation/:id',
+  'POST /api/reservation/series',
+  'DELETE /api/reservation/series/:id',
+  'POST /api/reservation/:id/check-in',
+  'POST /api/desks/:deskId/walk-in',
+];
 
 const ranges = (series: SeriesBody) => series.occurrences.map((o) => [o.date, o.startTime, o.endTime]);
 
