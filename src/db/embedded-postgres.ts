@@ -391,7 +391,8 @@ async function waitReady(child: ChildProcess | undefined, pid: number, dataPath:
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
-  const sql = postgres(clientUrl(adminUrl).url, { ...clientUrl(adminUrl).options, max: 1, onnotice: () => {} });
+  const { url, options } = clientUrl(adminUrl);
+  const sql = postgres(url, { ...options, max: 1, onnotice: () => {} });
   try {
     const found = await sql`select 1 from pg_database where datname = ${database}`;
     if (found.length === 0) {
