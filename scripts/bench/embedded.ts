@@ -10,12 +10,12 @@
  *   npm run build && npx tsx scripts/bench/embedded.ts [--kills 5] [--idle 5] [--source]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { freePort, pssOfDescendants } from './processes.js';
+import { freePort, postmastersOf, pssOfDescendants } from './processes.js';
 
 const { values } = parseArgs({
   options: { kills: { type: 'string', default: '5' }, idle: { type: 'string', default: '5' }, source: { type: 'boolean', default: false } },
@@ -78,19 +78,7 @@ function rss(pid: number): number {
   return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
 }
 
-function postmasters(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-        return cmdline.includes(`${dataDir}/postgres/data`) && cmdline.includes('-D');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+const postmasters = () => postmastersOf(dataDir);
 
 async function json<T>(response: Response): Promise<T> {
   if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);

@@ -3,6 +3,7 @@ import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parentOf } from '../../src/db/process-identity.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -122,21 +123,40 @@ export class RssSampler {
 }
 
 /**
+ * The process ids of this machine (Linux: /proc) for which `test` holds. A process that exits
+ * while it is looked at, or that this user may not inspect, is left out (`test` may throw).
+ */
+export function processesWhere(test: (pid: number) => boolean): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (test(Number(entry))) found.push(Number(entry));
+    } catch {
+      // exited meanwhile, or not ours to see
+    }
+  }
+  return found;
+}
+
+/** The postgres processes started on the embedded cluster of `dataDir` (`-D <dataDir>/postgres/data` on their command line). */
+export function postmastersOf(dataDir: string): number[] {
+  return processesWhere((pid) => {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return cmdline.includes(`${dataDir}/postgres/data`) && cmdline.includes('-D');
+  });
+}
+
+/**
  * The processes below `pid` (Linux): the embedded PostgreSQL's postmaster and its backends. Their
  * memory is summed as PSS, which shares each shared page among the processes mapping it (RSS would
  * count the shared buffers once per backend).
  */
-export function descendantsOf(pid: number): number[] {
+function descendantsOf(pid: number): number[] {
   const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // exited meanwhile
-    }
+  for (const child of processesWhere(() => true)) {
+    const ppid = parentOf(child);
+    if (ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), child]);
   }
   const found: number[] = [];
   const queue = [...(children.get(pid) ?? [])];

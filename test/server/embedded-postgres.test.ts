@@ -3,6 +3,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { postmastersOf, processesWhere } from '../../scripts/bench/processes.js';
 import { openDatabase } from '../../src/db/client.js';
 import { DataDirInUseError } from '../../src/db/data-dir-lock.js';
 import { EMBEDDED_SYSTEM_USER, LegacyDataDirError, startEmbeddedPostgres, type EmbeddedCluster } from '../../src/db/embedded-postgres.js';
@@ -35,34 +36,8 @@ async function started(options: Parameters<typeof startEmbeddedPostgres>[0]): Pr
   return cluster;
 }
 
-/** Every postgres process of this machine working in `dir` (read from /proc). */
-function postmastersOf(dir: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmdline.includes('postgres') && cmdline.includes(`${dir}/postgres/data`) && cmdline.includes('-D')) found.push(Number(entry));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return found;
-}
-
 /** Processes whose working directory is `dir`'s cluster (a postmaster and its backends chdir there). */
-function backendsOf(dir: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readlinkSync(`/proc/${entry}/cwd`) === `${dir}/postgres/data`) found.push(Number(entry));
-    } catch {
-      // exited meanwhile, or not ours to see
-    }
-  }
-  return found;
-}
+const backendsOf = (dir: string) => processesWhere((pid) => readlinkSync(`/proc/${pid}/cwd`) === `${dir}/postgres/data`);
 
 const uidOf = (pid: number) => Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 
