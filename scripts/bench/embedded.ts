@@ -10,7 +10,7 @@
  *   npm run build && npx tsx scripts/bench/embedded.ts [--kills 5] [--idle 5] [--source]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -23,9 +23,8 @@ const { values } = parseArgs({
 const kills = Number(values.kills);
 const idleSeconds = Number(values.idle);
 const root = path.resolve(import.meta.dirname, '../..');
+// As root, the server lets the cluster's system user through this 0700 folder (docs/deployment.md#the-embedded-postgresql).
 const dataDir = mkdtempSync(path.join(tmpdir(), 'deskbook-embedded-bench-'));
-// Open to the cluster's system user when this runs as root (docs/deployment.md#the-embedded-postgresql).
-chmodSync(dataDir, 0o755);
 const ADMIN_EMAIL = 'bench-admin@example.test';
 const ADMIN_PASSWORD = 'bench-admin-password-1';
 const MB = 1024 * 1024;

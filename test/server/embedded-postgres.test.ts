@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,19 @@ describe('the embedded PostgreSQL', () => {
     const owner = /^deskbook-postgres:x:(\d+):/m.exec(readFileSync('/etc/passwd', 'utf8'));
     expect(owner, `${EMBEDDED_SYSTEM_USER} in /etc/passwd`).not.toBeNull();
     expect(uidOf(cluster.pid)).toBe(Number(owner![1]));
+  });
+
+  it.runIf(isRoot)('as root, lets the system user through a DATA_DIR closed to others (search bit only) and changes no folder above', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'deskbook-embedded-')); // 0700, as mkdtemp makes it
+    dirs.push(dir);
+    const above = statSync(path.dirname(dir)).mode;
+    const logs: string[] = [];
+    const cluster = await started({ dataDir: dir, log: (line) => logs.push(line) });
+    expect(uidOf(cluster.pid)).not.toBe(0);
+    // docs/deployment.md#the-embedded-postgresql: others may pass through, not list.
+    expect(statSync(dir).mode & 0o777).toBe(0o701);
+    expect(statSync(path.dirname(dir)).mode).toBe(above);
+    expect(logs.join('\n')).toContain(`pass through ${dir}`);
   });
 
   it.runIf(isRoot)('refuses a DATA_DIR the system user cannot reach, naming the folder', async () => {
