@@ -38,7 +38,7 @@ export interface DataDirLock {
 
 export const LOCK_FILE = 'deskbook.lock';
 
-export function readLockOwner(dataDir: string): LockOwner | undefined {
+function readLockOwner(dataDir: string): LockOwner | undefined {
   try {
     const owner = JSON.parse(readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')) as LockOwner;
     return typeof owner.pid === 'number' ? owner : undefined;

