@@ -286,8 +286,7 @@ async function clearLeftovers(dataPath: string, socketDir: string, expected: str
   }
   if (ours) {
     log(`stopping the embedded PostgreSQL (pid ${pid}, parent ${parentOf(pid) ?? 'unknown'}) left running by a Deskbook process that is gone`);
-    await signalAndWait(pid, 'SIGINT', STOP_TIMEOUT_MS);
-    if (isAlive(pid)) await signalAndWait(pid, 'SIGQUIT', 10_000);
+    await stopPostmaster(pid);
     if (isAlive(pid)) throw new EmbeddedPostgresError(`the PostgreSQL left running on ${dataPath} (pid ${pid}) does not stop; stop it and start again`);
     return undefined;
   }
@@ -314,6 +313,12 @@ function psSaysPostgres(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Fast shutdown (sessions end, a checkpoint is written, the postmaster exits), then immediate shutdown if it hangs. */
+async function stopPostmaster(pid: number): Promise<void> {
+  await signalAndWait(pid, 'SIGINT', STOP_TIMEOUT_MS);
+  if (isAlive(pid)) await signalAndWait(pid, 'SIGQUIT', 10_000);
 }
 
 async function signalAndWait(pid: number, signal: NodeJS.Signals, timeoutMs: number): Promise<void> {
@@ -497,9 +502,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       owned: true,
       stop: () =>
         (stopping ??= (async () => {
-          // Fast shutdown: sessions end, a checkpoint is written, the postmaster exits.
-          await signalAndWait(pid, 'SIGINT', STOP_TIMEOUT_MS);
-          if (isAlive(pid)) await signalAndWait(pid, 'SIGQUIT', 10_000);
+          await stopPostmaster(pid);
           lock.release();
         })()),
     };
