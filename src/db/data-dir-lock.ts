@@ -39,12 +39,8 @@ export interface DataDirLock {
 export const LOCK_FILE = 'deskbook.lock';
 
 function readLockOwner(dataDir: string): LockOwner | undefined {
-  try {
-    const owner = JSON.parse(readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')) as LockOwner;
-    return typeof owner.pid === 'number' ? owner : undefined;
-  } catch {
-    return undefined;
-  }
+  const owner = readOwnerFile(path.join(dataDir, LOCK_FILE));
+  return typeof owner?.pid === 'number' ? owner : undefined;
 }
 
 /** The live owner of `dataDir`'s lock, if any (this process too, when it holds it). */
