@@ -15,14 +15,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { freePort, postmastersOf, pssOfDescendants } from './processes.js';
+import { freePort, postmastersOf, pssOfDescendants, serverArguments } from './processes.js';
 
 const { values } = parseArgs({
   options: { kills: { type: 'string', default: '5' }, idle: { type: 'string', default: '5' }, source: { type: 'boolean', default: false } },
 });
 const kills = Number(values.kills);
 const idleSeconds = Number(values.idle);
-const root = path.resolve(import.meta.dirname, '../..');
 // As root, the server lets the cluster's system user through this 0700 folder (docs/deployment.md#the-embedded-postgresql).
 const dataDir = mkdtempSync(path.join(tmpdir(), 'deskbook-embedded-bench-'));
 const ADMIN_EMAIL = 'bench-admin@example.test';
@@ -38,26 +37,20 @@ interface Running {
 async function start(): Promise<{ server: Running; readyMs: number }> {
   const port = await freePort();
   const began = performance.now();
-  const child = spawn(
-    process.execPath,
-    values.source
-      ? ['--max-old-space-size=192', '--max-semi-space-size=16', '--import', 'tsx', path.join(root, 'src', 'server.ts')]
-      : ['--max-old-space-size=192', '--max-semi-space-size=16', path.join(root, 'dist', 'server.js')],
-    {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NODE_ENV: 'production',
-        MALLOC_ARENA_MAX: '2',
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        ADMIN_EMAIL,
-        ADMIN_PASSWORD,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+  const child = spawn(process.execPath, serverArguments(values.source), {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      MALLOC_ARENA_MAX: '2',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
     },
-  );
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const server = { child, base: `http://127.0.0.1:${port}`, exited };
   let done = false;

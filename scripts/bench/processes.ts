@@ -5,6 +5,17 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parentOf } from '../../src/db/process-identity.js';
 
+/** The V8 flags `npm start` runs the server with (package.json's start script; test/scripts/bench.test.ts checks they agree). */
+export const NPM_START_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=16'];
+
+/** Node's arguments for the server as `npm start` runs it: dist/server.js, or with `source` src/server.ts through tsx. */
+export function serverArguments(source: boolean): string[] {
+  const root = path.resolve(import.meta.dirname, '../..');
+  return source
+    ? [...NPM_START_NODE_FLAGS, '--import', 'tsx', path.join(root, 'src', 'server.ts')]
+    : [...NPM_START_NODE_FLAGS, path.join(root, 'dist', 'server.js')];
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -189,12 +200,9 @@ export function pssOfDescendants(pid: number): number {
  */
 export async function startDeskbook(options: { label: string; source: boolean; logDirectory: string; env: Record<string, string> }): Promise<ServerProcess> {
   const port = await freePort();
-  const root = path.resolve(import.meta.dirname, '../..');
   return ServerProcess.start({
     name: options.label,
-    args: options.source
-      ? ['--max-old-space-size=192', '--max-semi-space-size=16', '--import', 'tsx', path.join(root, 'src', 'server.ts')]
-      : ['--max-old-space-size=192', '--max-semi-space-size=16', path.join(root, 'dist', 'server.js')],
+    args: serverArguments(options.source),
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
