@@ -35,9 +35,6 @@ import { isAlive, isPostgresOf, parentOf } from './process-identity.js';
 export interface EmbeddedCluster {
   /** postgres:// URL of `database` as the superuser `postgres` (trust authentication). */
   url: string;
-  /** The URL of another database of this cluster. */
-  urlOf(database: string): string;
-  socketDir: string;
   /** The postmaster's process id. */
   pid: number;
   /** False when this process uses a cluster another Deskbook process runs (it will not stop it). */
@@ -437,9 +434,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     const owner = liveOwner(dataDir);
     if (owner) {
       log(`using the embedded PostgreSQL of the running Deskbook process (pid ${owner.pid})`);
-      const shared = socketUrl(owner.socketDir, database);
       await ensureDatabase(socketUrl(owner.socketDir, 'postgres'), database);
-      return { url: shared, urlOf: (name) => socketUrl(owner.socketDir, name), socketDir: owner.socketDir, pid: owner.pid, owned: false, stop: async () => {} };
+      return { url: socketUrl(owner.socketDir, database), pid: owner.pid, owned: false, stop: async () => {} };
     }
   }
   if (!options.besideLegacyPglite && hasLegacyPglite(dataDir) && !existsSync(path.join(dataDir, 'postgres', 'data', 'PG_VERSION')))
@@ -496,8 +492,6 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     let stopping: Promise<void> | undefined;
     return {
       url: urlOf(database),
-      urlOf,
-      socketDir,
       pid,
       owned: true,
       stop: () =>
