@@ -10,12 +10,12 @@
  *   npm run build && npx tsx scripts/bench/embedded.ts [--kills 5] [--idle 5] [--source]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { freePort, postmastersOf, pssOfDescendants, serverArguments } from './processes.js';
+import { freePort, memoryOf, postmastersOf, pssOfDescendants, serverArguments } from './processes.js';
 
 const { values } = parseArgs({
   options: { kills: { type: 'string', default: '5' }, idle: { type: 'string', default: '5' }, source: { type: 'boolean', default: false } },
@@ -66,10 +66,6 @@ async function start(): Promise<{ server: Running; readyMs: number }> {
   }
 }
 
-function rss(pid: number): number {
-  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-}
-
 const postmasters = () => postmastersOf(dataDir);
 
 async function json<T>(response: Response): Promise<T> {
@@ -94,7 +90,8 @@ try {
   const first = await start();
   console.log(`first start on an empty DATA_DIR: ready in ${Math.round(first.readyMs)} ms`);
   await sleep(idleSeconds * 1000);
-  const serverRss = rss(first.server.child.pid!);
+  const serverRss = memoryOf(first.server.child.pid!, 'VmRSS');
+  if (serverRss === undefined) throw new Error('the server has no VmRSS in /proc (this bench runs on Linux)');
   const databasePss = pssOfDescendants(first.server.child.pid!);
   console.log(
     `idle after start (${idleSeconds} s): server RSS ${(serverRss / MB).toFixed(1)} MB, PostgreSQL PSS ${(databasePss / MB).toFixed(1)} MB, together ${((serverRss + databasePss) / MB).toFixed(1)} MB`,

@@ -27,6 +27,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** A field of /proc/<pid>/status in bytes (VmRSS: now, VmHWM: the peak so far); undefined when the process is gone or off Linux. */
+export function memoryOf(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class ServerProcess {
   private exited = false;
   private exitCode: number | null = null;
@@ -80,15 +90,9 @@ export class ServerProcess {
     return !this.exited;
   }
 
-  /** A field of /proc/<pid>/status in bytes (VmRSS: now, VmHWM: the peak so far); undefined once it exited or off Linux. */
+  /** See memoryOf; undefined once it exited. */
   memory(field: 'VmRSS' | 'VmHWM'): number | undefined {
-    if (this.exited) return undefined;
-    try {
-      const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
-      return match ? Number(match[1]) * 1024 : undefined;
-    } catch {
-      return undefined;
-    }
+    return this.exited ? undefined : memoryOf(this.pid, field);
   }
 
   /** SIGTERM, then SIGKILL if it has not exited after 10 s. */
