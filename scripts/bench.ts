@@ -19,7 +19,7 @@ import { projectPath } from '../src/shared/paths.js';
 import { addBigRoom, BENCH_USER_AGENT, BenchFailure, countOverlaps, readDataset, removeBenchRows, type Dataset, type OverlapCounts } from './bench/database.js';
 import { CONNECTIONS, measure, summarize, type Measurement, type Summary } from './bench/measure.js';
 import { measureAtRate } from './bench/paced.js';
-import { freePort, RssSampler, ServerProcess } from './bench/processes.js';
+import { freePort, RssSampler, serverArguments, ServerProcess } from './bench/processes.js';
 import { benchFloorPlan, removeBenchFloorPlan } from './bench/floor-plan.js';
 import { documentSection, resultsMarkdown, type BenchReport, type DatabaseRun } from './bench/report.js';
 import { Bookings, nextWorkdayWindow, SCENARIOS, type BenchContext, type Scenario, type ScenarioId } from './bench/scenarios.js';
@@ -197,9 +197,7 @@ function startServer(options: Options, name: string, target: Target, logDirector
     ServerProcess.start({
       name,
       // The heap cap of `npm start` (package.json): the server runs as it does in production.
-      args: options.source
-        ? ['--max-old-space-size=192', '--max-semi-space-size=16', '--import', 'tsx', projectPath('src', 'server.ts')]
-        : ['--max-old-space-size=192', '--max-semi-space-size=16', projectPath('dist', 'server.js')],
+      args: serverArguments(options.source),
       env: serverEnvironment(target, port, requestLog),
       port,
       readyPath: '/api/health',

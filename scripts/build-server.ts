@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectPath } from '../src/shared/paths.js';
+import { filesUnder, hashFiles } from './source-hash.js';
 
 /**
  * Compiles the server (src/ → dist/) with `tsc -p tsconfig.build.json`, but only when its output
@@ -16,31 +16,14 @@ import { projectPath } from '../src/shared/paths.js';
  */
 
 /** What the server build is made from, relative to the project root. */
-export const SERVER_SOURCE_DIR = 'src';
-export const SERVER_CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
-export const SERVER_OUTPUT_DIR = 'dist';
+const SERVER_SOURCE_DIR = 'src';
+const SERVER_CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+const SERVER_OUTPUT_DIR = 'dist';
 const STAMP = '.server-source-hash';
 
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
-}
-
-/** Hash of what the build is made from: paths (relative to root) and contents, in a fixed order. */
+/** Hash of what the build is made from: every file under src/ and the config files (scripts/source-hash.ts). */
 export function serverSourceHash(root = projectPath()): string {
-  const files = [...filesUnder(path.join(root, SERVER_SOURCE_DIR)), ...SERVER_CONFIG_FILES.map((file) => path.join(root, file))]
-    .map((file) => path.relative(root, file).split(path.sep).join('/'))
-    .sort();
-  const hash = createHash('sha256');
-  for (const file of files) {
-    hash.update(file).update('\0');
-    // A config file that does not exist (a project without a lock file) counts as empty.
-    const full = path.join(root, file);
-    if (existsSync(full)) hash.update(readFileSync(full));
-    hash.update('\0');
-  }
-  return hash.digest('hex');
+  return hashFiles(root, [...filesUnder(path.join(root, SERVER_SOURCE_DIR)), ...SERVER_CONFIG_FILES.map((file) => path.join(root, file))]);
 }
 
 /** The compiled files the sources must have produced: one .js per .ts (declarations aside). */
@@ -60,7 +43,7 @@ export function serverBuildIsCurrent(root = projectPath()): boolean {
 }
 
 /** Runs the TypeScript compiler on tsconfig.build.json in `root`, on this Node; throws when it fails. */
-export function compileServer(root = projectPath()): void {
+function compileServer(root = projectPath()): void {
   const tsc = path.join(projectPath('node_modules', 'typescript', 'bin', 'tsc'));
   const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
   if (result.error) throw result.error;

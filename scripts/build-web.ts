@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectPath } from '../src/shared/paths.js';
+import { filesUnder, hashFiles } from './source-hash.js';
 
 /**
  * Builds the web app (web/ → dist/web) with Vite. `npm run build` (and so `npm start`) runs it
@@ -18,28 +18,9 @@ export const WEB_SHARED_SOURCES = [projectPath('src', 'shared', 'fields.ts')];
 const LOCK_FILE = projectPath('package-lock.json');
 const STAMP = '.source-hash';
 
-function filesUnder(dir: string): string[] {
-  return (
-    readdirSync(dir, { withFileTypes: true, recursive: true })
-      // A workspace may have a node_modules of its own: installed packages count through the lock file.
-      .filter((entry) => entry.isFile() && !path.relative(dir, entry.parentPath).split(path.sep).includes('node_modules'))
-      .map((entry) => path.join(entry.parentPath, entry.name))
-  );
-}
-
-/** Hash of what the build is made from: paths (relative to the source folder's parent) and contents, in a fixed order. */
+/** Hash of what the build is made from: every file under the source folder, the shared files and the lock file (scripts/source-hash.ts). */
 export function webSourceHash(sourceDir = WEB_SOURCE_DIR, lockFile = LOCK_FILE, sharedFiles = WEB_SHARED_SOURCES): string {
-  const base = path.dirname(sourceDir);
-  const files = [...filesUnder(sourceDir), ...sharedFiles].map((file) => path.relative(base, file).split(path.sep).join('/')).sort();
-  const hash = createHash('sha256');
-  for (const file of files)
-    hash
-      .update(file)
-      .update('\0')
-      .update(readFileSync(path.join(base, file)))
-      .update('\0');
-  hash.update(path.basename(lockFile)).update('\0').update(readFileSync(lockFile));
-  return hash.digest('hex');
+  return hashFiles(path.dirname(sourceDir), [...filesUnder(sourceDir), ...sharedFiles, lockFile]);
 }
 
 /** Whether the output holds a build of exactly these sources. */

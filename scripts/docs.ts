@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import deskbook, { serverOptions } from '../src/app.js';
 import { configurationTable, loadConfig } from '../src/config.js';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
@@ -38,9 +38,8 @@ export function replaceBetween(text: string, start: string, end: string, content
  */
 export async function openApiDocument(given?: DatabaseHandle): Promise<string> {
   if (given) return documentOn(given);
+  // As root, startEmbeddedPostgres lets the cluster's system user through this 0700 folder itself.
   const dir = mkdtempSync(path.join(tmpdir(), 'deskbook-docs-'));
-  // As root the cluster runs as an unprivileged system user, which must be able to enter the folder.
-  if (process.getuid?.() === 0) chmodSync(dir, 0o755);
   const cluster = await startEmbeddedPostgres({ dataDir: dir, fsync: false });
   const database = await openDatabase({ kind: 'postgres', url: cluster.url, poolSize: 2 });
   try {

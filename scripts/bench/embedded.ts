@@ -10,22 +10,20 @@
  *   npm run build && npx tsx scripts/bench/embedded.ts [--kills 5] [--idle 5] [--source]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
-import { freePort, pssOfDescendants } from './processes.js';
+import { freePort, memoryOf, postmastersOf, pssOfDescendants, serverArguments } from './processes.js';
 
 const { values } = parseArgs({
   options: { kills: { type: 'string', default: '5' }, idle: { type: 'string', default: '5' }, source: { type: 'boolean', default: false } },
 });
 const kills = Number(values.kills);
 const idleSeconds = Number(values.idle);
-const root = path.resolve(import.meta.dirname, '../..');
+// As root, the server lets the cluster's system user through this 0700 folder (docs/deployment.md#the-embedded-postgresql).
 const dataDir = mkdtempSync(path.join(tmpdir(), 'deskbook-embedded-bench-'));
-// Open to the cluster's system user when this runs as root (docs/deployment.md#the-embedded-postgresql).
-chmodSync(dataDir, 0o755);
 const ADMIN_EMAIL = 'bench-admin@example.test';
 const ADMIN_PASSWORD = 'bench-admin-password-1';
 const MB = 1024 * 1024;
@@ -39,26 +37,20 @@ interface Running {
 async function start(): Promise<{ server: Running; readyMs: number }> {
   const port = await freePort();
   const began = performance.now();
-  const child = spawn(
-    process.execPath,
-    values.source
-      ? ['--max-old-space-size=192', '--max-semi-space-size=16', '--import', 'tsx', path.join(root, 'src', 'server.ts')]
-      : ['--max-old-space-size=192', '--max-semi-space-size=16', path.join(root, 'dist', 'server.js')],
-    {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NODE_ENV: 'production',
-        MALLOC_ARENA_MAX: '2',
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        ADMIN_EMAIL,
-        ADMIN_PASSWORD,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
+  const child = spawn(process.execPath, serverArguments(values.source), {
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      MALLOC_ARENA_MAX: '2',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
     },
-  );
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const server = { child, base: `http://127.0.0.1:${port}`, exited };
   let done = false;
@@ -74,23 +66,7 @@ async function start(): Promise<{ server: Running; readyMs: number }> {
   }
 }
 
-function rss(pid: number): number {
-  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-}
-
-function postmasters(): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-        return cmdline.includes(`${dataDir}/postgres/data`) && cmdline.includes('-D');
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+const postmasters = () => postmastersOf(dataDir);
 
 async function json<T>(response: Response): Promise<T> {
   if (!response.ok) throw new Error(`${response.url}: ${response.status} ${await response.text()}`);
@@ -114,7 +90,8 @@ try {
   const first = await start();
   console.log(`first start on an empty DATA_DIR: ready in ${Math.round(first.readyMs)} ms`);
   await sleep(idleSeconds * 1000);
-  const serverRss = rss(first.server.child.pid!);
+  const serverRss = memoryOf(first.server.child.pid!, 'VmRSS');
+  if (serverRss === undefined) throw new Error('the server has no VmRSS in /proc (this bench runs on Linux)');
   const databasePss = pssOfDescendants(first.server.child.pid!);
   console.log(
     `idle after start (${idleSeconds} s): server RSS ${(serverRss / MB).toFixed(1)} MB, PostgreSQL PSS ${(databasePss / MB).toFixed(1)} MB, together ${((serverRss + databasePss) / MB).toFixed(1)} MB`,

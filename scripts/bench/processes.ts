@@ -3,6 +3,18 @@ import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parentOf } from '../../src/db/process-identity.js';
+
+/** The V8 flags `npm start` runs the server with (package.json's start script; test/scripts/bench.test.ts checks they agree). */
+export const NPM_START_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=16'];
+
+/** Node's arguments for the server as `npm start` runs it: dist/server.js, or with `source` src/server.ts through tsx. */
+export function serverArguments(source: boolean): string[] {
+  const root = path.resolve(import.meta.dirname, '../..');
+  return source
+    ? [...NPM_START_NODE_FLAGS, '--import', 'tsx', path.join(root, 'src', 'server.ts')]
+    : [...NPM_START_NODE_FLAGS, path.join(root, 'dist', 'server.js')];
+}
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -13,6 +25,16 @@ export async function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/** A field of /proc/<pid>/status in bytes (VmRSS: now, VmHWM: the peak so far); undefined when the process is gone or off Linux. */
+export function memoryOf(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export class ServerProcess {
@@ -68,15 +90,9 @@ export class ServerProcess {
     return !this.exited;
   }
 
-  /** A field of /proc/<pid>/status in bytes (VmRSS: now, VmHWM: the peak so far); undefined once it exited or off Linux. */
+  /** See memoryOf; undefined once it exited. */
   memory(field: 'VmRSS' | 'VmHWM'): number | undefined {
-    if (this.exited) return undefined;
-    try {
-      const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(readFileSync(`/proc/${this.pid}/status`, 'utf8'));
-      return match ? Number(match[1]) * 1024 : undefined;
-    } catch {
-      return undefined;
-    }
+    return this.exited ? undefined : memoryOf(this.pid, field);
   }
 
   /** SIGTERM, then SIGKILL if it has not exited after 10 s. */
@@ -122,21 +138,40 @@ export class RssSampler {
 }
 
 /**
+ * The process ids of this machine (Linux: /proc) for which `test` holds. A process that exits
+ * while it is looked at, or that this user may not inspect, is left out (`test` may throw).
+ */
+export function processesWhere(test: (pid: number) => boolean): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (test(Number(entry))) found.push(Number(entry));
+    } catch {
+      // exited meanwhile, or not ours to see
+    }
+  }
+  return found;
+}
+
+/** The postgres processes started on the embedded cluster of `dataDir` (`-D <dataDir>/postgres/data` on their command line). */
+export function postmastersOf(dataDir: string): number[] {
+  return processesWhere((pid) => {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return cmdline.includes(`${dataDir}/postgres/data`) && cmdline.includes('-D');
+  });
+}
+
+/**
  * The processes below `pid` (Linux): the embedded PostgreSQL's postmaster and its backends. Their
  * memory is summed as PSS, which shares each shared page among the processes mapping it (RSS would
  * count the shared buffers once per backend).
  */
-export function descendantsOf(pid: number): number[] {
+function descendantsOf(pid: number): number[] {
   const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // exited meanwhile
-    }
+  for (const child of processesWhere(() => true)) {
+    const ppid = parentOf(child);
+    if (ppid !== undefined) children.set(ppid, [...(children.get(ppid) ?? []), child]);
   }
   const found: number[] = [];
   const queue = [...(children.get(pid) ?? [])];
@@ -169,12 +204,9 @@ export function pssOfDescendants(pid: number): number {
  */
 export async function startDeskbook(options: { label: string; source: boolean; logDirectory: string; env: Record<string, string> }): Promise<ServerProcess> {
   const port = await freePort();
-  const root = path.resolve(import.meta.dirname, '../..');
   return ServerProcess.start({
     name: options.label,
-    args: options.source
-      ? ['--max-old-space-size=192', '--max-semi-space-size=16', '--import', 'tsx', path.join(root, 'src', 'server.ts')]
-      : ['--max-old-space-size=192', '--max-semi-space-size=16', path.join(root, 'dist', 'server.js')],
+    args: serverArguments(options.source),
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,

@@ -27,7 +27,7 @@ import { projectPath } from '../../src/shared/paths.js';
  * PGlite is no dependency of Deskbook any more: the version that wrote these folders is
  * installed into DATA_DIR/.pglite-converter for the conversion (from the npm registry).
  */
-export const PGLITE_VERSION = '0.3.16';
+const PGLITE_VERSION = '0.3.16';
 
 export interface ConversionResult {
   tables: { name: string; rows: number }[];

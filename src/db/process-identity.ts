@@ -35,7 +35,7 @@ function procStat(pid: number): { startTicks: string; ppid: number } | undefined
   }
 }
 
-export const HAS_PROC = (() => {
+const HAS_PROC = (() => {
   try {
     readFileSync('/proc/self/stat');
     return true;

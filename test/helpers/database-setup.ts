@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -40,9 +40,8 @@ async function testPostgres(): Promise<{ adminUrl: string; stop(): Promise<void>
   const given = process.env.TEST_DATABASE_URL;
   if (given) return { adminUrl: given, stop: async () => {} };
   const { startEmbeddedPostgres } = await import('../../src/db/embedded-postgres.js');
+  // As root, startEmbeddedPostgres lets the cluster's system user through this 0700 folder itself.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'deskbook-test-pg-'));
-  // As root the cluster runs as an unprivileged system user, which must be able to enter the folder.
-  if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
   try {
     // On loopback too (a port of its own): plain postgres:// URLs for postgres.js, PgBouncer and
     // the server processes the tests start (docs/deployment.md#the-embedded-postgresql).

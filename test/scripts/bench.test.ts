@@ -5,6 +5,7 @@
  * and that the run leaves no rows of its own behind.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, queryRows, type DatabaseHandle } from '../../src/db/client.js';
@@ -12,6 +13,7 @@ import { migrate } from '../../src/db/migrate.js';
 import { projectPath } from '../../src/shared/paths.js';
 import { BIG_ROOM_NAME } from '../../scripts/bench/database.js';
 import { WireCounter } from '../../scripts/bench/wire-counter.js';
+import { NPM_START_NODE_FLAGS, serverArguments } from '../../scripts/bench/processes.js';
 import { SCENARIOS } from '../../scripts/bench/scenarios.js';
 import { PROFILES, seed } from '../../scripts/seed/seed.js';
 import { createPostgresDatabase } from '../helpers/database.js';
@@ -66,6 +68,12 @@ function expectEveryScenario(stdout: string, heading: RegExp, scenarios = SCENAR
 }
 
 describe('npm run bench (command line)', () => {
+  it('runs the server with the V8 flags of npm start', () => {
+    const start = (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+    expect(start).toContain(`node ${NPM_START_NODE_FLAGS.join(' ')} dist/server.js`);
+    expect(serverArguments(false)).toEqual([...NPM_START_NODE_FLAGS, projectPath('dist', 'server.js')]);
+  });
+
   it('lists every scenario in --help and refuses an unknown one', async () => {
     const help = await runBench(['--help']);
     expect(help.code).toBe(0);

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { postmastersOf, processesWhere } from '../../scripts/bench/processes.js';
 import { openDatabase } from '../../src/db/client.js';
 import { DataDirInUseError } from '../../src/db/data-dir-lock.js';
 import { EMBEDDED_SYSTEM_USER, LegacyDataDirError, startEmbeddedPostgres, type EmbeddedCluster } from '../../src/db/embedded-postgres.js';
@@ -35,34 +36,8 @@ async function started(options: Parameters<typeof startEmbeddedPostgres>[0]): Pr
   return cluster;
 }
 
-/** Every postgres process of this machine working in `dir` (read from /proc). */
-function postmastersOf(dir: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmdline.includes('postgres') && cmdline.includes(`${dir}/postgres/data`) && cmdline.includes('-D')) found.push(Number(entry));
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return found;
-}
-
 /** Processes whose working directory is `dir`'s cluster (a postmaster and its backends chdir there). */
-function backendsOf(dir: string): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readlinkSync(`/proc/${entry}/cwd`) === `${dir}/postgres/data`) found.push(Number(entry));
-    } catch {
-      // exited meanwhile, or not ours to see
-    }
-  }
-  return found;
-}
+const backendsOf = (dir: string) => processesWhere((pid) => readlinkSync(`/proc/${pid}/cwd`) === `${dir}/postgres/data`);
 
 const uidOf = (pid: number) => Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 
@@ -113,6 +88,19 @@ describe('the embedded PostgreSQL', () => {
     const owner = /^deskbook-postgres:x:(\d+):/m.exec(readFileSync('/etc/passwd', 'utf8'));
     expect(owner, `${EMBEDDED_SYSTEM_USER} in /etc/passwd`).not.toBeNull();
     expect(uidOf(cluster.pid)).toBe(Number(owner![1]));
+  });
+
+  it.runIf(isRoot)('as root, lets the system user through a DATA_DIR closed to others (search bit only) and changes no folder above', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'deskbook-embedded-')); // 0700, as mkdtemp makes it
+    dirs.push(dir);
+    const above = statSync(path.dirname(dir)).mode;
+    const logs: string[] = [];
+    const cluster = await started({ dataDir: dir, log: (line) => logs.push(line) });
+    expect(uidOf(cluster.pid)).not.toBe(0);
+    // docs/deployment.md#the-embedded-postgresql: others may pass through, not list.
+    expect(statSync(dir).mode & 0o777).toBe(0o701);
+    expect(statSync(path.dirname(dir)).mode).toBe(above);
+    expect(logs.join('\n')).toContain(`pass through ${dir}`);
   });
 
   it.runIf(isRoot)('refuses a DATA_DIR the system user cannot reach, naming the folder', async () => {
