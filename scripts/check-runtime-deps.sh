@@ -12,8 +12,8 @@ root=$PWD
 
 if [[ ${1:-} != --no-build ]]; then
   echo "== building the server and the web app"
+  # Builds the server and the web app, each when its sources changed (a fresh clone: both).
   npm run build --silent
-  npm run build:web --silent
 fi
 [[ -f dist/server.js ]] || { echo "dist/server.js is missing: run npm run build" >&2; exit 1; }
 [[ -f dist/web/index.html ]] || { echo "dist/web/index.html is missing: run npm run build:web" >&2; exit 1; }
