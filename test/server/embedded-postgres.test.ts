@@ -1,12 +1,33 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { postmastersOf, processesWhere } from '../../scripts/bench/processes.js';
 import { openDatabase } from '../../src/db/client.js';
 import { DataDirInUseError } from '../../src/db/data-dir-lock.js';
-import { EMBEDDED_SYSTEM_USER, LegacyDataDirError, startEmbeddedPostgres, type EmbeddedCluster } from '../../src/db/embedded-postgres.js';
+import {
+  clusterAccount,
+  EMBEDDED_SYSTEM_USER,
+  LegacyDataDirError,
+  reachableBinaries,
+  startEmbeddedPostgres,
+  type EmbeddedCluster,
+} from '../../src/db/embedded-postgres.js';
 import { pgErrorCode } from '../../src/db/errors.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
 import { TEST_ONLY_ENV } from '../helpers/test-env.js';
@@ -101,6 +122,46 @@ describe('the embedded PostgreSQL', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o701);
     expect(statSync(path.dirname(dir)).mode).toBe(above);
     expect(logs.join('\n')).toContain(`pass through ${dir}`);
+  });
+
+  it.runIf(isRoot)('runs binaries the system user cannot reach (a checkout in a 0700 folder) from a root-owned copy, made once', () => {
+    const closed = dataDir();
+    chmodSync(closed, 0o700);
+    const root = path.join(closed, 'package');
+    mkdirSync(path.join(root, 'native', 'bin'), { recursive: true });
+    mkdirSync(path.join(root, 'native', 'lib'));
+    writeFileSync(path.join(root, 'native', 'bin', 'postgres'), `#!/bin/sh\n# ${closed}\n`, { mode: 0o755 });
+    writeFileSync(path.join(root, 'native', 'bin', 'initdb'), '#!/bin/sh\n', { mode: 0o755 });
+    writeFileSync(path.join(root, 'native', 'lib', 'libpq.so.5.17'), 'library');
+    symlinkSync('libpq.so.5.17', path.join(root, 'native', 'lib', 'libpq.so.5'));
+    const binaries = {
+      root,
+      bin: path.join(root, 'native', 'bin'),
+      postgres: path.join(root, 'native', 'bin', 'postgres'),
+      initdb: path.join(root, 'native', 'bin', 'initdb'),
+    };
+    const logs: string[] = [];
+    const account = clusterAccount(() => {});
+    const staged = reachableBinaries(binaries, account, (line) => logs.push(line));
+    dirs.push(staged.root);
+    expect(staged.root.startsWith(closed)).toBe(false);
+    expect(readFileSync(staged.postgres, 'utf8')).toContain(closed);
+    expect(statSync(staged.postgres).mode & 0o755).toBe(0o755);
+    expect(readlinkSync(path.join(staged.root, 'native', 'lib', 'libpq.so.5'))).toBe('libpq.so.5.17');
+    expect(statSync(staged.root).uid).toBe(0);
+    expect(logs).toHaveLength(1);
+    // Made once: the next start uses the same copy.
+    expect(reachableBinaries(binaries, account, (line) => logs.push(line))).toEqual(staged);
+    expect(logs).toHaveLength(1);
+    // A copy others may write is not trusted: it is made again.
+    chmodSync(staged.root, 0o777);
+    expect(reachableBinaries(binaries, account, (line) => logs.push(line))).toEqual(staged);
+    expect(logs).toHaveLength(2);
+    expect(lstatSync(staged.root).mode & 0o022).toBe(0);
+    // Binaries the system user can reach are used where they are.
+    const open = { ...binaries };
+    chmodSync(closed, 0o755);
+    expect(reachableBinaries(open, account, () => {})).toEqual(open);
   });
 
   it.runIf(isRoot)('refuses a DATA_DIR the system user cannot reach, naming the folder', async () => {
