@@ -59,4 +59,14 @@ else
   say "installed node $installed into $target"
 fi
 
+# npm takes its global config from <node's prefix>/etc/npmrc, so once this node comes first on PATH
+# the machine's global npmrc (a registry mirror, a cafile for a proxy's certificate) would be
+# ignored; point ours at it (docs/architecture.md#node-and-dependencies).
+machine_npmrc=$(npm config get globalconfig 2>/dev/null || true)
+if [[ -n $machine_npmrc && $machine_npmrc != "$target"/* && -f $machine_npmrc && ! -e $target/etc/npmrc ]]; then
+  mkdir -p "$target/etc"
+  ln -s "$machine_npmrc" "$target/etc/npmrc"
+  say "npm on this node reads the machine's global npmrc ($machine_npmrc)"
+fi
+
 printf 'export PATH="%s/bin:$PATH"\n' "$target"
