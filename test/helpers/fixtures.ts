@@ -9,10 +9,10 @@ import { departments, desks, equipment, reports, reservations, rooms } from '../
 /**
  * Room names are unique within a department and desk names within a room
  * (docs/behaviour.md#names-of-rooms-and-desks): a room or desk without a name given gets one of
- * its own ("Room 7", "Desk 12"), numbered in the order of creation in this process.
+ * its own ("Room #7", "Desk #12"), numbered in the order of creation in this process.
  */
 let unnamed = 0;
-const defaultName = (what: string) => `${what} ${++unnamed}`;
+const defaultName = (what: string) => `${what} #${++unnamed}`;
 
 type DepartmentRow = typeof departments.$inferSelect;
 type RoomRow = typeof rooms.$inferSelect;
