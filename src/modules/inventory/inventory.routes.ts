@@ -436,7 +436,13 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
         },
       },
       // The typed provider does not follow a body given per content type: its shapes are said here.
-      async (request) => ({ desks: await inventory.importDesks(request.params as RoomParamsType, request.body as string) }),
+      async (request) => {
+        // Another media type the service reads (JSON), or no body at all, is not a CSV file.
+        if (typeof request.body !== 'string' || !/^text\/csv\b/i.test(request.headers['content-type'] ?? '')) {
+          throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as a text/csv body');
+        }
+        return { desks: await inventory.importDesks(request.params as RoomParamsType, request.body) };
+      },
     );
   });
 

@@ -159,6 +159,9 @@ describe('several desks at once', () => {
     expect((many.rows as RowError[])[0]).toMatchObject({ line: 502, reason: 'TOO_MANY_ROWS' });
     expectProblem(await csv(room.id, Buffer.from([0x6e, 0x61, 0x6d, 0x65, 0x0a, 0xff, 0xfe])), 400, 'INVALID_ENCODING');
     expectProblem(await csv(room.id, 'name\nA\n', s.admin, 'text/plain'), 415);
+    // JSON is read by the service, but it is not a CSV file; nor is no body at all.
+    expectProblem(await csv(room.id, '"name\\nA"', s.admin, 'application/json'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectProblem(await s.t.request({ method: 'POST', url: `${desksUrl(departmentId, room.id)}/import`, token: s.admin }), 415, 'UNSUPPORTED_MEDIA_TYPE');
     expectProblem(await csv(room.id, 'name\nA\n', s.user), 403, 'FORBIDDEN');
     expect(await countRows(s.db, 'desks', { column: 'room_id', value: room.id })).toBe(0);
   });
