@@ -37,7 +37,6 @@ export function parseCsv(text: string): CsvRecord[] {
     while (!ended) {
       if (position >= body.length) {
         if (quoted) throw new CsvError(start, 'a quoted field is not closed');
-        ended = true;
         position++;
         break;
       }

@@ -97,7 +97,8 @@ export interface BrokenRule {
 export interface ImportRowError {
   line: number;
   column: string;
-  reason: 'MISSING' | 'TOO_LONG' | 'UNKNOWN_TYPE' | 'REPEATED_IN_IMPORT' | 'NAME_TAKEN' | 'UNKNOWN_COLUMN' | 'TOO_MANY_COLUMNS' | 'TOO_MANY_ROWS' | 'UNCLOSED_QUOTE';
+  reason:
+    'MISSING' | 'TOO_LONG' | 'UNKNOWN_TYPE' | 'REPEATED_IN_IMPORT' | 'NAME_TAKEN' | 'UNKNOWN_COLUMN' | 'TOO_MANY_COLUMNS' | 'TOO_MANY_ROWS' | 'UNCLOSED_QUOTE';
   message: string;
 }
 

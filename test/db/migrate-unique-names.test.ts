@@ -80,11 +80,12 @@ describe('migration 0020 with repeated names', () => {
       d5: 'D1',
     });
 
-    const insertTwin = db.execute(
-      sql`insert into rooms (department_id, name) values ('00000000-0000-4000-8000-000000000001', 'aTLAS')`,
-    );
+    const insertTwin = db.execute(sql`insert into rooms (department_id, name) values ('00000000-0000-4000-8000-000000000001', 'aTLAS')`);
     await expect(insertTwin).rejects.toThrow();
-    const indexes = await queryRows<{ indexname: string }>(db, sql`select indexname from pg_indexes where indexname in ('rooms_department_name_key', 'desks_room_name_key') order by 1`);
+    const indexes = await queryRows<{ indexname: string }>(
+      db,
+      sql`select indexname from pg_indexes where indexname in ('rooms_department_name_key', 'desks_room_name_key') order by 1`,
+    );
     expect(indexes.map((row) => row.indexname)).toEqual(['desks_room_name_key', 'rooms_department_name_key']);
   });
 });

@@ -99,7 +99,10 @@ describe('what a newcomer meets', () => {
     expect(await admin.locator('.lead').textContent()).toBe('Hello Admin.');
     await axeAtBothWidths(admin, 'Find a desk without offices (admin)');
     await admin.getByRole('button', { name: 'Add a sample office' }).click();
-    await admin.getByRole('heading', { name: /^Sample office/ }).first().waitFor();
+    await admin
+      .getByRole('heading', { name: /^Sample office/ })
+      .first()
+      .waitFor();
     // Item 6: the office's time zone, from the browser, on the office's page.
     await admin.getByRole('heading', { name: 'Time zone and check-in' }).waitFor();
     await expect.poll(() => admin.getByLabel('Time zone', { exact: true }).inputValue()).toBe(BROWSER_TIME_ZONE);
@@ -161,7 +164,9 @@ describe('what a newcomer meets', () => {
       buffer: Buffer.from('name,type\nC-1,FLEX\n,FLEX\nrow 2,FIXED\n'),
     });
     await admin.getByText('Nothing was added. Line 3: the desk has no name. Line 4: the room already has a desk "Row 2".').waitFor();
-    await admin.getByLabel('Or import a CSV file').setInputFiles({ name: 'desks.csv', mimeType: 'text/csv', buffer: Buffer.from('name;type\nC-1;\nC-2;FIXED\n') });
+    await admin
+      .getByLabel('Or import a CSV file')
+      .setInputFiles({ name: 'desks.csv', mimeType: 'text/csv', buffer: Buffer.from('name;type\nC-1;\nC-2;FIXED\n') });
     await admin.getByText('2 desks have been added.').waitFor();
     const room = await api<{ desks: { name: string; type: string }[] }>('GET', `/api/departments/${sample.id}/rooms/${quiet.id}`);
     expect(room.desks.map((desk) => `${desk.name} ${desk.type}`)).toEqual([
@@ -188,7 +193,12 @@ describe('what a newcomer meets', () => {
     const [os1, os2] = [open.desks.find((desk) => desk.name === 'OS-1')!, open.desks.find((desk) => desk.name === 'OS-2')!];
     const nina = (await api<{ content: { id: string; email: string }[] }>('GET', '/api/users?size=100')).content.find((person) => person.email === USER.email)!;
     const now = Date.now();
-    await api('POST', '/api/reservation', { deskId: os1.id, userId: nina.id, startTime: new Date(now - 60_000).toISOString(), endTime: new Date(now + 3_600_000).toISOString() });
+    await api('POST', '/api/reservation', {
+      deskId: os1.id,
+      userId: nina.id,
+      startTime: new Date(now - 60_000).toISOString(),
+      endTime: new Date(now + 3_600_000).toISOString(),
+    });
 
     const user = await app.tab();
     await signIn(user, app.baseUrl, USER.email, USER.own);
@@ -205,7 +215,10 @@ describe('what a newcomer meets', () => {
 
     // The repeat dialog words the service's bound, not Ajv's "count must be <= 260".
     await user.goto(`${app.baseUrl}/`);
-    await user.getByRole('button', { name: /^Repeat desk/ }).first().click();
+    await user
+      .getByRole('button', { name: /^Repeat desk/ })
+      .first()
+      .click();
     const dialog = user.getByRole('dialog');
     await dialog.getByLabel('Times').fill('300');
     await dialog.getByRole('button', { name: 'Show the dates' }).click();

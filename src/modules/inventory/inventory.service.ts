@@ -140,9 +140,7 @@ export function desksOfCsv(text: string): DeskToAdd[] {
   const columns = header.fields.map((field) => field.trim().toLowerCase());
   const unknown = columns.map((column, index) => ({ column, index })).filter(({ column }) => column !== 'name' && column !== 'type');
   const nameAt = columns.indexOf('name');
-  const problems: ImportRowError[] = unknown.map(({ column }) =>
-    rowError(header.line, column, 'UNKNOWN_COLUMN', 'the columns are name and, optionally, type'),
-  );
+  const problems: ImportRowError[] = unknown.map(({ column }) => rowError(header.line, column, 'UNKNOWN_COLUMN', 'the columns are name and, optionally, type'));
   if (nameAt < 0) problems.push(rowError(header.line, 'name', 'MISSING', 'the header line names no column "name"'));
   if (problems.length > 0) throw new AppError('IMPORT_INVALID', 'The header line is not name,type', { rows: problems });
   const typeAt = columns.indexOf('type');
@@ -349,41 +347,46 @@ export class InventoryService {
     if (items.length > MAX_DESKS_AT_ONCE) {
       throw invalid('desks', `at most ${MAX_DESKS_AT_ONCE} desks at once; this has ${items.length}`);
     }
-    return this.db.transaction(async (tx) => {
-      const repository = new InventoryRepository(tx);
-      if (!(await repository.findRoom(path))) throw roomNotFound(path);
-      const problems: ImportRowError[] = [];
-      const seen = new Map<string, number>();
-      const desks: { name: string; type: DeskDto['type'] }[] = [];
-      for (const item of items) {
-        const name = item.name.trim();
-        const rawType = (item.type ?? '').trim().toUpperCase();
-        if (name.length === 0) problems.push(rowError(item.line, 'name', 'MISSING', 'the desk has no name'));
-        else if (name.length > SHORT_TEXT_MAX) problems.push(rowError(item.line, 'name', 'TOO_LONG', `a name has at most ${SHORT_TEXT_MAX} characters`));
-        else if (seen.has(name.toLowerCase())) {
-          problems.push(rowError(item.line, 'name', 'REPEATED_IN_IMPORT', `"${name}" is also on line ${seen.get(name.toLowerCase())}`));
-        } else seen.set(name.toLowerCase(), item.line);
-        if (rawType !== '' && rawType !== 'FLEX' && rawType !== 'FIXED') problems.push(rowError(item.line, 'type', 'UNKNOWN_TYPE', 'the type is FLEX or FIXED (empty: FLEX)'));
-        desks.push({ name, type: rawType === 'FIXED' ? 'FIXED' : 'FLEX' });
-      }
-      const taken = await repository.takenDeskNames(path.roomId, [...seen.keys()]);
-      for (const item of items) {
-        const existing = taken.get(item.name.trim().toLowerCase());
-        if (existing !== undefined && seen.get(item.name.trim().toLowerCase()) === item.line) {
-          problems.push(rowError(item.line, 'name', 'NAME_TAKEN', `the room already has a desk "${existing}"`));
+    return this.db
+      .transaction(async (tx) => {
+        const repository = new InventoryRepository(tx);
+        if (!(await repository.findRoom(path))) throw roomNotFound(path);
+        const problems: ImportRowError[] = [];
+        const seen = new Map<string, number>();
+        const desks: { name: string; type: DeskDto['type'] }[] = [];
+        for (const item of items) {
+          const name = item.name.trim();
+          const rawType = (item.type ?? '').trim().toUpperCase();
+          if (name.length === 0) problems.push(rowError(item.line, 'name', 'MISSING', 'the desk has no name'));
+          else if (name.length > SHORT_TEXT_MAX) problems.push(rowError(item.line, 'name', 'TOO_LONG', `a name has at most ${SHORT_TEXT_MAX} characters`));
+          else if (seen.has(name.toLowerCase())) {
+            problems.push(rowError(item.line, 'name', 'REPEATED_IN_IMPORT', `"${name}" is also on line ${seen.get(name.toLowerCase())}`));
+          } else seen.set(name.toLowerCase(), item.line);
+          if (rawType !== '' && rawType !== 'FLEX' && rawType !== 'FIXED')
+            problems.push(rowError(item.line, 'type', 'UNKNOWN_TYPE', 'the type is FLEX or FIXED (empty: FLEX)'));
+          desks.push({ name, type: rawType === 'FIXED' ? 'FIXED' : 'FLEX' });
         }
-      }
-      if (problems.length > 0) {
-        problems.sort((a, b) => a.line - b.line);
-        throw new AppError('IMPORT_INVALID', `${problems.length} ${problems.length === 1 ? 'row is' : 'rows are'} not valid; nothing was added`, { rows: problems });
-      }
-      const added = await repository.insertDesks(path.roomId, desks, this.clock.now());
-      return added.map((desk) => ({ ...desk, roomId: path.roomId, departmentId: path.departmentId }));
-    }).catch((error: unknown) => {
-      // A room deleted, or a name taken, between the checks and the insert.
-      if (isForeignKeyViolation(error)) throw roomNotFound(path);
-      throw nameTaken(error, undefined) ?? error;
-    });
+        const taken = await repository.takenDeskNames(path.roomId, [...seen.keys()]);
+        for (const item of items) {
+          const existing = taken.get(item.name.trim().toLowerCase());
+          if (existing !== undefined && seen.get(item.name.trim().toLowerCase()) === item.line) {
+            problems.push(rowError(item.line, 'name', 'NAME_TAKEN', `the room already has a desk "${existing}"`));
+          }
+        }
+        if (problems.length > 0) {
+          problems.sort((a, b) => a.line - b.line);
+          throw new AppError('IMPORT_INVALID', `${problems.length} ${problems.length === 1 ? 'row is' : 'rows are'} not valid; nothing was added`, {
+            rows: problems,
+          });
+        }
+        const added = await repository.insertDesks(path.roomId, desks, this.clock.now());
+        return added.map((desk) => ({ ...desk, roomId: path.roomId, departmentId: path.departmentId }));
+      })
+      .catch((error: unknown) => {
+        // A room deleted, or a name taken, between the checks and the insert.
+        if (isForeignKeyViolation(error)) throw roomNotFound(path);
+        throw nameTaken(error, undefined) ?? error;
+      });
   }
 
   /** A CSV file of desks (header `name,type`), added to the room as addDesks does. */

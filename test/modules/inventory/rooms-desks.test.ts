@@ -6,7 +6,6 @@ import {
   DESK_KEYS,
   ROOM_KEYS,
   UNKNOWN_ID,
-  byId,
   countRows,
   departmentUrl,
   deskUrl,

@@ -95,7 +95,12 @@ describe('a password an admin sets (docs/behaviour.md#passwords-chosen-by-someon
 
       // An admin who sets their own password through the users route chose it.
       const admin = await t.login(ADMIN_EMAIL, 'admin-password-1');
-      const own2 = await t.request({ method: 'PUT', url: `/api/users/${admin.userId}/password`, token: admin.accessToken, payload: { password: 'admin-password-2' } });
+      const own2 = await t.request({
+        method: 'PUT',
+        url: `/api/users/${admin.userId}/password`,
+        token: admin.accessToken,
+        payload: { password: 'admin-password-2' },
+      });
       expect(own2.statusCode).toBe(204);
       expect(await mustChange(t, ADMIN_EMAIL)).toBe(false);
     } finally {
@@ -220,7 +225,12 @@ describe('a caller who must change their password', () => {
 
   it('may not keep the generated password: the same one again is 400 PASSWORD_UNCHANGED, and it stays held back', async () => {
     const { email, pair } = await flaggedAdmin();
-    const same = await t.request({ method: 'PUT', url: '/api/self/password', token: pair.accessToken, payload: { currentPassword: PASSWORD, newPassword: PASSWORD } });
+    const same = await t.request({
+      method: 'PUT',
+      url: '/api/self/password',
+      token: pair.accessToken,
+      payload: { currentPassword: PASSWORD, newPassword: PASSWORD },
+    });
     expectProblem(same, 400, 'PASSWORD_UNCHANGED');
     expect(await mustChange(t, email)).toBe(true);
     expectProblem(await t.request({ method: 'GET', url: '/api/users', token: pair.accessToken }), 403, 'PASSWORD_CHANGE_REQUIRED');

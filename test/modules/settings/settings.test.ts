@@ -4,7 +4,14 @@ import { insertDeskInNewRoom } from '../../helpers/fixtures.js';
 
 /** GET /api/settings: the limits a client needs before it sends anything (docs/api.md#limits). */
 
-const SETTINGS_KEYS = ['imageMaxBytes', 'imageMaxPixels', 'imageTypes', 'passwordChangeAfterAdminSet', 'reservationHorizonSeconds', 'reservationMaxLengthSeconds'];
+const SETTINGS_KEYS = [
+  'imageMaxBytes',
+  'imageMaxPixels',
+  'imageTypes',
+  'passwordChangeAfterAdminSet',
+  'reservationHorizonSeconds',
+  'reservationMaxLengthSeconds',
+];
 
 describe('GET /api/settings', () => {
   describe('with the default configuration', () => {

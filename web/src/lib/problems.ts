@@ -199,7 +199,8 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   RESERVATION_CONFLICT: (problem) => {
     const ranges = conflictRanges(problem);
     // Whose reservation is in the way decides the sentence (docs/errors.md, `reason`).
-    if (problem.reason === 'USER_OVERLAP') return `You already have a booking at that time${ranges ? ` (${ranges})` : ''}. Change or cancel it under My reservations.`;
+    if (problem.reason === 'USER_OVERLAP')
+      return `You already have a booking at that time${ranges ? ` (${ranges})` : ''}. Change or cancel it under My reservations.`;
     return `That time is already booked${ranges ? ` (${ranges})` : ''}.`;
   },
   RESERVATION_LIMIT_REACHED: (problem) =>

@@ -73,13 +73,7 @@ export function ManyDesks({ departmentId, roomId }: { departmentId: string; room
         <div className="field-row field-row-end">
           <TextField label="Name before the number" value={prefix} maxLength={190} onChange={(event) => setPrefix(event.target.value)} />
           <TextField label="First number" inputMode="numeric" value={first} onChange={(event) => setFirst(event.target.value)} />
-          <TextField
-            label="Number of desks"
-            inputMode="numeric"
-            value={count}
-            onChange={(event) => setCount(event.target.value)}
-            error={patternProblem}
-          />
+          <TextField label="Number of desks" inputMode="numeric" value={count} onChange={(event) => setCount(event.target.value)} error={patternProblem} />
           <SelectField label="Type of these desks" value={type} onChange={(event) => setType(event.target.value as 'FLEX' | 'FIXED')}>
             {DESK_TYPE_CHOICES.map((option) => (
               <option key={option.value} value={option.value}>

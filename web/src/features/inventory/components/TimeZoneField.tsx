@@ -3,7 +3,8 @@ import { SelectField } from '../../../components/ui.js';
 import { browserZone } from '../../../lib/time.js';
 
 /** Every IANA zone this browser knows, UTC first; the service checks the name again (docs/behaviour.md#office-time-zone). */
-const KNOWN: string[] = typeof Intl.supportedValuesOf === 'function' ? ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')] : ['UTC'];
+const KNOWN: string[] =
+  typeof Intl.supportedValuesOf === 'function' ? ['UTC', ...Intl.supportedValuesOf('timeZone').filter((zone) => zone !== 'UTC')] : ['UTC'];
 
 /** The choices: the known zones, plus the browser's and the office's current one if the list lacks them. */
 export function timeZoneChoices(current?: string): string[] {

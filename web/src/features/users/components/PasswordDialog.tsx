@@ -25,7 +25,10 @@ export function PasswordDialog({ user, onClose, onSaved }: { user: User; onClose
         className="stack"
       >
         {failure && <Alert kind="error">{failure}</Alert>}
-        <NewPasswordField {...form.field('password')} note={`Tell it to ${user.firstName} in a safe way.${mustReplace ? ` ${user.firstName} will be asked to choose their own at the next sign-in.` : ''}`} />
+        <NewPasswordField
+          {...form.field('password')}
+          note={`Tell it to ${user.firstName} in a safe way.${mustReplace ? ` ${user.firstName} will be asked to choose their own at the next sign-in.` : ''}`}
+        />
         <TextField label="Repeat the password" type="password" autoComplete="new-password" {...form.field('confirm')} />
         <FormButtons className="dialog-actions" cancelLabel="Later" onCancel={onClose} busy={setting.isPending} busyLabel="Saving…">
           Set the password
