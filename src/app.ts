@@ -258,7 +258,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     },
     app.log,
   );
-  const users = new UsersService(db, clock, throttle, passwords);
+  const users = new UsersService(db, clock, throttle, passwords, config.PASSWORD_CHANGE_AFTER_ADMIN_SET);
   const sessions = new SessionsService(db, clock);
   // One queue for every image decode of this process (avatars and department images alike).
   const decodes = new DecodeQueue(config.IMAGE_DECODE_MEMORY);

@@ -152,6 +152,11 @@ const specs = {
     parse: text({ max: 200, pattern: EMAIL, hint: 'must be an e-mail address' }),
   },
   ADMIN_PASSWORD: { doc: 'Password of the first admin created from ADMIN_EMAIL (8 to 256 characters).', parse: text({ min: 8, max: 256 }) },
+  PASSWORD_CHANGE_AFTER_ADMIN_SET: {
+    doc: 'A password an admin sets for someone else must be replaced by that person at their next sign-in, as a generated one is (docs/behaviour.md#passwords-chosen-by-someone-else). false: it may be kept.',
+    default: 'true',
+    parse: boolean,
+  },
   JWT_SECRET: {
     doc: 'Secret (at least 32 characters) that signs tokens. Unset: a random secret is generated once and kept in the database, shared by every server process.',
     parse: text({ min: 32, max: 1024 }),

@@ -42,6 +42,8 @@ describe('loadConfig', () => {
       expect(config.RESERVATION_MAX_LENGTH).toBe(24 * 3_600_000);
       expect(config.RESERVATION_HORIZON).toBe(90 * 86_400_000);
       expect(config.RESERVATION_ONE_PER_USER).toBe(true);
+      // docs/behaviour.md#passwords-chosen-by-someone-else: on unless turned off.
+      expect(config.PASSWORD_CHANGE_AFTER_ADMIN_SET).toBe(true);
       expect(config.EXPENSIVE_CONCURRENCY_PER_USER).toBe(3);
       expect(config.AVATAR_MAX_PIXELS).toBe(16_000_000);
       expect(config.IMAGE_DECODE_MEMORY).toBe(64 * 1024 * 1024);

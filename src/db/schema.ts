@@ -222,7 +222,8 @@ export const rooms = pgTable(
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
   },
-  (t) => [index('rooms_department_idx').on(t.departmentId, t.name, t.id)],
+  // Room names are unique within their department, ignoring case (docs/behaviour.md#names-of-rooms-and-desks).
+  (t) => [index('rooms_department_idx').on(t.departmentId, t.name, t.id), uniqueIndex('rooms_department_name_key').on(t.departmentId, sql`lower(${t.name})`)],
 );
 
 export const desks = pgTable(
@@ -237,7 +238,8 @@ export const desks = pgTable(
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
   },
-  (t) => [index('desks_room_idx').on(t.roomId, t.name, t.id)],
+  // Desk names are unique within their room, ignoring case (docs/behaviour.md#names-of-rooms-and-desks).
+  (t) => [index('desks_room_idx').on(t.roomId, t.name, t.id), uniqueIndex('desks_room_name_key').on(t.roomId, sql`lower(${t.name})`)],
 );
 
 export const equipment = pgTable(

@@ -8,6 +8,8 @@ export const catalogue = {
   MALFORMED_JSON: { status: 400, title: 'The request body is not valid JSON' },
   INVALID_ENCODING: { status: 400, title: 'Text in the request is not valid UTF-8' },
   INVALID_CURRENT_PASSWORD: { status: 400, title: 'The current password is wrong' },
+  PASSWORD_UNCHANGED: { status: 400, title: 'The new password must differ from the current one' },
+  IMPORT_INVALID: { status: 400, title: 'Rows of the import are not valid; nothing was added' },
   RESERVATION_NOT_ALLOWED: { status: 400, title: 'The reservation breaks a booking rule' },
   INVALID_RESET_TOKEN: { status: 400, title: 'The link is invalid, used or expired; ask for a new one' },
   OIDC_STATE_INVALID: { status: 400, title: 'This single sign-on attempt is unknown, used, expired or from another browser; start again' },
@@ -28,6 +30,8 @@ export const catalogue = {
   ROUTE_NOT_FOUND: { status: 404, title: 'No such operation' },
   OIDC_ALREADY_LINKED: { status: 409, title: 'This identity or this account is already linked' },
   EMAIL_TAKEN: { status: 409, title: 'The e-mail address is already in use' },
+  NAME_TAKEN: { status: 409, title: 'Another room of this department, or desk of this room, has this name (ignoring case)' },
+  INSTALL_NOT_EMPTY: { status: 409, title: 'Sample data is loaded only into an install without offices' },
   LAST_ADMIN: { status: 409, title: 'The last enabled admin cannot be removed, disabled, demoted or made a directory user' },
   DIRECTORY_USER: { status: 409, title: 'The password of a directory user is managed by the directory' },
   RESERVATION_CONFLICT: { status: 409, title: 'The time range collides with another reservation' },
@@ -75,9 +79,38 @@ export interface OccurrenceConflict {
   reason: OccurrenceConflictReason;
 }
 
+/** Why a booking collided (RESERVATION_CONFLICT): the desk is taken then, or its owner already holds another reservation then. */
+export type ConflictReason = OccurrenceConflictReason;
+
+/**
+ * The booking rule a USER's reservation breaks (RESERVATION_NOT_ALLOWED), for clients to word
+ * (docs/errors.md): its name, the limit in seconds where there is one, and the occurrence's date
+ * when it was one of a series.
+ */
+export interface BrokenRule {
+  name: 'END_IN_PAST' | 'START_IN_PAST' | 'TOO_LONG' | 'TOO_SHORT' | 'TOO_FAR_AHEAD';
+  seconds?: number;
+  date?: string;
+}
+
+/** One refused row of an import (IMPORT_INVALID): its line (CSV) or position (1-based), the column, and why. */
+export interface ImportRowError {
+  line: number;
+  column: string;
+  reason:
+    'MISSING' | 'TOO_LONG' | 'UNKNOWN_TYPE' | 'REPEATED_IN_IMPORT' | 'NAME_TAKEN' | 'UNKNOWN_COLUMN' | 'TOO_MANY_COLUMNS' | 'TOO_MANY_ROWS' | 'UNCLOSED_QUOTE';
+  message: string;
+}
+
 export interface ProblemExtras {
   errors?: FieldError[];
   conflicts?: { startTime: string; endTime: string }[];
+  /** RESERVATION_CONFLICT: whose reservation is in the way. */
+  reason?: ConflictReason;
+  /** RESERVATION_NOT_ALLOWED: which rule, with its figure. */
+  rule?: BrokenRule;
+  /** IMPORT_INVALID: every row refused. */
+  rows?: ImportRowError[];
   /** The occurrences of a recurring series that could not be booked, and why (SERIES_CONFLICT). */
   occurrences?: OccurrenceConflict[];
   /** What keeps a department, room or desk from being deleted (HAS_DEPENDENTS). */

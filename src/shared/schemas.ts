@@ -35,6 +35,34 @@ export const Problem = Type.Object(
     conflicts: Type.Optional(
       Type.Array(Type.Object({ startTime: Timestamp(), endTime: Timestamp() }), { description: 'Time ranges that collided (reservation conflicts).' }),
     ),
+    reason: Type.Optional(
+      Type.String({
+        description: 'RESERVATION_CONFLICT: DESK_RESERVED (the desk is taken then) or USER_OVERLAP (the owner already has a reservation then).',
+      }),
+    ),
+    rule: Type.Optional(
+      Type.Object(
+        {
+          name: Type.String({ description: 'END_IN_PAST, START_IN_PAST, TOO_LONG, TOO_SHORT or TOO_FAR_AHEAD.' }),
+          seconds: Type.Optional(Type.Integer({ minimum: 0, description: 'The limit of TOO_LONG, TOO_SHORT and TOO_FAR_AHEAD, in seconds.' })),
+          date: Type.Optional(Type.String({ format: 'date', description: 'The local date of the occurrence of a series that breaks it.' })),
+        },
+        { description: 'The booking rule broken (RESERVATION_NOT_ALLOWED).' },
+      ),
+    ),
+    rows: Type.Optional(
+      Type.Array(
+        Type.Object({
+          line: Type.Integer({ minimum: 1, description: 'The line of the CSV file (the header is line 1), or the 1-based position in a JSON list.' }),
+          column: Type.String({ description: 'The column (member) refused.' }),
+          reason: Type.String({
+            description: 'MISSING, TOO_LONG, UNKNOWN_TYPE, REPEATED_IN_IMPORT, NAME_TAKEN, UNKNOWN_COLUMN, TOO_MANY_COLUMNS, TOO_MANY_ROWS or UNCLOSED_QUOTE.',
+          }),
+          message: Type.String(),
+        }),
+        { description: 'Every row an import refused (IMPORT_INVALID); nothing was added.' },
+      ),
+    ),
     occurrences: Type.Optional(
       Type.Array(
         Type.Object({

@@ -6,6 +6,14 @@ import { departments, desks, equipment, reports, reservations, rooms } from '../
  * reports without going through (or depending on) those routes. Every helper answers the row.
  */
 
+/**
+ * Room names are unique within a department and desk names within a room
+ * (docs/behaviour.md#names-of-rooms-and-desks): a room or desk without a name given gets one of
+ * its own ("Room #7", "Desk #12"), numbered in the order of creation in this process.
+ */
+let unnamed = 0;
+const defaultName = (what: string) => `${what} #${++unnamed}`;
+
 type DepartmentRow = typeof departments.$inferSelect;
 type RoomRow = typeof rooms.$inferSelect;
 type DeskRow = typeof desks.$inferSelect;
@@ -24,7 +32,7 @@ export async function insertDepartment(db: Database, values: Partial<typeof depa
 export async function insertRoom(db: Database, departmentId: string, values: Partial<typeof rooms.$inferInsert> = {}): Promise<RoomRow> {
   const [row] = await db
     .insert(rooms)
-    .values({ departmentId, name: 'Room', ...values })
+    .values({ departmentId, name: defaultName('Room'), ...values })
     .returning();
   return row!;
 }
@@ -32,7 +40,7 @@ export async function insertRoom(db: Database, departmentId: string, values: Par
 export async function insertDesk(db: Database, roomId: string, values: Partial<typeof desks.$inferInsert> = {}): Promise<DeskRow> {
   const [row] = await db
     .insert(desks)
-    .values({ roomId, name: 'Desk', ...values })
+    .values({ roomId, name: defaultName('Desk'), ...values })
     .returning();
   return row!;
 }

@@ -91,11 +91,13 @@ describe('messages for people', () => {
     expect(problemMessage(problem(503, 'SERVER_BUSY', { retryAfter: 1 }))).toMatch(/busy\. Try again in 1 second/);
   });
 
-  it('passes on the rule a refused booking broke, as one sentence', () => {
-    expect(problemMessage(problem(400, 'RESERVATION_NOT_ALLOWED', { detail: 'A reservation may last at most 24 h.' }))).toBe(
-      'This booking is not allowed: A reservation may last at most 24 h.',
+  it('words the rule a refused booking broke itself; without `rule`, a general sentence, never the detail', () => {
+    expect(problemMessage(problem(400, 'RESERVATION_NOT_ALLOWED', { detail: 'endTime makes the reservation longer than the 24 hours allowed' }))).toBe(
+      'This booking is not allowed by the booking rules.',
     );
-    expect(problemMessage(problem(400, 'RESERVATION_NOT_ALLOWED'))).toBe('This booking is not allowed: it breaks a booking rule.');
+    expect(problemMessage(problem(400, 'RESERVATION_NOT_ALLOWED', { rule: { name: 'START_IN_PAST' } }))).toBe(
+      'This booking would start in the past; choose a later time.',
+    );
   });
 
   it('names the colliding range of a conflict in local time', () => {
@@ -185,5 +187,50 @@ describe('a booking that lost the race', () => {
     expect(bookingConflictMessage(conflict, true)).toBe(
       'You already have a booking at that time (Wed, 15 May 2030, 09:00–12:00). Change or cancel it under My reservations.',
     );
+  });
+});
+
+// Issue 26, item 9: what people read comes from codes and structured members, never the service's detail.
+describe('messages worded from structured members', () => {
+  it('a walk-in or booking refused because of one of your own reservations says so (reason USER_OVERLAP)', () => {
+    const conflicts = [{ startTime: '2030-05-15T07:00:00Z', endTime: '2030-05-15T10:00:00Z' }];
+    const own = problemMessage(toProblem(409, { code: 'RESERVATION_CONFLICT', reason: 'USER_OVERLAP', conflicts, detail: 'raw' }));
+    expect(own).toMatch(/^You already have a booking at that time \(Wed, 15 May 2030, 09:00–12:00\)/);
+    expect(problemMessage(toProblem(409, { code: 'RESERVATION_CONFLICT', reason: 'DESK_RESERVED', conflicts }))).toMatch(/^That time is already booked/);
+    // The reason wins over the state of the list.
+    expect(bookingConflictMessage(problem(409, 'RESERVATION_CONFLICT', { reason: 'USER_OVERLAP' }), false)).toMatch(/^You already have a booking/);
+    expect(bookingConflictMessage(problem(409, 'RESERVATION_CONFLICT', { reason: 'DESK_RESERVED' }), true)).toMatch(/^Sorry, someone else got this desk/);
+  });
+
+  it('a booking rule is worded from `rule`, not from the detail', () => {
+    const far = toProblem(400, {
+      code: 'RESERVATION_NOT_ALLOWED',
+      detail: 'startTime lies more than 90 days ahead (the occurrence on 2030-06-04)',
+      rule: { name: 'TOO_FAR_AHEAD', seconds: 90 * 86_400, date: '2030-06-04' },
+    });
+    const text = problemMessage(far);
+    expect(text).toBe('You can book at most 90 days ahead. The date Tue, 4 Jun 2030 is one of them. Choose fewer times or an earlier end.');
+    expect(text).not.toContain('startTime');
+    expect(problemMessage(toProblem(400, { code: 'RESERVATION_NOT_ALLOWED', rule: { name: 'TOO_LONG', seconds: 86_400 } }))).toBe(
+      'A booking may last at most 24 hours.',
+    );
+    expect(problemMessage(toProblem(400, { code: 'RESERVATION_NOT_ALLOWED', detail: 'startTime lies in the past' }))).not.toContain('startTime');
+  });
+
+  it("Ajv's bounds read as words: a repeat of 300 times", () => {
+    const tooMany = toProblem(400, { code: 'VALIDATION_FAILED', errors: [{ field: 'rule.count', message: 'must be <= 260' }] });
+    expect(problemMessage(tooMany)).toBe('Please check: Number of times may be at most 260.');
+  });
+
+  it('an import names its refused lines; a taken name and the same password have sentences of their own', () => {
+    const rows = [
+      { line: 3, column: 'name', reason: 'MISSING', message: 'the desk has no name' },
+      { line: 8, column: 'name', reason: 'NAME_TAKEN', message: 'the room already has a desk "E-9"' },
+    ];
+    expect(problemMessage(toProblem(400, { code: 'IMPORT_INVALID', rows }))).toBe(
+      'Nothing was added. Line 3: the desk has no name. Line 8: the room already has a desk "E-9".',
+    );
+    expect(problemMessage(problem(409, 'NAME_TAKEN'))).toMatch(/^This name is taken/);
+    expect(problemMessage(problem(400, 'PASSWORD_UNCHANGED'))).toBe('Choose a new password other than the current one.');
   });
 });

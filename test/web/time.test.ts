@@ -2,7 +2,19 @@
 process.env.TZ = 'Europe/Berlin';
 
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatRange, formatUtcDay, formatWait, isoToLocalWindow, localToIso, tomorrowWindow, windowToIso } from '../../web/src/lib/time.js';
+import {
+  formatDateTime,
+  formatDay,
+  formatRange,
+  formatRangeIn,
+  formatTimeIn,
+  formatUtcDay,
+  formatWait,
+  isoToLocalWindow,
+  localToIso,
+  tomorrowWindow,
+  windowToIso,
+} from '../../web/src/lib/time.js';
 
 describe('local time ↔ UTC', () => {
   it('sends local wall-clock times as UTC instants, by the offset of that date', () => {
@@ -76,5 +88,16 @@ describe('formatting', () => {
     expect(formatWait(60)).toBe('1 minute');
     expect(formatWait(61)).toBe('2 minutes');
     expect(formatWait(900)).toBe('15 minutes');
+  });
+});
+
+// The desk page shows the office's time, not the browser's (docs/behaviour.md#office-time-zone).
+describe('times in an office zone', () => {
+  it('formats in the zone given, whatever the process zone', () => {
+    expect(formatTimeIn('2030-01-21T17:00:00Z', 'Europe/Berlin')).toBe('18:00');
+    expect(formatTimeIn('2030-01-21T17:00:00Z', 'America/New_York')).toBe('12:00');
+    expect(formatRangeIn('2030-01-21T08:00:00Z', '2030-01-21T17:00:00Z', 'Europe/Berlin')).toBe('Mon, 21 Jan 2030, 09:00–18:00');
+    expect(formatRangeIn('2030-01-21T20:00:00Z', '2030-01-22T01:00:00Z', 'Asia/Tokyo')).toBe('Tue, 22 Jan 2030, 05:00–10:00');
+    expect(formatDay('2030-06-04')).toBe('Tue, 4 Jun 2030');
   });
 });

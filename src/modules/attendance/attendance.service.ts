@@ -294,7 +294,10 @@ export class AttendanceService {
       async () => {
         const now = this.clock.now();
         if (await this.repository.occupiedAt(deskId, now)) {
-          throw new AppError('RESERVATION_CONFLICT', 'The desk is taken right now', { conflicts: await this.conflicts({ deskId }, now) });
+          throw new AppError('RESERVATION_CONFLICT', 'The desk is taken right now', {
+            conflicts: await this.conflicts({ deskId }, now),
+            reason: 'DESK_RESERVED',
+          });
         }
         const end = await this.walkInEnd(caller, place, now);
         return { userId: caller.user.id, deskId, startTime: now, endTime: end, type: 'shared' };

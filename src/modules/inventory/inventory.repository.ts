@@ -324,6 +324,45 @@ export class InventoryRepository {
     return row!.id;
   }
 
+  /**
+   * Adds several desks to a room in one statement (docs/behaviour.md#adding-many-desks-at-once);
+   * answers them in the order given. A name taken meanwhile fails the whole statement (unique index).
+   */
+  async insertDesks(roomId: string, values: DeskInsert[], now: Date): Promise<{ id: string; name: string; type: DeskDto['type'] }[]> {
+    if (values.length === 0) return [];
+    const rows = await this.db
+      .insert(desks)
+      .values(values.map((value) => ({ ...value, roomId, createdAt: now, modifiedAt: now })))
+      .returning({ id: desks.id, name: desks.name, type: desks.type });
+    const byName = new Map(rows.map((row) => [row.name, row]));
+    return values.map((value) => byName.get(value.name)!);
+  }
+
+  /** Which of these names (compared in lower case) desks of the room already have, as they are written there. */
+  async takenDeskNames(roomId: string, names: string[]): Promise<Map<string, string>> {
+    if (names.length === 0) return new Map();
+    const lowered = [...new Set(names.map((name) => name.toLowerCase()))];
+    const rows = await this.db
+      .select({ name: desks.name })
+      .from(desks)
+      .where(and(eq(desks.roomId, roomId), inArray(sql`lower(${desks.name})`, lowered)));
+    return new Map(rows.map((row) => [row.name.toLowerCase(), row.name]));
+  }
+
+  /** Whether any department exists. */
+  async anyDepartment(): Promise<boolean> {
+    const [row] = await this.db.select({ id: departments.id }).from(departments).limit(1);
+    return row !== undefined;
+  }
+
+  /**
+   * Holds, until the transaction ends, the lock every loading of sample data takes, so that two
+   * admins loading at once load once (docs/behaviour.md#an-empty-install).
+   */
+  async lockSampleData(): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(hashtext('deskbook.sample-data'))`);
+  }
+
   /** Changes the desk if it is on the path; answers its id, or undefined. */
   async updateDesk(path: DeskParams, patch: DeskPatch, now: Date): Promise<string | undefined> {
     const [row] = await this.db

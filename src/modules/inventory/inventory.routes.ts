@@ -1,6 +1,8 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NoContent, problemResponses } from '../../shared/schemas.js';
 import {
+  AddDesksBody,
+  AddedDesks,
   CreateDepartmentBody,
   CreateDeskBody,
   CreateEquipmentBody,
@@ -27,7 +29,9 @@ import {
   UpdateEquipmentBody,
   UpdateRoomBody,
 } from './inventory.schemas.js';
-import type { InventoryService } from './inventory.service.js';
+import { MAX_DESKS_AT_ONCE, MAX_IMPORT_BYTES, type InventoryService } from './inventory.service.js';
+import { AppError } from '../../shared/errors.js';
+import type { RoomParams as RoomParamsType } from './inventory.schemas.js';
 
 const DEPARTMENTS = '/api/departments';
 const DEPARTMENT = `${DEPARTMENTS}/:departmentId`;
@@ -41,7 +45,12 @@ const EQUIPMENT_ITEM = `${EQUIPMENT}/:equipmentId`;
 const PATH_NOTE = 'Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.';
 const ADMIN_NOTE = 'Admins only (403 for users).';
 const PARTIAL_NOTE = 'Members left out keep their value.';
-const NAMES_NOTE = 'Names are trimmed and need not be unique.';
+const NAMES_NOTE =
+  'Names are trimmed. A room name is unique within its department, a desk name within its room, ignoring case: another one with the same name is 409 NAME_TAKEN (docs/behaviour.md#names-of-rooms-and-desks).';
+const ADD_MANY_NOTE =
+  `All or none (docs/behaviour.md#adding-many-desks-at-once): at most ${MAX_DESKS_AT_ONCE} desks; each name present, at most 200 characters, not twice in the list and not already in the room (ignoring case); type FLEX or FIXED (empty: FLEX). ` +
+  'Any refused row makes it 400 IMPORT_INVALID, whose `rows` lists every refused row with its `line`, `column`, `reason` and `message`; nothing is added. Answers the desks added.';
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 const FORCE_NOTE =
   'Without `force=true`, 409 HAS_DEPENDENTS (its `dependents` member counts what is in the way: rooms, desks, equipment, futureReservations) while anything listed here remains; with it, everything beneath is deleted too ' +
   '(reservations of its desks included, past and future). Reservations that have ended never block: they are deleted with their desk. ' +
@@ -376,5 +385,80 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       await inventory.deleteEquipment(request.params);
       return reply.code(204).send();
     },
+  );
+
+  // ---- several desks at once, and sample data -------------------------------------------------
+
+  app.post(
+    `${DESKS}/batch`,
+    {
+      config: { role: 'ADMIN' },
+      schema: {
+        tags: ['Desk'],
+        summary: 'Add several desks to a room',
+        description: `${ADMIN_NOTE} ${ADD_MANY_NOTE} ${PATH_NOTE}`,
+        params: RoomParams,
+        body: AddDesksBody,
+        response: { 200: AddedDesks, ...problemResponses(404, 409) },
+      },
+    },
+    async (request) => ({
+      desks: await inventory.addDesks(
+        request.params,
+        request.body.desks.map((desk, index) => ({ line: index + 1, name: desk.name, type: desk.type })),
+      ),
+    }),
+  );
+
+  await app.register(async (csv) => {
+    // Only this route reads CSV; a file larger than MAX_IMPORT_BYTES is 413 before it is read whole.
+    csv.addContentTypeParser('text/csv', { parseAs: 'buffer', bodyLimit: MAX_IMPORT_BYTES }, (_request, body, done) => {
+      try {
+        done(null, utf8.decode(body as Buffer));
+      } catch {
+        done(new AppError('INVALID_ENCODING', 'The CSV file is not valid UTF-8'), undefined);
+      }
+    });
+    csv.post(
+      `${DESKS}/import`,
+      {
+        config: { role: 'ADMIN' },
+        schema: {
+          tags: ['Desk'],
+          summary: 'Import desks into a room from a CSV file',
+          description:
+            `${ADMIN_NOTE} A \`text/csv\` body (UTF-8, at most ${MAX_IMPORT_BYTES / 1024} KB, larger is 413): a header line naming the columns \`name\` and, optionally, \`type\` (any order and case), then one desk per line; ` +
+            'fields separated by commas (or semicolons when the header has no comma), quoted with double quotes where needed. `line` in `rows` is the line of the file (the header is line 1). ' +
+            `${ADD_MANY_NOTE} ${PATH_NOTE}`,
+          params: RoomParams,
+          body: { content: { 'text/csv': { schema: Type.String({ description: 'The CSV file.' }) } } },
+          response: { 200: AddedDesks, ...problemResponses(404, 409, 413, 415) },
+        },
+      },
+      // The typed provider does not follow a body given per content type: its shapes are said here.
+      async (request) => {
+        // Another media type the service reads (JSON), or no body at all, is not a CSV file.
+        if (typeof request.body !== 'string' || !/^text\/csv\b/i.test(request.headers['content-type'] ?? '')) {
+          throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as a text/csv body');
+        }
+        return { desks: await inventory.importDesks(request.params as RoomParamsType, request.body) };
+      },
+    );
+  });
+
+  app.post(
+    '/api/sample-data',
+    {
+      config: { role: 'ADMIN' },
+      schema: {
+        tags: ['Department'],
+        summary: 'Load the sample office into an empty install',
+        description:
+          `${ADMIN_NOTE} Adds one sample office (location "Sample office") with two rooms, nine desks (one of them FIXED) and their equipment, so a new install can be tried at once; no people, no reservations. ` +
+          'Only while no office exists: otherwise 409 INSTALL_NOT_EMPTY (so it is loaded at most once; two at once load it once). Answers the office (docs/behaviour.md#an-empty-install).',
+        response: { 200: DepartmentWithRooms, ...problemResponses(409) },
+      },
+    },
+    async () => inventory.loadSampleData(),
   );
 };

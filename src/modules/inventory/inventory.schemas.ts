@@ -174,3 +174,19 @@ export const CreateEquipmentBody = Type.Object(
 export type CreateEquipmentBody = Static<typeof CreateEquipmentBody>;
 export const UpdateEquipmentBody = Type.Partial(CreateEquipmentBody, { additionalProperties: false });
 export type UpdateEquipmentBody = Static<typeof UpdateEquipmentBody>;
+
+/** Several desks at once (docs/behaviour.md#adding-many-desks-at-once). */
+export const AddDesksBody = Type.Object(
+  {
+    desks: Type.Array(CreateDeskBody, {
+      minItems: 1,
+      maxItems: 500,
+      description: 'The desks to add, 1 to 500; all or none. A refused entry is named in `rows` by its 1-based position (`line`).',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type AddDesksBody = Static<typeof AddDesksBody>;
+
+export const AddedDesks = Type.Object({ desks: Type.Array(Desk, { description: 'The desks added, in the order given.' }) }, { title: 'AddedDesks' });
+export type AddedDesksDto = Static<typeof AddedDesks>;

@@ -1,7 +1,8 @@
 import type { Database } from '../../db/client.js';
-import { pgErrorCode, PG } from '../../db/errors.js';
+import { pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
-import { AppError, invalid, notFound } from '../../shared/errors.js';
+import { AppError, invalid, notFound, type ImportRowError } from '../../shared/errors.js';
+import { CsvError, parseCsv } from '../../shared/csv.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { SHORT_TEXT_MAX } from '../../shared/schemas.js';
 import { isUuid } from '../../shared/text.js';
@@ -19,6 +20,7 @@ import {
   type RoomRow,
 } from './inventory.repository.js';
 import { toDepartmentDto, toRoomDto } from './inventory.mappers.js';
+import { SAMPLE_DEPARTMENT, SAMPLE_ROOMS } from './inventory.sample.js';
 import {
   EQUIPMENT_TYPES,
   MAX_FILTER_VALUES,
@@ -91,6 +93,65 @@ function hasDependents(what: string, dependents: Dependents): AppError {
 }
 
 const isForeignKeyViolation = (error: unknown) => pgErrorCode(error) === PG.FOREIGN_KEY_VIOLATION;
+
+/**
+ * The unique indexes of migration 0020 (docs/behaviour.md#names-of-rooms-and-desks): a room name
+ * within its department, a desk name within its room, ignoring case. 409 NAME_TAKEN naming it.
+ */
+function nameTaken(error: unknown, name: string | undefined): AppError | undefined {
+  if (pgErrorCode(error) !== PG.UNIQUE_VIOLATION) return undefined;
+  const constraint = pgConstraint(error);
+  const what = constraint === 'rooms_department_name_key' ? 'room' : constraint === 'desks_room_name_key' ? 'desk' : undefined;
+  if (!what) return undefined;
+  const where = what === 'room' ? 'this department' : 'this room';
+  const named = name === undefined ? 'the same name' : `the name "${name}"`;
+  return new AppError('NAME_TAKEN', `Another ${what} of ${where} already has ${named} (names are compared ignoring case)`, {
+    errors: [{ field: 'name', message: `is taken by another ${what} of ${where}` }],
+  });
+}
+
+/** At most this many desks in one batch or import. */
+export const MAX_DESKS_AT_ONCE = 500;
+/** The largest CSV file an import takes, in bytes. */
+export const MAX_IMPORT_BYTES = 64 * 1024;
+
+/** A desk to add, with where it came from (the CSV line, or the position in a JSON batch). */
+export interface DeskToAdd {
+  line: number;
+  name: string;
+  type: string | undefined;
+}
+
+const rowError = (line: number, column: string, reason: ImportRowError['reason'], message: string): ImportRowError => ({ line, column, reason, message });
+
+/** The desks of a CSV import: a header naming the columns `name` and, optionally, `type` (any order, any case). */
+export function desksOfCsv(text: string): DeskToAdd[] {
+  let records;
+  try {
+    records = parseCsv(text);
+  } catch (error) {
+    if (error instanceof CsvError) {
+      throw new AppError('IMPORT_INVALID', `Line ${error.line}: ${error.message}`, { rows: [rowError(error.line, '', 'UNCLOSED_QUOTE', error.message)] });
+    }
+    throw error;
+  }
+  const [header, ...rows] = records;
+  if (!header) throw new AppError('IMPORT_INVALID', 'The file is empty', { rows: [rowError(1, 'name', 'MISSING', 'the header line (name,type) is missing')] });
+  const columns = header.fields.map((field) => field.trim().toLowerCase());
+  const unknown = columns.map((column, index) => ({ column, index })).filter(({ column }) => column !== 'name' && column !== 'type');
+  const nameAt = columns.indexOf('name');
+  const problems: ImportRowError[] = unknown.map(({ column }) => rowError(header.line, column, 'UNKNOWN_COLUMN', 'the columns are name and, optionally, type'));
+  if (nameAt < 0) problems.push(rowError(header.line, 'name', 'MISSING', 'the header line names no column "name"'));
+  if (problems.length > 0) throw new AppError('IMPORT_INVALID', 'The header line is not name,type', { rows: problems });
+  const typeAt = columns.indexOf('type');
+  const tooWide = rows.filter((row) => row.fields.length > columns.length);
+  if (tooWide.length > 0) {
+    throw new AppError('IMPORT_INVALID', `Line ${tooWide[0]!.line} has more fields than the header`, {
+      rows: tooWide.map((row) => rowError(row.line, '', 'TOO_MANY_COLUMNS', `has ${row.fields.length} fields; the header has ${columns.length}`)),
+    });
+  }
+  return rows.map((row) => ({ line: row.line, name: row.fields[nameAt] ?? '', type: typeAt < 0 ? undefined : row.fields[typeAt] }));
+}
 
 const departmentNotFound = (id: string) => notFound('Department', id);
 const roomNotFound = (path: RoomParams) => notFound('Room', `${path.roomId} of department ${path.departmentId}`);
@@ -183,7 +244,7 @@ export class InventoryService {
       return toRoomDto(row, []);
     } catch (error) {
       if (isForeignKeyViolation(error)) throw departmentNotFound(path.departmentId);
-      throw error;
+      throw nameTaken(error, body.name.trim()) ?? error;
     }
   }
 
@@ -195,7 +256,7 @@ export class InventoryService {
       return await this.withDesks(row);
     } catch (error) {
       if (isForeignKeyViolation(error)) throw invalid('departmentId', 'no department has this id');
-      throw error;
+      throw nameTaken(error, patch.name) ?? error;
     }
   }
 
@@ -241,7 +302,7 @@ export class InventoryService {
     } catch (error) {
       // The room was deleted between the check and the insert.
       if (isForeignKeyViolation(error)) throw roomNotFound(path);
-      throw error;
+      throw nameTaken(error, body.name.trim()) ?? error;
     }
   }
 
@@ -257,7 +318,7 @@ export class InventoryService {
       });
     } catch (error) {
       if (isForeignKeyViolation(error)) throw invalid('roomId', 'no room has this id');
-      throw error;
+      throw nameTaken(error, patch.name) ?? error;
     }
   }
 
@@ -272,6 +333,103 @@ export class InventoryService {
       const dependents = await repository.dependents({ deskId: path.deskId }, this.clock.now());
       if (dependents.equipment > 0 || dependents.futureReservations > 0) throw hasDependents(`Desk ${path.deskId}`, dependents);
       await repository.deleteDesk(path);
+    });
+  }
+
+  /**
+   * Adds several desks to a room at once, all or none (docs/behaviour.md#adding-many-desks-at-once):
+   * every row is checked first (name present and at most SHORT_TEXT_MAX characters, type FLEX or
+   * FIXED or empty for FLEX, no name twice in the list nor already in the room, ignoring case), and
+   * any refusal is one 400 IMPORT_INVALID listing every refused row; then one insert adds them.
+   */
+  async addDesks(path: RoomParams, items: DeskToAdd[]): Promise<DeskDto[]> {
+    if (items.length === 0) throw new AppError('IMPORT_INVALID', 'There is no desk to add', { rows: [rowError(1, 'name', 'MISSING', 'no desk to add')] });
+    if (items.length > MAX_DESKS_AT_ONCE) {
+      throw invalid('desks', `at most ${MAX_DESKS_AT_ONCE} desks at once; this has ${items.length}`);
+    }
+    return this.db
+      .transaction(async (tx) => {
+        const repository = new InventoryRepository(tx);
+        if (!(await repository.findRoom(path))) throw roomNotFound(path);
+        const problems: ImportRowError[] = [];
+        const seen = new Map<string, number>();
+        const desks: { name: string; type: DeskDto['type'] }[] = [];
+        for (const item of items) {
+          const name = item.name.trim();
+          const rawType = (item.type ?? '').trim().toUpperCase();
+          if (name.length === 0) problems.push(rowError(item.line, 'name', 'MISSING', 'the desk has no name'));
+          else if (name.length > SHORT_TEXT_MAX) problems.push(rowError(item.line, 'name', 'TOO_LONG', `a name has at most ${SHORT_TEXT_MAX} characters`));
+          else if (seen.has(name.toLowerCase())) {
+            problems.push(rowError(item.line, 'name', 'REPEATED_IN_IMPORT', `"${name}" is also on line ${seen.get(name.toLowerCase())}`));
+          } else seen.set(name.toLowerCase(), item.line);
+          if (rawType !== '' && rawType !== 'FLEX' && rawType !== 'FIXED')
+            problems.push(rowError(item.line, 'type', 'UNKNOWN_TYPE', 'the type is FLEX or FIXED (empty: FLEX)'));
+          desks.push({ name, type: rawType === 'FIXED' ? 'FIXED' : 'FLEX' });
+        }
+        const taken = await repository.takenDeskNames(path.roomId, [...seen.keys()]);
+        for (const item of items) {
+          const existing = taken.get(item.name.trim().toLowerCase());
+          if (existing !== undefined && seen.get(item.name.trim().toLowerCase()) === item.line) {
+            problems.push(rowError(item.line, 'name', 'NAME_TAKEN', `the room already has a desk "${existing}"`));
+          }
+        }
+        if (problems.length > 0) {
+          problems.sort((a, b) => a.line - b.line);
+          throw new AppError('IMPORT_INVALID', `${problems.length} ${problems.length === 1 ? 'row is' : 'rows are'} not valid; nothing was added`, {
+            rows: problems,
+          });
+        }
+        const added = await repository.insertDesks(path.roomId, desks, this.clock.now());
+        return added.map((desk) => ({ ...desk, roomId: path.roomId, departmentId: path.departmentId }));
+      })
+      .catch((error: unknown) => {
+        // A room deleted, or a name taken, between the checks and the insert.
+        if (isForeignKeyViolation(error)) throw roomNotFound(path);
+        throw nameTaken(error, undefined) ?? error;
+      });
+  }
+
+  /** A CSV file of desks (header `name,type`), added to the room as addDesks does. */
+  async importDesks(path: RoomParams, text: string): Promise<DeskDto[]> {
+    const items = desksOfCsv(text);
+    if (items.length > MAX_DESKS_AT_ONCE) {
+      throw new AppError('IMPORT_INVALID', `At most ${MAX_DESKS_AT_ONCE} desks at once; this file has ${items.length}`, {
+        rows: [rowError(items[MAX_DESKS_AT_ONCE]!.line, '', 'TOO_MANY_ROWS', `at most ${MAX_DESKS_AT_ONCE} rows; this is one more`)],
+      });
+    }
+    return this.addDesks(path, items);
+  }
+
+  // ---- sample data ----------------------------------------------------------------------------
+
+  /**
+   * Loads the sample office (inventory.sample.ts) into an install that has no office yet
+   * (docs/behaviour.md#an-empty-install): 409 INSTALL_NOT_EMPTY otherwise, so it happens at most
+   * once, and two admins loading at once load it once (they wait on one lock).
+   */
+  async loadSampleData(): Promise<DepartmentWithRoomsDto> {
+    const now = this.clock.now();
+    return this.db.transaction(async (tx) => {
+      const repository = new InventoryRepository(tx);
+      await repository.lockSampleData();
+      if (await repository.anyDepartment()) {
+        throw new AppError('INSTALL_NOT_EMPTY', 'Offices exist already; sample data is loaded only into an install without offices');
+      }
+      const department = await repository.insertDepartment(SAMPLE_DEPARTMENT, now);
+      const roomIds: string[] = [];
+      for (const sample of SAMPLE_ROOMS) {
+        const room = await repository.insertRoom(department.id, { name: sample.name, available: true }, now);
+        roomIds.push(room.id);
+        const desks = await repository.insertDesks(
+          room.id,
+          sample.desks.map(({ name, type }) => ({ name, type })),
+          now,
+        );
+        for (const [index, desk] of desks.entries()) {
+          for (const item of sample.desks[index]!.equipment) await repository.insertEquipment(desk.id, item, now);
+        }
+      }
+      return toDepartmentDto(department, roomIds);
     });
   }
 

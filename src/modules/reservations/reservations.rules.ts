@@ -1,4 +1,4 @@
-import { AppError, invalid } from '../../shared/errors.js';
+import { AppError, invalid, type BrokenRule } from '../../shared/errors.js';
 import type { BookableDesk } from './reservations.repository.js';
 
 /**
@@ -28,22 +28,52 @@ export function describeDuration(ms: number): string {
   return `${Math.round(ms / 60_000)} minutes`;
 }
 
-export const ruleBroken = (field: string, message: string) => new AppError('RESERVATION_NOT_ALLOWED', `${field} ${message}`, { errors: [{ field, message }] });
+/** A USER rule a range breaks: the field it is about, the words of `detail`, and the rule clients word themselves (docs/errors.md). */
+export interface RuleBreach {
+  field: 'startTime' | 'endTime';
+  message: string;
+  rule: BrokenRule;
+}
 
-/** Which USER rule a range breaks, as [field, message], or undefined when it keeps them all (start < end is checked apart). */
-export function userRuleBroken(rules: ReservationRules, now: Date, startTime: Date, endTime: Date, startMoved = true): [string, string] | undefined {
+/** 400 RESERVATION_NOT_ALLOWED with the field and the rule broken (`rule`, with the occurrence's date for a series). */
+export const ruleBroken = (breach: RuleBreach, date?: string) => {
+  const message = date === undefined ? breach.message : `${breach.message} (the occurrence on ${date})`;
+  return new AppError('RESERVATION_NOT_ALLOWED', `${breach.field} ${message}`, {
+    errors: [{ field: breach.field, message }],
+    rule: date === undefined ? breach.rule : { ...breach.rule, date },
+  });
+};
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** Which USER rule a range breaks, or undefined when it keeps them all (start < end is checked apart). */
+export function userRuleBroken(rules: ReservationRules, now: Date, startTime: Date, endTime: Date, startMoved = true): RuleBreach | undefined {
   const nowMs = now.getTime();
-  if (endTime.getTime() <= nowMs) return ['endTime', 'lies in the past'];
-  if (startMoved && startTime.getTime() < nowMs - START_GRACE_MS) return ['startTime', 'lies in the past'];
+  if (endTime.getTime() <= nowMs) return { field: 'endTime', message: 'lies in the past', rule: { name: 'END_IN_PAST' } };
+  if (startMoved && startTime.getTime() < nowMs - START_GRACE_MS) return { field: 'startTime', message: 'lies in the past', rule: { name: 'START_IN_PAST' } };
   if (endTime.getTime() - startTime.getTime() > rules.maxLengthMs) {
-    return ['endTime', `makes the reservation longer than the ${describeDuration(rules.maxLengthMs)} allowed`];
+    return {
+      field: 'endTime',
+      message: `makes the reservation longer than the ${describeDuration(rules.maxLengthMs)} allowed`,
+      rule: { name: 'TOO_LONG', seconds: seconds(rules.maxLengthMs) },
+    };
   }
   // Leaving a started reservation early (its end moved, not its start) may make it shorter.
   const leavingEarly = !startMoved && startTime.getTime() <= nowMs;
   if (endTime.getTime() - startTime.getTime() < rules.minLengthMs && !leavingEarly) {
-    return ['endTime', `makes the reservation shorter than the ${describeDuration(rules.minLengthMs)} required`];
+    return {
+      field: 'endTime',
+      message: `makes the reservation shorter than the ${describeDuration(rules.minLengthMs)} required`,
+      rule: { name: 'TOO_SHORT', seconds: seconds(rules.minLengthMs) },
+    };
   }
-  if (startTime.getTime() > nowMs + rules.horizonMs) return ['startTime', `lies more than ${describeDuration(rules.horizonMs)} ahead`];
+  if (startTime.getTime() > nowMs + rules.horizonMs) {
+    return {
+      field: 'startTime',
+      message: `lies more than ${describeDuration(rules.horizonMs)} ahead`,
+      rule: { name: 'TOO_FAR_AHEAD', seconds: seconds(rules.horizonMs) },
+    };
+  }
   return undefined;
 }
 

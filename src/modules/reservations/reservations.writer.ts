@@ -71,7 +71,7 @@ export class ReservationWriter {
     if (startTime >= endTime) throw invalid('endTime', 'must be after startTime');
     if (!admin) {
       const broken = userRuleBroken(rules, this.clock.now(), startTime, endTime, options.startMoved);
-      if (broken) throw ruleBroken(...broken);
+      if (broken) throw ruleBroken(broken);
     }
     const repository = new ReservationsRepository(this.db);
     const desk = ensureDeskBookable(await repository.findDesk(booking.deskId), admin);
@@ -97,7 +97,7 @@ export class ReservationWriter {
       const now = this.clock.now();
       for (const occurrence of occurrences) {
         const broken = userRuleBroken(rules, now, occurrence.startTime, occurrence.endTime);
-        if (broken) throw ruleBroken(broken[0], `${broken[1]} (the occurrence on ${occurrence.date})`);
+        if (broken) throw ruleBroken(broken, occurrence.date);
       }
     }
     const repository = new ReservationsRepository(this.db);
@@ -243,6 +243,6 @@ export class ReservationWriter {
     const when = conflicts.map((range) => `${range.startTime}–${range.endTime}`).join(', ');
     const who = context.userId === context.callerId ? 'You already have' : 'That user already has';
     const detail = sameUser ? `${who} a reservation at that time (${when})` : `The desk is already reserved at that time (${when})`;
-    return new AppError('RESERVATION_CONFLICT', detail, { conflicts });
+    return new AppError('RESERVATION_CONFLICT', detail, { conflicts, reason: sameUser ? 'USER_OVERLAP' : 'DESK_RESERVED' });
   }
 }

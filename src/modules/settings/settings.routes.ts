@@ -13,6 +13,7 @@ export function publishedSettings(config: Config): SettingsDto {
     // Rounded down, so a client that stays within them is never refused.
     reservationMaxLengthSeconds: Math.floor(config.RESERVATION_MAX_LENGTH / 1000),
     reservationHorizonSeconds: Math.floor(config.RESERVATION_HORIZON / 1000),
+    passwordChangeAfterAdminSet: config.PASSWORD_CHANGE_AFTER_ADMIN_SET,
   };
 }
 

@@ -13,6 +13,9 @@ export const Settings = Type.Object(
       minimum: 1,
       description: 'How far ahead of now a USER may start a reservation, in whole seconds (RESERVATION_HORIZON); admins are exempt.',
     }),
+    passwordChangeAfterAdminSet: Type.Boolean({
+      description: 'PASSWORD_CHANGE_AFTER_ADMIN_SET: whether a password an admin sets for someone else must be replaced by that person at their next sign-in.',
+    }),
   },
   { title: 'Settings', additionalProperties: false },
 );

@@ -16,7 +16,9 @@ export const GENERATED_ADMIN_EMAIL = 'admin@localhost';
 export async function ensureFirstAdmin(db: Database, options: { email?: string; password?: string }, log: FastifyBaseLogger, clock: Clock): Promise<void> {
   const users = new UsersRepository(db);
   if (await users.anyAdminExists()) return;
-  const base = { firstName: 'Deskbook', lastName: 'Admin', role: 'ADMIN' as const, enabled: true, ldap: false };
+  // "Admin" is what the web app greets them by ("Hello Admin") until they put their own name on
+  // their profile (docs/behaviour.md#an-empty-install); it was "Deskbook", greeted "Hello Deskbook".
+  const base = { firstName: 'Admin', lastName: 'Deskbook', role: 'ADMIN' as const, enabled: true, ldap: false };
   if (options.email !== undefined && options.password !== undefined) {
     const created = await users.insertIfAbsent({ ...base, email: options.email, passwordHash: await hashPassword(options.password) }, clock.now());
     if (created) log.info({ email: created.email }, 'created the first admin from ADMIN_EMAIL');

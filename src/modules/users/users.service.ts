@@ -27,6 +27,8 @@ export class UsersService {
     private readonly clock: Clock,
     private readonly throttle: LoginThrottle,
     private readonly links?: PasswordLinkMailer,
+    /** PASSWORD_CHANGE_AFTER_ADMIN_SET: a password an admin sets for someone else must be replaced at their next sign-in. */
+    private readonly changeAfterAdminSet = true,
   ) {}
 
   private get users() {
@@ -143,14 +145,20 @@ export class UsersService {
     return toUserDto(row, true);
   }
 
-  /** Admin sets a local user's password; that user's sessions are revoked (the admin's own current one is kept). */
+  /**
+   * Admin sets a local user's password; that user's sessions are revoked (the admin's own current
+   * one is kept). Someone else's password is known to the admin who typed it: that person must
+   * choose their own at the next sign-in, unless PASSWORD_CHANGE_AFTER_ADMIN_SET is off
+   * (docs/behaviour.md#passwords-chosen-by-someone-else). An admin setting their own chose it.
+   */
   async setPassword(caller: Caller, id: string, password: string): Promise<void> {
     const target = await this.users.findById(id);
     if (!target) throw notFound('User', id);
     if (target.ldap) throw new AppError('DIRECTORY_USER');
     const passwordHash = await hashPassword(password);
+    const mustChangePassword = id !== caller.user.id && this.changeAfterAdminSet;
     await this.db.transaction(async (tx) => {
-      await new UsersRepository(tx).update(id, { passwordHash, mustChangePassword: false }, this.clock.now());
+      await new UsersRepository(tx).update(id, { passwordHash, mustChangePassword }, this.clock.now());
       await revokeCredentials(tx, id, id === caller.user.id ? caller.sessionId : undefined);
     });
     // A fresh password: failed sign-ins against the old one no longer hold anyone up.
@@ -171,6 +179,13 @@ export class UsersService {
       throw new AppError('INVALID_CURRENT_PASSWORD', 'currentPassword is wrong', { errors: [{ field: 'currentPassword', message: 'is wrong' }] });
     }
     await this.throttle.passwordAccepted(user.email, clientAddress);
+    // A password printed in a log or typed by an admin is replaced by one only its owner knows
+    // (docs/behaviour.md#passwords-chosen-by-someone-else): the same one again is refused.
+    if (newPassword === currentPassword) {
+      throw new AppError('PASSWORD_UNCHANGED', 'newPassword is the current password; choose another one', {
+        errors: [{ field: 'newPassword', message: 'must differ from the current password' }],
+      });
+    }
     const passwordHash = await hashPassword(newPassword);
     await this.db.transaction(async (tx) => {
       await new UsersRepository(tx).update(user.id, { passwordHash, mustChangePassword: false }, this.clock.now());

@@ -218,8 +218,12 @@ describe('attendance', () => {
     expect(walkIn.statusCode).toBe(200);
     expect(walkIn.json()).toMatchObject({ startTime: '2030-01-21T10:00:00.000Z', endTime: '2030-01-21T17:00:00.000Z', attendance: { status: 'CHECKED_IN' } });
     // Taken now: 409 naming the range; and alice has a reservation now.
-    expectProblem(await t.request({ method: 'POST', url: `/api/desks/${desk.id}/walk-in`, token: bob.token }), 409, 'RESERVATION_CONFLICT');
-    expectProblem(await t.request({ method: 'POST', url: `/api/desks/${second.id}/walk-in`, token: alice.token }), 409, 'RESERVATION_CONFLICT');
+    // `reason` tells the two apart (docs/errors.md): the web app words "taken" and "you already have one" differently.
+    const taken = expectProblem(await t.request({ method: 'POST', url: `/api/desks/${desk.id}/walk-in`, token: bob.token }), 409, 'RESERVATION_CONFLICT');
+    expect(taken.reason).toBe('DESK_RESERVED');
+    const holding = expectProblem(await t.request({ method: 'POST', url: `/api/desks/${second.id}/walk-in`, token: alice.token }), 409, 'RESERVATION_CONFLICT');
+    expect(holding.reason).toBe('USER_OVERLAP');
+    expect(holding.conflicts).toEqual([{ startTime: '2030-01-21T10:00:00.000Z', endTime: '2030-01-21T17:00:00.000Z' }]);
     // Until the next reservation.
     const bobs = await t.request({ method: 'POST', url: `/api/desks/${second.id}/walk-in`, token: bob.token });
     expect(bobs.json()).toMatchObject({ endTime: '2030-01-21T13:00:00.000Z' });

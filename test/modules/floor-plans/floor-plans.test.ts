@@ -58,10 +58,10 @@ describe('floor plans', () => {
     await t?.database.dispose();
   });
 
-  async function office(deskNames = ['A', 'B', 'C']) {
+  async function office(deskNames = ['A', 'B', 'C'], roomName = 'Open space') {
     const db = t.database.handle.db;
     const department = await insertDepartment(db);
-    const room = await insertRoom(db, department.id, { name: 'Open space' });
+    const room = await insertRoom(db, department.id, { name: roomName });
     const deskRows = [];
     for (const name of deskNames) deskRows.push(await insertDesk(db, room.id, { name }));
     return { department, room, desks: deskRows };
@@ -177,7 +177,8 @@ describe('floor plans', () => {
     it('a deleted desk, a desk moved to another department and a room moved away leave the plan; a move within the department does not', async () => {
       const { department, room, desks } = await office(['A', 'B', 'C', 'D']);
       const otherRoomHere = await insertRoom(t.database.handle.db, department.id, { name: 'Quiet room' });
-      const elsewhere = await office(['X']);
+      // Another room name: room names are unique within a department (docs/behaviour.md#names-of-rooms-and-desks).
+      const elsewhere = await office(['X'], 'Far room');
       const { etag } = await readPlan(department.id);
       expect(
         (

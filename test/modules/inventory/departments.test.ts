@@ -60,10 +60,11 @@ describe('departments', () => {
       });
     });
 
-    it('lists the room ids of a department by room name, then id', async () => {
+    // Room names are unique within a department (docs/behaviour.md#names-of-rooms-and-desks): the name orders them.
+    it('lists the room ids of a department by room name', async () => {
       const department = await insertDepartment(s.db, { location: 'Rooms order' });
       const bravo = await insertRoom(s.db, department.id, { name: 'Bravo' });
-      const alphas = [await insertRoom(s.db, department.id, { name: 'Alpha' }), await insertRoom(s.db, department.id, { name: 'Alpha' })].sort(byId);
+      const alphas = [await insertRoom(s.db, department.id, { name: 'Alpha 2' }), await insertRoom(s.db, department.id, { name: 'Alpha 1' })].reverse();
       const other = await insertDepartment(s.db, { location: 'Rooms order' });
       await insertRoom(s.db, other.id, { name: 'Elsewhere' });
       const expected = [alphas[0]!.id, alphas[1]!.id, bravo.id];

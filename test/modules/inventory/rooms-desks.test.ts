@@ -6,7 +6,6 @@ import {
   DESK_KEYS,
   ROOM_KEYS,
   UNKNOWN_ID,
-  byId,
   countRows,
   departmentUrl,
   deskUrl,
@@ -54,12 +53,13 @@ describe('rooms', () => {
       expect(room.available).toBe(false);
     });
 
-    it('lists rooms with all their desks as Desk objects ordered by name, then id', async () => {
+    // Desk names are unique within a room (docs/behaviour.md#names-of-rooms-and-desks): the name orders them.
+    it('lists rooms with all their desks as Desk objects ordered by name', async () => {
       const department = await insertDepartment(s.db, { location: 'With desks' });
       const room = await insertRoom(s.db, department.id, { name: 'Full' });
       const empty = await insertRoom(s.db, department.id, { name: 'Empty' });
       const zulu = await insertDesk(s.db, room.id, { name: 'Zulu', type: 'FIXED' });
-      const alphas = [await insertDesk(s.db, room.id, { name: 'Alpha' }), await insertDesk(s.db, room.id, { name: 'Alpha' })].sort(byId);
+      const alphas = [await insertDesk(s.db, room.id, { name: 'Alpha 2' }), await insertDesk(s.db, room.id, { name: 'Alpha 1' })].reverse();
       const page = s.ok<Page<RoomBody>>(await s.get(roomsUrl(department.id), s.user));
       expectEnvelope(page);
       expect(page.content.map((item) => item.name)).toEqual(['Empty', 'Full']);
@@ -68,8 +68,8 @@ describe('rooms', () => {
       const desks = page.content[1]!.desks;
       for (const desk of desks) expect(sortedKeys(desk)).toEqual(DESK_KEYS);
       expect(desks).toEqual([
-        { id: alphas[0]!.id, name: 'Alpha', type: 'FLEX', roomId: room.id, departmentId: department.id },
-        { id: alphas[1]!.id, name: 'Alpha', type: 'FLEX', roomId: room.id, departmentId: department.id },
+        { id: alphas[0]!.id, name: 'Alpha 1', type: 'FLEX', roomId: room.id, departmentId: department.id },
+        { id: alphas[1]!.id, name: 'Alpha 2', type: 'FLEX', roomId: room.id, departmentId: department.id },
         { id: zulu.id, name: 'Zulu', type: 'FIXED', roomId: room.id, departmentId: department.id },
       ]);
       expect(s.ok<RoomBody>(await s.get(roomUrl(department.id, room.id), s.user)).desks).toEqual(desks);

@@ -168,6 +168,7 @@ describe('reservations', () => {
       expect(mine.statusCode).toBe(200);
       const response = await book(aliceToken, { deskId: desk.id, startTime: at(2 * DAY + HOUR), endTime: at(2 * DAY + 3 * HOUR) });
       const problem = expectProblem(response, 409, 'RESERVATION_CONFLICT');
+      expect(problem.reason).toBe('DESK_RESERVED');
       expect(Object.keys(problem.conflicts as object[][0] as object)).toEqual(['0']);
       expect((problem.conflicts as Record<string, string>[])[0]).toEqual({ startTime: at(2 * DAY), endTime: at(2 * DAY + 2 * HOUR) });
       expect(response.body).not.toContain(bob.id);
@@ -183,6 +184,7 @@ describe('reservations', () => {
       const second = await book(aliceToken, { deskId: two.id, startTime: at(3 * DAY + 3 * HOUR), endTime: at(3 * DAY + 6 * HOUR) });
       const problem = expectProblem(second, 409, 'RESERVATION_CONFLICT');
       expect(problem.detail).toMatch(/You already have a reservation/);
+      expect(problem.reason).toBe('USER_OVERLAP');
       expect(problem.conflicts).toEqual([{ startTime: at(3 * DAY), endTime: at(3 * DAY + 4 * HOUR) }]);
       // An admin booking for her meets the same rule, worded for a third person.
       const byAdmin = await book(admin, { deskId: two.id, startTime: at(3 * DAY + HOUR), endTime: at(3 * DAY + 2 * HOUR), userId: alice.id });
@@ -249,6 +251,7 @@ describe('reservations', () => {
       const past = { deskId: desk.id, startTime: at(-2 * DAY), endTime: at(-2 * DAY + HOUR) };
       const problem = expectProblem(await book(aliceToken, past), 400, 'RESERVATION_NOT_ALLOWED');
       expect(problem.errors?.[0]?.field).toBe('endTime');
+      expect(problem.rule).toEqual({ name: 'END_IN_PAST' });
       const started = { deskId: desk.id, startTime: at(-HOUR), endTime: at(HOUR) };
       expect(expectProblem(await book(aliceToken, started), 400, 'RESERVATION_NOT_ALLOWED').errors).toEqual([
         { field: 'startTime', message: 'lies in the past' },
@@ -266,6 +269,8 @@ describe('reservations', () => {
       const tooLong = await book(aliceToken, { deskId: desk.id, startTime: at(10 * DAY), endTime: at(11 * DAY + 1) });
       const problem = expectProblem(tooLong, 400, 'RESERVATION_NOT_ALLOWED');
       expect(problem.detail).toContain('24 hours');
+      // The rule, for clients to word (docs/errors.md).
+      expect(problem.rule).toEqual({ name: 'TOO_LONG', seconds: 86_400 });
       expect(problem.errors?.[0]?.field).toBe('endTime');
       const exactly = await book(aliceToken, { deskId: desk.id, startTime: at(10 * DAY), endTime: at(11 * DAY) });
       expect(exactly.statusCode, exactly.body).toBe(200);
@@ -342,7 +347,9 @@ describe('reservations', () => {
     it('a USER may start at most RESERVATION_HORIZON ahead (90 days by default); an admin further', async () => {
       const desk = await freshDesk();
       const far = await book(aliceToken, { deskId: desk.id, startTime: at(90 * DAY + 1), endTime: at(90 * DAY + HOUR) });
-      expect(expectProblem(far, 400, 'RESERVATION_NOT_ALLOWED').errors?.[0]?.field).toBe('startTime');
+      const farProblem = expectProblem(far, 400, 'RESERVATION_NOT_ALLOWED');
+      expect(farProblem.errors?.[0]?.field).toBe('startTime');
+      expect(farProblem.rule).toEqual({ name: 'TOO_FAR_AHEAD', seconds: 90 * 86_400 });
       const edge = await book(aliceToken, { deskId: desk.id, startTime: at(90 * DAY), endTime: at(90 * DAY + HOUR) });
       expect(edge.statusCode, edge.body).toBe(200);
       const byAdmin = await book(admin, { deskId: desk.id, startTime: at(200 * DAY), endTime: at(200 * DAY + HOUR) });

@@ -61,11 +61,62 @@ describe('the generated first admin', () => {
     const configured = await createTestApp();
     try {
       expect(await mustChange(configured, ADMIN_EMAIL)).toBe(false);
-      // Nor is a user an admin creates and gives a password.
-      await configured.createUser({ email: 'chosen.by.admin@example.test', password: 'admin-chosen-1' });
-      expect(await mustChange(configured, 'chosen.by.admin@example.test')).toBe(false);
     } finally {
       await configured.close();
+    }
+  });
+});
+
+describe('a password an admin sets (docs/behaviour.md#passwords-chosen-by-someone-else)', () => {
+  it("must be replaced by its owner at the next sign-in (the default); an admin's own need not", async () => {
+    const t = await createTestApp({ env: { PASSWORD_CHANGE_AFTER_ADMIN_SET: 'true' } });
+    try {
+      const user = await t.createUser({ email: 'chosen.by.admin@example.test', password: 'admin-chosen-1' });
+      expect(await mustChange(t, 'chosen.by.admin@example.test')).toBe(true);
+      const pair = await t.login('chosen.by.admin@example.test', 'admin-chosen-1');
+      expectProblem(await t.request({ method: 'GET', url: '/api/reservation', token: pair.accessToken }), 403, 'PASSWORD_CHANGE_REQUIRED');
+      // The password the admin typed is not one of the person's own.
+      const same = await t.request({
+        method: 'PUT',
+        url: '/api/self/password',
+        token: pair.accessToken,
+        payload: { currentPassword: 'admin-chosen-1', newPassword: 'admin-chosen-1' },
+      });
+      expect(expectProblem(same, 400, 'PASSWORD_UNCHANGED').errors).toEqual([{ field: 'newPassword', message: 'must differ from the current password' }]);
+      expect(await mustChange(t, user.email)).toBe(true);
+      const own = await t.request({
+        method: 'PUT',
+        url: '/api/self/password',
+        token: pair.accessToken,
+        payload: { currentPassword: 'admin-chosen-1', newPassword: 'my-very-own-1' },
+      });
+      expect(own.statusCode, own.body).toBe(204);
+      expect(await mustChange(t, user.email)).toBe(false);
+
+      // An admin who sets their own password through the users route chose it.
+      const admin = await t.login(ADMIN_EMAIL, 'admin-password-1');
+      const own2 = await t.request({
+        method: 'PUT',
+        url: `/api/users/${admin.userId}/password`,
+        token: admin.accessToken,
+        payload: { password: 'admin-password-2' },
+      });
+      expect(own2.statusCode).toBe(204);
+      expect(await mustChange(t, ADMIN_EMAIL)).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('may be kept when PASSWORD_CHANGE_AFTER_ADMIN_SET is false', async () => {
+    const t = await createTestApp({ env: { PASSWORD_CHANGE_AFTER_ADMIN_SET: 'false' } });
+    try {
+      await t.createUser({ email: 'kept@example.test', password: 'admin-chosen-1' });
+      expect(await mustChange(t, 'kept@example.test')).toBe(false);
+      const pair = await t.login('kept@example.test', 'admin-chosen-1');
+      expect((await t.request({ method: 'GET', url: '/api/reservation', token: pair.accessToken })).statusCode).toBe(200);
+    } finally {
+      await t.close();
     }
   });
 });
@@ -164,12 +215,27 @@ describe('a caller who must change their password', () => {
     expect((await t.request({ method: 'GET', url: '/api/users', token: (await t.login(email, 'my-own-choice-1')).accessToken })).statusCode).toBe(200);
   });
 
-  it('is let through once an admin has set its password', async () => {
+  it('is let through once an admin has set its password, with PASSWORD_CHANGE_AFTER_ADMIN_SET off (the suite runs so)', async () => {
     const { id, email } = await flaggedAdmin();
     const set = await t.request({ method: 'PUT', url: `/api/users/${id}/password`, token: await t.adminToken(), payload: { password: 'set-by-admin-1' } });
     expect(set.statusCode).toBe(204);
     expect(await mustChange(t, email)).toBe(false);
     expect((await t.request({ method: 'GET', url: '/api/users', token: (await t.login(email, 'set-by-admin-1')).accessToken })).statusCode).toBe(200);
+  });
+
+  it('may not keep the generated password: the same one again is 400 PASSWORD_UNCHANGED, and it stays held back', async () => {
+    const { email, pair } = await flaggedAdmin();
+    const same = await t.request({
+      method: 'PUT',
+      url: '/api/self/password',
+      token: pair.accessToken,
+      payload: { currentPassword: PASSWORD, newPassword: PASSWORD },
+    });
+    expectProblem(same, 400, 'PASSWORD_UNCHANGED');
+    expect(await mustChange(t, email)).toBe(true);
+    expectProblem(await t.request({ method: 'GET', url: '/api/users', token: pair.accessToken }), 403, 'PASSWORD_CHANGE_REQUIRED');
+    // The old password still signs in: nothing was changed.
+    expect((await t.login(email, PASSWORD)).accessToken).toBeTruthy();
   });
 
   it('stays held back by a refused password change', async () => {

@@ -294,6 +294,7 @@ describe('recurring reservations', () => {
       // 90 days ahead ends on 2 June: the 14th Tuesday lies beyond it.
       const far = expectProblem(await create(token, { ...base, rule: { frequency: 'WEEKLY', count: 14 } }), 400, 'RESERVATION_NOT_ALLOWED');
       expect(far.errors).toEqual([{ field: 'startTime', message: 'lies more than 90 days ahead (the occurrence on 2030-06-04)' }]);
+      expect(far.rule).toEqual({ name: 'TOO_FAR_AHEAD', seconds: 90 * 86_400, date: '2030-06-04' });
       expect((await created(token, { ...base, rule: { frequency: 'WEEKLY', count: 13 } })).occurrences).toHaveLength(13);
       const long = { ...base, deskId: (await freshDesk()).id, endTime: '2030-03-06T10:00:00Z', rule: { frequency: 'WEEKLY', count: 2 } };
       expectProblem(await create(token, long), 400, 'RESERVATION_NOT_ALLOWED');

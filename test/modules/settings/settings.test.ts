@@ -4,7 +4,14 @@ import { insertDeskInNewRoom } from '../../helpers/fixtures.js';
 
 /** GET /api/settings: the limits a client needs before it sends anything (docs/api.md#limits). */
 
-const SETTINGS_KEYS = ['imageMaxBytes', 'imageMaxPixels', 'imageTypes', 'reservationHorizonSeconds', 'reservationMaxLengthSeconds'];
+const SETTINGS_KEYS = [
+  'imageMaxBytes',
+  'imageMaxPixels',
+  'imageTypes',
+  'passwordChangeAfterAdminSet',
+  'reservationHorizonSeconds',
+  'reservationMaxLengthSeconds',
+];
 
 describe('GET /api/settings', () => {
   describe('with the default configuration', () => {
@@ -27,6 +34,8 @@ describe('GET /api/settings', () => {
         imageTypes: ['image/png', 'image/jpeg', 'image/webp'],
         reservationMaxLengthSeconds: 24 * 3600,
         reservationHorizonSeconds: 90 * 86_400,
+        // The suite turns it off (test/helpers/test-env.ts); the service's default is on (test/config.test.ts).
+        passwordChangeAfterAdminSet: false,
       });
     });
 
@@ -68,7 +77,13 @@ describe('GET /api/settings', () => {
     let t: TestApp;
     beforeAll(async () => {
       t = await createTestApp({
-        env: { IMAGE_MAX_BYTES: '123456', IMAGE_MAX_PIXELS: '1000000', RESERVATION_MAX_LENGTH: '90m', RESERVATION_HORIZON: '14d' },
+        env: {
+          IMAGE_MAX_BYTES: '123456',
+          IMAGE_MAX_PIXELS: '1000000',
+          RESERVATION_MAX_LENGTH: '90m',
+          RESERVATION_HORIZON: '14d',
+          PASSWORD_CHANGE_AFTER_ADMIN_SET: 'true',
+        },
       });
     });
     afterAll(() => t.close());
@@ -82,6 +97,7 @@ describe('GET /api/settings', () => {
         imageTypes: ['image/png', 'image/jpeg', 'image/webp'],
         reservationMaxLengthSeconds: 90 * 60,
         reservationHorizonSeconds: 14 * 86_400,
+        passwordChangeAfterAdminSet: true,
       });
     });
   });

@@ -139,8 +139,8 @@ describe('users', () => {
       for (const item of page.content) expectUserView(item);
       expect(page.content.find((item) => item.email === ADMIN_EMAIL)).toEqual({
         id: adminId,
-        firstName: 'Deskbook',
-        lastName: 'Admin',
+        firstName: 'Admin',
+        lastName: 'Deskbook',
         email: ADMIN_EMAIL,
         hasAvatar: false,
       });
@@ -980,7 +980,7 @@ describe('the last enabled admin', () => {
     expectLastAdmin(await put(firstId, { enabled: false }, first));
     expectLastAdmin(await put(firstId, { role: 'USER', enabled: false, firstName: 'Gone' }, first));
     expectLastAdmin(await remove(firstId, first));
-    expect(await self(first)).toMatchObject({ role: 'ADMIN', enabled: true, firstName: 'Deskbook' });
+    expect(await self(first)).toMatchObject({ role: 'ADMIN', enabled: true, firstName: 'Admin' });
     // Changes that keep them an enabled admin are fine.
     const renamed = await put(firstId, { firstName: 'Still', role: 'ADMIN', enabled: true }, first);
     expect(renamed.statusCode).toBe(200);

@@ -197,6 +197,8 @@ export interface paths {
                             reservationMaxLengthSeconds: number;
                             /** @description How far ahead of now a USER may start a reservation, in whole seconds (RESERVATION_HORIZON); admins are exempt. */
                             reservationHorizonSeconds: number;
+                            /** @description PASSWORD_CHANGE_AFTER_ADMIN_SET: whether a password an admin sets for someone else must be replaced by that person at their next sign-in. */
+                            passwordChangeAfterAdminSet: boolean;
                         };
                     };
                 };
@@ -3820,7 +3822,7 @@ export interface paths {
         put?: never;
         /**
          * Create a room (admin)
-         * @description Admins only (403 for users). available defaults to true. Names are trimmed and need not be unique. Unknown department: 404.
+         * @description Admins only (403 for users). available defaults to true. Names are trimmed. A room name is unique within its department, a desk name within its room, ignoring case: another one with the same name is 409 NAME_TAKEN (docs/behaviour.md#names-of-rooms-and-desks). Unknown department: 404.
          */
         post: {
             parameters: {
@@ -4049,7 +4051,7 @@ export interface paths {
         };
         /**
          * Change or move a room (admin)
-         * @description Admins only (403 for users). Members left out keep their value. Names are trimmed and need not be unique. `departmentId` moves the room, with its desks, their equipment and reservations, to another department (an unknown one is a 400 naming departmentId). Making a room unavailable keeps the reservations it has: they stay until cancelled; only new bookings by users are refused. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). Members left out keep their value. Names are trimmed. A room name is unique within its department, a desk name within its room, ignoring case: another one with the same name is 409 NAME_TAKEN (docs/behaviour.md#names-of-rooms-and-desks). `departmentId` moves the room, with its desks, their equipment and reservations, to another department (an unknown one is a 400 naming departmentId). Making a room unavailable keeps the reservations it has: they stay until cancelled; only new bookings by users are refused. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         put: {
             parameters: {
@@ -4423,7 +4425,7 @@ export interface paths {
         put?: never;
         /**
          * Create a desk (admin)
-         * @description Admins only (403 for users). type defaults to FLEX. Names are trimmed and need not be unique. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). type defaults to FLEX. Names are trimmed. A room name is unique within its department, a desk name within its room, ignoring case: another one with the same name is 409 NAME_TAKEN (docs/behaviour.md#names-of-rooms-and-desks). Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         post: {
             parameters: {
@@ -4637,7 +4639,7 @@ export interface paths {
         };
         /**
          * Change or move a desk (admin)
-         * @description Admins only (403 for users). Members left out keep their value. Names are trimmed and need not be unique. `roomId` moves the desk, with its equipment and reservations, to another room, possibly of another department (its departmentId follows; an unknown room is a 400 naming roomId). Making a desk FIXED keeps the reservations it has: they stay until cancelled; only new bookings by users are refused. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). Members left out keep their value. Names are trimmed. A room name is unique within its department, a desk name within its room, ignoring case: another one with the same name is 409 NAME_TAKEN (docs/behaviour.md#names-of-rooms-and-desks). `roomId` moves the desk, with its equipment and reservations, to another room, possibly of another department (its departmentId follows; an unknown room is a 400 naming roomId). Making a desk FIXED keeps the reservations it has: they stay until cancelled; only new bookings by users are refused. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         put: {
             parameters: {
@@ -5005,7 +5007,7 @@ export interface paths {
         put?: never;
         /**
          * Add equipment to a desk (admin)
-         * @description Admins only (403 for users). All members required; description may be empty and is kept as given. Names are trimmed and need not be unique. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). All members required; description may be empty and is kept as given. Names are trimmed. A room name is unique within its department, a desk name within its room, ignoring case: another one with the same name is 409 NAME_TAKEN (docs/behaviour.md#names-of-rooms-and-desks). Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         post: {
             parameters: {
@@ -5217,7 +5219,7 @@ export interface paths {
         };
         /**
          * Change an equipment item (admin)
-         * @description Admins only (403 for users). Members left out keep their value. Names are trimmed and need not be unique. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         * @description Admins only (403 for users). Members left out keep their value. Names are trimmed. A room name is unique within its department, a desk name within its room, ignoring case: another one with the same name is 409 NAME_TAKEN (docs/behaviour.md#names-of-rooms-and-desks). Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
          */
         put: {
             parameters: {
@@ -5407,6 +5409,387 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/departments/{departmentId}/rooms/{roomId}/desks/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add several desks to a room (admin)
+         * @description Admins only (403 for users). All or none (docs/behaviour.md#adding-many-desks-at-once): at most 500 desks; each name present, at most 200 characters, not twice in the list and not already in the room (ignoring case); type FLEX or FIXED (empty: FLEX). Any refused row makes it 400 IMPORT_INVALID, whose `rows` lists every refused row with its `line`, `column`, `reason` and `message`; nothing is added. Answers the desks added. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    departmentId: string;
+                    roomId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The desks to add, 1 to 500; all or none. A refused entry is named in `rows` by its 1-based position (`line`). */
+                        desks: {
+                            /** @description Desk name (1–200 characters, not blank). */
+                            name: string;
+                            /**
+                             * @description FLEX (default) or FIXED.
+                             * @enum {string}
+                             */
+                            type?: "FLEX" | "FIXED";
+                        }[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The desks added, in the order given. */
+                            desks: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description FLEX: a shared desk anyone may book (the default). FIXED: assigned by an admin; users cannot book it.
+                                 * @enum {string}
+                                 */
+                                type: "FLEX" | "FIXED";
+                                /** Format: uuid */
+                                roomId: string;
+                                /** Format: uuid */
+                                departmentId: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/departments/{departmentId}/rooms/{roomId}/desks/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import desks into a room from a CSV file (admin)
+         * @description Admins only (403 for users). A `text/csv` body (UTF-8, at most 64 KB, larger is 413): a header line naming the columns `name` and, optionally, `type` (any order and case), then one desk per line; fields separated by commas (or semicolons when the header has no comma), quoted with double quotes where needed. `line` in `rows` is the line of the file (the header is line 1). All or none (docs/behaviour.md#adding-many-desks-at-once): at most 500 desks; each name present, at most 200 characters, not twice in the list and not already in the room (ignoring case); type FLEX or FIXED (empty: FLEX). Any refused row makes it 400 IMPORT_INVALID, whose `rows` lists every refused row with its `line`, `column`, `reason` and `message`; nothing is added. Answers the desks added. Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    departmentId: string;
+                    roomId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "text/csv": string;
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The desks added, in the order given. */
+                            desks: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description FLEX: a shared desk anyone may book (the default). FIXED: assigned by an admin; users cannot book it.
+                                 * @enum {string}
+                                 */
+                                type: "FLEX" | "FIXED";
+                                /** Format: uuid */
+                                roomId: string;
+                                /** Format: uuid */
+                                departmentId: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Body too large. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unsupported media type. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sample-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Load the sample office into an empty install (admin)
+         * @description Admins only (403 for users). Adds one sample office (location "Sample office") with two rooms, nine desks (one of them FIXED) and their equipment, so a new install can be tried at once; no people, no reservations. Only while no office exists: otherwise 409 INSTALL_NOT_EMPTY (so it is loaded at most once; two at once load it once). Answers the office (docs/behaviour.md#an-empty-install).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description City or site, e.g. "Berlin". */
+                            location: string;
+                            building: string;
+                            floor: number;
+                            /** @description Ids of its rooms, ordered by room name. */
+                            rooms: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -11371,6 +11754,30 @@ export interface components {
                  * @description ISO 8601 date-time in UTC (ends in Z).
                  */
                 endTime: string;
+            }[];
+            /** @description RESERVATION_CONFLICT: DESK_RESERVED (the desk is taken then) or USER_OVERLAP (the owner already has a reservation then). */
+            reason?: string;
+            /** @description The booking rule broken (RESERVATION_NOT_ALLOWED). */
+            rule?: {
+                /** @description END_IN_PAST, START_IN_PAST, TOO_LONG, TOO_SHORT or TOO_FAR_AHEAD. */
+                name: string;
+                /** @description The limit of TOO_LONG, TOO_SHORT and TOO_FAR_AHEAD, in seconds. */
+                seconds?: number;
+                /**
+                 * Format: date
+                 * @description The local date of the occurrence of a series that breaks it.
+                 */
+                date?: string;
+            };
+            /** @description Every row an import refused (IMPORT_INVALID); nothing was added. */
+            rows?: {
+                /** @description The line of the CSV file (the header is line 1), or the 1-based position in a JSON list. */
+                line: number;
+                /** @description The column (member) refused. */
+                column: string;
+                /** @description MISSING, TOO_LONG, UNKNOWN_TYPE, REPEATED_IN_IMPORT, NAME_TAKEN, UNKNOWN_COLUMN, TOO_MANY_COLUMNS, TOO_MANY_ROWS or UNCLOSED_QUOTE. */
+                reason: string;
+                message: string;
             }[];
             /** @description Every occurrence of a recurring series that collided (SERIES_CONFLICT). */
             occurrences?: {

@@ -22,6 +22,7 @@ export function readSettings(body: unknown): PublishedSettings | undefined {
     imageTypes: imageTypes as string[],
     reservationMaxLengthSeconds: reservationMaxLengthSeconds as number,
     reservationHorizonSeconds: reservationHorizonSeconds as number,
+    ...(typeof value.passwordChangeAfterAdminSet === 'boolean' ? { passwordChangeAfterAdminSet: value.passwordChangeAfterAdminSet } : {}),
   };
 }
 

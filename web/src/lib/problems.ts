@@ -1,5 +1,5 @@
 import type { Dependents } from './published.js';
-import { formatRange, formatWait } from './time.js';
+import { formatDay, formatRange, formatWait } from './time.js';
 
 /**
  * What the UI knows about a failed request: the service's problem+json members (all optional: a
@@ -20,6 +20,12 @@ export interface Problem {
   occurrences?: { date: string; startTime: string; endTime: string; reason: string }[];
   /** Seconds, from the Retry-After header. */
   retryAfter?: number;
+  /** Whose reservation is in the way (RESERVATION_CONFLICT): DESK_RESERVED or USER_OVERLAP. */
+  reason?: string;
+  /** The booking rule broken (RESERVATION_NOT_ALLOWED). */
+  rule?: { name: string; seconds?: number; date?: string };
+  /** Every refused row of an import (IMPORT_INVALID). */
+  rows?: { line: number; column: string; reason: string; message: string }[];
   /** The limit a request would have gone past (RESERVATION_LIMIT_REACHED). */
   limit?: { name: string; max: number; current: number; requested: number };
 }
@@ -63,6 +69,18 @@ export function toProblem(status: number, body: unknown, retryAfterHeader?: stri
           typeof item.startTime === 'string' && typeof item.endTime === 'string' ? [{ startTime: item.startTime, endTime: item.endTime }] : [],
         );
     }
+    problem.reason = text(body.reason);
+    if (isRecord(body.rule) && typeof body.rule.name === 'string') {
+      const seconds = count(body.rule.seconds);
+      const date = text(body.rule.date);
+      problem.rule = { name: body.rule.name, ...(seconds !== undefined ? { seconds } : {}), ...(date !== undefined ? { date } : {}) };
+    }
+    if (Array.isArray(body.rows)) {
+      problem.rows = body.rows.filter(isRecord).flatMap((row) => {
+        const line = count(row.line);
+        return line === undefined ? [] : [{ line, column: text(row.column) ?? '', reason: text(row.reason) ?? '', message: text(row.message) ?? '' }];
+      });
+    }
     const dependents = dependentsOf(body.dependents);
     if (dependents) problem.dependents = dependents;
     if (isRecord(body.limit)) {
@@ -103,6 +121,10 @@ const FIELD_LABELS: Record<string, string> = {
   startTime: 'Start',
   endTime: 'End',
   deskId: 'Desk',
+  count: 'Number of times',
+  until: 'Until',
+  weekdays: 'Weekdays',
+  timeZone: 'Time zone',
 };
 
 export function fieldLabel(field: string): string {
@@ -119,6 +141,11 @@ function plainValidation(message: string): string {
   if (/must match format "email"/.test(message)) return 'is not a valid e-mail address';
   if (/must match pattern/.test(message)) return 'must not be blank';
   if (/must match format "date-time"/.test(message)) return 'is not a valid date and time';
+  const atMost = /^must be <= (\d+)$/.exec(message);
+  if (atMost) return `may be at most ${atMost[1]}`;
+  const atLeast = /^must be >= (\d+)$/.exec(message);
+  if (atLeast) return `must be at least ${atLeast[1]}`;
+  if (/^must be (integer|number)$/.test(message)) return 'must be a whole number';
   return message;
 }
 
@@ -145,12 +172,17 @@ const SERVER_FAILED: MessageOf = (problem) =>
 export const CODE_MESSAGES: Record<string, MessageOf> = {
   VALIDATION_FAILED: (problem) => {
     const fields = fieldErrorMessages(problem);
-    return fields.length > 0 ? `Please check: ${fields.join(' ')}` : `Please check your input: ${problem.detail ?? 'a value is not valid'}.`;
+    return fields.length > 0 ? `Please check: ${fields.join(' ')}` : 'Please check your input: a value is not valid.';
   },
   MALFORMED_JSON: () => 'The request could not be read. Reload the page and try again.',
   INVALID_ENCODING: () => 'Some text could not be read (it is not valid UTF-8). Check for unusual characters and try again.',
   INVALID_CURRENT_PASSWORD: () => 'The current password is wrong.',
-  RESERVATION_NOT_ALLOWED: (problem) => sentence(`This booking is not allowed: ${problem.detail ?? 'it breaks a booking rule'}`),
+  PASSWORD_UNCHANGED: () => 'Choose a new password other than the current one.',
+  IMPORT_INVALID: (problem) => importMessage(problem),
+  NAME_TAKEN: () =>
+    'This name is taken: the rooms of an office, and the desks of a room, need names of their own (upper and lower case count as the same). Choose another.',
+  INSTALL_NOT_EMPTY: () => 'Offices exist already, so the sample office was not added.',
+  RESERVATION_NOT_ALLOWED: (problem) => ruleMessage(problem),
   INVALID_RESET_TOKEN: () => 'This link is invalid, has been used or has expired. Ask for a new one.',
   UNAUTHENTICATED: SESSION_ENDED,
   INVALID_TOKEN: SESSION_ENDED,
@@ -166,6 +198,9 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   DIRECTORY_USER: () => 'This user signs in through the company directory; the password is changed there.',
   RESERVATION_CONFLICT: (problem) => {
     const ranges = conflictRanges(problem);
+    // Whose reservation is in the way decides the sentence (docs/errors.md, `reason`).
+    if (problem.reason === 'USER_OVERLAP')
+      return `You already have a booking at that time${ranges ? ` (${ranges})` : ''}. Change or cancel it under My reservations.`;
     return `That time is already booked${ranges ? ` (${ranges})` : ''}.`;
   },
   RESERVATION_LIMIT_REACHED: (problem) =>
@@ -181,10 +216,9 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   },
   PLAN_CHANGED: () => 'Someone changed this floor plan since you opened it. It has been reloaded; redo your change.',
   PRECONDITION_REQUIRED: () => 'The page is out of date. Reload it and try again.',
-  CHECK_IN_NOT_OPEN: (problem) => sentence(`Check-in is not possible now: ${problem.detail ?? 'it is too early or too late'}`),
-  WALK_IN_NOT_POSSIBLE: (problem) =>
-    sentence(`This desk cannot be booked on the spot now: ${problem.detail ?? 'the working day is over or it is reserved soon'}`),
-  CONFLICT: (problem) => (problem.detail ? sentence(`This cannot be done now: ${problem.detail}`) : 'This cannot be done in the current state.'),
+  CHECK_IN_NOT_OPEN: () => 'Check-in is not possible now: it is too early, past the deadline, or the reservation was released or has ended.',
+  WALK_IN_NOT_POSSIBLE: () => 'This desk cannot be booked on the spot now: the working day there is over or it is reserved soon.',
+  CONFLICT: () => 'This cannot be done in the current state. Reload the page and try again.',
   REQUEST_TIMEOUT: () => 'The request took too long to arrive. Check your connection and try again.',
   // Image uploads say which limits (lib/images.ts); these are for anything else.
   PAYLOAD_TOO_LARGE: () => 'The file is too large.',
@@ -224,6 +258,43 @@ export function problemMessage(problem: Problem, subject = 'It'): string {
 
 const counted = (number: number, singular: string, plural = `${singular}s`) => `${number} ${number === 1 ? singular : plural}`;
 
+/** "90 days", "24 hours", "15 minutes": a limit in seconds, in words. */
+export function durationWords(seconds: number): string {
+  if (seconds >= 2 * 86_400 && seconds % 86_400 === 0) return counted(seconds / 86_400, 'day');
+  if (seconds >= 3600 && seconds % 3600 === 0) return counted(seconds / 3600, 'hour');
+  return counted(Math.round(seconds / 60), 'minute');
+}
+
+/** The booking rule a refused booking broke, worded from `rule` (never the service's own text). */
+function ruleMessage(problem: Problem): string {
+  const rule = problem.rule;
+  const limit = rule?.seconds === undefined ? undefined : durationWords(rule.seconds);
+  const which = rule?.date ? ` The date ${formatDay(rule.date)} is one of them.` : '';
+  switch (rule?.name) {
+    case 'END_IN_PAST':
+      return `This booking would end in the past.${which}`;
+    case 'START_IN_PAST':
+      return `This booking would start in the past; choose a later time.${which}`;
+    case 'TOO_LONG':
+      return `A booking may last at most ${limit ?? 'the length allowed'}.${which}`;
+    case 'TOO_SHORT':
+      return `A booking must last at least ${limit ?? 'the length required'}.${which}`;
+    case 'TOO_FAR_AHEAD':
+      return `You can book at most ${limit ?? 'a limited time'} ahead.${which}${rule?.date ? ' Choose fewer times or an earlier end.' : ''}`;
+    default:
+      return 'This booking is not allowed by the booking rules.';
+  }
+}
+
+/** "Line 3: the desk has no name. Line 7: …": the rows an import refused (at most 10 named). */
+function importMessage(problem: Problem): string {
+  const rows = problem.rows ?? [];
+  if (rows.length === 0) return 'The file could not be imported; nothing was added.';
+  const named = rows.slice(0, 10).map((row) => `Line ${row.line}: ${row.message}.`);
+  const more = rows.length > 10 ? ` And ${counted(rows.length - 10, 'more problem')}.` : '';
+  return `Nothing was added. ${named.join(' ')}${more}`;
+}
+
 /** "2 rooms, 3 desks and 1 future reservation": the non-zero counts, in words. */
 export function dependentsList(dependents: Dependents): string {
   const parts = [
@@ -246,12 +317,14 @@ export function dependentsMessage(problem: Problem, subject = 'It'): string {
 }
 
 /**
- * After a refused booking: when the desk has left the free list it was someone else's booking;
- * when it is still free, the collision was with one of the caller's own reservations.
+ * After a refused booking: the collision was with one of the caller's own reservations
+ * (`reason` USER_OVERLAP) or someone else got the desk; without a `reason`, a desk still free tells the first.
  */
 export function bookingConflictMessage(problem: Problem, deskStillFree: boolean): string {
   const ranges = conflictRanges(problem);
-  if (deskStillFree) {
+  // The service says whose reservation is in the way (`reason`); the desk's state is the fallback.
+  const own = problem.reason === undefined ? deskStillFree : problem.reason === 'USER_OVERLAP';
+  if (own) {
     return `You already have a booking at that time${ranges ? ` (${ranges})` : ''}. Change or cancel it under My reservations.`;
   }
   return `Sorry, someone else got this desk first${ranges ? ` (booked ${ranges})` : ''}. The list of free desks has been refreshed.`;

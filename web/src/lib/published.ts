@@ -18,4 +18,6 @@ export interface PublishedSettings {
   imageTypes: string[];
   reservationMaxLengthSeconds: number;
   reservationHorizonSeconds: number;
+  /** Whether a password an admin sets for someone else must be replaced at their next sign-in (absent: not published). */
+  passwordChangeAfterAdminSet?: boolean;
 }

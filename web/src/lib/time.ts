@@ -95,3 +95,27 @@ export function formatWait(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }
+
+/** A calendar date (YYYY-MM-DD) as "Tue, 4 Jun 2030", whatever the browser's zone. */
+export function formatDay(date: string, locale = 'en-GB'): string {
+  const moment = new Date(`${date}T12:00:00Z`);
+  if (Number.isNaN(moment.getTime())) return date;
+  return new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(moment);
+}
+
+/** "09:00" in an IANA zone (an office's: docs/behaviour.md#office-time-zone). */
+export function formatTimeIn(iso: string, timeZone: string, locale = 'en-GB'): string {
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(new Date(iso));
+}
+
+/** formatRange in an IANA zone rather than the browser's: "Wed, 15 May 2030, 09:00–12:00". */
+export function formatRangeIn(startIso: string, endIso: string, timeZone: string, locale = 'en-GB'): string {
+  const day = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone });
+  const [start, end] = [new Date(startIso), new Date(endIso)];
+  const sameDay = day.format(start) === day.format(end);
+  const time = (moment: Date) => formatTimeIn(moment.toISOString(), timeZone, locale);
+  return sameDay ? `${day.format(start)}, ${time(start)}–${time(end)}` : `${day.format(start)}, ${time(start)} – ${day.format(end)}, ${time(end)}`;
+}
+
+/** The browser's IANA time zone (what a new office is proposed, and what times are shown in). */
+export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

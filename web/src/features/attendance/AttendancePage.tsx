@@ -2,12 +2,12 @@ import { useState } from 'react';
 import { BarChart } from '../../components/BarChart.js';
 import { EmptyState, Loaded, PageHeader, Pager, SelectField, TextField } from '../../components/ui.js';
 import { useMediaQuery, useTitle } from '../../hooks.js';
+import { Link } from '../../router.js';
 import { formatRange } from '../../lib/time.js';
 import { departmentLabel } from '../../lib/labels.js';
 import { useAllDepartments, useInventoryNames } from '../inventory/queries.js';
 import type { Attendance } from '../../api/types.js';
 import { AttendanceBadge } from './AttendanceBadge.js';
-import { DepartmentSettingsForm } from './DepartmentSettingsForm.js';
 import { STATUS_LABELS, useAttendanceList, useNoShowRates, usePerson, type AttendanceStatus } from './queries.js';
 
 const DAY = 86_400_000;
@@ -15,7 +15,7 @@ const isoDate = (moment: Date) => moment.toISOString().slice(0, 10);
 
 /**
  * Admins: who checked in and who did not, filtered by office, status and week, the daily no-show
- * rates of the window, and the office's check-in settings (docs/behaviour.md#attendance).
+ * rates of the window, and a link to the office's check-in settings (docs/behaviour.md#attendance).
  */
 export function AttendancePage() {
   useTitle('Attendance');
@@ -112,7 +112,11 @@ export function AttendancePage() {
       {departmentId && (
         <section className="panel" aria-labelledby="settings-heading">
           <h2 id="settings-heading">Check-in settings of this office</h2>
-          <DepartmentSettingsForm key={departmentId} departmentId={departmentId} />
+          {/* They live on the office's page, with its time zone (docs/behaviour.md#attendance-settings). */}
+          <p>
+            Whether check-in is needed, when it opens, when a no-show is released and the office's time zone are set on{' '}
+            <Link to={`/admin/departments/${departmentId}`}>the office's page</Link>.
+          </p>
         </section>
       )}
     </div>

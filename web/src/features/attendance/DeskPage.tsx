@@ -3,7 +3,7 @@ import type { DeskDay } from '../../api/types.js';
 import { Alert, EmptyState, Loaded, PageHeader } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { errorText } from '../../lib/problems.js';
-import { formatRange } from '../../lib/time.js';
+import { browserZone, formatRangeIn, formatTimeIn } from '../../lib/time.js';
 import { Link } from '../../router.js';
 import { departmentLabel } from '../../lib/labels.js';
 import { AttendanceBadge, CheckInButton } from './AttendanceBadge.js';
@@ -35,12 +35,17 @@ function DeskDayView({ day }: { day: DeskDay }) {
       reservation.mine && reservation.attendance && Date.parse(reservation.startTime) - 60 * 60_000 <= now && Date.parse(reservation.endTime) > now,
   );
   const failure = errorText(walkIn.error, 'This desk');
+  // Times of the office, in its own zone (docs/behaviour.md#office-time-zone): "free until 18:00"
+  // is the office's 18:00, whatever the phone's zone.
+  const zone = day.timeZone;
+  const range = (startTime: string, endTime: string) => formatRangeIn(startTime, endTime, zone);
   return (
     <>
       <PageHeader title={`Desk ${day.desk.name}`} />
       <p className="muted">
         {day.room.name} · {departmentLabel(day.department)}
       </p>
+      {zone !== browserZone() && <p className="muted">Times are the office's local time ({zone}).</p>}
       {notice && (
         <Alert kind="success" onDismiss={() => setNotice(undefined)}>
           {notice}
@@ -51,7 +56,7 @@ function DeskDayView({ day }: { day: DeskDay }) {
         {mineNow?.attendance ? (
           <div className="stack">
             <p>
-              Your reservation: <strong>{formatRange(mineNow.startTime, mineNow.endTime)}</strong> <AttendanceBadge attendance={mineNow.attendance} />
+              Your reservation: <strong>{range(mineNow.startTime, mineNow.endTime)}</strong> <AttendanceBadge attendance={mineNow.attendance} />
             </p>
             {checkInOpen(mineNow.attendance) && (
               <div>
@@ -61,7 +66,7 @@ function DeskDayView({ day }: { day: DeskDay }) {
           </div>
         ) : day.freeNow && day.walkInUntil ? (
           <div className="stack">
-            <p>This desk is free now, until {new Date(day.walkInUntil).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })}.</p>
+            <p>This desk is free now, until {formatTimeIn(day.walkInUntil, zone)}.</p>
             {failure && <Alert kind="error">{failure}</Alert>}
             <div>
               <button
@@ -71,7 +76,7 @@ function DeskDayView({ day }: { day: DeskDay }) {
                 onClick={() =>
                   walkIn.mutate(
                     { params: { path: { deskId: day.desk.id } } },
-                    { onSuccess: (booked) => setNotice(`Booked and checked in: ${formatRange(booked.startTime, booked.endTime)}.`) },
+                    { onSuccess: (booked) => setNotice(`Booked and checked in: ${range(booked.startTime, booked.endTime)}.`) },
                   )
                 }
               >
@@ -92,7 +97,7 @@ function DeskDayView({ day }: { day: DeskDay }) {
             {day.reservations.map((reservation) => (
               <li key={`${reservation.startTime}-${reservation.endTime}`} className="reservation">
                 <div className="reservation-main">
-                  <p className="reservation-time">{formatRange(reservation.startTime, reservation.endTime)}</p>
+                  <p className="reservation-time">{range(reservation.startTime, reservation.endTime)}</p>
                   <p>{reservation.mine ? 'You' : 'Reserved'}</p>
                 </div>
                 {reservation.attendance && <AttendanceBadge attendance={reservation.attendance} />}

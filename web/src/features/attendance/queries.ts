@@ -53,13 +53,6 @@ export const usePerson = (id: string) => $api.useQuery('get', '/api/users/{id}',
 /** A desk's day: its reservations and their attendance (the desk's QR code page). */
 export const useDeskDay = (deskId: string) => $api.useQuery('get', '/api/desks/{deskId}/day', { params: { path: { deskId } } });
 
-/** An office's attendance settings (admins). */
-export const useDepartmentSettings = (departmentId: string) =>
-  $api.useQuery('get', '/api/departments/{departmentId}/settings', { params: { path: { departmentId } } });
-
-export const useSaveDepartmentSettings = () =>
-  $api.useMutation('put', '/api/departments/{departmentId}/settings', { meta: { invalidates: STALE_AFTER.attendance } });
-
 export const useCheckIn = (onSuccess?: () => void) =>
   $api.useMutation('post', '/api/reservation/{id}/check-in', { meta: { invalidates: STALE_AFTER.attendance }, onSuccess });
 

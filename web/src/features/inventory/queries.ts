@@ -1,4 +1,4 @@
-import { keepPreviousData } from '@tanstack/react-query';
+import { keepPreviousData, useMutation } from '@tanstack/react-query';
 import { $api, api, call } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
 import type { Department, Room } from '../../api/types.js';
@@ -51,8 +51,47 @@ export const useDepartments = (page: number) =>
 
 export const useDepartment = (departmentId: string) => $api.useQuery('get', '/api/departments/{departmentId}', { params: { path: { departmentId } } });
 
+/**
+ * Creates an office, then sets its time zone (docs/behaviour.md#office-time-zone): asked for when
+ * the office is created, proposed from the browser. If the second step fails the office exists
+ * with UTC; its page shows the zone to correct.
+ */
 export const useCreateDepartment = (onSuccess: (created: Department) => void) =>
-  $api.useMutation('post', '/api/departments', { meta: { invalidates: STALE_AFTER.inventory }, onSuccess });
+  useMutation({
+    mutationFn: async ({ body, timeZone }: { body: { location: string; building: string; floor: number }; timeZone: string }) => {
+      const created = await call(api.POST('/api/departments', { body }));
+      await call(api.PUT('/api/departments/{departmentId}/settings', { params: { path: { departmentId: created.id } }, body: { timeZone } })).catch(
+        () => undefined,
+      );
+      return created;
+    },
+    meta: { invalidates: STALE_AFTER.attendance },
+    onSuccess,
+  });
+
+/** An office's time zone and check-in settings (admins; docs/behaviour.md#attendance-settings). */
+export const useDepartmentSettings = (departmentId: string) =>
+  $api.useQuery('get', '/api/departments/{departmentId}/settings', { params: { path: { departmentId } } });
+
+export const useSaveDepartmentSettings = () =>
+  $api.useMutation('put', '/api/departments/{departmentId}/settings', { meta: { invalidates: STALE_AFTER.attendance } });
+
+/**
+ * The sample office of an empty install (docs/behaviour.md#an-empty-install), in the browser's
+ * time zone like an office created by hand.
+ */
+export const useLoadSampleData = (onSuccess: (loaded: Department) => void) =>
+  useMutation({
+    mutationFn: async (timeZone: string) => {
+      const loaded = await call(api.POST('/api/sample-data'));
+      await call(api.PUT('/api/departments/{departmentId}/settings', { params: { path: { departmentId: loaded.id } }, body: { timeZone } })).catch(
+        () => undefined,
+      );
+      return loaded;
+    },
+    meta: { invalidates: STALE_AFTER.attendance },
+    onSuccess,
+  });
 
 export const useSaveDepartment = () => $api.useMutation('put', '/api/departments/{departmentId}', { meta: { invalidates: STALE_AFTER.inventory } });
 
@@ -75,6 +114,26 @@ export const useSaveRoom = () => $api.useMutation('put', '/api/departments/{depa
 
 export const useCreateDesk = (onSuccess: () => void) =>
   $api.useMutation('post', '/api/departments/{departmentId}/rooms/{roomId}/desks', { meta: { invalidates: STALE_AFTER.inventory }, onSuccess });
+
+/** Several desks at once, all or none (docs/behaviour.md#adding-many-desks-at-once). */
+export const useAddDesks = (onSuccess: (added: { desks: unknown[] }) => void) =>
+  $api.useMutation('post', '/api/departments/{departmentId}/rooms/{roomId}/desks/batch', { meta: { invalidates: STALE_AFTER.inventory }, onSuccess });
+
+/** A CSV file of desks (header name,type), all or none. */
+export const useImportDesks = (onSuccess: (added: { desks: unknown[] }) => void) =>
+  useMutation({
+    mutationFn: ({ departmentId, roomId, file }: { departmentId: string; roomId: string; file: string }) =>
+      call(
+        api.POST('/api/departments/{departmentId}/rooms/{roomId}/desks/import', {
+          params: { path: { departmentId, roomId } },
+          body: file,
+          headers: { 'content-type': 'text/csv' },
+          bodySerializer: (body: string) => body,
+        }),
+      ),
+    meta: { invalidates: STALE_AFTER.inventory },
+    onSuccess,
+  });
 
 export const useSaveDesk = (onSuccess: () => void) =>
   $api.useMutation('put', '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}', { meta: { invalidates: STALE_AFTER.inventory }, onSuccess });

@@ -10,6 +10,7 @@ import { FloorMapView } from './FloorMapView.js';
 import { useRoomSearch } from './queries.js';
 import { departmentLabel, EQUIPMENT_TYPES, equipmentLabel, floorLabel } from '../../lib/labels.js';
 import { useAllDepartments } from '../inventory/queries.js';
+import { NoOffices } from '../inventory/components/FirstSteps.js';
 import { useWindowForm } from '../reservations/window-form.js';
 import { RepeatDialog } from '../series/RepeatDialog.js';
 import {
@@ -36,7 +37,7 @@ type Notice = { kind: 'success' | 'error'; text: string };
 
 export function FindDeskPage() {
   useTitle('Find a desk');
-  const { user } = useUser();
+  const { user, isAdmin } = useUser();
   const departments = useAllDepartments();
   const when = useWindowForm(tomorrowWindow(new Date()));
   const [filters, setFilters] = useState<DeskFilters>(NO_FILTERS);
@@ -96,6 +97,17 @@ export function FindDeskPage() {
   const loading = found.isFetching;
   const ready = found.isSuccess && !loading;
   const setWhere = (change: Partial<DeskFilters>) => setFilters(changeFilter(filters, change));
+
+  // An install without offices has nothing to search (docs/behaviour.md#an-empty-install).
+  if (departments.isSuccess && departments.data.length === 0) {
+    return (
+      <div className="page">
+        <PageHeader title="Find a desk" />
+        <p className="lead">Hello {user.firstName}.</p>
+        <NoOffices admin={isAdmin} />
+      </div>
+    );
+  }
 
   return (
     <div className="page">

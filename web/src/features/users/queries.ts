@@ -21,8 +21,12 @@ export const useUsers = (page: number, search: string) =>
 /** Creates a user, or changes `user` when given. */
 export const useSavePerson = (user: User | undefined, onSaved: (saved: User) => void) =>
   useMutation({
-    mutationFn: (body: Static<typeof PersonForm>) =>
-      user ? call(api.PUT('/api/users/{id}', { params: { path: { id: user.id } }, body })) : call(api.POST('/api/users', { body })),
+    mutationFn: (body: Static<typeof PersonForm>) => {
+      if (!user) return call(api.POST('/api/users', { body }));
+      // An address left as it is is not sent (features/users/person.ts, EditPersonForm).
+      const { email, ...rest } = body;
+      return call(api.PUT('/api/users/{id}', { params: { path: { id: user.id } }, body: email === user.email ? rest : body }));
+    },
     meta: { invalidates: STALE_AFTER.users },
     onSuccess: onSaved,
   });

@@ -31,7 +31,9 @@ const NO_DESK = { name: '', type: 'FLEX' as const };
 
 export function NewDesk({ departmentId, roomId }: { departmentId: string; roomId: string }) {
   const form = useSchemaForm(DeskForm, NO_DESK, DESK_RULES);
-  const creating = useCreateDesk(() => form.reset({ ...form.getValues(), name: '' }));
+  // Back to a flexible desk after each one: a fixed desk is the exception, and a kept "Fixed" made
+  // the next desk fixed without anyone noticing (issue 26, item 8).
+  const creating = useCreateDesk(() => form.reset(NO_DESK));
   const failure = errorText(creating.error, 'This room');
   return (
     <AddForm

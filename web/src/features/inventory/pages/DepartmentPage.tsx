@@ -9,6 +9,7 @@ import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { DeleteInventoryDialog } from '../components/DeleteInventoryDialog.js';
 import { DepartmentFields } from '../components/DepartmentFields.js';
 import { DepartmentImage } from '../components/DepartmentImage.js';
+import { DepartmentSettingsForm } from '../components/DepartmentSettingsForm.js';
 import { detailsState } from '../components/details.js';
 import { Rooms } from '../components/Rooms.js';
 import { DEPARTMENT_RULES, DepartmentForm } from '../forms.js';
@@ -30,6 +31,10 @@ export function DepartmentPage({ departmentId }: { departmentId: string }) {
               <DepartmentDetails department={loaded} />
               <DepartmentImage department={loaded} />
             </div>
+            <section className="panel" aria-labelledby="office-settings-heading">
+              <h2 id="office-settings-heading">Time zone and check-in</h2>
+              <DepartmentSettingsForm departmentId={departmentId} />
+            </section>
             <Rooms departmentId={departmentId} />
             <FloorPlanEditor departmentId={departmentId} />
           </>

@@ -7,6 +7,8 @@ import { errorText } from '../../../lib/problems.js';
 import { Link, navigate } from '../../../router.js';
 import { DeleteInventoryDialog } from '../components/DeleteInventoryDialog.js';
 import { DepartmentFields } from '../components/DepartmentFields.js';
+import { TimeZoneField } from '../components/TimeZoneField.js';
+import { browserZone } from '../../../lib/time.js';
 import { DEPARTMENT_RULES, DepartmentForm } from '../forms.js';
 import { departmentLabel, floorLabel } from '../../../lib/labels.js';
 import { useCreateDepartment, useDepartments } from '../queries.js';
@@ -93,15 +95,18 @@ export function DepartmentsPage() {
   );
 }
 
+/** A new office, with its time zone: proposed from the browser (docs/behaviour.md#office-time-zone). */
 function NewDepartment({ onCancel }: { onCancel: () => void }) {
   const form = useSchemaForm(DepartmentForm, { location: '', building: '', floor: 0 }, DEPARTMENT_RULES);
+  const [timeZone, setTimeZone] = useState(browserZone);
   const creating = useCreateDepartment((created) => navigate(`/admin/departments/${created.id}`));
   const failure = errorText(creating.error);
   return (
-    <form className="panel stack" onSubmit={form.handleSubmit((body) => creating.mutate({ body }))} noValidate aria-label="New office">
+    <form className="panel stack" onSubmit={form.handleSubmit((body) => creating.mutate({ body, timeZone }))} noValidate aria-label="New office">
       <h2>New office</h2>
       {failure && <Alert kind="error">{failure}</Alert>}
       <DepartmentFields form={form} />
+      <TimeZoneField name="timeZone" current={timeZone} value={timeZone} onChange={(event) => setTimeZone(event.target.value)} />
       <FormButtons onCancel={onCancel} busy={creating.isPending} busyLabel="Creating…">
         Create the office
       </FormButtons>

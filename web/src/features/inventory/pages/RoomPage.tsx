@@ -9,6 +9,7 @@ import { navigate } from '../../../router.js';
 import { Breadcrumbs } from '../components/Breadcrumbs.js';
 import { DeleteInventoryDialog } from '../components/DeleteInventoryDialog.js';
 import { DeskItem, NewDesk } from '../components/Desks.js';
+import { ManyDesks } from '../components/ManyDesks.js';
 import { detailsState } from '../components/details.js';
 import { ROOM_RULES, RoomForm } from '../forms.js';
 import { departmentLabel } from '../../../lib/labels.js';
@@ -46,6 +47,7 @@ export function RoomPage({ departmentId, roomId }: { departmentId: string; roomI
                 </ul>
               )}
               <NewDesk departmentId={departmentId} roomId={roomId} />
+              <ManyDesks departmentId={departmentId} roomId={roomId} />
             </section>
           </>
         )}

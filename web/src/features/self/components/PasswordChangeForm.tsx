@@ -25,7 +25,14 @@ export function PasswordChangeForm({
   onChanged?: () => void;
   narrow?: boolean;
 }) {
-  const form = useSchemaForm(PasswordChange, EMPTY, { refine: passwordsMatch('newPassword') });
+  // A password someone else knows (printed in a log, set by an admin) is to be replaced by another
+  // (docs/behaviour.md#passwords-chosen-by-someone-else); the service refuses the same one too.
+  const form = useSchemaForm(PasswordChange, EMPTY, {
+    refine: (values) => ({
+      ...(values.newPassword === values.currentPassword ? { newPassword: 'Choose a password other than the current one.' } : {}),
+      ...passwordsMatch<typeof values>('newPassword')(values),
+    }),
+  });
   const changing = useChangeOwnPassword(() => {
     form.reset(EMPTY);
     onChanged?.();

@@ -1,17 +1,22 @@
 import type { User } from '../../../api/types.js';
 import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
+import { useSettings } from '../../../api/settings.js';
 import { useSchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
 import { NewPasswordField } from '../../password/NewPasswordField.js';
 import { NEW_PASSWORD_RULES, NewPassword, NO_PASSWORD } from '../../password/new-password.js';
 import { fullName } from '../person.js';
 import { useSetPassword } from '../queries.js';
+import { useUser } from '../../auth/AuthProvider.js';
 
 /** An admin sets someone's password (it signs out their sessions). */
 export function PasswordDialog({ user, onClose, onSaved }: { user: User; onClose: () => void; onSaved: () => void }) {
   const form = useSchemaForm(NewPassword, NO_PASSWORD, NEW_PASSWORD_RULES);
   const setting = useSetPassword(onSaved);
   const failure = errorText(setting.error, 'This user');
+  const { user: me } = useUser();
+  // PASSWORD_CHANGE_AFTER_ADMIN_SET (docs/behaviour.md#passwords-chosen-by-someone-else).
+  const mustReplace = useSettings()?.passwordChangeAfterAdminSet === true && user.id !== me.id;
   return (
     <Dialog title={`Set the password of ${fullName(user)}`} onClose={onClose}>
       <form
@@ -20,7 +25,10 @@ export function PasswordDialog({ user, onClose, onSaved }: { user: User; onClose
         className="stack"
       >
         {failure && <Alert kind="error">{failure}</Alert>}
-        <NewPasswordField {...form.field('password')} note={`Tell it to ${user.firstName} in a safe way.`} />
+        <NewPasswordField
+          {...form.field('password')}
+          note={`Tell it to ${user.firstName} in a safe way.${mustReplace ? ` ${user.firstName} will be asked to choose their own at the next sign-in.` : ''}`}
+        />
         <TextField label="Repeat the password" type="password" autoComplete="new-password" {...form.field('confirm')} />
         <FormButtons className="dialog-actions" cancelLabel="Later" onCancel={onClose} busy={setting.isPending} busyLabel="Saving…">
           Set the password

@@ -1,17 +1,17 @@
 import type { User } from '../../../api/types.js';
 import { Alert, Checkbox, Dialog, FormButtons, SelectField, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
-import { useSchemaForm } from '../../../lib/forms.js';
+import { useSchemaForm, type FormErrors } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
 import { useUser } from '../../auth/AuthProvider.js';
-import { fullName, PersonForm } from '../person.js';
+import { EditPersonForm, fullName, isEmail, PersonForm } from '../person.js';
 import { useSavePerson } from '../queries.js';
 
 /** Adds a user, or changes one (`user`). */
 export function PersonDialog({ user, onClose, onSaved }: { user?: User; onClose: () => void; onSaved: (user: User) => void }) {
   const { user: me } = useUser();
   const form = useSchemaForm(
-    PersonForm,
+    user ? EditPersonForm : PersonForm,
     {
       firstName: user?.firstName ?? '',
       lastName: user?.lastName ?? '',
@@ -20,7 +20,11 @@ export function PersonDialog({ user, onClose, onSaved }: { user?: User; onClose:
       enabled: user?.enabled ?? true,
       ldap: user?.ldap ?? false,
     },
-    { trim: ['firstName', 'lastName', 'email'] },
+    {
+      trim: ['firstName', 'lastName', 'email'],
+      refine: (values): FormErrors =>
+        user && values.email !== user.email && !isEmail(values.email) ? { email: 'Enter a valid e-mail address, like name@example.com.' } : {},
+    },
   );
   const saving = useSavePerson(user, onSaved);
   const failure = errorText(saving.error, 'This user');

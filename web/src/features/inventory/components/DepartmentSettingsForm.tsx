@@ -1,12 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { useEffect } from 'react';
-import type { DepartmentSettings } from '../../api/types.js';
-import { Alert, SelectField, SubmitButton, TextField } from '../../components/ui.js';
-import { useSchemaForm } from '../../lib/forms.js';
-import { errorText } from '../../lib/problems.js';
-import { useDepartmentSettings, useSaveDepartmentSettings } from './queries.js';
-
-const ZONES: string[] = typeof Intl.supportedValuesOf === 'function' ? ['UTC', ...Intl.supportedValuesOf('timeZone')] : ['UTC'];
+import type { DepartmentSettings } from '../../../api/types.js';
+import { Alert, SelectField, SubmitButton, TextField } from '../../../components/ui.js';
+import { useSchemaForm } from '../../../lib/forms.js';
+import { errorText } from '../../../lib/problems.js';
+import { useDepartmentSettings, useSaveDepartmentSettings } from '../queries.js';
+import { TimeZoneField } from './TimeZoneField.js';
 
 const Minutes = (label: string) =>
   Type.String({ pattern: '^(|[0-9]{1,4})$', title: label, errorMessage: `${label}: whole minutes from 0 to 1440, or empty for the global setting.` });
@@ -27,7 +26,10 @@ const toForm = (settings: DepartmentSettings) => ({
 
 const minutesOrNull = (value: string) => (value.trim() === '' ? null : Math.min(1440, Number(value)));
 
-/** An office's check-in settings and time zone (docs/behaviour.md#attendance-settings), for admins. */
+/**
+ * An office's time zone and check-in settings (docs/behaviour.md#attendance-settings), on the
+ * office's own page, for admins.
+ */
 export function DepartmentSettingsForm({ departmentId }: { departmentId: string }) {
   const settings = useDepartmentSettings(departmentId);
   const saving = useSaveDepartmentSettings();
@@ -53,6 +55,7 @@ export function DepartmentSettingsForm({ departmentId }: { departmentId: string 
     <form onSubmit={submit} noValidate className="stack" aria-label="Office settings">
       {failure && <Alert kind="error">{failure}</Alert>}
       {saving.isSuccess && <Alert kind="success">Settings saved; they apply to reservations that have not started yet.</Alert>}
+      <TimeZoneField current={form.watch('timeZone')} {...form.field('timeZone')} />
       <SelectField label="Check-in required" {...form.field('checkInRequired')}>
         <option value="inherit">As the global setting{effective ? ` (now: ${effective.checkInRequired ? 'yes' : 'no'})` : ''}</option>
         <option value="yes">Yes</option>
@@ -72,13 +75,6 @@ export function DepartmentSettingsForm({ departmentId }: { departmentId: string 
           {...form.field('checkInGraceMinutes')}
         />
       </div>
-      <SelectField label="Time zone" {...form.field('timeZone')}>
-        {ZONES.map((zone) => (
-          <option key={zone} value={zone}>
-            {zone}
-          </option>
-        ))}
-      </SelectField>
       <div>
         <SubmitButton busy={saving.isPending} busyLabel="Saving…">
           Save settings
