@@ -22,6 +22,7 @@ CREATE TABLE "outbox" (
 CREATE INDEX "outbox_open_idx" ON "outbox" ("kind", "group_key", "id") WHERE "status" IN ('pending', 'sending');--> statement-breakpoint
 CREATE INDEX "outbox_sent_idx" ON "outbox" ("sent_at") WHERE "status" = 'sent';--> statement-breakpoint
 CREATE INDEX "outbox_dead_idx" ON "outbox" ("dead_at", "id") WHERE "status" = 'dead';--> statement-breakpoint
+CREATE INDEX "outbox_group_idx" ON "outbox" ("group_key");--> statement-breakpoint
 CREATE INDEX "outbox_claim_token_idx" ON "outbox" ("claim_token") WHERE "claim_token" IS NOT NULL;--> statement-breakpoint
 -- The calendar trigger finds the rows of one reservation (a cancellation before any mail).
 CREATE INDEX "outbox_calendar_reservation_idx" ON "outbox" (("payload" ->> 'reservationId')) WHERE "kind" = 'calendar.invitation';--> statement-breakpoint

@@ -592,6 +592,8 @@ export const outbox = pgTable(
     index('outbox_dead_idx')
       .on(t.deadAt, t.id)
       .where(sql`${t.status} = 'dead'`),
+    // A deleted user's rows go with them (src/modules/users).
+    index('outbox_group_idx').on(t.groupKey),
     index('outbox_claim_token_idx')
       .on(t.claimToken)
       .where(sql`${t.claimToken} is not null`),
