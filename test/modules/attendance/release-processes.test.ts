@@ -40,7 +40,7 @@ describe('release of no-shows with two server processes', () => {
       ATTENDANCE_RELEASE_INTERVAL: '250ms',
       SMTP_URL: smtp.url,
       // Calendar invitation mails (docs/behaviour.md#invitation-mails) are not what is counted here.
-      CALENDAR_MAIL_INTERVAL: '0',
+      OUTBOX_INTERVAL: '0',
     };
     servers = [startServer(env, await freePort()), startServer(env, await freePort())];
     await Promise.all(servers.map((server) => waitHealthy(server)));

@@ -79,7 +79,7 @@ describe('calendar feed bounds', () => {
   const count = async (query: ReturnType<typeof sql>) => (await queryRows<{ n: number }>(db, query))[0]!.n;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { PUBLIC_URL, CALENDAR_MAIL_INTERVAL: '0', RESERVATION_WRITES_PER_MINUTE: '100000' } });
+    t = await createTestApp({ env: { PUBLIC_URL, OUTBOX_INTERVAL: '0', RESERVATION_WRITES_PER_MINUTE: '100000' } });
     db = t.database.handle.db;
     const room = await insertRoom(db, (await insertDepartment(db, { location: 'Berlin', building: 'HQ', floor: 3 })).id, { name: 'Atlas' });
     roomId = room.id;
