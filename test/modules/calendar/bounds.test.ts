@@ -153,7 +153,7 @@ describe('calendar feed bounds', () => {
     // Never read, never mailed: cancelled without a trace.
     await db.execute(sql`delete from reservations where user_id = ${user.id}`);
     expect(await count(sql`select count(*)::int as n from calendar_events where user_id = ${user.id}`)).toBe(0);
-    expect(await count(sql`select count(*)::int as n from calendar_outbox where user_id = ${user.id}`)).toBe(0);
+    expect(await count(sql`select count(*)::int as n from outbox where group_key = ${user.id}`)).toBe(0);
 
     // Read by the calendar app: 120 cancellations leave the newest 100 tombstones.
     await db.insert(reservations).values(
