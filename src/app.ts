@@ -343,9 +343,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   // The jobs of every process: work is claimed in the database, so processes share it and never
   // do it twice (docs/architecture.md#background-jobs).
   jobs.add(housekeepingJob(db, clock, purgeJobs(config), HOUSEKEEPING_INTERVAL_MS));
-  jobs.add(
-    releaseJob({ db, clock, log: app.log, intervalMs: config.ATTENDANCE_RELEASE_INTERVAL, mails: mailConfigured, publicUrl: config.PUBLIC_URL }),
-  );
+  jobs.add(releaseJob({ db, clock, log: app.log, intervalMs: config.ATTENDANCE_RELEASE_INTERVAL, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
   // Every mail leaves from the outbox (docs/architecture.md#the-outbox); OUTBOX_INTERVAL 0: not from this process.
   jobs.add({ name: OUTBOX_JOB, intervalMs: config.OUTBOX_INTERVAL, run: (signal) => outbox.drain(signal) });
   app.addHook('onReady', async () => jobs.start());

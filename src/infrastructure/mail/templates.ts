@@ -99,7 +99,11 @@ export interface InvitationMailData {
 export function invitationMail(data: InvitationMailData): Mail {
   const subject = data.method === 'CANCEL' ? `Cancelled: ${data.what}` : data.changed ? `Changed: ${data.what}` : `Booked: ${data.what}`;
   const intro =
-    data.method === 'CANCEL' ? 'These desk reservations were cancelled:' : data.changed ? 'Your desk reservations now stand as follows:' : 'Your desk reservations:';
+    data.method === 'CANCEL'
+      ? 'These desk reservations were cancelled:'
+      : data.changed
+        ? 'Your desk reservations now stand as follows:'
+        : 'Your desk reservations:';
   const outro = 'Your calendar app shows the times in your own time zone. Turn these mails off on your profile page.';
   const lines = data.events.map((event) => `- ${event.span}: ${event.location}\n  ${event.link}`);
   const text = `${intro}\n\n${lines.join('\n')}\n\n${outro}\n`;

@@ -18,4 +18,3 @@ export function retryDelayMs(attempts: number, backoff: Backoff = DEFAULT_BACKOF
 
 /** Whether a message that failed its `attempts`-th try is given up (dead) rather than retried. */
 export const isDead = (attempts: number, maxAttempts: number): boolean => attempts >= maxAttempts;
-

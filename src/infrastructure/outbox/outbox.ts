@@ -103,7 +103,9 @@ const ERROR_LENGTH = 300;
 /** Queues messages with `db`: the caller's transaction, so a message exists exactly when what decided it was committed. */
 export async function enqueue(db: Database, messages: OutboxMessage[]): Promise<void> {
   if (messages.length === 0) return;
-  await db.insert(outbox).values(messages.map((message) => ({ kind: message.kind, groupKey: message.groupKey, topic: message.topic ?? null, payload: message.payload })));
+  await db
+    .insert(outbox)
+    .values(messages.map((message) => ({ kind: message.kind, groupKey: message.groupKey, topic: message.topic ?? null, payload: message.payload })));
 }
 
 const iso = (date: Date) => sql`${date.toISOString()}::timestamptz`;

@@ -71,8 +71,7 @@ export function invitationKind(db: Database, mailer: Mailer, clock: Clock, setti
     async deliver(rows) {
       const recipient = await repository.recipient(rows[0]!.groupKey);
       const now = clock.now();
-      const events =
-        recipient?.enabled && recipient.invitationMails ? await repository.events([...new Set(rows.map((row) => row.payload.reservationId))]) : [];
+      const events = recipient?.enabled && recipient.invitationMails ? await repository.events([...new Set(rows.map((row) => row.payload.reservationId))]) : [];
       // Nothing to tell about reservations that have ended, except that one released as a no-show
       // (cancelled at its new end) is gone; and no cancellation of what was never invited
       // (docs/behaviour.md#invitation-mails).

@@ -130,8 +130,9 @@ describe('invitation mails', () => {
     await mailTo(other.user.email, since);
     expect(smtp.mails.filter((mail) => mail.seq >= since && mail.envelopeTo.includes(quiet.user.email) && mail.calendar !== undefined)).toHaveLength(0);
     expect(
-      (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from outbox where group_key = ${quiet.user.id} and status in ('pending', 'sending')`))[0]!
-        .n,
+      (
+        await queryRows<{ n: number }>(db, sql`select count(*)::int as n from outbox where group_key = ${quiet.user.id} and status in ('pending', 'sending')`)
+      )[0]!.n,
     ).toBe(0);
 
     await t.request({ method: 'PUT', url: '/api/self/calendar-settings', token: quiet.token, payload: { invitationMails: true } });

@@ -73,7 +73,9 @@ describe('password links by e-mail', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
     // Several links for one user in a row: the cooldown between reset mails is off here (tested below).
-    t = await createTestApp({ env: { SMTP_URL: smtp.url, OUTBOX_INTERVAL: '1s', PUBLIC_URL, MAIL_FROM, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000', PASSWORD_MAIL_COOLDOWN: '0' } });
+    t = await createTestApp({
+      env: { SMTP_URL: smtp.url, OUTBOX_INTERVAL: '1s', PUBLIC_URL, MAIL_FROM, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000', PASSWORD_MAIL_COOLDOWN: '0' },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -531,7 +533,9 @@ describe('password reset with other settings', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    t = await createTestApp({ env: { SMTP_URL: smtp.url, OUTBOX_INTERVAL: '1s', PUBLIC_URL: `${base}/`, PASSWORD_RESET_TTL: '30m', LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '3' } });
+    t = await createTestApp({
+      env: { SMTP_URL: smtp.url, OUTBOX_INTERVAL: '1s', PUBLIC_URL: `${base}/`, PASSWORD_RESET_TTL: '30m', LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '3' },
+    });
   });
   afterAll(async () => {
     await t?.close();
