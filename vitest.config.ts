@@ -60,6 +60,7 @@ export const SYSTEM = [
 export const THROUGH_PGBOUNCER = [
   'test/modules/attendance/attendance.test.ts',
   'test/modules/attendance/release-processes.test.ts',
+  'test/infrastructure/outbox/outbox.test.ts',
   'test/modules/auth/auth.test.ts',
   'test/modules/calendar/bounds.test.ts',
   'test/modules/calendar/invitations.test.ts',
