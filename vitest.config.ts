@@ -23,6 +23,8 @@ export const UNIT = [
   'test/identity/password-hashing.test.ts',
   'test/identity/policy.test.ts',
   'test/infrastructure/images/decode-queue.test.ts',
+  'test/infrastructure/jobs/runner.test.ts',
+  'test/infrastructure/outbox/backoff.test.ts',
   'test/shared/**/*.test.ts',
   // The web app's code, and its build; serving.test.ts serves it from a test app (api).
   ...readdirSync('test/web')
@@ -58,6 +60,7 @@ export const SYSTEM = [
 export const THROUGH_PGBOUNCER = [
   'test/modules/attendance/attendance.test.ts',
   'test/modules/attendance/release-processes.test.ts',
+  'test/infrastructure/outbox/outbox.test.ts',
   'test/modules/auth/auth.test.ts',
   'test/modules/calendar/bounds.test.ts',
   'test/modules/calendar/invitations.test.ts',

@@ -10,7 +10,7 @@ import { primaryOnly, REPLICA_DEFAULTS, ReplicaRouter, type ReadRouting } from '
 import { loggerOptions } from './logging.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { attendanceRoutes } from './modules/attendance/attendance.routes.js';
-import { ReleaseLoop } from './modules/attendance/attendance.release.js';
+import { RELEASE_JOB, releaseJob } from './modules/attendance/attendance.release.js';
 import { AttendanceService, attendanceRules } from './modules/attendance/attendance.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import type { DirectoryAuthenticator } from './modules/auth/directory.js';
@@ -31,19 +31,24 @@ import { floorPlansRoutes } from './modules/floor-plans/floor-plans.routes.js';
 import { FloorPlansService } from './modules/floor-plans/floor-plans.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { DecodeQueue } from './infrastructure/images/images.js';
-import { housekeep, type PurgeJob } from './infrastructure/housekeeping/housekeeping.js';
+import { housekeepingJob, type PurgeJob } from './infrastructure/housekeeping/housekeeping.js';
+import { JobRunner } from './infrastructure/jobs/runner.js';
+import { databaseSlots } from './infrastructure/jobs/slots.js';
+import { Outbox, outboxPurge } from './infrastructure/outbox/outbox.js';
 import { SmtpMailer, UnconfiguredMailer, type Mailer } from './infrastructure/mail/mailer.js';
-import { mailOutboxPurge } from './infrastructure/mail/outbox.js';
+import { MAIL_KIND, mailKind } from './infrastructure/mail/mail-kind.js';
 import { calendarRoutes } from './modules/calendar/calendar.routes.js';
 import { CalendarService } from './modules/calendar/calendar.service.js';
-import { InvitationSender } from './modules/calendar/calendar.invitations.js';
+import { INVITATION_KIND, invitationKind } from './modules/calendar/calendar.invitations.js';
 import { inventoryRoutes } from './modules/inventory/inventory.routes.js';
 import { InventoryService } from './modules/inventory/inventory.service.js';
 import { OidcClient } from './modules/oidc/oidc.client.js';
 import { oidcRoutes } from './modules/oidc/oidc.routes.js';
 import { flowKey, OidcService } from './modules/oidc/oidc.service.js';
 import { passwordRoutes } from './modules/password/password.routes.js';
-import { PasswordService } from './modules/password/password.service.js';
+import { PASSWORD_LINK_KIND, passwordLinkKind, PasswordService } from './modules/password/password.service.js';
+import { outboxRoutes } from './modules/outbox/outbox.routes.js';
+import { OutboxService } from './modules/outbox/outbox.service.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportsService } from './modules/reports/reports.service.js';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
@@ -93,12 +98,16 @@ export interface AppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
+/** The job of src/infrastructure/outbox: sends what the outbox holds. */
+const OUTBOX_JOB = 'outbox';
 
 /**
  * The purge jobs housekeeping runs (src/infrastructure/housekeeping): each module that keeps rows
  * which stop mattering defines its own; a new one is added here, with the module's routes.
  */
-export function purgeJobs(config: Pick<Config, 'LOGIN_ACCOUNT_WINDOW' | 'LOGIN_ADDRESS_WINDOW' | 'PASSWORD_MAIL_COOLDOWN' | 'MAIL_RETENTION'>): PurgeJob[] {
+export function purgeJobs(
+  config: Pick<Config, 'LOGIN_ACCOUNT_WINDOW' | 'LOGIN_ADDRESS_WINDOW' | 'PASSWORD_MAIL_COOLDOWN' | 'MAIL_RETENTION' | 'OUTBOX_DEAD_RETENTION'>,
+): PurgeJob[] {
   // Sign-in windows are kept as long as the longest throttle window can look back.
   const throttleRetentionMs = Math.max(config.LOGIN_ACCOUNT_WINDOW, config.LOGIN_ADDRESS_WINDOW, config.PASSWORD_MAIL_COOLDOWN);
   return [
@@ -107,7 +116,7 @@ export function purgeJobs(config: Pick<Config, 'LOGIN_ACCOUNT_WINDOW' | 'LOGIN_A
     expiredPasswordTokensPurge,
     calendarTombstonesPurge,
     expiredOidcFlowsPurge,
-    mailOutboxPurge(config.MAIL_RETENTION),
+    outboxPurge(config.MAIL_RETENTION, config.OUTBOX_DEAD_RETENTION),
   ];
 }
 const MAX_PARAM_LENGTH = 16_384;
@@ -151,9 +160,12 @@ export function serverOptions(config: Config, logger: FastifyServerOptions['logg
  * (docs/testing.md#background-work): the tests use it.
  */
 export interface BackgroundWork {
-  /** Resolves once the password and account mails being sent now are sent (or failed). */
-  passwordMails(): Promise<void>;
-  /** Resolves once a whole round of the attendance release loop that starts after the call has run. */
+  /**
+   * Runs the outbox job until nothing in the outbox is due (after its run in flight, if any) and
+   * answers the messages sent: every mail queued before the call that can go out now has gone out.
+   */
+  drainOutbox(): Promise<number>;
+  /** Runs a whole round of the attendance release (after the one in flight, if any), with what it released. */
   releaseRound(): Promise<number>;
 }
 
@@ -245,19 +257,17 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     );
   }
   const mailer: Mailer = options.mailer ?? (config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, app.log) : new UnconfiguredMailer(app.log));
-  const passwords = new PasswordService(
-    db,
-    mailer,
-    throttle,
-    clock,
-    {
-      publicUrl: config.PUBLIC_URL,
-      resetTtlMs: config.PASSWORD_RESET_TTL,
-      setupTtlMs: config.ACCOUNT_SETUP_TTL,
-      resetMailCooldownMs: config.PASSWORD_MAIL_COOLDOWN,
-    },
-    app.log,
-  );
+  const mailConfigured = options.mailer !== undefined || config.SMTP_URL !== undefined;
+  // Background work: one runner for every job, one outbox for every message (docs/architecture.md#background-jobs).
+  const jobs = new JobRunner(app.log, databaseSlots(db, clock));
+  const outbox = new Outbox(db, clock, app.log, { leaseMs: config.OUTBOX_LEASE });
+  const passwordSettings = {
+    publicUrl: config.PUBLIC_URL,
+    resetTtlMs: config.PASSWORD_RESET_TTL,
+    setupTtlMs: config.ACCOUNT_SETUP_TTL,
+    resetMailCooldownMs: config.PASSWORD_MAIL_COOLDOWN,
+  };
+  const passwords = new PasswordService(db, throttle, clock, () => jobs.nudge(OUTBOX_JOB));
   const users = new UsersService(db, clock, throttle, passwords, config.PASSWORD_CHANGE_AFTER_ADMIN_SET);
   const sessions = new SessionsService(db, clock);
   // One queue for every image decode of this process (avatars and department images alike).
@@ -276,19 +286,16 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const series = new SeriesService(db, clock, reservationRules, config.SERIES_PER_USER);
   const reports = new ReportsService(db, clock);
   const calendar = new CalendarService(db, reads, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
-  const invitations = new InvitationSender(
-    db,
-    mailer,
-    clock,
-    {
-      publicUrl: config.PUBLIC_URL,
-      mailConfigured: options.mailer !== undefined || config.SMTP_URL !== undefined,
-      mailFrom: config.MAIL_FROM,
-      leaseMs: config.CALENDAR_MAIL_LEASE,
-      mailsPerHour: config.CALENDAR_MAILS_PER_HOUR,
-    },
-    app.log,
-  );
+  // The kinds of message the outbox sends; without SMTP their rows are dropped unsent (and logged).
+  if (mailConfigured) {
+    outbox.register(mailKind(mailer));
+    outbox.register(passwordLinkKind(db, mailer, clock, passwordSettings, app.log));
+    outbox.register(
+      invitationKind(db, mailer, clock, { publicUrl: config.PUBLIC_URL, mailFrom: config.MAIL_FROM, mailsPerHour: config.CALENDAR_MAILS_PER_HOUR }),
+    );
+  } else {
+    for (const kind of [MAIL_KIND, PASSWORD_LINK_KIND, INVITATION_KIND]) outbox.discard(kind, 'SMTP_URL is not configured');
+  }
   const stats = new StatsService(db, clock, reads);
   const search = new SearchService(reads);
   const attendance = new AttendanceService(db, clock, attendanceRules(config));
@@ -330,38 +337,32 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(attendanceRoutes, { attendance, publicUrl: config.PUBLIC_URL });
   await app.register(floorPlansRoutes, { floorPlans });
   await app.register(calendarRoutes, { calendar });
+  await app.register(outboxRoutes, { outbox: new OutboxService(db, clock, () => jobs.nudge(OUTBOX_JOB)) });
   await app.register(web, { root: options.webRoot });
 
-  // Ended sessions, old throttle windows and expired password links are removed in the background.
-  const jobs = purgeJobs(config);
-  const housekeeping = setInterval(() => {
-    housekeep(db, clock.now(), jobs).catch((error: unknown) => app.log.warn({ err: error }, 'housekeeping failed'));
-  }, HOUSEKEEPING_INTERVAL_MS);
-  housekeeping.unref();
-  // No-shows are released, and their mails sent, by every process (work claimed in the database).
-  const releaseLoop = new ReleaseLoop({
-    db,
-    clock,
-    log: app.log,
-    intervalMs: config.ATTENDANCE_RELEASE_INTERVAL,
-    mailer: config.SMTP_URL !== undefined || options.mailer !== undefined ? mailer : undefined,
-    publicUrl: config.PUBLIC_URL,
-  });
-  app.addHook('onReady', async () => releaseLoop.start());
+  // The jobs of every process: work is claimed in the database, so processes share it and never
+  // do it twice (docs/architecture.md#background-jobs).
+  jobs.add(housekeepingJob(db, clock, purgeJobs(config), HOUSEKEEPING_INTERVAL_MS));
+  jobs.add(releaseJob({ db, clock, log: app.log, intervalMs: config.ATTENDANCE_RELEASE_INTERVAL, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
+  // Every mail leaves from the outbox (docs/architecture.md#the-outbox); OUTBOX_INTERVAL 0: not from this process.
+  jobs.add({ name: OUTBOX_JOB, intervalMs: config.OUTBOX_INTERVAL, run: (signal) => outbox.drain(signal) });
+  app.addHook('onReady', async () => jobs.start());
   app.decorate('background', {
-    passwordMails: () => passwords.settle(),
-    releaseRound: () => releaseLoop.nextRound(),
+    drainOutbox: async () => {
+      let sent = 0;
+      for (;;) {
+        const pass = await jobs.runNow<{ sent: number; more: boolean }>(OUTBOX_JOB);
+        sent += pass?.sent ?? 0;
+        if (!pass?.more) return sent;
+      }
+    },
+    releaseRound: async () => (await jobs.runNow<number>(RELEASE_JOB)) ?? 0,
   } satisfies BackgroundWork);
   if (replica) app.addHook('onReady', async () => replica.start());
-  // Invitation mails leave from the outbox the reservations trigger fills (docs/behaviour.md#invitation-mails).
-  if (config.CALENDAR_MAIL_INTERVAL > 0) app.addHook('onReady', async () => invitations.start(config.CALENDAR_MAIL_INTERVAL));
   app.addHook('onClose', async () => {
-    clearInterval(housekeeping);
-    await releaseLoop.stop();
-    await invitations.stop();
+    await jobs.stop();
     breaker.stop();
     replica?.stop();
-    await passwords.settle();
     mailer.close();
   });
 }

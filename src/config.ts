@@ -16,6 +16,8 @@ interface KeySpec<T> {
   /** Raw default as it would be written in the environment; undefined = optional, no default. */
   default?: string;
   parse: (raw: string) => T;
+  /** The key's former name, read when the key itself is unset (a renamed key keeps working). */
+  formerly?: string;
 }
 
 const fail = (message: string): never => {
@@ -364,19 +366,21 @@ const specs = {
     parse: clockTime,
   },
   ATTENDANCE_RELEASE_INTERVAL: {
-    doc: 'How often each server process looks for reservations to release and mails to send (the work is claimed in the database, so processes never do it twice). At most 1 minute, so that a release is never later than that.',
+    doc: 'How often each server process looks for reservations to release (the work is claimed in the database, so processes never do it twice); their mails go out through the outbox. At most 1 minute, so that a release is never later than that.',
     default: '15s',
     parse: duration(100, 60_000),
   },
-  CALENDAR_MAIL_INTERVAL: {
-    doc: 'How often each server process looks for calendar invitation mails to send (they go out within about this time of the booking). 0 turns sending off in this process (the mails wait for another process).',
+  OUTBOX_INTERVAL: {
+    doc: 'How often each server process looks for mails to send in the outbox (password links, release and invitation mails; the work is claimed in the database, so processes never send one twice). A password link queued by a request is sent at once, without waiting for it. 0 turns sending off in this process (the mails wait for another process). Formerly CALENDAR_MAIL_INTERVAL, still read when this is unset.',
     default: '5s',
     parse: duration(0, 3_600_000),
+    formerly: 'CALENDAR_MAIL_INTERVAL',
   },
-  CALENDAR_MAIL_LEASE: {
-    doc: 'How long a process may take to send the invitation mails it claimed; after that (it crashed or hangs) another process sends them again.',
+  OUTBOX_LEASE: {
+    doc: 'How long a process may take to send the mails it claimed from the outbox; after that (it crashed or hangs) another process sends them again. Formerly CALENDAR_MAIL_LEASE, still read when this is unset.',
     default: '2m',
     parse: duration(1000, 3_600_000),
+    formerly: 'CALENDAR_MAIL_LEASE',
   },
   CALENDAR_MAILS_PER_HOUR: {
     doc: 'Invitation mails one person is sent per hour at most; what changes beyond that waits and goes out folded into one mail. People are served in turn, so one person’s changes never hold up another’s mail.',
@@ -384,8 +388,13 @@ const specs = {
     parse: integer(1, 1000),
   },
   MAIL_RETENTION: {
-    doc: 'How long a sent or given-up mail (address, subject, text) stays in the mail outbox before housekeeping deletes it.',
+    doc: 'How long a sent mail stays in the outbox (its kind, recipient and what the mail was made from; never a password link) before housekeeping deletes it.',
     default: '7d',
+    parse: duration(60_000, 365 * 86_400_000),
+  },
+  OUTBOX_DEAD_RETENTION: {
+    doc: 'How long a mail given up after its tries (dead: admins see it in GET /api/admin/outbox?status=dead and may retry it) stays in the outbox before housekeeping deletes it.',
+    default: '30d',
     parse: duration(60_000, 365 * 86_400_000),
   },
   RESERVATION_WRITES_PER_MINUTE: {
@@ -440,7 +449,7 @@ export function loadConfig(env: Environment = process.env): Config {
   const problems: string[] = [];
   const config: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(specs) as [string, KeySpec<unknown>][]) {
-    const given = env[key];
+    const given = env[key] === undefined || env[key] === '' ? (spec.formerly === undefined ? undefined : env[spec.formerly]) : env[key];
     const raw = given === undefined || given === '' ? spec.default : given;
     if (raw === undefined) {
       config[key] = undefined;

@@ -49,6 +49,12 @@ describe('loadConfig', () => {
       expect(config.IMAGE_DECODE_MEMORY).toBe(64 * 1024 * 1024);
     });
 
+    it('reads a renamed key under its former name when the new one is unset (OUTBOX_INTERVAL, formerly CALENDAR_MAIL_INTERVAL)', () => {
+      expect(loadConfig({}).OUTBOX_INTERVAL).toBe(5000);
+      expect(loadConfig({ CALENDAR_MAIL_INTERVAL: '0', CALENDAR_MAIL_LEASE: '30s' })).toMatchObject({ OUTBOX_INTERVAL: 0, OUTBOX_LEASE: 30_000 });
+      expect(loadConfig({ CALENDAR_MAIL_INTERVAL: '0', OUTBOX_INTERVAL: '2s' }).OUTBOX_INTERVAL).toBe(2000);
+    });
+
     it('derives PUBLIC_URL from PORT unless it is set', () => {
       expect(loadConfig({ PORT: '8091' }).PUBLIC_URL).toBe('http://localhost:8091');
       expect(loadConfig({ PORT: '8091', PUBLIC_URL: 'https://desks.example.org' }).PUBLIC_URL).toBe('https://desks.example.org');

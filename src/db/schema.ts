@@ -8,6 +8,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   primaryKey,
@@ -492,44 +493,6 @@ export const calendarEvents = pgTable(
   ],
 );
 
-/**
- * How many invitation mails each person was sent in the current window (docs/behaviour.md#invitation-mails):
- * beyond CALENDAR_MAILS_PER_HOUR the rest wait and go out folded into one mail; the sender serves
- * people in turn, the one served longest ago (last_sent_at) first.
- */
-export const calendarMailQuota = pgTable('calendar_mail_quota', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  windowStartedAt: timestamptz('window_started_at').notNull(),
-  mails: integer('mails').notNull().default(0),
-  lastSentAt: timestamptz('last_sent_at').notNull(),
-});
-
-/**
- * Invitation mails still to send: the reservations trigger appends one row per change; a loop
- * in every server process claims rows (an advisory lock per group, FOR UPDATE SKIP LOCKED),
- * mails the event's state at sending time and deletes the rows once the SMTP server accepted the
- * mail. Rows of one series (series_id) go out as one mail. A claim lasts until claimed_until;
- * a process that dies meanwhile leaves the rows to be claimed again after it.
- */
-export const calendarOutbox = pgTable(
-  'calendar_outbox',
-  {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    reservationId: uuid('reservation_id').notNull(),
-    seriesId: uuid('series_id'),
-    createdAt: timestamptz('created_at').notNull().defaultNow(),
-    claimedUntil: timestamptz('claimed_until'),
-    claimToken: uuid('claim_token'),
-    attempts: integer('attempts').notNull().default(0),
-  },
-  (t) => [index('calendar_outbox_user_idx').on(t.userId), index('calendar_outbox_claim_idx').on(t.claimedUntil, t.id)],
-);
-
 // ---- attendance: check-in, release of no-shows (docs/behaviour.md#attendance) ----------------
 
 /**
@@ -590,33 +553,76 @@ export const attendance = pgTable(
   ],
 );
 
+// ---- the outbox and the job runner (docs/architecture.md#the-outbox, #background-jobs) -------
+
+export const outboxStatus = pgEnum('outbox_status', ['pending', 'sending', 'sent', 'dead']);
+
 /**
- * Mails to send, written in the transaction that decides them (e.g. a release), sent by the
- * outbox loop of any server process: a row is claimed for a while (claimed_until) before sending,
- * so two processes never send it both, and a crash before sending leaves it to be sent later.
+ * Every message the service sends (mails today), written in the transaction that decides it
+ * (or by the reservations trigger, calendar invitations), sent by the outbox job of any server
+ * process (src/infrastructure/outbox): claimed with a lease (status sending, lease_until,
+ * claim_token) so two processes never send it both and a crashed claim is taken over, retried with
+ * backoff, dead after its kind's attempts. Rows of one `group_key` (the person) are served in turn
+ * with other people's; rows of one `topic` go out as one message. Kept after sending for
+ * MAIL_RETENTION, dead ones for OUTBOX_DEAD_RETENTION.
  */
-export const mailOutbox = pgTable(
-  'mail_outbox',
+export const outbox = pgTable(
+  'outbox',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    toAddress: text('to_address').notNull(),
-    subject: text('subject').notNull(),
-    text: text('text').notNull(),
-    html: text('html').notNull(),
-    createdAt: timestamptz('created_at').notNull(),
-    nextAttemptAt: timestamptz('next_attempt_at').notNull(),
-    claimedUntil: timestamptz('claimed_until'),
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    groupKey: text('group_key').notNull(),
+    topic: text('topic'),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    status: outboxStatus('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamptz('next_attempt_at'),
+    leaseUntil: timestamptz('lease_until'),
+    claimToken: uuid('claim_token'),
+    lastError: text('last_error'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
     sentAt: timestamptz('sent_at'),
-    failedAt: timestamptz('failed_at'),
+    deadAt: timestamptz('dead_at'),
   },
   (t) => [
-    index('mail_outbox_due_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`${t.sentAt} is null and ${t.failedAt} is null`),
-    // Purged MAIL_RETENTION after they were sent or given up (docs/behaviour.md#mails-of-the-release).
-    index('mail_outbox_done_idx')
-      .on(sql`coalesce(${t.sentAt}, ${t.failedAt})`)
-      .where(sql`${t.sentAt} is not null or ${t.failedAt} is not null`),
+    index('outbox_open_idx')
+      .on(t.kind, t.groupKey, t.id)
+      .where(sql`${t.status} in ('pending', 'sending')`),
+    index('outbox_sent_idx')
+      .on(t.sentAt)
+      .where(sql`${t.status} = 'sent'`),
+    index('outbox_dead_idx')
+      .on(t.deadAt, t.id)
+      .where(sql`${t.status} = 'dead'`),
+    // A deleted user's rows go with them (src/modules/users).
+    index('outbox_group_idx').on(t.groupKey),
+    index('outbox_claim_token_idx')
+      .on(t.claimToken)
+      .where(sql`${t.claimToken} is not null`),
+    index('outbox_calendar_reservation_idx')
+      .on(sql`(${t.payload} ->> 'reservationId')`)
+      .where(sql`${t.kind} = 'calendar.invitation'`),
   ],
 );
+
+/**
+ * Per kind and group (person): messages sent in the current window (a kind's per-group limit,
+ * e.g. CALENDAR_MAILS_PER_HOUR) and when the last went out (who is served next).
+ */
+export const outboxGroups = pgTable(
+  'outbox_groups',
+  {
+    kind: text('kind').notNull(),
+    groupKey: text('group_key').notNull(),
+    windowStartedAt: timestamptz('window_started_at').notNull(),
+    messages: integer('messages').notNull().default(0),
+    lastSentAt: timestamptz('last_sent_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.groupKey] })],
+);
+
+/** The next run of each job that runs in one process per interval (src/infrastructure/jobs): claimed by one statement. */
+export const jobSlots = pgTable('job_slots', {
+  name: text('name').primaryKey(),
+  nextRunAt: timestamptz('next_run_at').notNull(),
+});

@@ -52,6 +52,7 @@ export default fp(
           { name: 'Health' },
           { name: 'Settings' },
           { name: 'Calendar' },
+          { name: 'Outbox', description: 'Admins: the mails the service sends, and the retry of those given up (docs/architecture.md#the-outbox).' },
         ],
       },
     });

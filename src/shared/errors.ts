@@ -42,6 +42,7 @@ export const catalogue = {
   CHECK_IN_NOT_OPEN: { status: 409, title: 'Check-in is not open for this reservation (too early, past its deadline, released or ended)' },
   WALK_IN_NOT_POSSIBLE: { status: 409, title: 'The desk cannot be booked on the spot now' },
   CONFLICT: { status: 409, title: 'The request conflicts with the current state' },
+  OUTBOX_NOT_DEAD: { status: 409, title: 'Only a dead message can be retried' },
   TOO_MANY_SERIES: { status: 409, title: 'You have as many recurring series as one person may; cancel one first' },
   PLAN_CHANGED: { status: 412, title: 'The floor plan changed since you read it; read it again (its new ETag) and redo your change' },
   PRECONDITION_REQUIRED: { status: 428, title: 'Send If-Match with the ETag you read (or * to overwrite whatever is there)' },

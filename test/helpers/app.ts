@@ -90,7 +90,7 @@ export interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const ownDatabase = options.database === undefined;
   const database = options.database ?? (await createTestDatabase());
-  // No invitation-mail sender unless a test asks for one: its background statements would land in other tests' statement counts.
+  // No outbox job unless a test asks for one (drainOutbox sends): its background statements would land in other tests' statement counts.
   // Nor a per-minute limit on one user's reservation writes: tests book fast; the limit's own tests set it.
   const logging = options.logLines ? { LOG_LEVEL: 'debug', REQUEST_LOG: 'true' } : { LOG_LEVEL: 'silent', REQUEST_LOG: 'false' };
   const config = loadConfig({
@@ -98,7 +98,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ADMIN_EMAIL,
     ADMIN_PASSWORD,
     ...logging,
-    CALENDAR_MAIL_INTERVAL: '0',
+    OUTBOX_INTERVAL: '0',
     RESERVATION_WRITES_PER_MINUTE: '100000',
     ...options.env,
   });
@@ -166,6 +166,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
   };
 }
+
+/**
+ * Sends every mail of the outbox that is due, waiting for the outbox job's run in flight first,
+ * and answers how many went out (docs/testing.md#background-work): a test waits on the work, never sleeps.
+ */
+export const drainOutbox = (app: FastifyInstance): Promise<number> => app.background.drainOutbox();
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** ISO 8601 in UTC with the Z suffix, as every timestamp on the wire. */

@@ -65,7 +65,7 @@ describe('seed (small profile)', () => {
     // Every desk is placed on its department's generated floor plan; calendars know every seeded
     // reservation (docs/behaviour.md#calendars), and no invitation mail is queued for them.
     expect(written).toEqual({ ...SIZES, 'floor plans': SIZES.desks, calendar_events: SIZES.reservations });
-    expect((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from calendar_outbox`))[0]!.n).toBe(0);
+    expect((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from outbox`))[0]!.n).toBe(0);
     expect(result.admin).toEqual({ email: SEED_ADMIN_EMAIL, created: true });
   });
 

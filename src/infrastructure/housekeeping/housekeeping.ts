@@ -1,4 +1,6 @@
 import type { Database } from '../../db/client.js';
+import type { Clock } from '../../shared/clock.js';
+import type { Job } from '../jobs/runner.js';
 
 /**
  * One kind of row that can no longer matter, and how to delete it: each module that keeps such
@@ -26,4 +28,12 @@ export async function housekeep(db: Database, now: Date, jobs: readonly PurgeJob
     failed.map((failure) => failure.error),
     `housekeeping: ${failed.map((failure) => failure.name).join(', ')} failed`,
   );
+}
+
+/**
+ * Housekeeping as a job of the runner (docs/architecture.md#background-jobs): every `intervalMs`,
+ * in one process of all (a run slot claimed in the database), every purge job runs once.
+ */
+export function housekeepingJob(db: Database, clock: Clock, jobs: readonly PurgeJob[], intervalMs: number): Job<void> {
+  return { name: 'housekeeping', intervalMs, oncePerInterval: true, run: () => housekeep(db, clock.now(), jobs) };
 }

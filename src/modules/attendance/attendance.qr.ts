@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
+import { escapeHtml } from '../../shared/html.js';
 import { lruGet } from '../../shared/lru.js';
 
 /** What a desk's QR code holds: the web app's desk page (docs/behaviour.md#desk-qr-codes). */
@@ -54,8 +55,6 @@ export const qrCodes = new QrCache(QR_CACHE_ENTRIES);
 
 /** The ETag of a code: it depends on nothing but the text it encodes and the format. */
 export const qrEtag = (format: 'svg' | 'png', text: string) => `"${createHash('sha256').update(`${format} ${text}`).digest('base64url').slice(0, 27)}"`;
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 export interface LabelDesk {
   id: string;

@@ -1,6 +1,6 @@
 import { and, count, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
-import { attendance, attendanceDefaults, departments, departmentSettings, desks, mailOutbox, reservations, rooms, users } from '../../db/schema.js';
+import { attendance, attendanceDefaults, departments, departmentSettings, desks, reservations, rooms, users } from '../../db/schema.js';
 import { orderByClauses, totalOfPage } from '../../db/paging.js';
 import { offsetOf, type PageRequest } from '../../shared/paging.js';
 import { ReservationWriter } from '../reservations/reservations.writer.js';
@@ -321,10 +321,6 @@ export class AttendanceRepository {
       }
       return { released: ids.length, cut: cut.length };
     });
-  }
-
-  async insertMails(tx: Database, rows: (typeof mailOutbox.$inferInsert)[]): Promise<void> {
-    if (rows.length > 0) await tx.insert(mailOutbox).values(rows);
   }
 
   /** Daily counts by the local date of the start, in SQL; `from`/`to` are the instants the first day begins and the day after the last begins. */

@@ -28,14 +28,6 @@ export interface FeedWindow {
   limit: number;
 }
 
-export interface OutboxRow {
-  id: number;
-  userId: string;
-  reservationId: string;
-  seriesId: string | null;
-  attempts: number;
-}
-
 export interface MailRecipient {
   email: string;
   firstName: string;
@@ -46,15 +38,6 @@ export interface MailRecipient {
 
 /** Cancelled reservations are remembered this long (docs/behaviour.md#calendar-feed); feeds reach as far back. */
 export const TOMBSTONE_RETENTION_MS = 30 * 86_400_000;
-
-/** Invitation mails one person may be sent per window: CALENDAR_MAILS_PER_HOUR per hour. */
-export interface MailQuota {
-  mailsPerWindow: number;
-  windowMs: number;
-}
-
-/** Namespace of the advisory locks that serialise claims of one outbox group (any constant: all processes agree). */
-const OUTBOX_LOCK_NAMESPACE = 0x63616c; // "cal"
 
 const iso = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -206,80 +189,6 @@ export class CalendarRepository {
     return row && { email: row.email, firstName: row.first_name, lastName: row.last_name, enabled: row.enabled, invitationMails: row.invitation_mails };
   }
 
-  // ---- outbox ---------------------------------------------------------------------------------
-
-  /**
-   * Claims a group of outbox rows until `until`, marked with `token` (docs/behaviour.md#invitation-mails).
-   * People are served in turn: the one whose last invitation mail went out longest ago first
-   * (never: first of all), not the oldest row first, so one person's flood does not hold up
-   * another's mail. A person who was sent `mailsPerWindow` mails in the current window (`windowMs`
-   * from its first mail) waits for the next; one with more groups waiting than mails left gets
-   * all their rows folded into one claim. Otherwise the claim is the person's oldest group (their
-   * rows of one series, or of one reservation). Claims for one person are serialised by a
-   * transaction-scoped advisory lock, and rows are taken FOR UPDATE SKIP LOCKED, so two processes
-   * never claim the same rows nor split a group. Answers no rows when nothing is due.
-   */
-  async claimGroup(now: Date, until: Date, token: string, quota: MailQuota): Promise<OutboxRow[]> {
-    const nowText = now.toISOString();
-    const windowStart = new Date(now.getTime() - quota.windowMs).toISOString();
-    const mailsLeft = sql`${quota.mailsPerWindow} - coalesce(max(case when q.window_started_at > ${windowStart}::timestamptz then q.mails end), 0)`;
-    return this.db.transaction(async (tx) => {
-      const candidates = await queryRows<{ user_id: string; first_group: string; groups: number; left: number }>(
-        tx as unknown as Database,
-        sql`select o.user_id, (array_agg(coalesce(o.series_id, o.reservation_id)::text order by o.id))[1] as first_group,
-              count(distinct coalesce(o.series_id, o.reservation_id))::int as groups,
-              ${mailsLeft} as left
-            from calendar_outbox o left join calendar_mail_quota q on q.user_id = o.user_id
-            where o.claimed_until is null or o.claimed_until <= ${nowText}::timestamptz
-            group by o.user_id
-            having ${mailsLeft} > 0
-            order by coalesce(max(q.last_sent_at), '-infinity'), min(o.id) limit 10`,
-      );
-      for (const candidate of candidates) {
-        const [lock] = await queryRows<{ locked: boolean }>(
-          tx as unknown as Database,
-          sql`select pg_try_advisory_xact_lock(${OUTBOX_LOCK_NAMESPACE}::int, hashtext(${candidate.user_id})) as locked`,
-        );
-        if (!lock?.locked) continue;
-        // More groups than mails left: the rest go out folded into this one claim.
-        const fold = Number(candidate.groups) > Number(candidate.left);
-        const rows = await queryRows<{ id: string; user_id: string; reservation_id: string; series_id: string | null; attempts: number }>(
-          tx as unknown as Database,
-          sql`update calendar_outbox set claimed_until = ${until.toISOString()}::timestamptz, claim_token = ${token}::uuid, attempts = attempts + 1
-              where id in (
-                select id from calendar_outbox
-                where user_id = ${candidate.user_id}::uuid ${fold ? sql`` : sql`and coalesce(series_id, reservation_id) = ${candidate.first_group}::uuid`}
-                  and (claimed_until is null or claimed_until <= ${nowText}::timestamptz)
-                for update skip locked)
-              returning id, user_id, reservation_id, series_id, attempts`,
-        );
-        if (rows.length > 0) {
-          return rows.map((row) => ({
-            id: Number(row.id),
-            userId: row.user_id,
-            reservationId: row.reservation_id,
-            seriesId: row.series_id,
-            attempts: Number(row.attempts),
-          }));
-        }
-      }
-      return [];
-    });
-  }
-
-  /** `mails` invitation mails went out to `userId` at `now`: counted in the person's window (a new one when the last is over). */
-  async countMails(userId: string, mails: number, now: Date, windowMs: number): Promise<void> {
-    const nowText = now.toISOString();
-    const windowOpen = sql`calendar_mail_quota.window_started_at > ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`;
-    await this.db.execute(
-      sql`insert into calendar_mail_quota (user_id, window_started_at, mails, last_sent_at) values (${userId}::uuid, ${nowText}::timestamptz, ${mails}, ${nowText}::timestamptz)
-          on conflict (user_id) do update set
-            mails = case when ${windowOpen} then calendar_mail_quota.mails + ${mails} else ${mails} end,
-            window_started_at = case when ${windowOpen} then calendar_mail_quota.window_started_at else ${nowText}::timestamptz end,
-            last_sent_at = ${nowText}::timestamptz`,
-    );
-  }
-
   /** These events went out in an invitation (METHOD:REQUEST): their cancellation will be mailed. */
   async markInvited(reservationIds: string[], now: Date): Promise<void> {
     if (reservationIds.length === 0) return;
@@ -289,43 +198,6 @@ export class CalendarRepository {
         sql`, `,
       )})`,
     );
-  }
-
-  /** Removes rows this claim still holds (after the SMTP server accepted the mail, or when none is due). */
-  async acknowledge(ids: number[], token: string): Promise<number> {
-    if (ids.length === 0) return 0;
-    const rows = await queryRows<{ id: string }>(
-      this.db,
-      sql`delete from calendar_outbox where claim_token = ${token}::uuid and id in (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )}) returning id`,
-    );
-    return rows.length;
-  }
-
-  /** A mail that failed: the rows wait until `retryAt` and are claimed again then. */
-  async postpone(ids: number[], token: string, retryAt: Date): Promise<void> {
-    if (ids.length === 0) return;
-    await this.db.execute(
-      sql`update calendar_outbox set claimed_until = ${retryAt.toISOString()}::timestamptz, claim_token = null
-          where claim_token = ${token}::uuid and id in (${sql.join(
-            ids.map((id) => sql`${id}`),
-            sql`, `,
-          )})`,
-    );
-  }
-
-  /** Without SMTP: drops up to `limit` unclaimed rows (rows another process holds are skipped). Answers how many. */
-  async dropUnclaimed(now: Date, limit: number): Promise<number> {
-    const rows = await queryRows<{ id: string }>(
-      this.db,
-      sql`delete from calendar_outbox where id in (
-            select id from calendar_outbox where claimed_until is null or claimed_until <= ${now.toISOString()}::timestamptz
-            order by id limit ${limit} for update skip locked)
-          returning id`,
-    );
-    return rows.length;
   }
 
   /** Housekeeping: tombstones of reservations cancelled more than TOMBSTONE_RETENTION_MS before `now`. */

@@ -7,6 +7,8 @@ import { revokeCredentials } from '../../identity/credentials.js';
 import { hashPassword } from '../../identity/password-hashing.js';
 import { ThrottleRepository, type LoginThrottle } from '../../identity/throttle.js';
 import type { Mailer } from '../../infrastructure/mail/mailer.js';
+import { passwordLinkMail } from '../../infrastructure/mail/templates.js';
+import { DeliveryFailed, enqueue, type OutboxKind } from '../../infrastructure/outbox/outbox.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { PasswordTokensRepository, type PasswordTokenPurpose } from './password.repository.js';
 
@@ -18,67 +20,69 @@ export interface PasswordMailSettings {
   resetMailCooldownMs: number;
 }
 
+/** The outbox kind of password links (docs/behaviour.md#password-links-and-directory-sign-in). */
+export const PASSWORD_LINK_KIND = 'password.link';
+
+/**
+ * What a queued password mail holds: never the token. The link is minted when the mail is sent
+ * (passwordLinkKind), so the outbox row is no credential, and a mail queued before a crash is
+ * sent after it with a fresh link.
+ */
+export interface PasswordLinkPayload {
+  purpose: PasswordTokenPurpose;
+  /** The user, for links an admin's action sends. */
+  userId?: string;
+  /** The address asked for with "forgot password", as typed; the user is looked up when sending. */
+  email?: string;
+}
+
 const resetMailKey = (userId: string) => `reset-mail:${userId}`;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
 /**
  * Password links by e-mail (docs/behaviour.md#password-links-and-directory-sign-in): "forgot password" and "your account was created".
  * Tokens are 256 random bits, stored only as a hash, single use, expiring; a newer link makes
- * older ones invalid. Mails go out after the answer, so the answer to `forgot` is the same,
- * equally fast, for known and unknown addresses.
+ * older ones invalid. Each mail is a row of the outbox, queued by the request (or the admin's
+ * transaction) and sent by the outbox job: a crash between the two loses no mail, and the answer
+ * to `forgot` is the same work, and as fast, for known and unknown addresses.
  */
 export class PasswordService {
-  private readonly pending = new Set<Promise<void>>();
-
   constructor(
     private readonly db: Database,
-    private readonly mailer: Mailer,
     private readonly throttle: LoginThrottle,
     private readonly clock: Clock,
-    private readonly settings: PasswordMailSettings,
-    private readonly log: FastifyBaseLogger,
+    /** Asks the outbox job to run now (src/app.ts): a queued link should not wait for its interval. */
+    private readonly sendSoon: () => void = () => {},
   ) {}
 
-  /** POST /api/password/forgot: limited per client address like sign-in; the mail is sent in the background. */
+  /** POST /api/password/forgot: limited per client address like sign-in; the mail is queued whatever the address. */
   async forgot(email: string, clientAddress: string): Promise<void> {
     await this.throttle.attemptFromAddress(clientAddress, this.clock.now());
-    this.inBackground(async () => {
-      const user = await new UsersRepository(this.db).findByEmail(email.trim());
-      // Directory users change their password in the directory; disabled users cannot sign in anyway.
-      if (!user || user.ldap || !user.enabled) return;
-      if (!(await this.claimResetMail(user.id))) return;
-      // A mail that did not go out does not hold the next request back.
-      if (!(await this.sendLink(user, 'reset'))) await new ThrottleRepository(this.db).forget(resetMailKey(user.id));
-    });
+    const typed = email.trim();
+    await enqueue(this.db, [{ kind: PASSWORD_LINK_KIND, groupKey: typed.toLowerCase(), payload: { purpose: 'reset', email: typed } }]);
+    this.sendSoon();
   }
 
-  /**
-   * Whether this request may mail a reset link: one per account per cooldown, decided by one
-   * atomic upsert, so concurrent requests and several processes agree. A request in the cooldown
-   * changes nothing: the link already mailed keeps working.
-   */
-  private async claimResetMail(userId: string): Promise<boolean> {
-    if (this.settings.resetMailCooldownMs === 0) return true;
-    const { retryAfter } = await new ThrottleRepository(this.db).hit(
-      { key: resetMailKey(userId), limit: 1, windowMs: this.settings.resetMailCooldownMs },
-      this.clock.now(),
-    );
-    return retryAfter === undefined;
-  }
-
-  /** After an admin creates a local user: a mail with a link to set the first password. */
-  announceNewAccount(user: UserRow): void {
+  /** After an admin creates a local user, in the creating transaction `tx`: a mail with a link to set the first password. */
+  async announceNewAccount(tx: Database, user: UserRow): Promise<void> {
     if (user.ldap || !user.enabled) return;
-    this.inBackground(() => this.sendLink(user, 'setup'));
+    await this.queueLink(tx, user, 'setup');
   }
 
-  /** After an admin changed the address of a user whose link was pending: a fresh link of that kind, to the new address. */
-  announceAddressChange(user: UserRow, purpose: PasswordTokenPurpose): void {
+  /** After an admin changed the address of a user whose link was pending, in that transaction: a fresh link of that kind, to the new address. */
+  async announceAddressChange(tx: Database, user: UserRow, purpose: PasswordTokenPurpose): Promise<void> {
     if (user.ldap || !user.enabled) return;
-    this.inBackground(() => this.sendLink(user, purpose));
+    await this.queueLink(tx, user, purpose);
+  }
+
+  /** The links queued by an admin's transaction were committed: send them now. */
+  linksQueued(): void {
+    this.sendSoon();
+  }
+
+  private async queueLink(tx: Database, user: UserRow, purpose: PasswordTokenPurpose): Promise<void> {
+    await enqueue(tx, [{ kind: PASSWORD_LINK_KIND, groupKey: user.email.toLowerCase(), payload: { purpose, userId: user.id } }]);
   }
 
   /**
@@ -103,55 +107,58 @@ export class PasswordService {
     // The owner proved control of the mailbox: earlier failed sign-ins no longer hold them up.
     await this.throttle.forgetAccount(email);
   }
+}
 
-  /** Waits for mails still being sent (graceful shutdown, tests). */
-  async settle(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
-  }
-
-  private inBackground(work: () => Promise<unknown>): void {
-    const task: Promise<void> = work()
-      .then(() => undefined)
-      .catch((error: unknown) => this.log.error({ err: error }, 'password mail failed'))
-      .finally(() => this.pending.delete(task));
-    this.pending.add(task);
-  }
-
-  /** Replaces the user's link with a new one and mails it; answers whether the mail went out. */
-  private async sendLink(user: UserRow, purpose: PasswordTokenPurpose): Promise<boolean> {
-    const token = randomBytes(32).toString('base64url');
-    const now = this.clock.now();
-    const ttl = purpose === 'reset' ? this.settings.resetTtlMs : this.settings.setupTtlMs;
-    // Not stored when the address changed meanwhile: a link never goes to an address the user no longer has.
-    if (!(await new PasswordTokensRepository(this.db).replace(user.id, user.email, hashToken(token), purpose, now, new Date(now.getTime() + ttl))))
-      return false;
-    const link = `${this.settings.publicUrl.replace(/\/$/, '')}/reset-password?token=${token}`;
-    const hours = Math.round(ttl / 3_600_000);
-    const validity = hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'}` : `${Math.round(ttl / 60_000)} minutes`;
-    const greeting = `Hello ${user.firstName},`;
-    const body =
-      purpose === 'reset'
-        ? {
-            subject: 'Reset your Deskbook password',
-            lead: 'someone (hopefully you) asked to reset the password of your Deskbook account.',
-            action: 'Choose a new password',
-            after: 'If you did not ask for this, ignore this mail: your password stays as it is.',
-          }
-        : {
-            subject: 'Your Deskbook account is ready',
-            lead: 'an account was created for you on Deskbook, where you can find and book a desk.',
-            action: 'Set your password',
-            after: `Then sign in with ${user.email}.`,
-          };
-    const sent = await this.mailer.send({
-      to: user.email,
-      subject: body.subject,
-      text: `${greeting}\n\n${body.lead}\n\n${body.action} (the link works once, for ${validity}):\n${link}\n\n${body.after}\n`,
-      html:
-        `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(body.lead)}</p>` +
-        `<p><a href="${escapeHtml(link)}">${escapeHtml(body.action)}</a> (the link works once, for ${validity}).</p><p>${escapeHtml(body.after)}</p>`,
-    });
-    if (sent) this.log.info({ userId: user.id, purpose }, 'password link sent');
-    return sent;
-  }
+/**
+ * Sends the password links of the outbox (PASSWORD_LINK_KIND), one row a claim: the user is read
+ * now (a directory or disabled user, or an unknown "forgot" address, gets nothing, and the row is
+ * deleted); a "forgot" link honours PASSWORD_MAIL_COOLDOWN (decided by one atomic upsert, so
+ * concurrent requests and several processes agree; a retry after a failed send does not ask again);
+ * the token is minted and stored (as a hash) just before the mail goes out, and only while the
+ * address is still the user's. A mail the SMTP server refused lifts the cooldown and is tried
+ * again (5 tries: 1, 2, 4, 8 minutes apart), each try with a fresh link.
+ */
+export function passwordLinkKind(
+  db: Database,
+  mailer: Mailer,
+  clock: Clock,
+  settings: PasswordMailSettings,
+  log: FastifyBaseLogger,
+): OutboxKind<PasswordLinkPayload> {
+  const throttle = new ThrottleRepository(db);
+  const mayMailReset = async (userId: string) => {
+    if (settings.resetMailCooldownMs === 0) return true;
+    const { retryAfter } = await throttle.hit({ key: resetMailKey(userId), limit: 1, windowMs: settings.resetMailCooldownMs }, clock.now());
+    return retryAfter === undefined;
+  };
+  return {
+    kind: PASSWORD_LINK_KIND,
+    maxAttempts: 5,
+    async deliver(rows) {
+      let sent = 0;
+      for (const row of rows) {
+        const { purpose, userId, email } = row.payload;
+        const users = new UsersRepository(db);
+        const user = userId !== undefined ? await users.findById(userId) : email !== undefined ? await users.findByEmail(email) : undefined;
+        // Directory users change their password in the directory; disabled users cannot sign in anyway.
+        if (!user || user.ldap || !user.enabled) continue;
+        const asked = email !== undefined;
+        if (asked && row.attempts === 1 && !(await mayMailReset(user.id))) continue;
+        const token = randomBytes(32).toString('base64url');
+        const now = clock.now();
+        const ttlMs = purpose === 'reset' ? settings.resetTtlMs : settings.setupTtlMs;
+        // Not stored when the address changed meanwhile: a link never goes to an address the user no longer has.
+        if (!(await new PasswordTokensRepository(db).replace(user.id, user.email, hashToken(token), purpose, now, new Date(now.getTime() + ttlMs)))) continue;
+        const link = `${settings.publicUrl.replace(/\/$/, '')}/reset-password?token=${token}`;
+        if (!(await mailer.send(passwordLinkMail({ to: user.email, firstName: user.firstName, purpose, link, ttlMs })))) {
+          // A mail that did not go out does not hold the next request back.
+          if (asked) await throttle.forget(resetMailKey(user.id));
+          throw new DeliveryFailed('the SMTP server did not accept the password mail', sent);
+        }
+        log.info({ userId: user.id, purpose }, 'password link sent');
+        sent++;
+      }
+      return sent;
+    },
+  };
 }

@@ -9,16 +9,19 @@ import { CredentialsRepository, revokeCredentials, type PasswordTokenPurpose } f
 import type { CreateUserBody, UpdateSelfBody, UpdateUserBody, UserDto, UserListQuery } from './users.schemas.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import { toUserDto } from './users.mappers.js';
+import { forgetGroups } from '../../infrastructure/outbox/outbox.js';
 import { USER_SORTABLE, USER_SORTABLE_BY_ADMIN, UsersRepository, type UserPatch, type UserRow } from './users.repository.js';
 
 const emailTaken = (email: string) => new AppError('EMAIL_TAKEN', `A user with e-mail ${email} already exists`);
 
-/** Mails password links on behalf of admin actions (PasswordService). */
+/** Mails password links on behalf of admin actions (PasswordService): queued in the admin's transaction `tx`. */
 export interface PasswordLinkMailer {
   /** A new local account: a link to set the first password. */
-  announceNewAccount(user: UserRow): void;
+  announceNewAccount(tx: Database, user: UserRow): Promise<void>;
   /** The address changed while a link was pending: a fresh link of the same kind to the new address. */
-  announceAddressChange(user: UserRow, purpose: PasswordTokenPurpose): void;
+  announceAddressChange(tx: Database, user: UserRow, purpose: PasswordTokenPurpose): Promise<void>;
+  /** The transaction that queued links committed: send them now. */
+  linksQueued(): void;
 }
 
 export class UsersService {
@@ -57,18 +60,23 @@ export class UsersService {
 
   async create(body: CreateUserBody): Promise<UserDto> {
     try {
-      const row = await this.users.insert(
-        {
-          email: body.email.trim(),
-          firstName: body.firstName.trim(),
-          lastName: body.lastName.trim(),
-          role: body.role ?? 'USER',
-          enabled: body.enabled ?? true,
-          ldap: body.ldap ?? false,
-        },
-        this.clock.now(),
-      );
-      this.links?.announceNewAccount(row);
+      const row = await this.db.transaction(async (tx) => {
+        const inserted = await new UsersRepository(tx).insert(
+          {
+            email: body.email.trim(),
+            firstName: body.firstName.trim(),
+            lastName: body.lastName.trim(),
+            role: body.role ?? 'USER',
+            enabled: body.enabled ?? true,
+            ldap: body.ldap ?? false,
+          },
+          this.clock.now(),
+        );
+        // The account mail is queued with the account (docs/architecture.md#the-outbox).
+        await this.links?.announceNewAccount(tx, inserted);
+        return inserted;
+      });
+      this.links?.linksQueued();
       return toUserDto(row, true);
     } catch (error) {
       if (pgErrorCode(error) === PG.UNIQUE_VIOLATION) throw emailTaken(body.email);
@@ -106,11 +114,13 @@ export class UsersService {
         if (before && before.email.toLowerCase() !== updated.email.toLowerCase()) {
           // A link mailed to the old (perhaps mistyped) address must not outlive it; a live one is sent anew to the new address.
           const pending = await new CredentialsRepository(tx).deletePasswordLink(id);
-          return { row: updated, resend: pending && pending.expiresAt > now ? pending.purpose : undefined };
+          const resend = pending && pending.expiresAt > now ? pending.purpose : undefined;
+          if (resend) await this.links?.announceAddressChange(tx, updated, resend);
+          return { row: updated, resend };
         }
         return { row: updated };
       });
-      if (resend) this.links?.announceAddressChange(row, resend);
+      if (resend) this.links?.linksQueued();
       return toUserDto(row, true);
     } catch (error) {
       if (pgErrorCode(error) === PG.UNIQUE_VIOLATION) throw emailTaken(body.email ?? '');
@@ -123,7 +133,10 @@ export class UsersService {
     await this.db.transaction(async (tx) => {
       const users = new UsersRepository(tx);
       await this.ensureAnotherAdmin(users, id);
-      if (!(await users.delete(id))) throw notFound('User', id);
+      const target = await users.findById(id);
+      if (!target || !(await users.delete(id))) throw notFound('User', id);
+      // Mails still queued for them go too (their invitations by id, their password links by address).
+      await forgetGroups(tx, [id, target.email.toLowerCase()]);
     });
   }
 

@@ -3,7 +3,7 @@ import jsQRModule from 'jsqr';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { departmentSettings, departments } from '../../../src/db/schema.js';
-import { createTestApp, expectProblem, TestClock, type TestApp } from '../../helpers/app.js';
+import { createTestApp, expectProblem, TestClock, type TestApp, drainOutbox } from '../../helpers/app.js';
 import { createTestDatabase } from '../../helpers/database.js';
 import { insertDesk, insertDeskInNewRoom } from '../../helpers/fixtures.js';
 import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
@@ -147,12 +147,16 @@ describe('attendance', () => {
       payload: { deskId: desk.id, startTime: '2030-01-17T09:30:00Z', endTime: '2030-01-17T17:00:00Z' },
     });
     expect(rest.statusCode).toBe(200);
+    // The release queued the mail in its transaction; the outbox sends it (docs/architecture.md#the-outbox).
+    await drainOutbox(t.app);
     const mail = await smtp.waitForMail((m) => m.to.includes('alice@example.test') && m.subject.includes('released'));
     expect(mail.text).toContain('nobody checked in');
     expect(mail.text).toContain('https://desks.example.test/reservations');
-    // Released once: one mail for it, however many rounds ran (two more here, each sending the outbox).
-    await t.app.background.releaseRound();
-    await t.app.background.releaseRound();
+    // Released once: one mail for it, however many rounds ran (two more here, the outbox drained after each).
+    for (let round = 0; round < 2; round++) {
+      await t.app.background.releaseRound();
+      await drainOutbox(t.app);
+    }
     expect(smtp.mails.filter((m) => m.to.includes('alice@example.test') && m.text.includes('2030-01-17 09:00'))).toHaveLength(1);
     // Subscribed calendars drop it like a cancelled one (docs/behaviour.md#calendars): its calendar
     // row is a tombstone (the feed's STATUS:CANCELLED, a METHOD:CANCEL mail). The database stamps it

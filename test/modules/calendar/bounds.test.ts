@@ -79,7 +79,7 @@ describe('calendar feed bounds', () => {
   const count = async (query: ReturnType<typeof sql>) => (await queryRows<{ n: number }>(db, query))[0]!.n;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { PUBLIC_URL, CALENDAR_MAIL_INTERVAL: '0', RESERVATION_WRITES_PER_MINUTE: '100000' } });
+    t = await createTestApp({ env: { PUBLIC_URL, OUTBOX_INTERVAL: '0', RESERVATION_WRITES_PER_MINUTE: '100000' } });
     db = t.database.handle.db;
     const room = await insertRoom(db, (await insertDepartment(db, { location: 'Berlin', building: 'HQ', floor: 3 })).id, { name: 'Atlas' });
     roomId = room.id;
@@ -153,7 +153,7 @@ describe('calendar feed bounds', () => {
     // Never read, never mailed: cancelled without a trace.
     await db.execute(sql`delete from reservations where user_id = ${user.id}`);
     expect(await count(sql`select count(*)::int as n from calendar_events where user_id = ${user.id}`)).toBe(0);
-    expect(await count(sql`select count(*)::int as n from calendar_outbox where user_id = ${user.id}`)).toBe(0);
+    expect(await count(sql`select count(*)::int as n from outbox where group_key = ${user.id}`)).toBe(0);
 
     // Read by the calendar app: 120 cancellations leave the newest 100 tombstones.
     await db.insert(reservations).values(

@@ -52,7 +52,7 @@ describe('calendar feed', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase({ onQuery: counter.onQuery });
-    t = await createTestApp({ database, env: { PUBLIC_URL, CALENDAR_MAIL_INTERVAL: '0' } });
+    t = await createTestApp({ database, env: { PUBLIC_URL, OUTBOX_INTERVAL: '0' } });
     db = t.database.handle.db;
     user = await t.createUser({ email: 'cal.user@example.test', firstName: 'Cal', lastName: 'Endar', password: PASSWORD });
     token = (await t.login(user.email, PASSWORD)).accessToken;
@@ -235,7 +235,7 @@ describe('calendar feed', () => {
     expect((await t.request({ method: 'DELETE', url: `/api/users/${gone.id}`, token: await t.adminToken() })).statusCode).toBe(204);
     const left = await queryRows<{ n: number }>(
       db,
-      sql`select (select count(*) from calendar_events where user_id = ${gone.id}) + (select count(*) from calendar_outbox where user_id = ${gone.id}) as n`,
+      sql`select (select count(*) from calendar_events where user_id = ${gone.id}) + (select count(*) from outbox where group_key = ${gone.id}::text) as n`,
     );
     expect(Number(left[0]!.n)).toBe(0);
   });

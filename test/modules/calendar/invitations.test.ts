@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../../src/db/client.js';
 import { SmtpMailer, type Mail, type Mailer } from '../../../src/infrastructure/mail/mailer.js';
 import { AttendanceRepository } from '../../../src/modules/attendance/attendance.repository.js';
-import { InvitationSender } from '../../../src/modules/calendar/calendar.invitations.js';
+import { Outbox } from '../../../src/infrastructure/outbox/outbox.js';
+import { INVITATION_KIND, invitationKind } from '../../../src/modules/calendar/calendar.invitations.js';
 import { createTestApp, TestClock, type TestApp, type UserBody } from '../../helpers/app.js';
 import { insertDepartment, insertDesk, insertRoom } from '../../helpers/fixtures.js';
 import { parseCalendar } from '../../helpers/ical.js';
@@ -59,7 +60,7 @@ describe('invitation mails', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM, CALENDAR_MAIL_INTERVAL: '100ms' } });
+    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM, OUTBOX_INTERVAL: '100ms' } });
     db = t.database.handle.db;
     const department = await insertDepartment(db, { location: 'Berlin', building: 'HQ', floor: 3 });
     const room = await insertRoom(db, department.id, { name: 'Atlas' });
@@ -128,7 +129,11 @@ describe('invitation mails', () => {
     await book(other.token, 3 * DAY);
     await mailTo(other.user.email, since);
     expect(smtp.mails.filter((mail) => mail.seq >= since && mail.envelopeTo.includes(quiet.user.email) && mail.calendar !== undefined)).toHaveLength(0);
-    expect((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from calendar_outbox where user_id = ${quiet.user.id}`))[0]!.n).toBe(0);
+    expect(
+      (
+        await queryRows<{ n: number }>(db, sql`select count(*)::int as n from outbox where group_key = ${quiet.user.id} and status in ('pending', 'sending')`)
+      )[0]!.n,
+    ).toBe(0);
 
     await t.request({ method: 'PUT', url: '/api/self/calendar-settings', token: quiet.token, payload: { invitationMails: true } });
     const again = smtp.mails.length;
@@ -148,9 +153,17 @@ describe('invitation outbox', () => {
   const base = Math.ceil(Date.now() / HOUR) * HOUR;
   const at = (offsetMs: number) => new Date(base + offsetMs).toISOString();
   const smtpMailer = () => new SmtpMailer(smtp.url, MAIL_FROM, silent);
-  const sender = (mailer: Mailer) =>
-    new InvitationSender(db, mailer, clock, { publicUrl: PUBLIC_URL, mailConfigured: true, mailFrom: MAIL_FROM, leaseMs: LEASE, mailsPerHour: 10 }, silent);
-  const outbox = async () => (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from calendar_outbox`))[0]!.n;
+  /** An outbox of its own (as in another process) sending invitations only, on the test's clock. */
+  const outboxWith = (mailer: Mailer, mailsPerHour = 10) => {
+    const own = new Outbox(db, clock, silent, { leaseMs: LEASE });
+    own.register(invitationKind(db, mailer, clock, { publicUrl: PUBLIC_URL, mailFrom: MAIL_FROM, mailsPerHour }));
+    return own;
+  };
+  /** One drain of such an outbox: the invitation mails it sent. */
+  const sender = (mailer: Mailer, mailsPerHour = 10) => ({ runOnce: async () => (await outboxWith(mailer, mailsPerHour).drain()).sent });
+  /** Invitation rows still to send (sent rows stay, kept for MAIL_RETENTION). */
+  const outbox = async () =>
+    (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from outbox where kind = ${INVITATION_KIND} and status in ('pending', 'sending')`))[0]!.n;
 
   /** A user with `count` reservations (booked by the admin, one a day from tomorrow); the outbox is emptied of them. */
   async function userWithReservations(count: number): Promise<{ user: UserBody; ids: string[] }> {
@@ -173,7 +186,7 @@ describe('invitation outbox', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
     // No sender of the app's own: each test drives its senders.
-    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM, CALENDAR_MAIL_INTERVAL: '0' } });
+    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM, OUTBOX_INTERVAL: '0' } });
     db = t.database.handle.db;
     const room = await insertRoom(db, (await insertDepartment(db)).id, { name: 'Room' });
     deskId = (await insertDesk(db, room.id, { name: 'B-01' })).id;
@@ -204,9 +217,12 @@ describe('invitation outbox', () => {
     const { user, ids } = await userWithReservations(4);
     const seriesId = '5e71e500-0000-4000-8000-000000000001';
     // Reservations have no series yet on this branch: the rows of a series are written as the trigger will write them.
-    await db.execute(sql`delete from calendar_outbox where user_id = ${user.id}`);
+    await db.execute(sql`delete from outbox where group_key = ${user.id}`);
     for (const id of ids) {
-      await db.execute(sql`insert into calendar_outbox (user_id, reservation_id, series_id) values (${user.id}, ${id}, ${seriesId})`);
+      await db.execute(
+        sql`insert into outbox (kind, group_key, topic, payload)
+            values (${INVITATION_KIND}, ${user.id}, ${seriesId}, jsonb_build_object('reservationId', ${id}::text, 'seriesId', ${seriesId}::text))`,
+      );
     }
     const since = smtp.mails.length;
     const [a, b] = await Promise.all([sender(smtpMailer()).runOnce(), sender(smtpMailer()).runOnce()]);
@@ -222,18 +238,15 @@ describe('invitation outbox', () => {
 
   it('retries rows a crashed claimer left, after the lease, and never sends an acknowledged mail twice', async () => {
     const { user, ids } = await userWithReservations(1);
-    const crashing: Mailer = {
-      send: async (_mail: Mail) => {
-        throw new Error('the process was killed while sending');
-      },
-      close: () => {},
-    };
-    await expect(sender(crashing).runOnce()).rejects.toThrow('killed');
-    const claimed = await queryRows<{ claim_token: string | null; attempts: number }>(
+    // A process claims the row and dies before sending (its claim is never settled).
+    const dying = await outboxWith(smtpMailer()).claim(INVITATION_KIND);
+    expect(dying?.rows.map((row) => row.payload)).toEqual([{ reservationId: ids[0], seriesId: null }]);
+    const claimed = await queryRows<{ claim_token: string | null; status: string; attempts: number }>(
       db,
-      sql`select claim_token, attempts from calendar_outbox where user_id = ${user.id}`,
+      sql`select claim_token, status, attempts from outbox where group_key = ${user.id}`,
     );
     expect(claimed).toHaveLength(1);
+    expect(claimed[0]).toMatchObject({ status: 'sending', attempts: 1 });
     expect(claimed[0]!.claim_token).not.toBeNull();
 
     const since = smtp.mails.length;
@@ -268,20 +281,9 @@ describe('invitation outbox', () => {
   it('without SMTP, empties the queue unsent', async () => {
     await userWithReservations(2);
     expect(await outbox()).toBeGreaterThan(0);
-    const never: Mailer = {
-      send: async () => {
-        throw new Error('no mail without SMTP');
-      },
-      close: () => {},
-    };
-    const unconfigured = new InvitationSender(
-      db,
-      never,
-      clock,
-      { publicUrl: PUBLIC_URL, mailConfigured: false, mailFrom: MAIL_FROM, leaseMs: LEASE, mailsPerHour: 10 },
-      silent,
-    );
-    expect(await unconfigured.runOnce()).toBe(0);
+    const unconfigured = new Outbox(db, clock, silent, { leaseMs: LEASE });
+    unconfigured.discard(INVITATION_KIND, 'SMTP_URL is not configured');
+    expect((await unconfigured.drain()).sent).toBe(0);
     expect(await outbox()).toBe(0);
   });
 
@@ -312,8 +314,7 @@ describe('invitation outbox', () => {
     const mailer: Mailer = { send: async (mail) => (mails.push(mail), true), close: () => {} };
     return { mails, mailer };
   };
-  const senderWith = (mailer: Mailer, mailsPerHour: number) =>
-    new InvitationSender(db, mailer, clock, { publicUrl: PUBLIC_URL, mailConfigured: true, mailFrom: MAIL_FROM, leaseMs: LEASE, mailsPerHour }, silent);
+  const senderWith = (mailer: Mailer, mailsPerHour: number) => sender(mailer, mailsPerHour);
   /** One more reservation for `userId`, booked by the admin `day` days from now. */
   const bookFor = async (userId: string, day: number) => {
     const response = await t.request({

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { passwordTokens, users } from '../../../src/db/schema.js';
+import { outbox, passwordTokens, users } from '../../../src/db/schema.js';
 import { openDatabase } from '../../../src/db/client.js';
 import { PasswordTokensRepository } from '../../../src/modules/password/password.repository.js';
-import { createTestApp, expectProblem, type TestApp, type UserBody } from '../../helpers/app.js';
+import { createTestApp, drainOutbox, expectProblem, type TestApp, type UserBody } from '../../helpers/app.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/database.js';
 import { startSmtp, type ReceivedMail, type TestSmtp } from '../../helpers/smtp.js';
 
@@ -57,7 +57,7 @@ describe('password links by e-mail', () => {
     const user = await t.createUser({ email: `pw.user.${counter}@example.test`, firstName: 'Pat', lastName: `User${counter}`, password });
     // The account mail goes out in the background; once the admin set a password it may not go
     // out at all (no "set your password" link for an account that has one).
-    await t.app.background.passwordMails();
+    await drainOutbox(t.app);
     return { user, password };
   }
 
@@ -73,7 +73,9 @@ describe('password links by e-mail', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
     // Several links for one user in a row: the cooldown between reset mails is off here (tested below).
-    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL, MAIL_FROM, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000', PASSWORD_MAIL_COOLDOWN: '0' } });
+    t = await createTestApp({
+      env: { SMTP_URL: smtp.url, OUTBOX_INTERVAL: '1s', PUBLIC_URL, MAIL_FROM, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000', PASSWORD_MAIL_COOLDOWN: '0' },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -129,7 +131,7 @@ describe('password links by e-mail', () => {
       // Once every background mail is sent, any mail but the sentinel's would be here too.
       expect((await forgot(sentinel.email)).statusCode).toBe(200);
       await mailTo(sentinel.email, since);
-      await t.app.background.passwordMails();
+      await drainOutbox(t.app);
       expect(smtp.mails.slice(since).map((mail) => mail.envelopeTo)).toEqual([[sentinel.email]]);
     });
   });
@@ -353,8 +355,9 @@ describe('password links by e-mail', () => {
       await changeEmail(user.id, quiet);
       const pending = await resetLinkFor(quiet);
       await changeEmail(user.id, `Quiet.${counter}@Example.test`);
-      const { user: sentinel } = await freshUser();
-      await t.app.background.passwordMails();
+      // A new account without a password: its "set your password" mail goes out.
+      const sentinel = await t.createUser({ email: `sentinel.${++counter}@example.test` });
+      await drainOutbox(t.app);
       // Only the reset link asked for, and the sentinel's account mail.
       expect(smtp.mails.slice(since).map((mail) => mail.envelopeTo[0])).toEqual([quiet, sentinel.email]);
       expect((await reset({ token: pending.token, password: 'same-mailbox-pw-1' })).statusCode).toBe(204);
@@ -434,8 +437,9 @@ describe('password links by e-mail', () => {
       const since = smtp.mails.length;
       const ldapUser = await t.createUser({ email: `ldap.new.${++counter}@example.test`, ldap: true });
       const disabled = await t.createUser({ email: `disabled.new.${++counter}@example.test`, enabled: false });
-      const { user: sentinel } = await freshUser();
-      await t.app.background.passwordMails();
+      // A new account without a password: its "set your password" mail goes out.
+      const sentinel = await t.createUser({ email: `sentinel.${++counter}@example.test` });
+      await drainOutbox(t.app);
       expect(smtp.mails.slice(since).map((mail) => mail.envelopeTo)).toEqual([[sentinel.email]]);
       expect([ldapUser.ldap, disabled.enabled]).toEqual([true, false]);
     });
@@ -451,7 +455,7 @@ describe('reset mails with the default cooldown (PASSWORD_MAIL_COOLDOWN 5 min)',
 
   const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.envelopeTo.includes(email));
   /** Waits until both services have sent every mail they were sending (the test SMTP server holds each mail it acknowledged). */
-  const settled = () => Promise.all([a.app.background.passwordMails(), b.app.background.passwordMails()]);
+  const settled = () => Promise.all([drainOutbox(a.app), drainOutbox(b.app)]);
   /** Waits for the first mail to `email`, then until no further one is being sent. */
   async function settledMailsTo(email: string): Promise<ReceivedMail[]> {
     await smtp.waitForMail((mail) => mail.envelopeTo.includes(email), 10_000);
@@ -464,7 +468,7 @@ describe('reset mails with the default cooldown (PASSWORD_MAIL_COOLDOWN 5 min)',
     database = await createTestDatabase();
     // Two services on one database, each with its own pool, as two server processes.
     other = { handle: await openDatabase({ kind: 'postgres', url: database.url, poolSize: 10 }), url: database.url, dispose: async () => {} };
-    const env = { SMTP_URL: smtp.url, PUBLIC_URL, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000' };
+    const env = { SMTP_URL: smtp.url, OUTBOX_INTERVAL: '1s', PUBLIC_URL, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000' };
     a = await createTestApp({ database, env });
     b = await createTestApp({ database: other, env, clock: a.clock });
   });
@@ -480,7 +484,7 @@ describe('reset mails with the default cooldown (PASSWORD_MAIL_COOLDOWN 5 min)',
     const email = 'flooded@example.test';
     // Created with a password by the admin: its "account ready" mail is not a reset mail and does not count.
     await a.createUser({ email, password: 'flooded-pw-1' });
-    await smtp.waitForMail((mail) => mail.envelopeTo.includes(email));
+    await settled();
     const before = mailsTo(email).length;
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => forgotOn(i % 2 === 0 ? a : b, i % 3 === 0 ? email.toUpperCase() : email)));
     const unknown = await forgotOn(a, 'not.flooded@example.test');
@@ -501,7 +505,7 @@ describe('reset mails with the default cooldown (PASSWORD_MAIL_COOLDOWN 5 min)',
   it('mails again only after the cooldown; a request within it keeps the mailed link working', async () => {
     const email = 'patient@example.test';
     await a.createUser({ email, password: 'patient-pw-1' });
-    await smtp.waitForMail((mail) => mail.envelopeTo.includes(email));
+    await settled();
     const since = mailsTo(email).length;
     expect((await forgotOn(a, email)).statusCode).toBe(200);
     const first = linkOf((await settledMailsTo(email)).slice(since)[0]!);
@@ -529,7 +533,9 @@ describe('password reset with other settings', () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL: `${base}/`, PASSWORD_RESET_TTL: '30m', LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '3' } });
+    t = await createTestApp({
+      env: { SMTP_URL: smtp.url, OUTBOX_INTERVAL: '1s', PUBLIC_URL: `${base}/`, PASSWORD_RESET_TTL: '30m', LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '3' },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -569,8 +575,9 @@ describe('password reset with other settings', () => {
   it('builds the link from a PUBLIC_URL with a path and a trailing slash, valid for PASSWORD_RESET_TTL', async () => {
     const since = smtp.mails.length;
     const user = await t.createUser({ email: 'other.settings@example.test', password: 'old-password-1' });
-    await smtp.waitForMail((mail) => mail.seq >= since && mail.envelopeTo.includes(user.email), 10_000);
-    const asked = smtp.mails.length;
+    // Its account mail, if it went out before the password was set, is not the one read below.
+    await drainOutbox(t.app);
+    const asked = Math.max(since, smtp.mails.length);
     expect((await forgotOn(t, user.email, '198.51.100.20')).statusCode).toBe(200);
     const mail = await smtp.waitForMail((candidate) => candidate.seq >= asked && candidate.envelopeTo.includes(user.email), 10_000);
     const { link, token } = linkOf(mail, base);
@@ -602,10 +609,57 @@ describe('password reset without SMTP_URL', () => {
     expect(unknown.statusCode).toBe(200);
     expect(known.json()).toEqual({ message: expect.any(String) });
     expect(unknown.body).toBe(known.body);
-    await t.app.background.passwordMails();
+    await drainOutbox(t.app);
     expect((await t.request({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     expect(await loginStatusOn(t, user.email, 'old-password-1')).toBe(200);
     expectProblem(await resetOn(t, { token: randomBytes(32).toString('base64url'), password: 'garbage-pw-1' }), 400, 'INVALID_RESET_TOKEN');
     expectProblem(await resetOn(t, { token: 'garbage', password: 'garbage-pw-1' }), 400, 'INVALID_RESET_TOKEN');
+  });
+});
+
+describe('password mails through the outbox (docs/architecture.md#the-outbox)', () => {
+  let smtp: TestSmtp;
+  let database: TestDatabase;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.dispose();
+    await smtp?.stop();
+  });
+
+  it('a reset mail asked for just before the process stopped is sent by the next one, with a link minted then', async () => {
+    // The first process sends nothing (OUTBOX_INTERVAL 0): it stops between the request and the sending.
+    const env = { SMTP_URL: smtp.url, PUBLIC_URL, LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '100000' };
+    const first = await createTestApp({ database, env });
+    const user = await first.createUser({ email: 'survivor@example.test', password: 'survivor-pw-1' });
+    await drainOutbox(first.app);
+    const since = smtp.mails.length;
+    expect((await forgotOn(first, user.email)).statusCode).toBe(200);
+    await first.app.close();
+
+    // The row is there, and holds no token: no link exists yet.
+    const db = database.handle.db;
+    const rows = await db.select().from(outbox).where(eq(outbox.kind, 'password.link'));
+    const queued = rows.filter((row) => row.status === 'pending');
+    expect(queued).toHaveLength(1);
+    expect(queued[0]!.payload).toEqual({ purpose: 'reset', email: user.email });
+    expect(await db.select().from(passwordTokens).where(eq(passwordTokens.userId, user.id))).toEqual([]);
+    expect(smtp.mails.length).toBe(since);
+
+    const second = await createTestApp({ database, env });
+    try {
+      expect(await drainOutbox(second.app)).toBe(1);
+      const mail = await smtp.waitForMail((candidate) => candidate.seq >= since && candidate.envelopeTo.includes(user.email));
+      const { token } = linkOf(mail);
+      expect((await resetOn(second, { token, password: 'after-restart-pw-1' })).statusCode).toBe(204);
+      const [sent] = await db.select().from(outbox).where(eq(outbox.id, queued[0]!.id));
+      expect(sent).toMatchObject({ status: 'sent', attempts: 1 });
+      expect(JSON.stringify(sent)).not.toContain(token);
+    } finally {
+      await second.app.close();
+    }
   });
 });

@@ -205,6 +205,7 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   },
   RESERVATION_LIMIT_REACHED: (problem) =>
     sentence(`You already hold as many upcoming reservations as you may${problem.limit ? ` (${problem.limit.max})` : ''}; cancel one before booking more`),
+  OUTBOX_NOT_DEAD: () => 'Only a mail that was given up can be sent again; this one is sent or still being tried.',
   TOO_MANY_SERIES: () => 'You already have as many recurring bookings as one person may; cancel one before starting another.',
   DESK_NOT_BOOKABLE: () => 'This desk cannot be booked: it is a fixed desk or its room is closed.',
   HAS_DEPENDENTS: (problem, subject) => dependentsMessage(problem, subject),

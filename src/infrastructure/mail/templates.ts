@@ -1,0 +1,116 @@
+import { escapeHtml } from '../../shared/html.js';
+import type { Mail } from './mailer.js';
+
+/**
+ * Every mail the service sends, written in one place (docs/behaviour.md#mails): each template
+ * takes plain values (this folder knows no module) and answers the text and HTML parts. Text goes
+ * into HTML only through `escapeHtml` (src/shared/html.ts).
+ */
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** The one layout of every HTML part: paragraphs, each already HTML. */
+const layout = (paragraphs: string[]) => paragraphs.map((paragraph) => (paragraph.startsWith('<ul>') ? paragraph : `<p>${paragraph}</p>`)).join('');
+
+const link = (href: string, label: string) => `<a href="${escapeHtml(href)}">${escapeHtml(label)}</a>`;
+
+export interface ReleaseMailData {
+  to: string;
+  firstName: string;
+  deskName: string;
+  roomName: string;
+  timeZone: string;
+  /** The start and the release, as local times of the office (formatLocal). */
+  started: string;
+  released: string;
+  publicUrl: string;
+}
+
+/** The mail telling the owner their desk was released (docs/behaviour.md#release-of-no-shows). */
+export function releaseMail(data: ReleaseMailData): Mail {
+  const reservations = `${trimSlash(data.publicUrl)}/reservations`;
+  const text =
+    `Hello ${data.firstName},\n\n` +
+    `nobody checked in to your reservation of desk ${data.deskName} in ${data.roomName}, starting ${data.started} (${data.timeZone}), ` +
+    `so the desk was released at ${data.released} for others to book. The reservation now ends then.\n\n` +
+    `Your reservations: ${reservations}\n`;
+  const html = layout([
+    `Hello ${escapeHtml(data.firstName)},`,
+    `nobody checked in to your reservation of desk <b>${escapeHtml(data.deskName)}</b> in ${escapeHtml(data.roomName)}, starting ${escapeHtml(data.started)} (${escapeHtml(data.timeZone)}), so the desk was released at ${escapeHtml(data.released)} for others to book. The reservation now ends then.`,
+    link(reservations, 'Your reservations'),
+  ]);
+  return { to: data.to, subject: `Desk ${data.deskName} released: nobody checked in`, text, html };
+}
+
+export interface PasswordLinkMailData {
+  to: string;
+  firstName: string;
+  purpose: 'reset' | 'setup';
+  /** The link with its token: minted when the mail is sent, never stored in clear. */
+  link: string;
+  ttlMs: number;
+}
+
+/** "Reset your password" and "your account is ready" (docs/behaviour.md#password-links-and-directory-sign-in). */
+export function passwordLinkMail(data: PasswordLinkMailData): Mail {
+  const hours = Math.round(data.ttlMs / 3_600_000);
+  const validity = hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'}` : `${Math.round(data.ttlMs / 60_000)} minutes`;
+  const greeting = `Hello ${data.firstName},`;
+  const body =
+    data.purpose === 'reset'
+      ? {
+          subject: 'Reset your Deskbook password',
+          lead: 'someone (hopefully you) asked to reset the password of your Deskbook account.',
+          action: 'Choose a new password',
+          after: 'If you did not ask for this, ignore this mail: your password stays as it is.',
+        }
+      : {
+          subject: 'Your Deskbook account is ready',
+          lead: 'an account was created for you on Deskbook, where you can find and book a desk.',
+          action: 'Set your password',
+          after: `Then sign in with ${data.to}.`,
+        };
+  return {
+    to: data.to,
+    subject: body.subject,
+    text: `${greeting}\n\n${body.lead}\n\n${body.action} (the link works once, for ${validity}):\n${data.link}\n\n${body.after}\n`,
+    html: layout([
+      escapeHtml(greeting),
+      escapeHtml(body.lead),
+      `${link(data.link, body.action)} (the link works once, for ${validity}).`,
+      escapeHtml(body.after),
+    ]),
+  };
+}
+
+export interface InvitationMailData {
+  to: string;
+  method: 'REQUEST' | 'CANCEL';
+  /** Every event is a change of one already mailed (its SEQUENCE above 0). */
+  changed: boolean;
+  /** What the subject names: "Desk A-01 on 2030-01-17" or "Desk A-01, 3 dates from 2030-01-17". */
+  what: string;
+  events: { span: string; location: string; link: string }[];
+  /** The iTIP message (text/calendar) the mail carries. */
+  calendar: { method: 'REQUEST' | 'CANCEL'; content: string };
+}
+
+/** An invitation mail (docs/behaviour.md#invitation-mails): one list of events and their iTIP message. */
+export function invitationMail(data: InvitationMailData): Mail {
+  const subject = data.method === 'CANCEL' ? `Cancelled: ${data.what}` : data.changed ? `Changed: ${data.what}` : `Booked: ${data.what}`;
+  const intro =
+    data.method === 'CANCEL'
+      ? 'These desk reservations were cancelled:'
+      : data.changed
+        ? 'Your desk reservations now stand as follows:'
+        : 'Your desk reservations:';
+  const outro = 'Your calendar app shows the times in your own time zone. Turn these mails off on your profile page.';
+  const lines = data.events.map((event) => `- ${event.span}: ${event.location}\n  ${event.link}`);
+  const text = `${intro}\n\n${lines.join('\n')}\n\n${outro}\n`;
+  const html = layout([
+    escapeHtml(intro),
+    `<ul>${data.events.map((event) => `<li>${escapeHtml(event.span)}: ${escapeHtml(event.location)} (${link(event.link, 'open')})</li>`).join('')}</ul>`,
+    escapeHtml(outro),
+  ]);
+  return { to: data.to, subject, text, html, calendar: data.calendar };
+}

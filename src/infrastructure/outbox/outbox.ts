@@ -1,0 +1,377 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { queryRows, type Database } from '../../db/client.js';
+import { outbox } from '../../db/schema.js';
+import type { Clock } from '../../shared/clock.js';
+import type { PurgeJob } from '../housekeeping/housekeeping.js';
+import { DEFAULT_BACKOFF, isDead, retryDelayMs, type Backoff } from './backoff.js';
+
+/**
+ * The one outbox (docs/architecture.md#the-outbox): every message the service sends is a row of
+ * `outbox`, written in the transaction that decided it, and sent by the outbox job of any server
+ * process through the handler its kind registered. This folder knows no module: kinds are
+ * registered by the composition (src/app.ts) from what the modules define.
+ *
+ * - A claim takes, for one group (a kind's `group_key`, the person), the due rows of its oldest
+ *   topic (rows of one topic go out as one message; a row without a topic is a topic of its own),
+ *   marks them `sending` with a lease and a claim token, and counts an attempt. Groups are served
+ *   in turn: the one whose last message went out longest ago first. One group has at most one
+ *   live claim at a time (a transaction-scoped advisory lock per group while claiming, and rows
+ *   taken FOR UPDATE SKIP LOCKED), so two processes never send one row, nor two messages of one
+ *   person at once.
+ * - A kind may limit the messages one group is sent per window (`perGroup`): a group with none left
+ *   waits; one with more topics due than messages left has all its due rows claimed as one (a digest).
+ * - After the handler: rows whose claim sent a message are `sent` (kept MAIL_RETENTION); rows
+ *   whose claim sent nothing (nothing was left to say) are deleted; a failure sets them back to
+ *   `pending` with a next attempt (retryDelayMs) or, after the kind's attempts, `dead` (kept
+ *   OUTBOX_DEAD_RETENTION, listed for admins, retried by them).
+ * - A process that dies after claiming leaves the rows `sending`; once the lease is over another
+ *   process claims them again: delivery is at least once, and once in all but that case.
+ */
+
+export type OutboxPayload = Record<string, unknown>;
+
+/** One message to queue. */
+export interface OutboxMessage {
+  kind: string;
+  /** Whom it goes to, as the kind knows them (a user id, an address): fairness, limits and digests are per group. */
+  groupKey: string;
+  /** Rows of one group and topic go out as one message (a series' occurrences). */
+  topic?: string;
+  /** What the handler needs at sending time; never a secret (it is stored in clear). */
+  payload: OutboxPayload;
+}
+
+/** A claimed row, as the handler gets it. */
+export interface OutboxRow<P = OutboxPayload> {
+  id: number;
+  groupKey: string;
+  topic: string | null;
+  payload: P;
+  /** Tries so far, this one included. */
+  attempts: number;
+  createdAt: Date;
+}
+
+/** How one kind of message is sent. */
+export interface OutboxKind<P = OutboxPayload> {
+  kind: string;
+  /**
+   * Sends the claimed rows (one group; one topic, or a digest of all its due rows) and answers how
+   * many messages went out (0: nothing was left to say; the rows are deleted). Throws when a
+   * message could not be sent (DeliveryFailed carries how many went out before).
+   */
+  deliver(rows: OutboxRow<P>[], signal: AbortSignal): Promise<number>;
+  /** At most `limit` messages per group per `windowMs` (counted from the window's first message). */
+  perGroup?: { limit: number; windowMs: number };
+  /** Tries before a row is dead (default 10). */
+  maxAttempts?: number;
+}
+
+/** A message could not be sent; `sent` messages of the same claim went out before. */
+export class DeliveryFailed extends Error {
+  constructor(
+    message: string,
+    readonly sent = 0,
+  ) {
+    super(message);
+    this.name = 'DeliveryFailed';
+  }
+}
+
+export interface Claim {
+  kind: string;
+  token: string;
+  rows: OutboxRow[];
+}
+
+export interface OutboxSettings {
+  /** OUTBOX_LEASE: how long a claim lasts before another process may take the rows over. */
+  leaseMs: number;
+  backoff?: Backoff;
+}
+
+const DEFAULT_MAX_ATTEMPTS = 10;
+/** Claims one drain makes at most (the next run continues). */
+const CLAIMS_PER_DRAIN = 1000;
+/** Rows of a discarded kind deleted per statement. */
+const DISCARD_BATCH = 1000;
+/** The stored error is a short sentence: never a payload, and bounded. */
+const ERROR_LENGTH = 300;
+
+/** Queues messages with `db`: the caller's transaction, so a message exists exactly when what decided it was committed. */
+export async function enqueue(db: Database, messages: OutboxMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  await db
+    .insert(outbox)
+    .values(messages.map((message) => ({ kind: message.kind, groupKey: message.groupKey, topic: message.topic ?? null, payload: message.payload })));
+}
+
+const iso = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/** Rows that may be claimed at `now`: pending and due, or claimed by a process whose lease ran out. */
+const claimable = (alias: SQL, now: Date) =>
+  sql`((${alias}.status = 'pending' and (${alias}.next_attempt_at is null or ${alias}.next_attempt_at <= ${iso(now)}))
+       or (${alias}.status = 'sending' and ${alias}.lease_until <= ${iso(now)}))`;
+
+/** No live claim holds rows of the group. */
+const groupFree = (kind: string, groupKey: SQL, now: Date) =>
+  sql`not exists (select 1 from outbox s where s.kind = ${kind} and s.group_key = ${groupKey} and s.status = 'sending' and s.lease_until > ${iso(now)})`;
+
+const topicOf = (alias: SQL) => sql`coalesce(${alias}.topic, ${alias}.id::text)`;
+
+interface RawRow {
+  id: string | number;
+  group_key: string;
+  topic: string | null;
+  payload: OutboxPayload;
+  attempts: number;
+  created_at: string | Date;
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, ERROR_LENGTH);
+
+export class Outbox {
+  private readonly kinds = new Map<string, OutboxKind>();
+  private readonly discarded = new Map<string, string>();
+  private readonly backoff: Backoff;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly settings: OutboxSettings,
+  ) {
+    this.backoff = settings.backoff ?? DEFAULT_BACKOFF;
+  }
+
+  /** Registers the handler of a kind (the next channel, push or webhooks, is one more of these). */
+  register<P>(kind: OutboxKind<P>): void {
+    if (this.kinds.has(kind.kind) || this.discarded.has(kind.kind)) throw new Error(`outbox kind ${kind.kind} is registered twice`);
+    this.kinds.set(kind.kind, kind as unknown as OutboxKind);
+  }
+
+  /** Rows of this kind cannot be sent by this service (no SMTP_URL): the drain deletes them unsent, saying why in the log. */
+  discard(kind: string, reason: string): void {
+    if (this.kinds.has(kind) || this.discarded.has(kind)) throw new Error(`outbox kind ${kind} is registered twice`);
+    this.discarded.set(kind, reason);
+  }
+
+  /**
+   * Claims and sends what is due until nothing is (or CLAIMS_PER_DRAIN claims), the kinds taking
+   * turns claim by claim. Answers the messages sent, and whether it stopped with work left. The
+   * outbox job runs it.
+   */
+  async drain(signal: AbortSignal = new AbortController().signal): Promise<{ sent: number; more: boolean }> {
+    for (const [kind, reason] of this.discarded) {
+      let dropped = 0;
+      for (let batch = DISCARD_BATCH; batch === DISCARD_BATCH && !signal.aborted; dropped += batch) batch = await this.dropDue(kind, DISCARD_BATCH);
+      if (dropped > 0) this.log.warn({ kind, dropped }, `outbox: messages dropped unsent: ${reason}`);
+    }
+    let sent = 0;
+    let claims = 0;
+    for (;;) {
+      let progressed = false;
+      for (const kind of this.kinds.keys()) {
+        if (signal.aborted) return { sent, more: true };
+        const claim = await this.claim(kind);
+        if (!claim) continue;
+        progressed = true;
+        claims++;
+        sent += await this.deliver(claim, signal);
+      }
+      if (!progressed) return { sent, more: false };
+      if (claims >= CLAIMS_PER_DRAIN) return { sent, more: true };
+    }
+  }
+
+  /**
+   * Claims the next group of `kind` that is due (see the file's comment), or answers undefined.
+   * Exported for tests that play a process dying after its claim.
+   */
+  async claim(kind: string): Promise<Claim | undefined> {
+    const handler = this.kinds.get(kind);
+    if (!handler) throw new Error(`no outbox kind ${kind}`);
+    const now = this.clock.now();
+    const until = new Date(now.getTime() + this.settings.leaseMs);
+    const token = randomUUID();
+    const limit = handler.perGroup;
+    const messagesLeft = limit
+      ? sql`${limit.limit} - coalesce(max(case when g.window_started_at > ${iso(new Date(now.getTime() - limit.windowMs))} then g.messages end), 0)`
+      : sql`null::int`;
+    return this.db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Database;
+      const candidates = await queryRows<{ group_key: string; first_topic: string; topics: number; left: number | null }>(
+        tx,
+        sql`select o.group_key, (array_agg(${topicOf(sql`o`)} order by o.id))[1] as first_topic,
+              count(distinct ${topicOf(sql`o`)})::int as topics, ${messagesLeft} as left
+            from outbox o left join outbox_groups g on g.kind = o.kind and g.group_key = o.group_key
+            where o.kind = ${kind} and o.status in ('pending', 'sending') and ${claimable(sql`o`, now)} and ${groupFree(kind, sql`o.group_key`, now)}
+            group by o.group_key
+            ${limit ? sql`having ${messagesLeft} > 0` : sql``}
+            order by coalesce(max(g.last_sent_at), '-infinity'), min(o.id)
+            limit 10`,
+      );
+      for (const candidate of candidates) {
+        const [lock] = await queryRows<{ locked: boolean }>(
+          tx,
+          sql`select pg_try_advisory_xact_lock(hashtext(${`outbox ${kind}`}), hashtext(${candidate.group_key})) as locked`,
+        );
+        if (!lock?.locked) continue;
+        // More topics than messages left: the rest go out folded into this one claim.
+        const fold = candidate.left !== null && Number(candidate.topics) > Number(candidate.left);
+        const rows = await queryRows<RawRow>(
+          tx,
+          sql`update outbox set status = 'sending', lease_until = ${iso(until)}, claim_token = ${token}::uuid, attempts = attempts + 1
+              where id in (
+                select o.id from outbox o
+                where o.kind = ${kind} and o.group_key = ${candidate.group_key} and o.status in ('pending', 'sending') and ${claimable(sql`o`, now)}
+                  ${fold ? sql`` : sql`and ${topicOf(sql`o`)} = ${candidate.first_topic}`}
+                  and ${groupFree(kind, sql`${candidate.group_key}`, now)}
+                for update skip locked)
+              returning id, group_key, topic, payload, attempts, created_at`,
+        );
+        if (rows.length > 0) {
+          return {
+            kind,
+            token,
+            rows: rows
+              .map((row) => ({
+                id: Number(row.id),
+                groupKey: row.group_key,
+                topic: row.topic,
+                payload: row.payload,
+                attempts: Number(row.attempts),
+                createdAt: new Date(row.created_at),
+              }))
+              .sort((a, b) => a.id - b.id),
+          };
+        }
+      }
+      return undefined;
+    });
+  }
+
+  /** Runs the kind's handler on a claim and records the outcome; answers the messages sent. */
+  async deliver(claim: Claim, signal: AbortSignal = new AbortController().signal): Promise<number> {
+    const handler = this.kinds.get(claim.kind)!;
+    let sent: number;
+    try {
+      sent = await handler.deliver(claim.rows, signal);
+    } catch (error) {
+      const partly = error instanceof DeliveryFailed ? error.sent : 0;
+      await this.failed(claim, handler, errorText(error), partly);
+      return partly;
+    }
+    const now = this.clock.now();
+    const ids = sql.join(
+      claim.rows.map((row) => sql`${row.id}`),
+      sql`, `,
+    );
+    if (sent === 0) {
+      await this.db.execute(sql`delete from outbox where claim_token = ${claim.token}::uuid and status = 'sending' and id in (${ids})`);
+      return 0;
+    }
+    await this.db.execute(
+      sql`update outbox set status = 'sent', sent_at = ${iso(now)}, lease_until = null, claim_token = null, last_error = null
+          where claim_token = ${claim.token}::uuid and status = 'sending' and id in (${ids})`,
+    );
+    await this.countMessages(claim.kind, claim.rows[0]!.groupKey, sent, now, handler.perGroup?.windowMs ?? 0);
+    return sent;
+  }
+
+  /** The claim's message failed: each row waits its backoff, or is dead after the kind's attempts. */
+  private async failed(claim: Claim, handler: OutboxKind, error: string, sent: number): Promise<void> {
+    const now = this.clock.now();
+    const maxAttempts = handler.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    const byAttempts = new Map<number, OutboxRow[]>();
+    for (const row of claim.rows) byAttempts.set(row.attempts, [...(byAttempts.get(row.attempts) ?? []), row]);
+    for (const [attempts, rows] of byAttempts) {
+      const ids = sql.join(
+        rows.map((row) => sql`${row.id}`),
+        sql`, `,
+      );
+      const dead = isDead(attempts, maxAttempts);
+      const set = dead
+        ? sql`status = 'dead', dead_at = ${iso(now)}, next_attempt_at = null`
+        : sql`status = 'pending', next_attempt_at = ${iso(new Date(now.getTime() + retryDelayMs(attempts, this.backoff)))}`;
+      await this.db.execute(
+        sql`update outbox set ${set}, lease_until = null, claim_token = null, last_error = ${error}
+            where claim_token = ${claim.token}::uuid and status = 'sending' and id in (${ids})`,
+      );
+      if (dead) this.log.error({ kind: claim.kind, rows: rows.map((row) => row.id), attempts, error }, 'outbox: message given up (dead)');
+    }
+    if (sent > 0) await this.countMessages(claim.kind, claim.rows[0]!.groupKey, sent, now, handler.perGroup?.windowMs ?? 0);
+  }
+
+  /** `messages` went out to the group at `now`: counted in its window (a new one when the last is over), and it was served now. */
+  private async countMessages(kind: string, groupKey: string, messages: number, now: Date, windowMs: number): Promise<void> {
+    const windowOpen = sql`outbox_groups.window_started_at > ${iso(new Date(now.getTime() - windowMs))}`;
+    await this.db.execute(
+      sql`insert into outbox_groups (kind, group_key, window_started_at, messages, last_sent_at) values (${kind}, ${groupKey}, ${iso(now)}, ${messages}, ${iso(now)})
+          on conflict (kind, group_key) do update set
+            messages = case when ${windowOpen} then outbox_groups.messages + ${messages} else ${messages} end,
+            window_started_at = case when ${windowOpen} then outbox_groups.window_started_at else ${iso(now)} end,
+            last_sent_at = ${iso(now)}`,
+    );
+  }
+
+  /** Deletes up to `limit` claimable rows of a discarded kind (rows another process holds are skipped). */
+  private async dropDue(kind: string, limit: number): Promise<number> {
+    const now = this.clock.now();
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      sql`delete from outbox where id in (
+            select o.id from outbox o where o.kind = ${kind} and o.status in ('pending', 'sending') and ${claimable(sql`o`, now)}
+            order by o.id limit ${limit} for update skip locked)
+          returning id`,
+    );
+    return rows.length;
+  }
+}
+
+/** Deletes every row and count of these groups, whatever their state (a user deleted: nothing is sent to them, nothing of them is kept). */
+export async function forgetGroups(db: Database, groupKeys: string[]): Promise<void> {
+  if (groupKeys.length === 0) return;
+  const keys = sql.join(
+    groupKeys.map((key) => sql`${key}`),
+    sql`, `,
+  );
+  await db.execute(sql`delete from outbox where group_key in (${keys})`);
+  await db.execute(sql`delete from outbox_groups where group_key in (${keys})`);
+}
+
+/**
+ * An admin sends a dead row again (POST /api/admin/outbox/{id}/retry): it is pending at once with
+ * its attempts reset. Answers what was found: the row was dead and is pending now, it is not dead,
+ * or there is no such row.
+ */
+export async function retryDead(db: Database, id: number): Promise<'retried' | 'not-dead' | 'not-found'> {
+  const [row] = await queryRows<{ retried: boolean }>(
+    db,
+    sql`with target as (select id, status from outbox where id = ${id} for update),
+             retried as (update outbox o set status = 'pending', attempts = 0, next_attempt_at = null, dead_at = null
+                         from target where o.id = target.id and target.status = 'dead' returning o.id)
+        select exists (select 1 from retried) as retried from target`,
+  );
+  if (!row) return 'not-found';
+  return row.retried ? 'retried' : 'not-dead';
+}
+
+/**
+ * Housekeeping (src/infrastructure/housekeeping): sent rows older than `sentRetentionMs`, dead ones
+ * older than `deadRetentionMs`, and the per-group counts of groups served longer ago than either.
+ */
+export const outboxPurge = (sentRetentionMs: number, deadRetentionMs: number): PurgeJob => ({
+  name: 'sent and dead messages',
+  purge: async (db, now) => {
+    const sentBefore = iso(new Date(now.getTime() - sentRetentionMs));
+    const deadBefore = iso(new Date(now.getTime() - deadRetentionMs));
+    await db.execute(sql`delete from outbox where status = 'sent' and sent_at < ${sentBefore}`);
+    await db.execute(sql`delete from outbox where status = 'dead' and dead_at < ${deadBefore}`);
+    // At least a day: a group's window (an hour for invitations) must outlive its last message.
+    const groupsBefore = iso(new Date(now.getTime() - Math.max(sentRetentionMs, deadRetentionMs, 86_400_000)));
+    await db.execute(sql`delete from outbox_groups where last_sent_at < ${groupsBefore}`);
+  },
+});
