@@ -5,7 +5,9 @@ import { useTitle } from '../../hooks.js';
 import { errorText } from '../../lib/problems.js';
 import { formatRange } from '../../lib/time.js';
 import { Link } from '../../router.js';
-import { departmentLabel } from '../../lib/labels.js';
+import { departmentLabel, deskPhrase, deskTitle } from '../../lib/labels.js';
+import { DeskFeatures } from '../search/DeskFeatures.js';
+import { useEquipmentOfDesk } from '../search/queries.js';
 import { AttendanceBadge, CheckInButton } from './AttendanceBadge.js';
 import { checkInOpen, useDeskDay, useWalkIn } from './queries.js';
 
@@ -16,7 +18,7 @@ import { checkInOpen, useDeskDay, useWalkIn } from './queries.js';
  */
 export function DeskPage({ deskId }: { deskId: string }) {
   const day = useDeskDay(deskId);
-  useTitle(day.data ? `Desk ${day.data.desk.name}` : 'Desk');
+  useTitle(day.data ? deskTitle(day.data.desk.name) : 'Desk');
   return (
     <div className="page desk-page">
       <Loaded query={day} subject="This desk" label="Loading the desk…">
@@ -35,12 +37,14 @@ function DeskDayView({ day }: { day: DeskDay }) {
       reservation.mine && reservation.attendance && Date.parse(reservation.startTime) - 60 * 60_000 <= now && Date.parse(reservation.endTime) > now,
   );
   const failure = errorText(walkIn.error, 'This desk');
+  const equipment = useEquipmentOfDesk({ departmentId: day.department.id, roomId: day.room.id, deskId: day.desk.id });
   return (
     <>
-      <PageHeader title={`Desk ${day.desk.name}`} />
+      <PageHeader title={deskTitle(day.desk.name)} />
       <p className="muted">
         {day.room.name} · {departmentLabel(day.department)}
       </p>
+      <DeskFeatures type={day.desk.type} equipment={equipment.data?.content} />
       {notice && (
         <Alert kind="success" onDismiss={() => setNotice(undefined)}>
           {notice}
@@ -55,7 +59,7 @@ function DeskDayView({ day }: { day: DeskDay }) {
             </p>
             {checkInOpen(mineNow.attendance) && (
               <div>
-                <CheckInButton attendance={mineNow.attendance} label={`desk ${day.desk.name}`} onDone={setNotice} />
+                <CheckInButton attendance={mineNow.attendance} label={deskPhrase(day.desk.name)} onDone={setNotice} />
               </div>
             )}
           </div>
