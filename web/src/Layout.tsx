@@ -68,7 +68,14 @@ export function Layout({ children }: { children: ReactNode }) {
             <span className="brand-mark" aria-hidden="true" />
             Deskbook
           </Link>
-          <button ref={menuButton} type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="main-menu" onClick={() => setMenuOpen((open) => !open)}>
+          <button
+            ref={menuButton}
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="main-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
             Menu
           </button>
           <nav id="main-menu" className={`menu${menuOpen ? ' menu-open' : ''}`} aria-label="Main">

@@ -6,10 +6,9 @@ import { errorText } from '../../lib/problems.js';
 import { formatRange } from '../../lib/time.js';
 import { Link } from '../../router.js';
 import { departmentLabel, deskPhrase, deskTitle } from '../../lib/labels.js';
-import { DeskFeatures } from '../search/DeskFeatures.js';
-import { useEquipmentOfDesk } from '../search/queries.js';
+import { DeskFeatures } from '../../components/DeskFeatures.js';
 import { AttendanceBadge, CheckInButton } from './AttendanceBadge.js';
-import { checkInOpen, useDeskDay, useWalkIn } from './queries.js';
+import { checkInOpen, useDeskDay, useEquipmentOfDesk, useWalkIn } from './queries.js';
 
 /**
  * The page a desk's QR code opens (`/d/{deskId}`; signed-out visitors sign in first and come

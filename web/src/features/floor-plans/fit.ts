@@ -32,17 +32,14 @@ export const textWidthEm = (text: string): number => [...text].reduce((sum, char
 export const LINE_HEIGHT_EM = 1.25;
 
 /**
- * The shorter forms of a desk's name, longest first: the name; without a leading "Desk" (the map
- * shows nothing but desks); its last part after a space, hyphen or dot ("Desk 1.02-01" → "01"; the
- * room is named on the plan).
+ * The forms of a desk's name a map label may take, longest first: without a leading "Desk" (the
+ * map shows nothing but desks); then its last part after a space, hyphen or dot ("Desk 1.02-01" →
+ * "01"; the room is named on the plan). The full name is in the desk's tooltip and accessible name.
  */
 export function shortNames(name: string): string[] {
-  const forms = [name.trim()];
-  const withoutWord = forms[0]!.replace(/^desk\s+/i, '');
-  forms.push(withoutWord);
+  const withoutWord = name.trim().replace(/^desk\s+/i, '');
   const tail = /[\s.-]([^\s.-]+)$/.exec(withoutWord)?.[1];
-  if (tail) forms.push(tail);
-  return [...new Set(forms.filter((form) => form.length > 0))];
+  return [...new Set([withoutWord, ...(tail ? [tail] : [])].filter((form) => form.length > 0))];
 }
 
 export interface DeskLabel {
@@ -51,21 +48,61 @@ export interface DeskLabel {
   fontSize: number;
 }
 
+/** A desk's box (plan units, before its rotation) and what its label says. */
+export interface LabelledDesk {
+  id: string;
+  /** Desks of one group (a room) get labels of one form and one size. */
+  group: string;
+  name: string;
+  /** The state's mark, written before the name ('' for none). */
+  mark: string;
+  width: number;
+  height: number;
+}
+
+/** The largest font size (plan units) at which `text` fits a box, inside a margin of a tenth of its shorter side. */
+export function fitSize(text: string, width: number, height: number): number {
+  const pad = Math.min(width, height) * 0.1;
+  return Math.min((height - 2 * pad) / LINE_HEIGHT_EM, (width - 2 * pad) / textWidthEm(text));
+}
+
+const withMark = (mark: string, form: string) => (mark ? `${mark} ${form}` : form);
+
 /**
- * The label drawn in a desk box of `width` × `height` plan units (before its rotation): the
- * longest form of the name, after the state's `mark`, that fits the box at a readable size when a
- * plan unit is `pixelsPerUnit` CSS pixels; else the mark alone; else nothing. The size follows
+ * The labels of a map's desks when a plan unit is drawn `pixelsPerUnit` CSS pixels wide. The
+ * desks of a group (a room) share one form of their names (the longest that fits every one of them
+ * at a readable size) and one font size (the largest all of them fit), so that a room reads
+ * evenly. Where no form fits every desk of the group, each desk takes the longest form that fits
+ * it, else its mark alone, else no label (it is too small to read at this zoom). The size follows
  * both the box's width (the text's length) and its height.
  */
-export function fitDeskLabel(name: string, mark: string, width: number, height: number, pixelsPerUnit: number): DeskLabel | undefined {
-  const pad = Math.min(width, height) * 0.1;
-  const room = { width: width - 2 * pad, height: height - 2 * pad };
-  const candidates = [...shortNames(name).map((form) => (mark ? `${mark} ${form}` : form)), ...(mark ? [mark] : [])];
-  for (const text of candidates) {
-    const fontSize = Math.min(room.height / LINE_HEIGHT_EM, room.width / textWidthEm(text));
-    if (fontSize * pixelsPerUnit >= MIN_LABEL_PX) return { text, fontSize };
+export function fitDeskLabels(desks: readonly LabelledDesk[], pixelsPerUnit: number): Map<string, DeskLabel | undefined> {
+  const readable = (size: number) => size * pixelsPerUnit >= MIN_LABEL_PX;
+  const labels = new Map<string, DeskLabel | undefined>();
+  const groups = new Map<string, LabelledDesk[]>();
+  for (const desk of desks) groups.set(desk.group, [...(groups.get(desk.group) ?? []), desk]);
+  for (const members of groups.values()) {
+    const levels = Math.max(...members.map((desk) => shortNames(desk.name).length));
+    let placed = false;
+    for (let level = 0; level < levels && !placed; level++) {
+      const texts = members.map((desk) => {
+        const forms = shortNames(desk.name);
+        return withMark(desk.mark, forms[Math.min(level, forms.length - 1)]!);
+      });
+      const sizes = members.map((desk, index) => fitSize(texts[index]!, desk.width, desk.height));
+      const shared = Math.min(...sizes);
+      if (!readable(shared)) continue;
+      members.forEach((desk, index) => labels.set(desk.id, { text: texts[index]!, fontSize: shared }));
+      placed = true;
+    }
+    if (placed) continue;
+    for (const desk of members) {
+      const candidates = [...shortNames(desk.name).map((form) => withMark(desk.mark, form)), ...(desk.mark ? [desk.mark] : [])];
+      const text = candidates.find((candidate) => readable(fitSize(candidate, desk.width, desk.height)));
+      labels.set(desk.id, text === undefined ? undefined : { text, fontSize: fitSize(text, desk.width, desk.height) });
+    }
   }
-  return undefined;
+  return labels;
 }
 
 /** The turn (degrees) that draws text along a desk turned `rotation` degrees, never upside down: within ±90°. */
@@ -82,5 +119,6 @@ export function uprightRotation(rotation: number): number {
  */
 export function minScaleForTargets(smallestUnits: number, pixelsPerUnit: number, maxScale: number): number {
   if (!(smallestUnits > 0) || !(pixelsPerUnit > 0)) return 1;
-  return Math.min(maxScale, Math.max(1, MIN_TARGET_PX / (smallestUnits * pixelsPerUnit)));
+  // A hundredth more: sub-pixel rounding of the drawn size must not leave a desk at 23.9 px.
+  return Math.min(maxScale, Math.max(1, (MIN_TARGET_PX * 1.01) / (smallestUnits * pixelsPerUnit)));
 }

@@ -8,7 +8,7 @@ import { useUser } from '../auth/AuthProvider.js';
 import { useBookDesk } from '../reservations/queries.js';
 import { FloorMapView } from './FloorMapView.js';
 import { useDeskEquipment, useRoomSearch } from './queries.js';
-import { DeskFeatures, equipmentSentence } from './DeskFeatures.js';
+import { DeskFeatures, equipmentSentence } from '../../components/DeskFeatures.js';
 import { departmentLabel, deskPhrase, EQUIPMENT_TYPES, equipmentLabel, floorLabel } from '../../lib/labels.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { useWindowForm } from '../reservations/window-form.js';
@@ -37,7 +37,11 @@ type Notice = { kind: 'success' | 'error'; text: string };
 
 /** "Berlin · Spree House · any floor; with a docking station": the search in one line, for the folded form. */
 function searchSummary(filters: DeskFilters): string {
-  const place = [filters.location || 'Any location', filters.building || 'any building', filters.floor === '' ? 'any floor' : floorLabel(Number(filters.floor))];
+  const place = [
+    filters.location || 'Any location',
+    filters.building || 'any building',
+    filters.floor === '' ? 'any floor' : floorLabel(Number(filters.floor)),
+  ];
   const kit = filters.equipment.length > 0 ? `with ${filters.equipment.map((type) => equipmentLabel(type).toLowerCase()).join(', ')}` : 'any equipment';
   return `${place.join(' · ')}; ${kit}`;
 }
@@ -102,7 +106,8 @@ export function FindDeskPage() {
     booking.mutate(
       { body: { deskId: desk.id, startTime: searched.start, endTime: searched.end } },
       {
-        onSuccess: () => setNotice({ kind: 'success', text: `Booked: ${deskPhrase(desk.name)} in ${room.name}, ${range}.${equipmentSentence(kit.get(desk.id))}` }),
+        onSuccess: () =>
+          setNotice({ kind: 'success', text: `Booked: ${deskPhrase(desk.name)} in ${room.name}, ${range}.${equipmentSentence(kit.get(desk.id))}` }),
         onError: async (error) => {
           const problem = problemOf(error);
           if (problem.code === 'RESERVATION_CONFLICT') {
@@ -137,14 +142,7 @@ export function FindDeskPage() {
           Change the search
         </button>
       </div>
-      <form
-        id="search-form"
-        className="panel search-form"
-        data-folded={!changing}
-        onSubmit={submit}
-        noValidate
-        aria-label="Search for free desks"
-      >
+      <form id="search-form" className="panel search-form" data-folded={!changing} onSubmit={submit} noValidate aria-label="Search for free desks">
         <fieldset className="fieldset-row" ref={firstField}>
           <legend>When</legend>
           <TextField label="Date" type="date" {...when.field('date')} required />

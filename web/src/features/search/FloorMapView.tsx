@@ -6,13 +6,13 @@ import { formatRange } from '../../lib/time.js';
 import { Link } from '../../router.js';
 import { departmentLabel, deskPhrase, deskTitle } from '../../lib/labels.js';
 import type { Equipment } from '../../api/types.js';
-import { fitDeskLabel, uprightRotation } from '../floor-plans/fit.js';
+import { fitDeskLabels, uprightRotation, type DeskLabel } from '../floor-plans/fit.js';
 import { usePlanImage } from '../floor-plans/components/plan-image.js';
 import { PlanPatterns, STATE_ORDER, STATE_STYLE, StateSwatch } from '../floor-plans/components/PlanPatterns.js';
 import { ZoomPan, type ZoomPanState } from '../floor-plans/components/ZoomPan.js';
 import { useFloorAvailability, useFloorPlan, type DeskAvailability } from '../floor-plans/queries.js';
 import { useBookDesk } from '../reservations/queries.js';
-import { DeskFeatures, equipmentSentence } from './DeskFeatures.js';
+import { DeskFeatures, equipmentSentence } from '../../components/DeskFeatures.js';
 import { useDeskEquipment } from './queries.js';
 import './styles.css';
 
@@ -100,7 +100,8 @@ function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: strin
   const counts = STATE_ORDER.map((state) => [state, desks.filter((desk) => desk.state === state).length] as const);
   // The shorter side of the smallest desk one can press: the map never draws it below a 24 px target.
   const pressable = desks.filter(bookable);
-  const smallest = pressable.length > 0 ? Math.min(...pressable.map((desk) => Math.min(desk.position.width * image.width, desk.position.height * image.height))) : undefined;
+  const smallest =
+    pressable.length > 0 ? Math.min(...pressable.map((desk) => Math.min(desk.position.width * image.width, desk.position.height * image.height))) : undefined;
 
   return (
     <>
@@ -128,9 +129,30 @@ function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: strin
             ) : (
               <rect width={image.width} height={image.height} fill="url(#fp-grid)" />
             )}
-            {desks.map((desk) => (
-              <MapDesk key={desk.id} desk={desk} width={image.width} height={image.height} zoom={zoom} onChoose={() => !zoom.panned() && onChoose(desk)} />
-            ))}
+            {(() => {
+              const labels = fitDeskLabels(
+                desks.map((desk) => ({
+                  id: desk.id,
+                  group: desk.roomId,
+                  name: desk.name,
+                  mark: STATE_STYLE[desk.state].mark,
+                  width: desk.position.width * image.width,
+                  height: desk.position.height * image.height,
+                })),
+                zoom.pixelsPerUnit,
+              );
+              return desks.map((desk) => (
+                <MapDesk
+                  key={desk.id}
+                  desk={desk}
+                  label={labels.get(desk.id)}
+                  width={image.width}
+                  height={image.height}
+                  zoom={zoom}
+                  onChoose={() => !zoom.panned() && onChoose(desk)}
+                />
+              ));
+            })()}
           </>
         )}
       </ZoomPan>
@@ -145,12 +167,14 @@ function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: strin
  */
 function MapDesk({
   desk,
+  label,
   width,
   height,
   zoom,
   onChoose,
 }: {
   desk: DeskAvailability;
+  label: DeskLabel | undefined;
   width: number;
   height: number;
   zoom: ZoomPanState;
@@ -160,7 +184,6 @@ function MapDesk({
   const style = STATE_STYLE[desk.state];
   const box = { x: x * width, y: y * height, width: w * width, height: h * height };
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  const label = fitDeskLabel(desk.name, style.mark, box.width, box.height, zoom.pixelsPerUnit);
   const canBook = bookable(desk);
   const name = deskLabel(desk);
   return (

@@ -47,12 +47,3 @@ export function useDeskEquipment(departmentIds: readonly string[]): Map<string, 
     combine: (results) => new Map(results.flatMap((result) => (result.data ? [...result.data] : []))),
   });
 }
-
-/** The equipment of one desk (the interface's own list, all of it on one page), as the desk's page shows it. */
-export const useEquipmentOfDesk = (path: { departmentId: string; roomId: string; deskId: string }) =>
-  $api.useQuery(
-    'get',
-    '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment',
-    { params: { path, query: { size: LARGEST_PAGE } } },
-    { staleTime: 60_000 },
-  );

@@ -55,7 +55,8 @@ export function ZoomPan({
   useLayoutEffect(() => {
     const element = svg.current;
     if (!element) return;
-    const measure = () => setDrawnWidth(element.getBoundingClientRect().width);
+    // The content box, where the viewBox is drawn (the border is not part of it).
+    const measure = () => setDrawnWidth(element.clientWidth || element.getBoundingClientRect().width);
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(element);
@@ -64,7 +65,8 @@ export function ZoomPan({
   const minScale = minTarget === undefined ? 1 : minScaleForTargets(minTarget, drawnWidth / width, MAX_SCALE);
   // Zoomed in at least to minScale (about the top left corner, where a plan starts to be read).
   const shown = view.scale >= minScale ? view : { scale: minScale, tx: (view.tx / view.scale) * minScale, ty: (view.ty / view.scale) * minScale };
-  const apply = (next: View) => setView(boundView(next.scale >= minScale ? next : zoomAbout(next, minScale / next.scale, width / 2, height / 2), width, height));
+  const apply = (next: View) =>
+    setView(boundView(next.scale >= minScale ? next : zoomAbout(next, minScale / next.scale, width / 2, height / 2), width, height));
   const zoomButton = (factor: number) => apply(zoomAbout(shown, factor, width / 2, height / 2));
   const reveal = (box: { x: number; y: number; width: number; height: number }) => {
     // The box's place on screen in viewBox units, and the shift that brings it inside with a margin.

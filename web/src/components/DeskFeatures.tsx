@@ -1,6 +1,5 @@
-import type { Equipment } from '../../api/types.js';
-import { deskTypeLabel, equipmentSummary } from '../../lib/labels.js';
-import './styles.css';
+import type { Equipment } from '../api/types.js';
+import { deskTypeLabel, equipmentSummary } from '../lib/labels.js';
 
 /**
  * What a desk is and has, in one line (docs/behaviour.md#what-people-see-of-a-desk): "Flexible
