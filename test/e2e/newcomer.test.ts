@@ -170,8 +170,18 @@ describe('what a newcomer meets, on the seeded office', () => {
     const page = await app.tab();
     await signIn(page, app.baseUrl, PERSON.email, PERSON.password);
     const results = page.getByRole('region', { name: /^Free desks/ });
+    // One floor of one building, with a docking station: a page the README's picture can show whole.
+    await page.locator('.desk-row').first().waitFor();
+    for (const field of ['Location', 'Building', 'Floor']) await page.getByLabel(field, { exact: true }).selectOption({ index: 1 });
+    const office = ['Location', 'Building', 'Floor'].map((field) => page.getByLabel(field, { exact: true }).locator('option:checked'));
+    const place = `${(await office[0]!.textContent())!} · ${(await office[1]!.textContent())!} · ${(await office[2]!.textContent())!}`;
+    await page.getByLabel('Docking station', { exact: true }).check();
+    await page.getByRole('button', { name: 'Search free desks' }).click();
+    // Every room shown is in that office.
+    await expect.poll(async () => [...new Set(await page.locator('.room-card-head .muted').allTextContents())]).toEqual([place]);
     const firstRow = page.locator('.desk-row').first();
     await firstRow.waitFor();
+    expect(await firstRow.locator('.desk-features').textContent()).toMatch(/Docking station/);
     const room = page.locator('.room-card').first();
     const deskName = (await firstRow.locator('.desk-name').textContent())!.trim();
     expect(deskName).toMatch(/^Desk \d/);
