@@ -235,7 +235,8 @@ describe('floor plans in a browser', () => {
     expect(mine.content.map((reservation) => reservation.deskId).sort()).toEqual([desks[1]!.id, desks[2]!.id].sort());
 
     expect(await axeViolations(carla)).toEqual([]);
-    await screenshots(carla, 'floor-map');
+    // The README's pictures of the map show the seeded office (test/e2e/desk-legibility.test.ts).
+    await screenshots(carla, 'floor-map', { pictures: false });
 
     // ---- 200 desks: render time after choosing the office, and the answer to a click (Performance API)
     await carla.evaluate(`(() => {

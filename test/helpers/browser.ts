@@ -31,6 +31,9 @@ export const WRITE_SCREENSHOTS = process.env.DESKBOOK_SCREENSHOTS === '1';
 
 /** A full-page screenshot into docs/screenshots/`file`, under `npm run screenshots` only. */
 export async function screenshot(page: Page, file: string): Promise<void> {
+  return screenshotFile(page, file);
+}
+async function screenshotFile(page: Page, file: string): Promise<void> {
   if (WRITE_SCREENSHOTS) await page.screenshot({ path: path.join(SCREENSHOTS, file), fullPage: true });
 }
 
@@ -156,9 +159,11 @@ export async function openMenu(page: Page, link: string) {
 
 /**
  * What the page shows now must fit a phone screen without scrolling sideways; under
- * `npm run screenshots`, desktop and phone screenshots of it land in docs/screenshots/.
+ * `npm run screenshots`, desktop and phone screenshots of it land in docs/screenshots/ (not with
+ * `pictures: false`, when another test takes the README's pictures of that page).
  */
-export async function screenshots(page: Page, name: string) {
+export async function screenshots(page: Page, name: string, { pictures = true }: { pictures?: boolean } = {}) {
+  const screenshot = pictures ? screenshotFile : async () => {};
   await screenshot(page, `${name}-desktop.png`);
   await page.setViewportSize(PHONE);
   // Two frames: time for layouts that follow media queries in script (the charts) to re-render.

@@ -36,6 +36,19 @@ export function Layout({ children }: { children: ReactNode }) {
     arrived.current = true;
   }, [pathname]);
 
+  // Escape closes the open phone menu and puts focus back on its button (docs/behaviour.md#the-phone-menu).
+  const menuButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [menuOpen]);
+
   const link = ({ to, label }: { to: string; label: string }) => (
     <li key={to}>
       <Link to={to} aria-current={isCurrent(to, pathname) ? 'page' : undefined}>
@@ -55,7 +68,14 @@ export function Layout({ children }: { children: ReactNode }) {
             <span className="brand-mark" aria-hidden="true" />
             Deskbook
           </Link>
-          <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="main-menu" onClick={() => setMenuOpen((open) => !open)}>
+          <button
+            ref={menuButton}
+            type="button"
+            className="menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="main-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
             Menu
           </button>
           <nav id="main-menu" className={`menu${menuOpen ? ' menu-open' : ''}`} aria-label="Main">

@@ -5,7 +5,7 @@ import { departments, desks, equipment, rooms } from '../../db/schema.js';
 import { fromJson, orderByClauses, ordersShape, pagePlaceholders, pageUnderParent, pageValues, totalOfPage } from '../../db/paging.js';
 import { offsetOf, type PageRequest } from '../../shared/paging.js';
 import { containsPattern } from '../../shared/text.js';
-import type { DepartmentWithRoomsDto, DeskDto, DeskParams, EquipmentDto, EquipmentParams, RoomDto, RoomParams } from './inventory.schemas.js';
+import type { DepartmentWithRoomsDto, DeskDto, DeskEquipmentDto, DeskParams, EquipmentDto, EquipmentParams, RoomDto, RoomParams } from './inventory.schemas.js';
 
 export type DepartmentRow = typeof departments.$inferSelect;
 export type RoomRow = typeof rooms.$inferSelect;
@@ -393,6 +393,31 @@ export class InventoryRepository {
   }
 
   // ---- equipment ------------------------------------------------------------------------------
+
+  /**
+   * Every desk of the department with its equipment (room name, desk name, id order), and their
+   * total; undefined when there is no such department. One statement (pageUnderParent).
+   */
+  async deskEquipmentPage(departmentId: string, request: PageRequest): Promise<Paged<DeskEquipmentDto> | undefined> {
+    const found = await pageUnderParent<DeskEquipmentDto & { equipment: unknown }>(
+      this.db,
+      () => ({
+        parent: sql`select 1 from departments where departments.id = ${sql.placeholder('departmentId')}`,
+        page: sql`select d.id as "deskId", d.room_id as "roomId",
+                    coalesce((select json_agg(json_build_object('id', e.id, 'name', e.name, 'description', e.description, 'type', e.type)
+                                              order by e.type::text, e.name, e.id)
+                              from equipment e where e.desk_id = d.id), '[]'::json) as "equipment"
+                  from desks d join rooms r on r.id = d.room_id
+                  where r.department_id = ${sql.placeholder('departmentId')}
+                  order by r.name, r.id, d.name, d.id
+                  limit ${pagePlaceholders.limit} offset ${pagePlaceholders.offset}`,
+        total: sql`select count(*) from desks d join rooms r on r.id = d.room_id where r.department_id = ${sql.placeholder('departmentId')}`,
+      }),
+      { shape: 'desk-equipment', values: { departmentId, ...pageValues(request) } },
+    );
+    if (!found) return undefined;
+    return { rows: found.rows.map((row) => ({ ...row, equipment: fromJson<EquipmentDto[]>(row.equipment) })), total: found.total };
+  }
 
   /** The desk's equipment and its total; undefined when the desk is not on that path. One statement. */
   async equipmentPage(path: DeskParams, filter: EquipmentFilter, request: PageRequest): Promise<Paged<EquipmentDto> | undefined> {

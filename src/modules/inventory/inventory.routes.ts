@@ -13,6 +13,8 @@ import {
   DepartmentParams,
   DepartmentWithRooms,
   Desk,
+  DeskEquipmentListQuery,
+  DeskEquipmentPage,
   DeskListQuery,
   DeskPage,
   DeskParams,
@@ -41,6 +43,7 @@ const DESKS = `${ROOM}/desks`;
 const DESK = `${DESKS}/:deskId`;
 const EQUIPMENT = `${DESK}/equipment`;
 const EQUIPMENT_ITEM = `${EQUIPMENT}/:equipmentId`;
+const DESK_EQUIPMENT = `${DEPARTMENT}/desk-equipment`;
 
 const PATH_NOTE = 'Every id of the path must name a child of the one before it: a room of another department, say, is 404 like an unknown id.';
 const ADMIN_NOTE = 'Admins only (403 for users).';
@@ -306,6 +309,23 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
   );
 
   // ---- equipment ------------------------------------------------------------------------------
+
+  app.get(
+    DESK_EQUIPMENT,
+    {
+      schema: {
+        tags: ['Equipment'],
+        summary: 'List the desks of a department with their equipment',
+        description:
+          'Paged (up to 1000 desks a page); one item per desk of the department, equipment or not, ordered by room name, room id, desk name, desk id; not sortable. ' +
+          'What the search results and the floor map show of each desk (docs/api.md#desk-equipment). Unknown department: 404.',
+        params: DepartmentParams,
+        querystring: DeskEquipmentListQuery,
+        response: { 200: DeskEquipmentPage, ...problemResponses(404) },
+      },
+    },
+    async (request) => inventory.listDeskEquipment(request.params, request.query),
+  );
 
   app.get(
     EQUIPMENT,

@@ -62,12 +62,28 @@ export const Equipment = Type.Object(
 );
 export type EquipmentDto = Static<typeof Equipment>;
 
+/**
+ * One desk of a department and all its equipment (GET /api/departments/{departmentId}/desk-equipment):
+ * a resource of its own, so that what a desk has can be shown beside search results and on the map
+ * without growing the interface's Desk or Room (docs/api.md#desk-equipment).
+ */
+export const DeskEquipment = Type.Object(
+  {
+    deskId: Uuid(),
+    roomId: Uuid(),
+    equipment: Type.Array(Equipment, { description: "The desk's equipment, ordered by type, name, id; empty when it has none." }),
+  },
+  { title: 'DeskEquipment' },
+);
+export type DeskEquipmentDto = Static<typeof DeskEquipment>;
+
 // ---- pages, paths, queries and bodies of the inventory routes ---------------------------------
 
 export const DepartmentPage = Page(DepartmentWithRooms, 'PageOfDepartmentWithRooms');
 export const RoomPage = Page(Room, 'PageOfRoom');
 export const DeskPage = Page(Desk, 'PageOfDesk');
 export const EquipmentPage = Page(Equipment, 'PageOfEquipment');
+export const DeskEquipmentPage = Page(DeskEquipment, 'PageOfDeskEquipment');
 
 export const DepartmentParams = Type.Object({ departmentId: Uuid() });
 export const RoomParams = Type.Object({ departmentId: Uuid(), roomId: Uuid() });
@@ -119,6 +135,9 @@ export const EquipmentListQuery = Type.Object({
   ),
 });
 export type EquipmentListQuery = Static<typeof EquipmentListQuery>;
+
+export const DeskEquipmentListQuery = Type.Object({ ...pageQueryProperties });
+export type DeskEquipmentListQuery = Static<typeof DeskEquipmentListQuery>;
 
 export const DeleteQuery = Type.Object({
   force: Type.Optional(Type.Boolean({ description: 'true: also delete everything under it (default false).' })),

@@ -33,6 +33,8 @@ import {
   type DepartmentParams,
   type DepartmentWithRoomsDto,
   type DeskDto,
+  type DeskEquipmentDto,
+  type DeskEquipmentListQuery,
   type DeskListQuery,
   type DeskParams,
   type EquipmentDto,
@@ -434,6 +436,14 @@ export class InventoryService {
   }
 
   // ---- equipment ------------------------------------------------------------------------------
+
+  /** Every desk of a department with what it has (docs/api.md#desk-equipment); not sortable. */
+  async listDeskEquipment(path: DepartmentParams, query: DeskEquipmentListQuery): Promise<PageOf<DeskEquipmentDto>> {
+    const request = parsePageRequest(query, []);
+    const found = await this.repository.deskEquipmentPage(path.departmentId, request);
+    if (!found) throw departmentNotFound(path.departmentId);
+    return pageOf(found.rows, found.total, request);
+  }
 
   async listEquipment(path: DeskParams, query: EquipmentListQuery): Promise<PageOf<EquipmentDto>> {
     const filter = parseEquipmentFilter(query.filter);

@@ -250,14 +250,22 @@ export function Pager({ page, totalPages, onPage, label }: { page: number; total
 
 /**
  * A modal dialog (native <dialog>: focus is kept inside, Escape closes it). Open while mounted.
+ * Closed, it gives focus back to what had it before (the button or map desk that opened it), when
+ * that is still on the page and nothing else took focus meanwhile (docs/behaviour.md#focus-after-booking):
+ * the dialog is unmounted, not closed by the browser, which would do it itself.
  */
 export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
     const dialog = ref.current;
+    const opener = document.activeElement instanceof HTMLElement || document.activeElement instanceof SVGElement ? document.activeElement : null;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
+    return () => {
+      dialog?.close();
+      const now = document.activeElement;
+      if (opener?.isConnected && (now === null || now === document.body || dialog?.contains(now))) opener.focus();
+    };
   }, []);
   return (
     <dialog

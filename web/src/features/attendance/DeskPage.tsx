@@ -5,9 +5,10 @@ import { useTitle } from '../../hooks.js';
 import { errorText } from '../../lib/problems.js';
 import { browserZone, formatRangeIn, formatTimeIn } from '../../lib/time.js';
 import { Link } from '../../router.js';
-import { departmentLabel } from '../../lib/labels.js';
+import { departmentLabel, deskPhrase, deskTitle } from '../../lib/labels.js';
+import { DeskFeatures } from '../../components/DeskFeatures.js';
 import { AttendanceBadge, CheckInButton } from './AttendanceBadge.js';
-import { checkInOpen, useDeskDay, useWalkIn } from './queries.js';
+import { checkInOpen, useDeskDay, useEquipmentOfDesk, useWalkIn } from './queries.js';
 
 /**
  * The page a desk's QR code opens (`/d/{deskId}`; signed-out visitors sign in first and come
@@ -16,7 +17,7 @@ import { checkInOpen, useDeskDay, useWalkIn } from './queries.js';
  */
 export function DeskPage({ deskId }: { deskId: string }) {
   const day = useDeskDay(deskId);
-  useTitle(day.data ? `Desk ${day.data.desk.name}` : 'Desk');
+  useTitle(day.data ? deskTitle(day.data.desk.name) : 'Desk');
   return (
     <div className="page desk-page">
       <Loaded query={day} subject="This desk" label="Loading the desk…">
@@ -39,13 +40,15 @@ function DeskDayView({ day }: { day: DeskDay }) {
   // is the office's 18:00, whatever the phone's zone.
   const zone = day.timeZone;
   const range = (startTime: string, endTime: string) => formatRangeIn(startTime, endTime, zone);
+  const equipment = useEquipmentOfDesk({ departmentId: day.department.id, roomId: day.room.id, deskId: day.desk.id });
   return (
     <>
-      <PageHeader title={`Desk ${day.desk.name}`} />
+      <PageHeader title={deskTitle(day.desk.name)} />
       <p className="muted">
         {day.room.name} · {departmentLabel(day.department)}
       </p>
       {zone !== browserZone() && <p className="muted">Times are the office's local time ({zone}).</p>}
+      <DeskFeatures type={day.desk.type} equipment={equipment.data?.content} />
       {notice && (
         <Alert kind="success" onDismiss={() => setNotice(undefined)}>
           {notice}
@@ -60,7 +63,7 @@ function DeskDayView({ day }: { day: DeskDay }) {
             </p>
             {checkInOpen(mineNow.attendance) && (
               <div>
-                <CheckInButton attendance={mineNow.attendance} label={`desk ${day.desk.name}`} onDone={setNotice} />
+                <CheckInButton attendance={mineNow.attendance} label={deskPhrase(day.desk.name)} onDone={setNotice} />
               </div>
             )}
           </div>

@@ -67,3 +67,12 @@ export function checkInOpen(attendance: { status: string; checkInOpensAt: string
   if (attendance.status === 'PENDING' && attendance.releaseAt !== null && at >= Date.parse(attendance.releaseAt)) return false;
   return attendance.status === 'PENDING';
 }
+
+/** The equipment of one desk (the interface's own list, all of it on one page), as the desk's page shows it. */
+export const useEquipmentOfDesk = (path: { departmentId: string; roomId: string; deskId: string }) =>
+  $api.useQuery(
+    'get',
+    '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment',
+    { params: { path, query: { size: 1000 } } },
+    { staleTime: 60_000 },
+  );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Reservation } from '../../api/types.js';
 import { Loaded } from '../../components/ui.js';
+import { deskTitle } from '../../lib/labels.js';
 import { localDate } from '../../lib/time.js';
 import { useInventoryNames } from '../inventory/queries.js';
 import { useReservations } from './queries.js';
@@ -73,7 +74,7 @@ function WeekEntry({ reservation }: { reservation: Reservation }) {
       <span className="week-time">
         {TIME.format(new Date(reservation.startTime))}–{TIME.format(new Date(reservation.endTime))}
       </span>{' '}
-      {names.deskName ? `Desk ${names.deskName}` : 'Desk'}
+      {names.deskName ? deskTitle(names.deskName) : 'Desk'}
       {names.room && <span className="muted"> · {names.room.name}</span>}
     </li>
   );

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Checkbox, Loading, PageHeader, SelectField, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { bookingConflictMessage, errorText, problemMessage, problemOf } from '../../lib/problems.js';
@@ -7,8 +7,9 @@ import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
 import { useBookDesk } from '../reservations/queries.js';
 import { FloorMapView } from './FloorMapView.js';
-import { useRoomSearch } from './queries.js';
-import { departmentLabel, EQUIPMENT_TYPES, equipmentLabel, floorLabel } from '../../lib/labels.js';
+import { useDeskEquipment, useRoomSearch } from './queries.js';
+import { DeskFeatures, equipmentSentence } from '../../components/DeskFeatures.js';
+import { departmentLabel, deskPhrase, EQUIPMENT_TYPES, equipmentLabel, floorLabel } from '../../lib/labels.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { NoOffices } from '../inventory/components/FirstSteps.js';
 import { useWindowForm } from '../reservations/window-form.js';
@@ -35,6 +36,17 @@ interface Search {
 
 type Notice = { kind: 'success' | 'error'; text: string };
 
+/** "Berlin · Spree House · any floor; with a docking station": the search in one line, for the folded form. */
+function searchSummary(filters: DeskFilters): string {
+  const place = [
+    filters.location || 'Any location',
+    filters.building || 'any building',
+    filters.floor === '' ? 'any floor' : floorLabel(Number(filters.floor)),
+  ];
+  const kit = filters.equipment.length > 0 ? `with ${filters.equipment.map((type) => equipmentLabel(type).toLowerCase()).join(', ')}` : 'any equipment';
+  return `${place.join(' · ')}; ${kit}`;
+}
+
 export function FindDeskPage() {
   useTitle('Find a desk');
   const { user, isAdmin } = useUser();
@@ -49,12 +61,30 @@ export function FindDeskPage() {
   const [view, setView] = useState<'list' | 'map'>('list');
   const [repeating, setRepeating] = useState<{ id: string; name: string; roomName: string }>();
   const resultsHeading = useRef<HTMLHeadingElement>(null);
+  // On a phone the form folds to one line once a search is shown (the first one runs on arrival),
+  // so that the free desks start near the top; "Change the search" unfolds it
+  // (docs/behaviour.md#find-a-desk-on-a-phone). Wider screens always show it.
+  const [changing, setChanging] = useState(false);
+  const firstField = useRef<HTMLFieldSetElement>(null);
+  // A booking's outcome takes keyboard and screen-reader focus: the desk booked leaves the list,
+  // and focus must not fall back to the top of the page (docs/behaviour.md#focus-after-booking).
+  const noticeBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (notice) noticeBox.current?.focus();
+  }, [notice]);
 
   const departmentsById = new Map((departments.data ?? []).map((department) => [department.id, department]));
   const choices = filterChoices(departments.data ?? [], filters);
 
   const found = useRoomSearch(roomSearchBody(searched.filters, searched));
   const booking = useBookDesk({ onMutate: () => setNotice(undefined) });
+
+  // Text criteria match substrings on the server; the exact department is kept here.
+  const rooms = roomsOfPages(found.data?.pages ?? []).filter((room) => {
+    const department = departmentsById.get(room.departmentId);
+    return !department || departmentMatches(department, searched.filters);
+  });
+  const kit = useDeskEquipment(rooms.map((room) => room.departmentId));
 
   const submit = when.handleSubmit((window) => {
     const range = windowToIso(window);
@@ -63,15 +93,22 @@ export function FindDeskPage() {
     // The same search again reads afresh.
     if (JSON.stringify(next) === JSON.stringify(searched)) void found.refetch();
     else setSearched(next);
+    setChanging(false);
     resultsHeading.current?.focus();
   });
+  const change = () => {
+    setChanging(true);
+    // Once shown, into its first field.
+    requestAnimationFrame(() => firstField.current?.querySelector('input')?.focus());
+  };
 
   const book = (desk: FreeDesk, room: RoomWithFreeDesks) => {
     const range = formatRange(searched.start, searched.end);
     booking.mutate(
       { body: { deskId: desk.id, startTime: searched.start, endTime: searched.end } },
       {
-        onSuccess: () => setNotice({ kind: 'success', text: `Booked: desk ${desk.name} in ${room.name}, ${range}.` }),
+        onSuccess: () =>
+          setNotice({ kind: 'success', text: `Booked: ${deskPhrase(desk.name)} in ${room.name}, ${range}.${equipmentSentence(kit.get(desk.id))}` }),
         onError: async (error) => {
           const problem = problemOf(error);
           if (problem.code === 'RESERVATION_CONFLICT') {
@@ -89,14 +126,9 @@ export function FindDeskPage() {
   };
   const bookingDesk = booking.isPending ? booking.variables.body.deskId : undefined;
 
-  // Text criteria match substrings on the server; the exact department is kept here.
-  const rooms = roomsOfPages(found.data?.pages ?? []).filter((room) => {
-    const department = departmentsById.get(room.departmentId);
-    return !department || departmentMatches(department, searched.filters);
-  });
   const loading = found.isFetching;
   const ready = found.isSuccess && !loading;
-  const setWhere = (change: Partial<DeskFilters>) => setFilters(changeFilter(filters, change));
+  const setWhere = (where: Partial<DeskFilters>) => setFilters(changeFilter(filters, where));
 
   // An install without offices has nothing to search (docs/behaviour.md#an-empty-install).
   if (departments.isSuccess && departments.data.length === 0) {
@@ -113,8 +145,17 @@ export function FindDeskPage() {
     <div className="page">
       <PageHeader title="Find a desk" />
       <p className="lead">Hello {user.firstName}. Choose when you need a desk; the free ones are listed below.</p>
-      <form className="panel search-form" onSubmit={submit} noValidate aria-label="Search for free desks">
-        <fieldset className="fieldset-row">
+      <div className="panel search-summary" data-folded={!changing}>
+        <p>
+          <span className="visually-hidden">Searching: </span>
+          {searchSummary(searched.filters)}
+        </p>
+        <button type="button" className="button-secondary button-small" aria-expanded={changing} aria-controls="search-form" onClick={change}>
+          Change the search
+        </button>
+      </div>
+      <form id="search-form" className="panel search-form" data-folded={!changing} onSubmit={submit} noValidate aria-label="Search for free desks">
+        <fieldset className="fieldset-row" ref={firstField}>
           <legend>When</legend>
           <TextField label="Date" type="date" {...when.field('date')} required />
           <TextField label="From" type="time" step={900} {...when.field('start')} required />
@@ -185,11 +226,19 @@ export function FindDeskPage() {
             end={searched.end}
           />
         )}
-        {view === 'list' && notice && (
-          <Alert kind={notice.kind} onDismiss={() => setNotice(undefined)}>
-            {notice.text} {notice.kind === 'success' && <Link to="/reservations">See my reservations</Link>}
-          </Alert>
-        )}
+        <div ref={noticeBox} tabIndex={-1} className="notice-box">
+          {view === 'list' && notice && (
+            <Alert
+              kind={notice.kind}
+              onDismiss={() => {
+                setNotice(undefined);
+                resultsHeading.current?.focus();
+              }}
+            >
+              {notice.text} {notice.kind === 'success' && <Link to="/reservations">See my reservations</Link>}
+            </Alert>
+          )}
+        </div>
         {view === 'list' && found.error && !loading && (
           <Alert kind="error">
             {errorText(found.error)}{' '}
@@ -220,15 +269,18 @@ export function FindDeskPage() {
                   <ul className="desk-list">
                     {room.desks.map((desk) => (
                       <li key={desk.id} className="desk-row">
-                        <span className="desk-name">
-                          <span className="desk-icon" aria-hidden="true" />
-                          {desk.name}
+                        <span className="desk-about">
+                          <span className="desk-name">
+                            <span className="desk-icon" aria-hidden="true" />
+                            {desk.name}
+                          </span>
+                          <DeskFeatures type={desk.type} equipment={kit.get(desk.id)} />
                         </span>
                         <span className="desk-actions">
                           <Link
                             to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`}
                             className="button-link small"
-                            aria-label={`Report a problem with desk ${desk.name} in ${room.name}`}
+                            aria-label={`Report a problem with ${deskPhrase(desk.name)} in ${room.name}`}
                           >
                             Report a problem
                           </Link>
@@ -237,7 +289,7 @@ export function FindDeskPage() {
                             className="button-secondary button-small"
                             disabled={bookingDesk !== undefined}
                             onClick={() => setRepeating({ id: desk.id, name: desk.name, roomName: room.name })}
-                            aria-label={`Repeat desk ${desk.name} in ${room.name} on several dates`}
+                            aria-label={`Repeat ${deskPhrase(desk.name)} in ${room.name} on several dates`}
                           >
                             Repeat…
                           </button>
@@ -246,7 +298,7 @@ export function FindDeskPage() {
                             className="button-primary button-small"
                             disabled={bookingDesk !== undefined}
                             onClick={() => book(desk, room)}
-                            aria-label={`Book desk ${desk.name} in ${room.name}`}
+                            aria-label={`Book ${deskPhrase(desk.name)} in ${room.name}`}
                           >
                             {bookingDesk === desk.id ? 'Booking…' : 'Book'}
                           </button>

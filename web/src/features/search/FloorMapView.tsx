@@ -1,15 +1,19 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Department } from '../../api/types.js';
 import { Alert, Dialog, Loading, SelectField } from '../../components/ui.js';
 import { errorText, problemMessage, problemOf } from '../../lib/problems.js';
 import { formatRange } from '../../lib/time.js';
 import { Link } from '../../router.js';
-import { departmentLabel } from '../../lib/labels.js';
+import { departmentLabel, deskPhrase, deskTitle } from '../../lib/labels.js';
+import type { Equipment } from '../../api/types.js';
+import { fitDeskLabels, uprightRotation, type DeskLabel } from '../floor-plans/fit.js';
 import { usePlanImage } from '../floor-plans/components/plan-image.js';
 import { PlanPatterns, STATE_ORDER, STATE_STYLE, StateSwatch } from '../floor-plans/components/PlanPatterns.js';
-import { ZoomPan } from '../floor-plans/components/ZoomPan.js';
+import { ZoomPan, type ZoomPanState } from '../floor-plans/components/ZoomPan.js';
 import { useFloorAvailability, useFloorPlan, type DeskAvailability } from '../floor-plans/queries.js';
 import { useBookDesk } from '../reservations/queries.js';
+import { DeskFeatures, equipmentSentence } from '../../components/DeskFeatures.js';
+import { useDeskEquipment } from './queries.js';
 import './styles.css';
 
 type Notice = { kind: 'success' | 'error'; text: string };
@@ -20,7 +24,7 @@ const bookable = (desk: DeskAvailability) => desk.state === 'FREE' || desk.state
 function deskLabel(desk: DeskAvailability): string {
   const style = STATE_STYLE[desk.state];
   const free = desk.state === 'PARTLY_FREE' && desk.longestFree ? `, free ${formatRange(desk.longestFree.startTime, desk.longestFree.endTime)}` : '';
-  return `Desk ${desk.name}, ${desk.roomName}: ${style.label.toLowerCase()}${free}${bookable(desk) ? '. Press to book' : ''}`;
+  return `${deskTitle(desk.name)}, ${desk.roomName}: ${style.label.toLowerCase()}${free}${bookable(desk) ? '. Press to book' : ''}`;
 }
 
 /**
@@ -34,6 +38,12 @@ export function FloorMapView({ departments, start, end }: { departments: Departm
   const departmentId = departments.some((department) => department.id === chosen) ? chosen : departments[0]?.id;
   const [notice, setNotice] = useState<Notice>();
   const [booking, setBooking] = useState<DeskAvailability>();
+  const kit = useDeskEquipment(departmentId ? [departmentId] : []);
+  // A booking's outcome takes focus (docs/behaviour.md#focus-after-booking).
+  const noticeBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (notice) noticeBox.current?.focus();
+  }, [notice]);
 
   if (departments.length === 0) return <p className="empty">No office matches the place you chose. Choose another location, building or floor.</p>;
   return (
@@ -45,15 +55,18 @@ export function FloorMapView({ departments, start, end }: { departments: Departm
           </option>
         ))}
       </SelectField>
-      {notice && (
-        <Alert kind={notice.kind} onDismiss={() => setNotice(undefined)}>
-          {notice.text} {notice.kind === 'success' && <Link to="/reservations">See my reservations</Link>}
-        </Alert>
-      )}
+      <div ref={noticeBox} tabIndex={-1} className="notice-box">
+        {notice && (
+          <Alert kind={notice.kind} onDismiss={() => setNotice(undefined)}>
+            {notice.text} {notice.kind === 'success' && <Link to="/reservations">See my reservations</Link>}
+          </Alert>
+        )}
+      </div>
       {departmentId && <OfficeMap key={departmentId} departmentId={departmentId} start={start} end={end} onChoose={setBooking} />}
       {booking && departmentId && (
         <BookDeskDialog
           desk={booking}
+          equipment={kit.get(booking.id)}
           start={start}
           end={end}
           onClose={() => setBooking(undefined)}
@@ -85,6 +98,10 @@ function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: strin
   const desks = availability.data.desks;
   if (desks.length === 0) return <p className="empty">No desk of this office has been placed on its floor plan yet. Use the list instead.</p>;
   const counts = STATE_ORDER.map((state) => [state, desks.filter((desk) => desk.state === state).length] as const);
+  // The shorter side of the smallest desk one can press: the map never draws it below a 24 px target.
+  const pressable = desks.filter(bookable);
+  const smallest =
+    pressable.length > 0 ? Math.min(...pressable.map((desk) => Math.min(desk.position.width * image.width, desk.position.height * image.height))) : undefined;
 
   return (
     <>
@@ -104,17 +121,38 @@ function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: strin
       <p className="muted" id="map-help">
         Drag to move the plan, pinch or use the buttons to zoom. Tab to a desk and press Enter, or click it, to book it.
       </p>
-      <ZoomPan width={image.width} height={image.height} label={`Floor plan, ${formatRange(start, end)}`}>
-        {({ panned }) => (
+      <ZoomPan width={image.width} height={image.height} label={`Floor plan, ${formatRange(start, end)}`} minTarget={smallest}>
+        {(zoom) => (
           <>
             {image.url ? (
               <image href={image.url} width={image.width} height={image.height} />
             ) : (
               <rect width={image.width} height={image.height} fill="url(#fp-grid)" />
             )}
-            {desks.map((desk) => (
-              <MapDesk key={desk.id} desk={desk} width={image.width} height={image.height} onChoose={() => !panned() && onChoose(desk)} />
-            ))}
+            {(() => {
+              const labels = fitDeskLabels(
+                desks.map((desk) => ({
+                  id: desk.id,
+                  group: desk.roomId,
+                  name: desk.name,
+                  mark: STATE_STYLE[desk.state].mark,
+                  width: desk.position.width * image.width,
+                  height: desk.position.height * image.height,
+                })),
+                zoom.pixelsPerUnit,
+              );
+              return desks.map((desk) => (
+                <MapDesk
+                  key={desk.id}
+                  desk={desk}
+                  label={labels.get(desk.id)}
+                  width={image.width}
+                  height={image.height}
+                  zoom={zoom}
+                  onChoose={() => !zoom.panned() && onChoose(desk)}
+                />
+              ));
+            })()}
           </>
         )}
       </ZoomPan>
@@ -122,23 +160,43 @@ function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: strin
   );
 }
 
-function MapDesk({ desk, width, height, onChoose }: { desk: DeskAvailability; width: number; height: number; onChoose: () => void }) {
+/**
+ * One desk on the map: its box in its state's fill, and a label that fits the box, upright, and
+ * only when readable at this zoom (docs/behaviour.md#desk-labels-and-tap-targets-on-the-map); the
+ * full name is in its tooltip and accessible name.
+ */
+function MapDesk({
+  desk,
+  label,
+  width,
+  height,
+  zoom,
+  onChoose,
+}: {
+  desk: DeskAvailability;
+  label: DeskLabel | undefined;
+  width: number;
+  height: number;
+  zoom: ZoomPanState;
+  onChoose: () => void;
+}) {
   const { x, y, width: w, height: h, rotation } = desk.position;
   const style = STATE_STYLE[desk.state];
   const box = { x: x * width, y: y * height, width: w * width, height: h * height };
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  const fontSize = Math.max(8, Math.min(box.width, box.height) * 0.45);
   const canBook = bookable(desk);
+  const name = deskLabel(desk);
   return (
     <g
       className={`plan-desk plan-desk-${desk.state.toLowerCase()}`}
       transform={`rotate(${rotation} ${centre.x} ${centre.y})`}
       role={canBook ? 'button' : 'img'}
       tabIndex={canBook ? 0 : undefined}
-      aria-label={deskLabel(desk)}
+      aria-label={name}
       aria-describedby={canBook ? 'map-help' : undefined}
       data-desk-id={desk.id}
       onClick={canBook ? onChoose : undefined}
+      onFocus={() => zoom.reveal(box)}
       onKeyDown={
         canBook
           ? (event) => {
@@ -150,35 +208,41 @@ function MapDesk({ desk, width, height, onChoose }: { desk: DeskAvailability; wi
           : undefined
       }
     >
-      <title>{deskLabel(desk)}</title>
+      <title>{name}</title>
       <rect {...box} rx={Math.min(box.width, box.height) * 0.12} fill={style.fill} stroke="#111827" strokeWidth={2} />
-      <text
-        x={centre.x}
-        y={centre.y}
-        textAnchor="middle"
-        dominantBaseline="central"
-        fontSize={fontSize}
-        fontWeight={700}
-        fill="#111827"
-        stroke="#ffffff"
-        strokeWidth={fontSize / 5}
-        paintOrder="stroke"
-        aria-hidden="true"
-      >
-        {style.mark ? `${style.mark} ${desk.name}` : desk.name}
-      </text>
+      {label && (
+        <text
+          x={centre.x}
+          y={centre.y}
+          // Turned back by 180° where the desk is turned past 90°: never upside down.
+          transform={rotation === uprightRotation(rotation) ? undefined : `rotate(${uprightRotation(rotation) - rotation} ${centre.x} ${centre.y})`}
+          textAnchor="middle"
+          dominantBaseline="central"
+          fontSize={label.fontSize}
+          fontWeight={700}
+          fill="#111827"
+          stroke="#ffffff"
+          strokeWidth={label.fontSize / 5}
+          paintOrder="stroke"
+          aria-hidden="true"
+        >
+          {label.text}
+        </text>
+      )}
     </g>
   );
 }
 
 function BookDeskDialog({
   desk,
+  equipment,
   start,
   end,
   onClose,
   onDone,
 }: {
   desk: DeskAvailability;
+  equipment: Equipment[] | undefined;
   start: string;
   end: string;
   onClose: () => void;
@@ -190,11 +254,12 @@ function BookDeskDialog({
   const booking = useBookDesk();
   const when = formatRange(range.startTime, range.endTime);
   return (
-    <Dialog title={`Book desk ${desk.name}`} onClose={onClose}>
+    <Dialog title={`Book ${deskPhrase(desk.name)}`} onClose={onClose}>
       <p>
-        Desk <strong>{desk.name}</strong> in {desk.roomName}, {when}.
+        <strong>{deskTitle(desk.name)}</strong> in {desk.roomName}, {when}.
         {desk.state === 'PARTLY_FREE' && ' It is booked for part of the time you chose; this is its longest free stretch.'}
       </p>
+      <DeskFeatures type={desk.type} equipment={equipment} />
       {error && <Alert kind="error">{error}</Alert>}
       <div className="dialog-actions">
         <button type="button" className="button-secondary" onClick={onClose} disabled={booking.isPending}>
@@ -208,7 +273,8 @@ function BookDeskDialog({
             booking.mutate(
               { body: { deskId: desk.id, startTime: range.startTime, endTime: range.endTime } },
               {
-                onSuccess: () => onDone({ kind: 'success', text: `Booked: desk ${desk.name} in ${desk.roomName}, ${when}.` }),
+                onSuccess: () =>
+                  onDone({ kind: 'success', text: `Booked: ${deskPhrase(desk.name)} in ${desk.roomName}, ${when}.${equipmentSentence(equipment)}` }),
                 onError: (failure) => setError(problemMessage(problemOf(failure), 'This desk')),
               },
             )

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Alert, Dialog, EmptyState, Loaded, Loading, Pager, SelectField } from '../../components/ui.js';
+import { deskTitle } from '../../lib/labels.js';
 import { errorText } from '../../lib/problems.js';
 import { formatDateTime, formatRange } from '../../lib/time.js';
 import { useInventoryNames } from '../inventory/queries.js';
@@ -46,7 +47,7 @@ function SeriesItem({ series, onChanged }: { series: SeriesSummary; onChanged: (
           {rule}, {hours}
         </p>
         <p>
-          <strong>{names.deskName ? `Desk ${names.deskName}` : 'Desk'}</strong>
+          <strong>{names.deskName ? deskTitle(names.deskName) : 'Desk'}</strong>
           {names.room && <> in {names.room.name}</>}
           <span className="badge">Repeats</span>
         </p>

@@ -1,6 +1,7 @@
 import { useForm } from 'react-hook-form';
 import { Alert, Checkbox, Dialog, SelectField, TextField } from '../../components/ui.js';
 import { errorText } from '../../lib/problems.js';
+import { deskPhrase } from '../../lib/labels.js';
 import { formatRange, localDate } from '../../lib/time.js';
 import { browserTimeZone, conflictLabel, WEEKDAYS, weekdayOf, type SeriesBody, type Weekday } from './series.js';
 import { useBookSeries, usePreviewSeries } from './queries.js';
@@ -69,7 +70,7 @@ export function RepeatDialog({
       {
         onSuccess: (created) =>
           onBooked(
-            `Booked desk ${desk.name} in ${desk.roomName} on ${created.occurrences.length} dates` +
+            `Booked ${deskPhrase(desk.name)} in ${desk.roomName} on ${created.occurrences.length} dates` +
               (created.skipped.length > 0 ? ` (${created.skipped.length} skipped: taken).` : '.'),
           ),
       },
@@ -77,8 +78,8 @@ export function RepeatDialog({
   const failure = errorText(preview.error ?? booking.error, 'This desk');
 
   return (
-    <Dialog title={`Repeat: desk ${desk.name} in ${desk.roomName}`} onClose={onClose}>
-      <form onSubmit={show} noValidate className="stack" aria-label="Repeat the booking">
+    <Dialog title={`Repeat: ${deskPhrase(desk.name)} in ${desk.roomName}`} onClose={onClose}>
+      <form onSubmit={show} noValidate className="stack repeat-form" aria-label="Repeat the booking">
         <p className="muted">From {formatRange(start, end)}, same hours.</p>
         <fieldset>
           <legend>On</legend>

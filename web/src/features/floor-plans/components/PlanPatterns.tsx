@@ -6,7 +6,7 @@ import type { DeskState } from '../queries.js';
  */
 export const STATE_STYLE: Record<DeskState, { label: string; fill: string; mark: string; description: string }> = {
   FREE: { label: 'Free', fill: '#2e7d32', mark: '', description: 'free for the whole time; can be booked' },
-  PARTLY_FREE: { label: 'Partly free', fill: 'url(#fp-stripes)', mark: '½', description: 'free for part of the time; the longest free stretch can be booked' },
+  PARTLY_FREE: { label: 'Partly free', fill: 'url(#fp-stripes)', mark: '◐', description: 'free for part of the time; the longest free stretch can be booked' },
   BOOKED: { label: 'Booked', fill: 'url(#fp-hatch)', mark: '×', description: 'booked for the whole time' },
   NOT_BOOKABLE: { label: 'Not bookable', fill: 'url(#fp-dots)', mark: '–', description: 'a fixed desk or a closed room' },
   MINE: { label: 'Yours', fill: '#1d4ed8', mark: '★', description: 'you have a reservation of it in this time' },

@@ -4,7 +4,7 @@ import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js
 import { errorText } from '../../../lib/problems.js';
 import { formatRange, isoToLocalWindow, windowToIso } from '../../../lib/time.js';
 import { Link } from '../../../router.js';
-import { departmentLabel } from '../../../lib/labels.js';
+import { departmentLabel, deskPhrase, deskTitle } from '../../../lib/labels.js';
 import { AttendanceBadge, CheckInButton } from '../../attendance/AttendanceBadge.js';
 import { useInventoryNames } from '../../inventory/queries.js';
 import { useCancelReservation, useChangeReservation } from '../queries.js';
@@ -25,7 +25,7 @@ export function ReservationItem({
   const names = useInventoryNames(reservation);
   const [dialog, setDialog] = useState<'change' | 'cancel'>();
   const range = formatRange(reservation.startTime, reservation.endTime);
-  const deskLabel = names.deskName ? `Desk ${names.deskName}` : 'Desk';
+  const deskLabel = names.deskName ? deskTitle(names.deskName) : 'Desk';
   // Fixed assignments are made and removed by an admin.
   const changeable = editable && reservation.type === 'shared';
 
@@ -50,7 +50,7 @@ export function ReservationItem({
         <Link
           to={`/report?departmentId=${reservation.departmentId}&roomId=${reservation.roomId}&deskId=${reservation.deskId}`}
           className="button button-secondary button-small"
-          aria-label={`Report a problem with ${names.deskName ? `desk ${names.deskName}` : 'this desk'}`}
+          aria-label={`Report a problem with ${names.deskName ? deskPhrase(names.deskName) : 'this desk'}`}
         >
           Report a problem
         </Link>
