@@ -626,3 +626,48 @@ export const jobSlots = pgTable('job_slots', {
   name: text('name').primaryKey(),
   nextRunAt: timestamptz('next_run_at').notNull(),
 });
+
+/** MANAGER: a member who manages the team (docs/policies.md#teams). */
+export const teamRole = pgEnum('team_role', ['MEMBER', 'MANAGER']);
+/** Who made a membership: an admin, or the directory group / OpenID Connect group kept in step at sign-in. */
+export const teamMemberSource = pgEnum('team_member_source', ['ADMIN', 'LDAP', 'OIDC']);
+
+export const teams = pgTable(
+  'teams',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    /** DN of a directory group whose members are this team's members. */
+    ldapGroup: text('ldap_group'),
+    /** A value of the OpenID Connect groups claim whose holders are this team's members. */
+    oidcGroup: text('oidc_group'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('teams_name_lower_key').on(sql`lower(${t.name})`),
+    uniqueIndex('teams_ldap_group_lower_key').on(sql`lower(${t.ldapGroup})`),
+    uniqueIndex('teams_oidc_group_key').on(t.oidcGroup),
+    check('teams_name_check', sql`length(${t.name}) BETWEEN 1 AND 100`),
+    check('teams_description_check', sql`length(${t.description}) <= 1000`),
+    check('teams_ldap_group_check', sql`length(${t.ldapGroup}) BETWEEN 1 AND 1000`),
+    check('teams_oidc_group_check', sql`length(${t.oidcGroup}) BETWEEN 1 AND 200`),
+  ],
+);
+
+export const teamMembers = pgTable(
+  'team_members',
+  {
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: teamRole('role').notNull().default('MEMBER'),
+    source: teamMemberSource('source').notNull().default('ADMIN'),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId, t.teamId)],
+);
