@@ -72,6 +72,7 @@ const PUBLIC_OPERATIONS = [
   'GET /api/auth/oidc/start',
   'GET /api/auth/oidc/callback',
   'POST /api/auth/oidc/exchange',
+  'GET /api/qr-labels.css',
 ];
 /** Browser navigations answering a redirect (303) instead of JSON (docs/behaviour.md#single-sign-on-openid-connect). */
 const REDIRECT_OPERATIONS = ['GET /api/auth/oidc/start', 'GET /api/auth/oidc/callback'];
@@ -82,6 +83,7 @@ const OTHER_CONTENT: Record<string, string> = {
   'GET /api/desks/{deskId}/qr.svg': 'image/svg+xml',
   'GET /api/desks/{deskId}/qr.png': 'image/png',
   'GET /api/rooms/{roomId}/qr-labels': 'text/html',
+  'GET /api/qr-labels.css': 'text/css',
 };
 /** Operations answering iCalendar text (docs/behaviour.md#calendar-feed). */
 const CALENDAR_OPERATIONS = ['GET /api/calendar/{token}.ics'];

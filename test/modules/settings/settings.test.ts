@@ -4,7 +4,16 @@ import { insertDeskInNewRoom } from '../../helpers/fixtures.js';
 
 /** GET /api/settings: the limits a client needs before it sends anything (docs/api.md#limits). */
 
-const SETTINGS_KEYS = ['imageMaxBytes', 'imageMaxPixels', 'imageTypes', 'reservationHorizonSeconds', 'reservationMaxLengthSeconds'];
+const SETTINGS_KEYS = [
+  'imageMaxBytes',
+  'imageMaxPixels',
+  'imageTypes',
+  'mailConfigured',
+  'publicUrl',
+  'publicUrlIsLocal',
+  'reservationHorizonSeconds',
+  'reservationMaxLengthSeconds',
+];
 
 describe('GET /api/settings', () => {
   describe('with the default configuration', () => {
@@ -27,6 +36,10 @@ describe('GET /api/settings', () => {
         imageTypes: ['image/png', 'image/jpeg', 'image/webp'],
         reservationMaxLengthSeconds: 24 * 3600,
         reservationHorizonSeconds: 90 * 86_400,
+        // No SMTP_URL and no PUBLIC_URL: nothing is mailed, and codes point at this machine (docs/configuration.md#mail, #public-url).
+        mailConfigured: false,
+        publicUrl: 'http://localhost:8080',
+        publicUrlIsLocal: true,
       });
     });
 
@@ -66,9 +79,18 @@ describe('GET /api/settings', () => {
 
   describe('follows the configuration', () => {
     let t: TestApp;
+    const lines: string[] = [];
     beforeAll(async () => {
       t = await createTestApp({
-        env: { IMAGE_MAX_BYTES: '123456', IMAGE_MAX_PIXELS: '1000000', RESERVATION_MAX_LENGTH: '90m', RESERVATION_HORIZON: '14d' },
+        env: {
+          IMAGE_MAX_BYTES: '123456',
+          IMAGE_MAX_PIXELS: '1000000',
+          RESERVATION_MAX_LENGTH: '90m',
+          RESERVATION_HORIZON: '14d',
+          SMTP_URL: 'smtp://127.0.0.1:9',
+          PUBLIC_URL: 'https://desks.example.test',
+        },
+        logLines: (line) => lines.push(line),
       });
     });
     afterAll(() => t.close());
@@ -82,7 +104,29 @@ describe('GET /api/settings', () => {
         imageTypes: ['image/png', 'image/jpeg', 'image/webp'],
         reservationMaxLengthSeconds: 90 * 60,
         reservationHorizonSeconds: 14 * 86_400,
+        mailConfigured: true,
+        publicUrl: 'https://desks.example.test',
+        publicUrlIsLocal: false,
       });
+    });
+
+    it('logs no PUBLIC_URL warning when it names another machine', () => {
+      expect(lines.some((line) => line.includes('PUBLIC_URL is'))).toBe(false);
+    });
+  });
+
+  describe('without PUBLIC_URL', () => {
+    it('logs one warning at start naming the setting (docs/configuration.md#public-url)', async () => {
+      const lines: string[] = [];
+      const t = await createTestApp({ logLines: (line) => lines.push(line) });
+      try {
+        const warnings = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.msg.includes('PUBLIC_URL is'));
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]!.level).toBe(40);
+        expect(warnings[0]!.msg).toContain('http://localhost:8080');
+      } finally {
+        await t.close();
+      }
     });
   });
 });

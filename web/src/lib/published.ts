@@ -18,4 +18,9 @@ export interface PublishedSettings {
   imageTypes: string[];
   reservationMaxLengthSeconds: number;
   reservationHorizonSeconds: number;
+  /** Whether the service sends mail at all (docs/configuration.md#mail); undefined from an older service. */
+  mailConfigured?: boolean;
+  /** PUBLIC_URL, the base of QR codes and links, and whether it reaches this machine only (docs/configuration.md#public-url). */
+  publicUrl?: string;
+  publicUrlIsLocal?: boolean;
 }
