@@ -1,8 +1,9 @@
-import { and, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, ilike, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { reports } from '../../db/schema.js';
 import { columnsAs, fromDriver, orderByClauses, pageUnderParent, totalOfPage } from '../../db/paging.js';
 import { offsetOf, type PageRequest } from '../../shared/paging.js';
+import { containsPattern } from '../../shared/text.js';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type NewReport = Pick<ReportRow, 'title' | 'description' | 'reportedBy' | 'departmentId' | 'roomId' | 'deskId' | 'equipmentId' | 'createdAt'>;
@@ -20,6 +21,10 @@ export interface ReportFilter {
   reportedBy?: string;
   roomId?: string;
   status?: ReportRow['status'];
+  departmentId?: string;
+  /** Substrings of the title and the description, any case (the trigram indexes serve them). */
+  title?: string;
+  description?: string;
 }
 
 /** A status an admin sets (docs/behaviour.md#report-status). */
@@ -120,6 +125,9 @@ export class ReportsRepository {
     if (filter.reportedBy !== undefined) conditions.push(eq(reports.reportedBy, filter.reportedBy));
     if (filter.roomId !== undefined) conditions.push(eq(reports.roomId, filter.roomId));
     if (filter.status !== undefined) conditions.push(eq(reports.status, filter.status));
+    if (filter.departmentId !== undefined) conditions.push(eq(reports.departmentId, filter.departmentId));
+    if (filter.title !== undefined) conditions.push(ilike(reports.title, containsPattern(filter.title)));
+    if (filter.description !== undefined) conditions.push(ilike(reports.description, containsPattern(filter.description)));
     const where = conditions.length > 0 ? and(...conditions) : undefined;
     const counting = this.db.select({ total: count() }).from(reports).where(where);
     const rows = await this.db

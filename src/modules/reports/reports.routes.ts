@@ -124,7 +124,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService 
         tags: ['Report'],
         summary: 'Reports with their status',
         description:
-          `Each report with its status. Admins list every report, optionally only those of one \`status\` or \`reportedBy\` one user; ` +
+          'Each report with its status. Admins list every report, optionally narrowed by `status`, `reportedBy`, `departmentId` and substrings of `title` and `description` (any case); ' +
           `a USER lists their own only and must give \`reportedBy\` = their id (403 otherwise). ${ORDER_NOTE}`,
         querystring: ReportStatusListQuery,
         response: { 200: ReportWithStatusPage, ...problemResponses(403) },

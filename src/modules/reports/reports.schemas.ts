@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { REPORT_STATUSES, ReportDescription, ReportStatusNote, ReportStatusValue } from '../../shared/fields.js';
-import { Name, Nullable, Timestamp, Uuid } from '../../shared/schemas.js';
+import { ReportDescription, ReportStatusNote, ReportStatusValue } from '../../shared/fields.js';
+import { Name, Nullable, SHORT_TEXT_MAX, Timestamp, Uuid } from '../../shared/schemas.js';
 import { Page, pageQueryProperties } from '../../shared/paging.js';
 
 export const Report = Type.Object(
@@ -81,7 +81,11 @@ export const ReportStatusListQuery = Type.Object({
   ...pageQueryProperties,
   status: Type.Optional(ReportStatusValue()),
   reportedBy: Type.Optional(Uuid('Only the reports filed by this user; a USER must give their own id.')),
+  departmentId: Type.Optional(Uuid('Only the reports of this office.')),
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, description: 'Only the reports whose title contains this, any case.' })),
+  description: Type.Optional(
+    Type.String({ minLength: 1, maxLength: SHORT_TEXT_MAX, description: 'Only the reports whose description contains this, any case.' }),
+  ),
 });
 export type ReportStatusListQuery = Static<typeof ReportStatusListQuery>;
 
-export type ReportStatusName = (typeof REPORT_STATUSES)[number];

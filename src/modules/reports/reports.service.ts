@@ -197,7 +197,8 @@ export class ReportsService {
       throw forbidden('Users list the status of their own reports only (reportedBy must be your id)');
     }
     const request = parsePageRequest(query, REPORT_SORTABLE);
-    const { rows, total } = await this.reports.page({ reportedBy: query.reportedBy, status: query.status }, request);
+    const { status, reportedBy, departmentId, title, description } = query;
+    const { rows, total } = await this.reports.page({ status, reportedBy, departmentId, title, description }, request);
     return pageOf(rows.map(toReportWithStatusDto), total, request);
   }
 }

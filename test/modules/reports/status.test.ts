@@ -122,6 +122,14 @@ describe('report status', () => {
     expectProblem(await list({ reportedBy: alice.id }, bob.token), 403, 'FORBIDDEN');
     expectProblem(await list({}, bob.token), 403, 'FORBIDDEN');
     expectProblem(await list({ status: 'CLOSED' }), 400, 'VALIDATION_FAILED');
+    // The admins' page narrows by text and office too (the search's criteria, with the status).
+    const ids = async (query: Record<string, string>) =>
+      (await list({ size: '100', ...query })).json<{ content: { report: { id: string } }[] }>().content.map((item) => item.report.id);
+    expect(await ids({ title: 'SOCKET', status: 'RESOLVED' })).toEqual([second]);
+    expect(await ids({ title: 'socket', status: 'OPEN' })).toEqual([]);
+    expect(await ids({ title: '100%_' })).toEqual([]);
+    const departmentId = (await t.request({ method: 'GET', url: `/api/report/${first}`, token: admin })).json<{ departmentId: string }>().departmentId;
+    expect(await ids({ departmentId, description: 'broken', reportedBy: bob.id })).toEqual([second, first]);
   });
 
   it('tells every real change, and only those, through the hook in the writing transaction; a failing hook writes nothing', async () => {

@@ -8023,7 +8023,7 @@ export interface paths {
         };
         /**
          * Reports with their status
-         * @description Each report with its status. Admins list every report, optionally only those of one `status` or `reportedBy` one user; a USER lists their own only and must give `reportedBy` = their id (403 otherwise). Paged; sortable by id, title, createdAt, reportedBy; default order createdAt descending (newest first), then id.
+         * @description Each report with its status. Admins list every report, optionally narrowed by `status`, `reportedBy`, `departmentId` and substrings of `title` and `description` (any case); a USER lists their own only and must give `reportedBy` = their id (403 otherwise). Paged; sortable by id, title, createdAt, reportedBy; default order createdAt descending (newest first), then id.
          */
         get: {
             parameters: {
@@ -8046,6 +8046,12 @@ export interface paths {
                     status?: "OPEN" | "IN_PROGRESS" | "RESOLVED";
                     /** @description Only the reports filed by this user; a USER must give their own id. */
                     reportedBy?: string;
+                    /** @description Only the reports of this office. */
+                    departmentId?: string;
+                    /** @description Only the reports whose title contains this, any case. */
+                    title?: string;
+                    /** @description Only the reports whose description contains this, any case. */
+                    description?: string;
                 };
                 header?: never;
                 path?: never;
