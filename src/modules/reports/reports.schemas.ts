@@ -88,4 +88,3 @@ export const ReportStatusListQuery = Type.Object({
   ),
 });
 export type ReportStatusListQuery = Static<typeof ReportStatusListQuery>;
-
