@@ -18,6 +18,7 @@ import { insertDepartment, insertDesk, insertRoom } from '../helpers/fixtures.js
  *   (docs/configuration.md#mail).
  * - A report's status: an admin filters by it and sets it with a note; the reporter sees it
  *   (docs/behaviour.md#report-status).
+ * - The API documentation page (Swagger UI, configured and themed).
  * axe-core finds no serious or critical violation on these pages at desktop and phone width.
  */
 
@@ -123,6 +124,23 @@ describe('what a newcomer meets', () => {
     await page.getByText('This Deskbook cannot send mail').waitFor();
     expect(await page.getByRole('button', { name: 'Send the link' }).count()).toBe(0);
     await expectAccessible(page, 'the forgot-password page');
+  });
+
+  it('the API documentation page (Swagger UI) has no serious or critical axe violation, operations and the Authorize dialog open (docs/api.md#the-documentation-page)', async () => {
+    const page = await app.tab();
+    await page.goto(`${app.baseUrl}/api/docs`);
+    await page.locator('.opblock').first().waitFor();
+    // An operation with query parameters and one with a body, both tried out: their fields and examples are rendered.
+    await page.locator('#operations-Report-get_api_report .opblock-summary-control').click();
+    await page.locator('#operations-Report-post_api_report .opblock-summary-control').click();
+    while ((await page.getByRole('button', { name: 'Try it out' }).count()) > 0) await page.getByRole('button', { name: 'Try it out' }).first().click();
+    await page.getByRole('textbox', { name: 'Request body' }).waitFor();
+    await page.locator('pre.microlight[tabindex="0"]').first().waitFor();
+    await expectAccessible(page, 'the API documentation');
+    await page.getByRole('button', { name: 'Authorize' }).first().click();
+    await page.locator('.modal-ux').waitFor();
+    await expectAccessible(page, 'the Authorize dialog');
+    expect(app.problems).toEqual([]);
   });
 
   it('a report gets a status: the admin filters by it and sets it with a note, the reporter sees it', async () => {
