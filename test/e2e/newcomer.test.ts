@@ -143,6 +143,66 @@ describe('what a newcomer meets', () => {
     expect(app.problems).toEqual([]);
   });
 
+  it('the office page: asks for no missing picture, says when there are no desks, takes an SVG plan, and asks before dropping unsaved plan changes', async () => {
+    const db = app.database.handle.db;
+    const department = await insertDepartment(db, { location: 'Braga', building: 'Sé', floor: 4 });
+    const admin = await app.tab();
+    const pictureRequests: string[] = [];
+    admin.on('request', (request) => {
+      if (request.url().endsWith(`/api/departments/${department.id}/image`) && request.method() === 'GET') pictureRequests.push(request.url());
+    });
+    await signIn(admin, app.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await admin.goto(`${app.baseUrl}/admin/departments/${department.id}`);
+    await admin.getByText('No picture yet.').waitFor();
+    await admin.getByText('This office has no desks yet.', { exact: false }).waitFor();
+    expect(await admin.getByText('Every desk of this office is on the plan.').count()).toBe(0);
+    expect(pictureRequests).toEqual([]);
+    await expectAccessible(admin, 'the office page');
+
+    // An SVG floor plan is offered and taken (drawn to a PNG by the service).
+    const fileInput = admin.locator('input[type="file"]');
+    expect(await fileInput.getAttribute('accept')).toContain('image/svg+xml');
+    await admin.getByText('PNG, JPEG, WebP or SVG', { exact: false }).waitFor();
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="500"><rect width="800" height="500" fill="#eef"/><rect x="40" y="40" width="300" height="200" fill="none" stroke="#000"/></svg>';
+    await fileInput.setInputFiles({ name: 'plan.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(svg) });
+    await admin.getByText('The picture has been updated.').waitFor();
+    await admin.getByRole('img', { name: 'Picture of Braga · Sé · Floor 4' }).waitFor();
+
+    // A desk to place; placing it makes the plan unsaved.
+    const room = await insertRoom(db, department.id, { name: 'Corner' });
+    await insertDesk(db, room.id, { name: 'C-1' });
+    // Reached from the list of offices, inside the app: the back button then stays in the app (popstate).
+    await admin.goto(`${app.baseUrl}/admin/departments`);
+    await admin.getByRole('link', { name: 'Braga', exact: true }).click();
+    await admin.getByRole('button', { name: 'Place desk C-1 on the plan' }).click();
+    await admin.getByText('Unsaved changes').waitFor();
+    const questions: string[] = [];
+    let answer = false;
+    admin.on('dialog', (dialog) => {
+      questions.push(dialog.message());
+      void (answer ? dialog.accept() : dialog.dismiss());
+    });
+    // A link: asked, and staying keeps the page and the change.
+    await admin.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Offices' }).click();
+    expect(questions).toEqual(['The floor plan has unsaved changes. Leave this page and lose them?']);
+    expect(new URL(admin.url()).pathname).toBe(`/admin/departments/${department.id}`);
+    await admin.getByText('Unsaved changes').waitFor();
+    // The back button: asked too, and the address is put back.
+    await admin.evaluate('history.back()');
+    await expect.poll(() => questions.length).toBe(2);
+    expect(questions[1]).toBe(questions[0]);
+    await admin.waitForFunction(`location.pathname === '/admin/departments/${department.id}'`);
+    await admin.getByText('Unsaved changes').waitFor();
+    // Leaving when the person says so.
+    answer = true;
+    await admin.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Offices' }).click();
+    await admin.getByRole('heading', { name: 'Offices' }).waitFor();
+    expect(questions).toHaveLength(3);
+    expect(pictureRequests.length).toBeGreaterThan(0);
+    expect(app.problems).toEqual([]);
+  });
+
   it('a report gets a status: the admin filters by it and sets it with a note, the reporter sees it', async () => {
     const db = app.database.handle.db;
     const department = await insertDepartment(db, { location: 'Faro', building: 'Marina', floor: 1 });
