@@ -292,6 +292,8 @@ describe('OpenAPI document and docs', () => {
     expect(initializer.statusCode).toBe(200);
     const docsJson = await t.request({ method: 'GET', url: '/api/docs/json' });
     expect(docsJson.statusCode).toBe(200);
-    expect(docsJson.json()).toEqual(document);
+    // Without the list of servers, whose one entry the page would show as an unlabelled select (docs/api.md#the-documentation-page).
+    const { servers: _servers, ...shown } = document;
+    expect(docsJson.json()).toEqual(shown);
   });
 });
