@@ -22,7 +22,13 @@ describe('the web build', () => {
 
   beforeAll(async () => {
     out = mkdtempSync(path.join(tmpdir(), 'deskbook-web-build-'));
-    await buildWeb({ outDir: out, onWarning: (message) => warnings.push(message) });
+    // buildWeb sets NODE_ENV=production for React and Vite; this process is vitest's, so put it back.
+    const nodeEnv = process.env.NODE_ENV;
+    try {
+      await buildWeb({ outDir: out, onWarning: (message) => warnings.push(message) });
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+    }
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
