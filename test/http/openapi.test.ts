@@ -29,6 +29,7 @@ interface OpenApiDocument {
   components?: { securitySchemes?: Record<string, { type: string; scheme?: string }>; schemas?: Record<string, SchemaObject> };
   security?: Record<string, string[]>[];
   tags?: { name: string }[];
+  servers?: { url: string }[];
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
