@@ -1,6 +1,7 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { projectPath } from '../src/shared/paths.js';
 import { filesUnder, hashFiles } from './source-hash.js';
 
@@ -30,14 +31,65 @@ export function webBuildIsCurrent(outputDir = WEB_OUTPUT_DIR, sourceDir = WEB_SO
   return readFileSync(stamp, 'utf8').trim() === webSourceHash(sourceDir, lockFile, sharedFiles);
 }
 
-export async function buildWeb(): Promise<void> {
+/** Assets worth compressing (images other than SVG are compressed already). */
+const COMPRESSIBLE = /\.(js|css|svg|html|json|txt)$/;
+/** Smaller files gain nothing that pays for a second file (@fastify/static sends them as they are). */
+const COMPRESS_MIN_BYTES = 1024;
+
+/**
+ * Writes `<file>.br` (brotli, quality 11) and `<file>.gz` (gzip, level 9) beside every compressible
+ * asset, once at build time, so that the server sends them without compressing per request
+ * (@fastify/static `preCompressed`, src/plugins/web.ts; docs/architecture.md#building). Answers
+ * the files compressed with their sizes.
+ */
+export function precompress(assetsDir: string): { file: string; bytes: number; brotli: number; gzip: number }[] {
+  const done = [];
+  for (const name of readdirSync(assetsDir)) {
+    if (!COMPRESSIBLE.test(name)) continue;
+    const file = path.join(assetsDir, name);
+    const data = readFileSync(file);
+    if (data.length < COMPRESS_MIN_BYTES) continue;
+    const brotli = brotliCompressSync(data, {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+    });
+    const gzip = gzipSync(data, { level: 9 });
+    writeFileSync(`${file}.br`, brotli);
+    writeFileSync(`${file}.gz`, gzip);
+    done.push({ file: name, bytes: data.length, brotli: brotli.length, gzip: gzip.length });
+  }
+  return done;
+}
+
+export interface BuildWebOptions {
+  /** Where to build (default dist/web; a test builds elsewhere). */
+  outDir?: string;
+  /** Hears each warning Vite prints (a chunk over its size limit is one). */
+  onWarning?: (message: string) => void;
+}
+
+export async function buildWeb(options: BuildWebOptions = {}): Promise<void> {
   // React and Vite pick their production code paths from NODE_ENV; a test runner sets it to "test".
   process.env.NODE_ENV = 'production';
+  const outDir = options.outDir ?? WEB_OUTPUT_DIR;
   const hash = webSourceHash();
   // Vite is a devDependency of the web workspace, installed (hoisted) with the root's dev install.
-  const { build } = await import('vite');
-  await build({ root: WEB_SOURCE_DIR, configFile: path.join(WEB_SOURCE_DIR, 'vite.config.ts'), mode: 'production', logLevel: 'warn' });
-  writeFileSync(path.join(WEB_OUTPUT_DIR, STAMP), `${hash}\n`);
+  const { build, createLogger } = await import('vite');
+  const logger = createLogger('warn');
+  const warn = logger.warn.bind(logger);
+  logger.warn = (message, warnOptions) => {
+    options.onWarning?.(message);
+    warn(message, warnOptions);
+  };
+  await build({
+    root: WEB_SOURCE_DIR,
+    configFile: path.join(WEB_SOURCE_DIR, 'vite.config.ts'),
+    mode: 'production',
+    logLevel: 'warn',
+    customLogger: logger,
+    build: { outDir },
+  });
+  precompress(path.join(outDir, 'assets'));
+  writeFileSync(path.join(outDir, STAMP), `${hash}\n`);
 }
 
 /** Builds when forced or stale; answers whether it built. */

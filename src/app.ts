@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import fp from 'fastify-plugin';
-import { plainHttpRemote, type Config } from './config.js';
+import { mailConfigured as smtpConfigured, plainHttpRemote, publicUrlIsLocal, type Config } from './config.js';
 import { DatabaseBreaker } from './infrastructure/database-gate/breaker.js';
 import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -256,8 +256,15 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
       'OIDC_ISSUER is plain http to another machine (OIDC_ALLOW_HTTP=true): the client secret and ID tokens travel unencrypted',
     );
   }
+  if (publicUrlIsLocal(config)) {
+    // Once per start (docs/configuration.md#public-url): admins see the same in the web app.
+    app.log.warn(
+      { publicUrl: config.PUBLIC_URL },
+      `PUBLIC_URL is ${config.PUBLIC_URL}, which reaches this machine only: desk QR codes, calendar links and links in mails will not work for anyone else. Set PUBLIC_URL to the address people reach Deskbook at`,
+    );
+  }
   const mailer: Mailer = options.mailer ?? (config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM, app.log) : new UnconfiguredMailer(app.log));
-  const mailConfigured = options.mailer !== undefined || config.SMTP_URL !== undefined;
+  const mailConfigured = options.mailer !== undefined || smtpConfigured(config);
   // Background work: one runner for every job, one outbox for every message (docs/architecture.md#background-jobs).
   const jobs = new JobRunner(app.log, databaseSlots(db, clock));
   const outbox = new Outbox(db, clock, app.log, { leaseMs: config.OUTBOX_LEASE });
@@ -319,7 +326,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(writeRate, { perMinute: config.RESERVATION_WRITES_PER_MINUTE });
 
   await app.register(healthRoutes, { breaker, stopping: options.stopping ?? (() => false) });
-  await app.register(settingsRoutes, { config });
+  await app.register(settingsRoutes, { config, mailConfigured });
   await app.register(authRoutes, { auth });
   await app.register(oidcRoutes, { oidc, publicUrl: config.PUBLIC_URL });
   await app.register(selfRoutes, { users });

@@ -111,7 +111,7 @@ const specs = {
   PORT: { doc: 'TCP port the HTTP server listens on.', default: '8080', parse: integer(0, 65535) },
   HOST: { doc: 'Address the HTTP server binds to (0.0.0.0 to listen on every interface).', default: '127.0.0.1', parse: text({ max: 255 }) },
   PUBLIC_URL: {
-    doc: 'Base URL people reach the service at; used in links sent by e-mail. Unset: http://localhost:<PORT>.',
+    doc: 'Base URL people reach the service at: desk QR codes, calendar links and links sent by e-mail point there. Unset: http://localhost:<PORT>, which reaches nobody else; the start-up log and the web app (to admins) then warn (docs/configuration.md#public-url).',
     default: 'http://localhost:8080',
     parse: url('http:', 'https:'),
   },
@@ -292,7 +292,7 @@ const specs = {
     parse: duration(100, 120_000),
   },
   SMTP_URL: {
-    doc: 'Mail server for password-reset and account mails, e.g. smtp://user:pass@mail.example.org:587 or smtps://…:465. Unset: no mail is sent (logged instead).',
+    doc: 'Mail server for password-reset, account, invitation and check-in mails, e.g. smtp://user:pass@mail.example.org:587 or smtps://…:465. Unset: no mail is sent (logged instead), and the web app says so where it would promise one (docs/configuration.md#mail).',
     parse: url('smtp:', 'smtps:'),
   },
   MAIL_FROM: { doc: 'Sender of the mails.', default: 'Deskbook <deskbook@localhost>', parse: text({ max: 400 }) },
@@ -510,9 +510,25 @@ export function loadConfig(env: Environment = process.env): Config {
 export function plainHttpRemote(issuer: string): boolean {
   const parsed = new URL(issuer);
   if (parsed.protocol !== 'http:') return false;
-  const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  const loopback = host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-  return !loopback;
+  return !loopbackHost(parsed);
+}
+
+function loopbackHost(url: URL): boolean {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Whether PUBLIC_URL names this machine only (unset, it is http://localhost:<PORT>): desk QR codes,
+ * calendar links and links in mails then reach nobody else (docs/configuration.md#public-url).
+ */
+export function publicUrlIsLocal(config: Pick<Config, 'PUBLIC_URL'>): boolean {
+  return loopbackHost(new URL(config.PUBLIC_URL));
+}
+
+/** Whether the service can send mail at all (SMTP_URL set); without it no mail leaves (docs/configuration.md#mail). */
+export function mailConfigured(config: Pick<Config, 'SMTP_URL'>): boolean {
+  return config.SMTP_URL !== undefined;
 }
 
 /** Markdown table of every key, used by `npm run docs` and checked by a test. */

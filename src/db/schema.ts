@@ -383,6 +383,13 @@ export const reservationSeries = pgTable(
  * Defect reports. The place a report names is recorded when it is filed; deleting that place
  * later clears the reference (the report itself is history and stays).
  */
+export const reportStatus = pgEnum('report_status', ['OPEN', 'IN_PROGRESS', 'RESOLVED']);
+
+/**
+ * Defect reports. The status columns (migration 0021, docs/behaviour.md#report-status) are not
+ * members of the Report resource, which the interface fixes: they are read and set through
+ * /api/report/{id}/status and listed by GET /api/report-statuses.
+ */
 export const reports = pgTable(
   'reports',
   {
@@ -397,9 +404,15 @@ export const reports = pgTable(
     deskId: uuid('desk_id').references(() => desks.id, { onDelete: 'set null' }),
     equipmentId: uuid('equipment_id').references(() => equipment.id, { onDelete: 'set null' }),
     createdAt: timestamptz('created_at').notNull().defaultNow(),
+    status: reportStatus('status').notNull().default('OPEN'),
+    statusNote: text('status_note'),
+    statusChangedAt: timestamptz('status_changed_at'),
+    statusChangedBy: uuid('status_changed_by').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('reports_created_idx').on(t.createdAt, t.id),
+    // The admins' list by status, newest first.
+    index('reports_status_created_idx').on(t.status, t.createdAt, t.id),
     index('reports_room_created_idx').on(t.roomId, t.createdAt),
     index('reports_reported_by_idx').on(t.reportedBy),
     index('reports_department_idx').on(t.departmentId),

@@ -40,7 +40,7 @@ function acceptsHtml(request: FastifyRequest): boolean {
 
 /**
  * Serves the web app at / (the API stays under /api): hashed assets under /assets/ cached for a
- * year, index.html revalidated on every load, and every other GET that accepts HTML answered with
+ * year (brotli or gzip, compressed at build time, when the browser accepts it), index.html revalidated on every load, and every other GET that accepts HTML answered with
  * index.html so that deep links (/reservations, /reset-password?token=…) reach the client-side
  * router. GETs under /api that match no route keep the API's own 404 problem. Registered last.
  */
@@ -63,6 +63,9 @@ async function webRoutes(app: FastifyInstance, options: WebOptions) {
     index: false,
     decorateReply: false,
     cacheControl: false,
+    // The build writes .br and .gz beside each script and stylesheet (scripts/build-web.ts): sent as
+    // the browser accepts, with Vary: Accept-Encoding, and never compressed per request.
+    preCompressed: true,
     setHeaders: (reply) => {
       reply.header('cache-control', IMMUTABLE);
       reply.header('x-content-type-options', 'nosniff');

@@ -49,6 +49,16 @@ export const EquipmentDescription = () =>
 export const ReportDescription = () =>
   Type.String({ minLength: 1, maxLength: LONG_TEXT_MAX, pattern: '\\S', description: `What is wrong (1–${LONG_TEXT_MAX} characters, not blank).` });
 
+/** What became of a defect report (docs/behaviour.md#report-status); admins set it. */
+export const REPORT_STATUSES = ['OPEN', 'IN_PROGRESS', 'RESOLVED'] as const;
+export const REPORT_NOTE_MAX = 2000;
+
+export const ReportStatusValue = () => StringEnum(REPORT_STATUSES, { description: 'OPEN (new, the default), IN_PROGRESS or RESOLVED.' });
+
+/** The admins' note to the reporter; empty or left out: no note. */
+export const ReportStatusNote = () =>
+  Type.String({ maxLength: REPORT_NOTE_MAX, description: `A note the reporter sees with the status (0–${REPORT_NOTE_MAX} characters; empty: none).` });
+
 export const DESK_TYPES = ['FLEX', 'FIXED'] as const;
 export const EQUIPMENT_TYPES = ['DOCKING_STATION', 'MONITOR', 'KEYBOARD', 'MOUSE', 'HEADSET', 'WEBCAM', 'CHAIR', 'OTHER'] as const;
 export const ROLES = ['USER', 'ADMIN'] as const;

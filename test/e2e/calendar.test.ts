@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
 import { screenshots, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
 import { parseCalendar } from '../helpers/ical.js';
+import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
 
 /**
  * The profile page's "Calendar" section in a real browser (docs/behaviour.md#calendar-feed):
@@ -10,6 +11,7 @@ import { parseCalendar } from '../helpers/ical.js';
  */
 describe('the calendar section of the profile page', () => {
   let app: BrowserApp;
+  let smtp: TestSmtp;
   let token: string;
   let reservationId: string;
 
@@ -17,7 +19,9 @@ describe('the calendar section of the profile page', () => {
     fetch(`${app.baseUrl}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...init.headers } });
 
   beforeAll(async () => {
-    app = await startBrowserApp();
+    // With a mail server: without one the invitation switch is off and says why (docs/configuration.md#mail).
+    smtp = await startSmtp();
+    app = await startBrowserApp({ SMTP_URL: smtp.url });
     const login = await fetch(`${app.baseUrl}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -48,6 +52,7 @@ describe('the calendar section of the profile page', () => {
 
   afterAll(async () => {
     await app?.close();
+    await smtp?.stop();
   });
 
   it('creates, copies and replaces the feed link, and switches the invitation mails off', async () => {

@@ -195,8 +195,8 @@ describe('the web app in a browser', () => {
     await alice.getByLabel('Title', { exact: true }).fill('Docking station broken');
     await alice.getByLabel('What is wrong?', { exact: true }).fill('The dock at A1 gives no picture on either monitor.');
     await alice.getByRole('button', { name: 'Send the report' }).click();
-    await alice.getByText('Thank you, your report has been sent to the office team.').waitFor();
-    await alice.getByRole('region', { name: 'Your latest reports' }).getByText('Docking station broken').waitFor();
+    await alice.getByText('Thank you, your report is saved.', { exact: false }).waitFor();
+    await alice.getByRole('region', { name: 'Your reports' }).getByText('Docking station broken').waitFor();
     await screenshots(alice, 'report-a-problem');
 
     await openMenu(alice, 'My reservations');

@@ -16,6 +16,13 @@ describe('the published settings', () => {
     expect(readSettings({ ...SETTINGS, extra: true })).toEqual(SETTINGS);
   });
 
+  it('carry whether mail is sent and where QR codes point, when the service says (docs/configuration.md#mail, #public-url)', () => {
+    const told = { ...SETTINGS, mailConfigured: false, publicUrl: 'http://localhost:8080', publicUrlIsLocal: true };
+    expect(readSettings(told)).toMatchObject({ mailConfigured: false, publicUrl: 'http://localhost:8080', publicUrlIsLocal: true });
+    // An older service, or a value of another kind: unknown, and the UI then promises and warns of nothing.
+    expect(readSettings({ ...SETTINGS, mailConfigured: 'no', publicUrlIsLocal: 1 })).toMatchObject({ mailConfigured: undefined, publicUrlIsLocal: undefined });
+  });
+
   it('are unknown otherwise, so the UI leaves the checks to the service', () => {
     expect(readSettings(undefined)).toBeUndefined();
     expect(readSettings({ ...SETTINGS, imageMaxBytes: '5MB' })).toBeUndefined();

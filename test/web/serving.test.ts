@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthService } from '../../src/modules/auth/auth.service.js';
@@ -12,6 +13,8 @@ import { createTestApp, expectProblem, type TestApp } from '../helpers/app.js';
 
 const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body><div id="root"></div></body></html>';
 const SCRIPT = 'console.log("deskbook");';
+/** A script large enough to be compressed at build time (scripts/build-web.ts): .br and .gz beside it. */
+const BIG_SCRIPT = `export const words = ${JSON.stringify('desk '.repeat(2000))};`;
 const HTML = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -39,6 +42,9 @@ describe('serving the built web app', () => {
     mkdirSync(path.join(dir, 'assets'));
     writeFileSync(path.join(dir, 'index.html'), INDEX);
     writeFileSync(path.join(dir, 'assets', 'index-Ab12Cd34.js'), SCRIPT);
+    writeFileSync(path.join(dir, 'assets', 'page-Ef56Gh78.js'), BIG_SCRIPT);
+    writeFileSync(path.join(dir, 'assets', 'page-Ef56Gh78.js.br'), brotliCompressSync(BIG_SCRIPT));
+    writeFileSync(path.join(dir, 'assets', 'page-Ef56Gh78.js.gz'), gzipSync(BIG_SCRIPT));
     writeFileSync(path.join(dir, '.source-hash'), 'abc\n');
     app = await webApp(dir);
   });
@@ -93,6 +99,26 @@ describe('serving the built web app', () => {
     expect(response.headers['cache-control']).toBe(IMMUTABLE);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.body).toBe(SCRIPT);
+  });
+
+  it('sends the brotli or gzip file written at build time as the browser accepts, else the plain one (docs/architecture.md#building)', async () => {
+    const url = '/assets/page-Ef56Gh78.js';
+    const brotli = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    expect(brotli.statusCode).toBe(200);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['content-type']).toMatch(/^(application|text)\/javascript/);
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotli.headers['cache-control']).toBe(IMMUTABLE);
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(BIG_SCRIPT);
+    expect(brotli.rawPayload.length).toBeLessThan(BIG_SCRIPT.length / 10);
+
+    const gzip = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(BIG_SCRIPT);
+
+    const plain = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(BIG_SCRIPT);
   });
 
   it('answers a missing asset with a 404 problem, never with index.html', async () => {

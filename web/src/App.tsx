@@ -1,28 +1,37 @@
-import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
 import { onPasswordChangeRequired, passwordChangeRequired } from './api/password-change.js';
 import { Layout } from './Layout.js';
 import { Loading, PageHeader } from './components/ui.js';
 import { AuthProvider, useAuth } from './features/auth/AuthProvider.js';
 import { ChoosePasswordPage } from './features/self/ChoosePasswordPage.js';
 import { SignInPage } from './features/auth/SignInPage.js';
-import { DepartmentPage } from './features/inventory/pages/DepartmentPage.js';
-import { DepartmentsPage } from './features/inventory/pages/DepartmentsPage.js';
-import { RoomPage } from './features/inventory/pages/RoomPage.js';
-import { AttendancePage } from './features/attendance/AttendancePage.js';
-import { DeskPage } from './features/attendance/DeskPage.js';
-import { ForgotPasswordPage } from './features/password/ForgotPasswordPage.js';
-import { ResetPasswordPage } from './features/password/ResetPasswordPage.js';
-import { ReportProblemPage } from './features/reports/ReportProblemPage.js';
-import { ReportsPage } from './features/reports/ReportsPage.js';
-import { MyReservationsPage } from './features/reservations/MyReservationsPage.js';
-import { FindDeskPage } from './features/search/FindDeskPage.js';
-import { ProfilePage } from './features/self/ProfilePage.js';
-import { OidcReturnPage } from './features/auth/OidcReturnPage.js';
-import { StatsPage } from './features/stats/StatsPage.js';
-import { UsersPage } from './features/users/UsersPage.js';
 import { useTitle } from './hooks.js';
 import { matchRoute, type RouteParams } from './lib/routes.js';
 import { Link, navigate, useLocation } from './router.js';
+
+/**
+ * Each page is its own chunk, loaded when first shown (docs/architecture.md#building): the first
+ * load carries the frame, sign-in and what every page shares, not every page of the app.
+ */
+function page<Name extends string, Props extends object>(load: () => Promise<Record<Name, ComponentType<Props>>>, name: Name) {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+const FindDeskPage = page(() => import('./features/search/FindDeskPage.js'), 'FindDeskPage');
+const MyReservationsPage = page(() => import('./features/reservations/MyReservationsPage.js'), 'MyReservationsPage');
+const ReportProblemPage = page(() => import('./features/reports/ReportProblemPage.js'), 'ReportProblemPage');
+const ProfilePage = page(() => import('./features/self/ProfilePage.js'), 'ProfilePage');
+const DepartmentsPage = page(() => import('./features/inventory/pages/DepartmentsPage.js'), 'DepartmentsPage');
+const DepartmentPage = page(() => import('./features/inventory/pages/DepartmentPage.js'), 'DepartmentPage');
+const RoomPage = page(() => import('./features/inventory/pages/RoomPage.js'), 'RoomPage');
+const UsersPage = page(() => import('./features/users/UsersPage.js'), 'UsersPage');
+const ReportsPage = page(() => import('./features/reports/ReportsPage.js'), 'ReportsPage');
+const StatsPage = page(() => import('./features/stats/StatsPage.js'), 'StatsPage');
+const AttendancePage = page(() => import('./features/attendance/AttendancePage.js'), 'AttendancePage');
+const DeskPage = page(() => import('./features/attendance/DeskPage.js'), 'DeskPage');
+const ForgotPasswordPage = page(() => import('./features/password/ForgotPasswordPage.js'), 'ForgotPasswordPage');
+const ResetPasswordPage = page(() => import('./features/password/ResetPasswordPage.js'), 'ResetPasswordPage');
+const OidcReturnPage = page(() => import('./features/auth/OidcReturnPage.js'), 'OidcReturnPage');
 
 interface Route {
   path: string;
@@ -93,7 +102,7 @@ function Pages() {
   }, [state.status, pathname]);
 
   const publicPage = PUBLIC[pathname];
-  if (publicPage) return <>{publicPage()}</>;
+  if (publicPage) return <Suspense fallback={<Loading />}>{publicPage()}</Suspense>;
   if (state.status === 'checking') return <Loading label="Signing you in…" />;
   if (state.status === 'signed-out') return <SignInPage reason={state.reason} />;
   if (pathname === '/sign-in') return <Loading />;
@@ -103,7 +112,14 @@ function Pages() {
 
   for (const route of ROUTES) {
     const params = matchRoute(route.path, pathname);
-    if (params) return <Layout>{route.admin && state.user.role !== 'ADMIN' ? <Forbidden /> : route.render(params)}</Layout>;
+    if (params)
+      return (
+        <Layout>
+          <Suspense fallback={<Loading label="Loading the page…" />}>
+            {route.admin && state.user.role !== 'ADMIN' ? <Forbidden /> : route.render(params)}
+          </Suspense>
+        </Layout>
+      );
   }
   return (
     <Layout>

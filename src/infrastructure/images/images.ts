@@ -50,6 +50,66 @@ export interface ImageShape {
   /** Square crop of this side (avatars), or else fit inside maxSide × maxSide. */
   square?: number;
   maxSide?: number;
+  /** Accept SVG too (office pictures, which are floor plans): rasterised to PNG at upload (docs/behaviour.md#images). */
+  svg?: boolean;
+}
+
+export const SVG_TYPE = 'image/svg+xml';
+
+/**
+ * Whether the bytes are an SVG document: text whose first element, after an optional byte order
+ * mark, XML declaration, comments and doctype, is <svg>.
+ */
+export function isSvg(bytes: Buffer): boolean {
+  const head = bytes
+    .subarray(0, 4096)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
+  return /^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE[^>[]*(\[[\s\S]*?\])?\s*>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>/]/i.test(head);
+}
+
+/** librsvg renders at most this many pixels per CSS pixel of the declared size (sharp's density bound). */
+const SVG_MAX_DENSITY = 100_000;
+
+/**
+ * An SVG floor plan becomes a PNG, drawn by sharp (librsvg) so that its longer side is `maxSide`
+ * (a vector drawing loses nothing by being drawn larger or smaller than its declared size), within
+ * `maxPixels`. Nothing of the SVG survives but its pixels: no script, no link, no text. librsvg
+ * reads no file and no URL for a document given as bytes (an <image href="file:…"> is left out),
+ * and sharp keeps its XML parser's limits; documents declaring entities are refused all the same
+ * (entity expansion is the classic XML bomb). Decoding counts in `decodes` like any image.
+ */
+async function rasteriseSvg(bytes: Buffer, maxPixels: number, maxSide: number, decodes: DecodeQueue): Promise<StoredImage> {
+  if (/<!ENTITY/i.test(bytes.toString('utf8'))) {
+    throw new AppError('VALIDATION_FAILED', 'SVG documents that declare XML entities are not accepted', {
+      errors: [{ field: 'file', message: 'declares XML entities' }],
+    });
+  }
+  const sharp = await loadSharp();
+  let declared: Metadata;
+  try {
+    declared = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new AppError('VALIDATION_FAILED', 'The SVG document is damaged or incomplete', { errors: [{ field: 'file', message: 'is not a readable image' }] });
+  }
+  const { width, height } = declared;
+  if (!width || !height)
+    throw new AppError('VALIDATION_FAILED', 'The SVG document has no size', { errors: [{ field: 'file', message: 'is not a readable image' }] });
+  const scale = Math.min(maxSide / Math.max(width, height), Math.sqrt(maxPixels / (width * height)), SVG_MAX_DENSITY / 72);
+  const density = Math.max(72 * scale, 1);
+  const drawn = { width: Math.max(1, Math.round((width * density) / 72)), height: Math.max(1, Math.round((height * density) / 72)) };
+  return decodes.run(drawn.width * drawn.height * BYTES_PER_ALLOWED_PIXEL, async () => {
+    let data: Buffer;
+    try {
+      data = await sharp(bytes, { density, limitInputPixels: maxPixels, failOn: 'error' })
+        .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
+        .png({ compressionLevel: 9 })
+        .toBuffer();
+    } catch {
+      throw new AppError('VALIDATION_FAILED', 'The SVG document could not be drawn', { errors: [{ field: 'file', message: 'is not a readable image' }] });
+    }
+    return { contentType: 'image/png', data, etag: `"${createHash('sha256').update(data).digest('base64url').slice(0, 32)}"` };
+  });
 }
 
 /** An image may decode to at most this many bytes per pixel of its limit (8-bit RGBA). */
@@ -119,7 +179,15 @@ export class DecodeQueue {
 
 export async function reencodeImage(bytes: Buffer, maxPixels: number, shape: ImageShape, decodes: DecodeQueue): Promise<StoredImage> {
   const contentType = detectImageType(bytes);
-  if (!contentType) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Only PNG, JPEG and WebP images are accepted (decided by the file content)');
+  if (!contentType && shape.svg && shape.maxSide && isSvg(bytes)) return rasteriseSvg(bytes, maxPixels, shape.maxSide, decodes);
+  if (!contentType) {
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      shape.svg
+        ? 'Only PNG, JPEG, WebP and SVG images are accepted (decided by the file content)'
+        : 'Only PNG, JPEG and WebP images are accepted (decided by the file content)',
+    );
+  }
   const sharp = await loadSharp();
   let header: Metadata;
   try {
@@ -186,7 +254,10 @@ export async function readUpload(request: FastifyRequest): Promise<Buffer> {
     }
   }
   if (Buffer.isBuffer(request.body)) return request.body;
-  throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the image as multipart/form-data (field "file") or as a raw image/png, image/jpeg or image/webp body');
+  throw new AppError(
+    'UNSUPPORTED_MEDIA_TYPE',
+    'Send the image as multipart/form-data (field "file") or as a raw image/png, image/jpeg or image/webp body (office pictures: image/svg+xml too)',
+  );
 }
 
 function uploadError(error: unknown): AppError {
@@ -209,7 +280,7 @@ export const IMAGE_RESPONSE = {
 /** Said in the description of each image upload operation. */
 export const UPLOAD_NOTE =
   'Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); ' +
-  'anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. ' +
+  'anything else is 415 (SVG too, except for office pictures). Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. ' +
   "The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After.";
 export const NOT_MODIFIED_RESPONSE = { type: 'null', description: 'Not modified.' } as const;
 
@@ -228,8 +299,10 @@ export function sendImage(request: FastifyRequest, reply: FastifyReply, image: {
 
 /** Body parsers for image uploads, within IMAGE_MAX_BYTES; register inside the image routes' own context. */
 export const imageUploads = fp(
-  async function imageUploadsPlugin(app: FastifyInstance, options: { maxBytes: number }) {
-    app.addContentTypeParser(IMAGE_TYPES, { parseAs: 'buffer', bodyLimit: options.maxBytes }, (_request, body, done) => done(null, body));
+  async function imageUploadsPlugin(app: FastifyInstance, options: { maxBytes: number; svg?: boolean }) {
+    // Raw SVG bodies only where SVG is accepted (office pictures); elsewhere image/svg+xml stays 415.
+    const types = options.svg ? [...IMAGE_TYPES, SVG_TYPE] : IMAGE_TYPES;
+    app.addContentTypeParser(types, { parseAs: 'buffer', bodyLimit: options.maxBytes }, (_request, body, done) => done(null, body));
     await app.register(multipart, { limits: { fileSize: options.maxBytes, files: 1, fields: 0, parts: 2 }, throwFileSizeLimit: true });
   },
   { name: 'image-uploads' },

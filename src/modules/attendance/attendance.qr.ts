@@ -68,9 +68,32 @@ export interface LabelDesk {
 /** Labels per A4 page: 3 columns × 4 rows of 70 × 74 mm. */
 export const LABELS_PER_PAGE = 12;
 
+/** Where the label sheet's stylesheet is served (same origin, no sign-in: it is the same for everyone). */
+export const LABEL_SHEET_CSS_PATH = '/api/qr-labels.css';
+
 /**
- * A printable A4 sheet of a room's desk labels (name, room, place, QR code), 12 to a page: a
- * self-contained HTML page (no scripts, no external resources).
+ * The label sheet's styles, served as a stylesheet of its own rather than inline: the web app
+ * opens the sheet as a local copy (a blob: page), which inherits the app's Content-Security-Policy
+ * (`style-src 'self'`), and that blocks inline styles but allows a same-origin stylesheet
+ * (docs/behaviour.md#desk-qr-codes).
+ */
+export const LABEL_SHEET_CSS = `@page { size: A4; margin: 0; }
+* { box-sizing: border-box; }
+body { margin: 0; font-family: system-ui, sans-serif; color: #000; background: #fff; }
+.page { width: 210mm; height: 297mm; padding: 10.5mm 0 0 0; display: grid; grid-template-columns: repeat(3, 70mm); grid-auto-rows: 69mm; justify-content: center; page-break-after: always; break-after: page; overflow: hidden; }
+.page:last-child { page-break-after: auto; break-after: auto; }
+.label { margin: 0; padding: 4mm; display: flex; flex-direction: column; align-items: center; text-align: center; border: 0.2mm dashed #bbb; overflow: hidden; }
+.code svg { width: 42mm; height: 42mm; display: block; }
+figcaption { display: flex; flex-direction: column; gap: 0.5mm; font-size: 9pt; }
+figcaption strong { font-size: 13pt; }
+small { color: #444; }
+@media screen { body { background: #eee; } .page { background: #fff; margin: 5mm auto; box-shadow: 0 0 2mm #999; } }
+`;
+
+/**
+ * A printable A4 sheet of a room's desk labels (name, room, place, QR code), 12 to a page: an HTML
+ * page without scripts whose only outside resource is its stylesheet (LABEL_SHEET_CSS_PATH, a
+ * root-relative link: a copy opened elsewhere sets its own <base>).
  */
 export async function labelSheet(roomName: string, desks: LabelDesk[], publicUrl: string): Promise<string> {
   const labels = await Promise.all(
@@ -84,18 +107,7 @@ export async function labelSheet(roomName: string, desks: LabelDesk[], publicUrl
   if (pages.length === 0) pages.push('<section class="page"><p>This room has no desks.</p></section>');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>QR labels: ${escapeHtml(roomName)}</title>
-<style>
-@page { size: A4; margin: 0; }
-* { box-sizing: border-box; }
-body { margin: 0; font-family: system-ui, sans-serif; color: #000; background: #fff; }
-.page { width: 210mm; height: 297mm; padding: 10.5mm 0 0 0; display: grid; grid-template-columns: repeat(3, 70mm); grid-auto-rows: 69mm; page-break-after: always; break-after: page; }
-.page:last-child { page-break-after: auto; break-after: auto; }
-.label { margin: 0; padding: 4mm; display: flex; flex-direction: column; align-items: center; text-align: center; border: 0.2mm dashed #bbb; overflow: hidden; }
-.code svg { width: 42mm; height: 42mm; display: block; }
-figcaption { display: flex; flex-direction: column; gap: 0.5mm; font-size: 9pt; }
-figcaption strong { font-size: 13pt; }
-small { color: #444; }
-@media screen { body { background: #eee; } .page { background: #fff; margin: 5mm auto; box-shadow: 0 0 2mm #999; } }
-</style></head>
+<link rel="stylesheet" href="${LABEL_SHEET_CSS_PATH}">
+</head>
 <body>${pages.join('\n')}</body></html>`;
 }

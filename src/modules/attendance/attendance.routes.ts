@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../../shared/errors.js';
 import { etagMatches } from '../../shared/etag.js';
 import { IdParams, problemResponses, Uuid } from '../../shared/schemas.js';
-import { deskUrl, qrCodes, qrEtag } from './attendance.qr.js';
+import { deskUrl, LABEL_SHEET_CSS, LABEL_SHEET_CSS_PATH, qrCodes, qrEtag } from './attendance.qr.js';
 import {
   Attendance,
   AttendanceListQuery,
@@ -210,8 +211,36 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
     },
     async (request, reply) => {
       const html = await attendance.labelSheet(request.params.roomId, publicUrl);
-      reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:");
+      // Opened directly, the sheet may load its own stylesheet and nothing else.
+      reply.header('content-security-policy', "default-src 'none'; style-src 'self'; img-src data:");
       return reply.type('text/html; charset=utf-8').send(html);
+    },
+  );
+
+  // The label sheet's stylesheet (docs/behaviour.md#desk-qr-codes): the same for everyone, so public.
+  const cssEtag = `"${createHash('sha256').update(LABEL_SHEET_CSS).digest('base64url').slice(0, 27)}"`;
+  app.get(
+    LABEL_SHEET_CSS_PATH,
+    {
+      config: { public: true, offline: true },
+      schema: {
+        tags: ['Attendance'],
+        summary: 'The stylesheet of the QR label sheets',
+        description:
+          'The styles GET /api/rooms/{roomId}/qr-labels links to (A4, 3 × 4 labels). No authentication: it is the same for everyone. ' +
+          'A stylesheet of its own, so that a copy of the sheet opened under a policy that forbids inline styles still prints as designed.',
+        security: [],
+        response: {
+          200: { description: 'The stylesheet.', content: { 'text/css': { schema: { type: 'string' } } } },
+          304: { type: 'null', description: 'Not modified.' },
+          ...problemResponses(),
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'public, max-age=3600').header('etag', cssEtag);
+      if (etagMatches(request.headers['if-none-match'], cssEtag)) return reply.code(304).send();
+      return reply.type('text/css; charset=utf-8').send(LABEL_SHEET_CSS);
     },
   );
 };

@@ -11,7 +11,7 @@ export const departmentImagesRoutes: FastifyPluginAsyncTypebox<{ images: Departm
   { images, maxUploadBytes },
 ) => {
   // Image and multipart bodies are accepted here only; elsewhere they stay 415.
-  await app.register(imageUploads, { maxBytes: maxUploadBytes });
+  await app.register(imageUploads, { maxBytes: maxUploadBytes, svg: true });
 
   app.get(
     '/api/departments/:departmentId/image',
@@ -36,6 +36,8 @@ export const departmentImagesRoutes: FastifyPluginAsyncTypebox<{ images: Departm
         summary: 'Set or replace a department image',
         description:
           `${UPLOAD_NOTE} Images larger than ${DEPARTMENT_IMAGE_MAX_SIDE}×${DEPARTMENT_IMAGE_MAX_SIDE} are shrunk to fit inside it, keeping their aspect; smaller ones are not enlarged. ` +
+          `An SVG (a floor plan drawing; raw body image/svg+xml or a multipart file) is drawn as a PNG whose longer side is ${DEPARTMENT_IMAGE_MAX_SIDE} (within IMAGE_MAX_PIXELS) and kept as that PNG: ` +
+          'no script, link or text of it survives; one that declares XML entities is 400. ' +
           'Answers the Department; its modification time is updated. An unknown department is 404 before the image is decoded.',
         params: DepartmentParams,
         response: { 200: Department, ...problemResponses(404, 413, 415) },

@@ -28,7 +28,8 @@ export class DepartmentImagesService {
     const repository = new DepartmentImagesRepository(this.db);
     // An unknown department is refused before the (costly) decoding.
     if (!(await repository.departmentExists(departmentId))) throw notFound('Department', departmentId);
-    const image = await reencodeImage(upload, this.maxPixels, { maxSide: DEPARTMENT_IMAGE_MAX_SIDE }, this.decodes);
+    // Floor plans are often drawn as SVG: accepted, and kept as the PNG drawn from it (docs/behaviour.md#images).
+    const image = await reencodeImage(upload, this.maxPixels, { maxSide: DEPARTMENT_IMAGE_MAX_SIDE, svg: true }, this.decodes);
     const department = await repository.save(departmentId, image, this.clock.now());
     if (!department) throw notFound('Department', departmentId);
     return toDepartmentSummaryDto(department);

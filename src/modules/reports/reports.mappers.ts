@@ -1,5 +1,5 @@
 import type { ReportRow } from './reports.repository.js';
-import type { ReportDto } from './reports.schemas.js';
+import type { ReportDto, ReportStatusDto, ReportWithStatusDto } from './reports.schemas.js';
 
 /** The Report of docs/api.md. */
 export function toReportDto(row: ReportRow): ReportDto {
@@ -15,3 +15,16 @@ export function toReportDto(row: ReportRow): ReportDto {
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+/** The ReportStatus of docs/behaviour.md#report-status. */
+export function toReportStatusDto(row: ReportRow): ReportStatusDto {
+  return {
+    reportId: row.id,
+    status: row.status,
+    note: row.statusNote,
+    changedAt: row.statusChangedAt?.toISOString() ?? null,
+    changedBy: row.statusChangedBy,
+  };
+}
+
+export const toReportWithStatusDto = (row: ReportRow): ReportWithStatusDto => ({ report: toReportDto(row), status: toReportStatusDto(row) });

@@ -1,8 +1,9 @@
-import { and, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, ilike, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { reports } from '../../db/schema.js';
 import { columnsAs, fromDriver, orderByClauses, pageUnderParent, totalOfPage } from '../../db/paging.js';
 import { offsetOf, type PageRequest } from '../../shared/paging.js';
+import { containsPattern } from '../../shared/text.js';
 
 export type ReportRow = typeof reports.$inferSelect;
 export type NewReport = Pick<ReportRow, 'title' | 'description' | 'reportedBy' | 'departmentId' | 'roomId' | 'deskId' | 'equipmentId' | 'createdAt'>;
@@ -19,6 +20,19 @@ const sortColumns = {
 export interface ReportFilter {
   reportedBy?: string;
   roomId?: string;
+  status?: ReportRow['status'];
+  departmentId?: string;
+  /** Substrings of the title and the description, any case (the trigram indexes serve them). */
+  title?: string;
+  description?: string;
+}
+
+/** A status an admin sets (docs/behaviour.md#report-status). */
+export interface StatusChange {
+  status: ReportRow['status'];
+  note: string | null;
+  changedAt: Date;
+  changedBy: string;
 }
 
 /** The ids a new report names, as the client sent them (undefined: not given). */
@@ -78,6 +92,24 @@ export class ReportsRepository {
     return row;
   }
 
+  /**
+   * Sets a report's status and note, unless they are what is stored already. One statement; the row
+   * locked by the update, so two admins changing it at once take turns and each sees the other's
+   * status as the one it replaced. Answers the row before and after, or undefined when no report
+   * has this id; `after` is undefined when nothing changed.
+   */
+  async setStatus(id: string, change: StatusChange): Promise<{ before: ReportRow; after: ReportRow | undefined } | undefined> {
+    const [before] = await this.db.select().from(reports).where(eq(reports.id, id)).for('update');
+    if (!before) return undefined;
+    if (before.status === change.status && before.statusNote === change.note) return { before, after: undefined };
+    const [after] = await this.db
+      .update(reports)
+      .set({ status: change.status, statusNote: change.note, statusChangedAt: change.changedAt, statusChangedBy: change.changedBy })
+      .where(eq(reports.id, id))
+      .returning();
+    return { before, after };
+  }
+
   async delete(id: string): Promise<boolean> {
     const rows = await this.db.delete(reports).where(eq(reports.id, id)).returning({ id: reports.id });
     return rows.length > 0;
@@ -92,6 +124,10 @@ export class ReportsRepository {
     const conditions: SQL[] = [];
     if (filter.reportedBy !== undefined) conditions.push(eq(reports.reportedBy, filter.reportedBy));
     if (filter.roomId !== undefined) conditions.push(eq(reports.roomId, filter.roomId));
+    if (filter.status !== undefined) conditions.push(eq(reports.status, filter.status));
+    if (filter.departmentId !== undefined) conditions.push(eq(reports.departmentId, filter.departmentId));
+    if (filter.title !== undefined) conditions.push(ilike(reports.title, containsPattern(filter.title)));
+    if (filter.description !== undefined) conditions.push(ilike(reports.description, containsPattern(filter.description)));
     const where = conditions.length > 0 ? and(...conditions) : undefined;
     const counting = this.db.select({ total: count() }).from(reports).where(where);
     const rows = await this.db

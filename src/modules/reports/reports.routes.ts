@@ -1,6 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, NoContent, problemResponses } from '../../shared/schemas.js';
-import { CreateReportBody, Report, ReportListQuery, ReportPage, RoomReportsParams, RoomReportsQuery } from './reports.schemas.js';
+import {
+  CreateReportBody,
+  PutReportStatusBody,
+  Report,
+  ReportListQuery,
+  ReportPage,
+  ReportStatus,
+  ReportStatusListQuery,
+  ReportWithStatusPage,
+  RoomReportsParams,
+  RoomReportsQuery,
+} from './reports.schemas.js';
 import type { ReportsService } from './reports.service.js';
 
 const ORDER_NOTE = 'Paged; sortable by id, title, createdAt, reportedBy; default order createdAt descending (newest first), then id.';
@@ -70,6 +81,56 @@ export const reportsRoutes: FastifyPluginAsyncTypebox<{ reports: ReportsService 
       await reports.delete(request.params.id);
       return reply.code(204).send();
     },
+  );
+
+  // ---- status (docs/behaviour.md#report-status): its own resource, as Report may not grow members
+
+  app.get(
+    '/api/report/:id/status',
+    {
+      schema: {
+        tags: ['Report'],
+        summary: "A report's status",
+        description: 'OPEN, IN_PROGRESS or RESOLVED, with the note the admins left for the reporter. The reporter and admins only (403 for others).',
+        params: IdParams,
+        response: { 200: ReportStatus, ...problemResponses(403, 404) },
+      },
+    },
+    async (request) => reports.getStatus(request.caller, request.params.id),
+  );
+
+  app.put(
+    '/api/report/:id/status',
+    {
+      config: { role: 'ADMIN' },
+      schema: {
+        tags: ['Report'],
+        summary: "Set a report's status",
+        description:
+          'Admins only. Sets the status and the note to the reporter (left out or blank: no note; trimmed), recording when and by whom. ' +
+          'Setting what is stored already changes nothing (changedAt and changedBy stay). The reporter sees the new status with their reports.',
+        params: IdParams,
+        body: PutReportStatusBody,
+        response: { 200: ReportStatus, ...problemResponses(404) },
+      },
+    },
+    async (request) => reports.setStatus(request.caller, request.params.id, request.body),
+  );
+
+  app.get(
+    '/api/report-statuses',
+    {
+      schema: {
+        tags: ['Report'],
+        summary: 'Reports with their status',
+        description:
+          'Each report with its status. Admins list every report, optionally narrowed by `status`, `reportedBy`, `departmentId` and substrings of `title` and `description` (any case); ' +
+          `a USER lists their own only and must give \`reportedBy\` = their id (403 otherwise). ${ORDER_NOTE}`,
+        querystring: ReportStatusListQuery,
+        response: { 200: ReportWithStatusPage, ...problemResponses(403) },
+      },
+    },
+    async (request) => reports.listWithStatus(request.caller, request.query),
   );
 
   app.get(

@@ -1,13 +1,21 @@
 import type { Database } from '../../db/client.js';
 import { pgErrorCode, PG } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
-import { AppError, notFound, type FieldError } from '../../shared/errors.js';
+import { AppError, forbidden, notFound, type FieldError } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf, type PageQuery } from '../../shared/paging.js';
-import type { Caller } from '../../identity/caller.js';
-import { requireSelfOrAdmin } from '../../identity/policy.js';
-import { REPORT_SORTABLE, ReportsRepository, type PlaceIds, type ResolvedPlace } from './reports.repository.js';
-import { toReportDto } from './reports.mappers.js';
-import type { CreateReportBody, ReportDto, ReportListQuery } from './reports.schemas.js';
+import { isAdmin, type Caller } from '../../identity/caller.js';
+import { isSelfOrAdmin, requireSelfOrAdmin } from '../../identity/policy.js';
+import { REPORT_SORTABLE, ReportsRepository, type PlaceIds, type ReportRow, type ResolvedPlace } from './reports.repository.js';
+import { toReportDto, toReportStatusDto, toReportWithStatusDto } from './reports.mappers.js';
+import type {
+  CreateReportBody,
+  PutReportStatusBody,
+  ReportDto,
+  ReportListQuery,
+  ReportStatusDto,
+  ReportStatusListQuery,
+  ReportWithStatusDto,
+} from './reports.schemas.js';
 
 const failed = (errors: FieldError[]) => new AppError('VALIDATION_FAILED', errors.map((error) => `${error.field} ${error.message}`).join('; '), { errors });
 
@@ -44,10 +52,35 @@ function placeErrors(given: PlaceIds, place: ResolvedPlace): FieldError[] {
   return inconsistent;
 }
 
+/** A report's status changed (docs/behaviour.md#report-status): what its reporter is to be told. */
+export interface ReportStatusChanged {
+  reportId: string;
+  title: string;
+  /** The reporter: the person to tell. */
+  reportedBy: string;
+  from: ReportRow['status'];
+  to: ReportRow['status'];
+  note: string | null;
+  changedAt: Date;
+  /** The admin who changed it. */
+  changedBy: string;
+}
+
+/**
+ * Called inside the transaction that changes a report's status, so that whatever it writes (a row
+ * of a mail outbox) is committed with the change or not at all. The in-app status needs nothing
+ * more; mailing the reporter is for the mail outbox to do (docs/behaviour.md#report-status).
+ */
+export type ReportStatusNotifier = (tx: Database, change: ReportStatusChanged) => Promise<void>;
+
+/** Until the mail outbox takes it: nothing is sent, the reporter sees the status in the app. */
+export const notifyNobody: ReportStatusNotifier = async () => {};
+
 export class ReportsService {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly statusChanged: ReportStatusNotifier = notifyNobody,
   ) {}
 
   private get reports() {
@@ -110,5 +143,62 @@ export class ReportsService {
 
   async delete(id: string): Promise<void> {
     if (!(await this.reports.delete(id))) throw notFound('Report', id);
+  }
+
+  // ---- status (docs/behaviour.md#report-status) ------------------------------------------------
+
+  /** The status of a report: its reporter and admins only (403 for others). */
+  async getStatus(caller: Caller, id: string): Promise<ReportStatusDto> {
+    const row = await this.reports.findById(id);
+    if (!row) throw notFound('Report', id);
+    if (!isSelfOrAdmin(caller, row.reportedBy)) throw forbidden('Only the reporter and admins see the status of a report');
+    return toReportStatusDto(row);
+  }
+
+  /**
+   * Sets a report's status and note (admins; the route checks the role). Setting what is stored
+   * already changes nothing and tells nobody; a change is told through `statusChanged`, in the
+   * same transaction.
+   */
+  async setStatus(caller: Caller, id: string, body: PutReportStatusBody): Promise<ReportStatusDto> {
+    const note = body.note?.trim() ? body.note.trim() : null;
+    const changedAt = this.clock.now();
+    return this.db.transaction(async (tx) => {
+      const result = await new ReportsRepository(tx).setStatus(id, { status: body.status, note, changedAt, changedBy: caller.user.id });
+      if (!result) throw notFound('Report', id);
+      const { before, after } = result;
+      if (!after) return toReportStatusDto(before);
+      await this.notifyStatusChanged(tx, {
+        reportId: after.id,
+        title: after.title,
+        reportedBy: after.reportedBy,
+        from: before.status,
+        to: after.status,
+        note: after.statusNote,
+        changedAt,
+        changedBy: caller.user.id,
+      });
+      return toReportStatusDto(after);
+    });
+  }
+
+  /**
+   * The one place a status change is announced (docs/behaviour.md#report-status). Today the
+   * reporter learns of it in the app; the mail to the reporter is to be written here, through
+   * the mail outbox (`statusChanged`, given by app.ts), never sent from this request.
+   */
+  private async notifyStatusChanged(tx: Database, change: ReportStatusChanged): Promise<void> {
+    await this.statusChanged(tx, change);
+  }
+
+  /** Reports with their status, newest first: admins any; a USER only their own (reportedBy = their id). */
+  async listWithStatus(caller: Caller, query: ReportStatusListQuery): Promise<PageOf<ReportWithStatusDto>> {
+    if (!isAdmin(caller) && query.reportedBy !== caller.user.id) {
+      throw forbidden('Users list the status of their own reports only (reportedBy must be your id)');
+    }
+    const request = parsePageRequest(query, REPORT_SORTABLE);
+    const { status, reportedBy, departmentId, title, description } = query;
+    const { rows, total } = await this.reports.page({ status, reportedBy, departmentId, title, description }, request);
+    return pageOf(rows.map(toReportWithStatusDto), total, request);
   }
 }

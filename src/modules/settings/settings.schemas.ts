@@ -16,6 +16,15 @@ export const Settings = Type.Object(
     passwordChangeAfterAdminSet: Type.Boolean({
       description: 'PASSWORD_CHANGE_AFTER_ADMIN_SET: whether a password an admin sets for someone else must be replaced by that person at their next sign-in.',
     }),
+    mailConfigured: Type.Boolean({
+      description:
+        'Whether the service sends mail at all (SMTP_URL set). False: no password link, invitation or notification mail leaves it (docs/configuration.md#mail).',
+    }),
+    publicUrl: Type.String({ description: 'PUBLIC_URL: the base of desk QR codes, calendar links and links in mails.' }),
+    publicUrlIsLocal: Type.Boolean({
+      description:
+        'Whether PUBLIC_URL names this machine only (unset: http://localhost:<PORT>), so that QR codes and links reach nobody else (docs/configuration.md#public-url).',
+    }),
   },
   { title: 'Settings', additionalProperties: false },
 );

@@ -282,7 +282,15 @@ describe('attendance', () => {
     expectProblem(await t.request({ method: 'GET', url: `/api/rooms/${room.id}/qr-labels`, token: bob.token }), 403);
     const sheet = await t.request({ method: 'GET', url: `/api/rooms/${room.id}/qr-labels`, token: admin });
     expect(sheet.headers['content-type']).toContain('text/html');
-    expect(sheet.body).toContain('size: A4');
+    // Its styles come from a same-origin stylesheet, never inline: the web app's copy inherits a CSP without 'unsafe-inline' (docs/behaviour.md#desk-qr-codes).
+    expect(sheet.body).not.toMatch(/<style|style=/);
+    expect(sheet.body).toContain('<link rel="stylesheet" href="/api/qr-labels.css">');
+    expect(sheet.headers['content-security-policy']).toBe("default-src 'none'; style-src 'self'; img-src data:");
+    const css = await t.request({ method: 'GET', url: '/api/qr-labels.css' });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.body).toContain('size: A4');
+    expect((await t.request({ method: 'GET', url: '/api/qr-labels.css', headers: { 'if-none-match': String(css.headers.etag) } })).statusCode).toBe(304);
     expect(sheet.body).toContain('Window &#60;seat&#62;');
     expect(sheet.body.match(/<figure class="label">/g)).toHaveLength(2);
     expectProblem(await t.request({ method: 'GET', url: `/api/rooms/00000000-0000-4000-8000-000000000000/qr-labels`, token: admin }), 404);

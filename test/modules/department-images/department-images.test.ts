@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import sharp, { type Metadata } from 'sharp';
@@ -291,16 +294,58 @@ describe('department image content: the type comes from the bytes, and everythin
     }
   });
 
-  it('refuses SVG with 415, declared as SVG or as PNG, raw or multipart', async () => {
-    const department = await insertDepartment(db);
+  // Floor plans are often drawn as SVG: accepted and kept as the PNG drawn from them (docs/behaviour.md#images).
+  it('accepts SVG, declared as SVG or as PNG, raw or multipart: drawn to a 1600 px PNG, nothing of the document kept', async () => {
     for (const [mode, declared] of [
       ['raw', 'image/svg+xml'],
       ['raw', 'image/png'],
       ['multipart', 'image/svg+xml'],
       ['multipart', 'image/png'],
     ] as const) {
-      await expectRefused(department.id, await putImage(t, department.id, admin, Buffer.from(SVG), { mode, declared }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      const department = await insertDepartment(db);
+      const response = await putImage(t, department.id, admin, Buffer.from(SVG), { mode, declared });
+      expect(response.statusCode, response.body).toBe(200);
+      expect((await storedImages(db, department.id))[0]!.contentType).toBe('image/png');
+      // Declared 64×64: a drawing loses nothing by being drawn at the plan's size.
+      const served = await getImage(t, department.id, admin);
+      await expectServedImage(served, 'png', MAX_SIDE, MAX_SIDE);
+      expect(served.rawPayload.includes(Buffer.from('<script'))).toBe(false);
+      expectColourNear(await meanColour(served.rawPayload), [255, 0, 0]);
     }
+  });
+
+  it('draws an SVG that declares a huge size within the limits, and keeps its aspect', async () => {
+    const department = await insertDepartment(db);
+    const huge = '<svg xmlns="http://www.w3.org/2000/svg" width="200000" height="100000"><rect width="200000" height="100000" fill="#0000ff"/></svg>';
+    expect((await putImage(t, department.id, admin, Buffer.from(huge), { declared: 'image/svg+xml' })).statusCode).toBe(200);
+    await expectServedImage(await getImage(t, department.id, admin), 'png', MAX_SIDE, MAX_SIDE / 2);
+  });
+
+  it('reads no file an SVG points at, and refuses SVG that declares XML entities', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'deskbook-svg-'));
+    try {
+      const secret = path.join(dir, 'secret.png');
+      await writeFile(secret, await solidImage('png', 64, 64, [0, 200, 0]));
+      const department = await insertDepartment(db);
+      const pointing = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="64" height="64"><rect width="64" height="64" fill="#ffffff"/><image href="file://${secret}" xlink:href="file://${secret}" width="64" height="64"/><image href="${secret}" width="64" height="64"/></svg>`;
+      expect((await putImage(t, department.id, admin, Buffer.from(pointing), { declared: 'image/svg+xml' })).statusCode).toBe(200);
+      // White: the green file was not drawn.
+      expectColourNear(await meanColour((await getImage(t, department.id, admin)).rawPayload), [255, 255, 255]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    const other = await insertDepartment(db);
+    const bomb = `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><text>&b;</text></svg>`;
+    const refused = await putImage(t, other.id, admin, Buffer.from(bomb), { declared: 'image/svg+xml' });
+    expect(expectProblem(refused, 400, 'VALIDATION_FAILED').errors).toEqual([{ field: 'file', message: 'declares XML entities' }]);
+    expect(await storedImages(db, other.id)).toEqual([]);
+    // Text that is no SVG stays 415.
+    await expectRefused(
+      other.id,
+      await putImage(t, other.id, admin, Buffer.from('<html><svg></svg></html>'), { declared: 'image/svg+xml' }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
 
   it('refuses a JSON or text body with 415', async () => {

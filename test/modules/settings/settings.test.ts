@@ -8,7 +8,10 @@ const SETTINGS_KEYS = [
   'imageMaxBytes',
   'imageMaxPixels',
   'imageTypes',
+  'mailConfigured',
   'passwordChangeAfterAdminSet',
+  'publicUrl',
+  'publicUrlIsLocal',
   'reservationHorizonSeconds',
   'reservationMaxLengthSeconds',
 ];
@@ -36,6 +39,10 @@ describe('GET /api/settings', () => {
         reservationHorizonSeconds: 90 * 86_400,
         // The suite turns it off (test/helpers/test-env.ts); the service's default is on (test/config.test.ts).
         passwordChangeAfterAdminSet: false,
+        // No SMTP_URL and no PUBLIC_URL: nothing is mailed, and codes point at this machine (docs/configuration.md#mail, #public-url).
+        mailConfigured: false,
+        publicUrl: 'http://localhost:8080',
+        publicUrlIsLocal: true,
       });
     });
 
@@ -75,6 +82,7 @@ describe('GET /api/settings', () => {
 
   describe('follows the configuration', () => {
     let t: TestApp;
+    const lines: string[] = [];
     beforeAll(async () => {
       t = await createTestApp({
         env: {
@@ -83,7 +91,10 @@ describe('GET /api/settings', () => {
           RESERVATION_MAX_LENGTH: '90m',
           RESERVATION_HORIZON: '14d',
           PASSWORD_CHANGE_AFTER_ADMIN_SET: 'true',
+          SMTP_URL: 'smtp://127.0.0.1:9',
+          PUBLIC_URL: 'https://desks.example.test',
         },
+        logLines: (line) => lines.push(line),
       });
     });
     afterAll(() => t.close());
@@ -98,7 +109,29 @@ describe('GET /api/settings', () => {
         reservationMaxLengthSeconds: 90 * 60,
         reservationHorizonSeconds: 14 * 86_400,
         passwordChangeAfterAdminSet: true,
+        mailConfigured: true,
+        publicUrl: 'https://desks.example.test',
+        publicUrlIsLocal: false,
       });
+    });
+
+    it('logs no PUBLIC_URL warning when it names another machine', () => {
+      expect(lines.some((line) => line.includes('PUBLIC_URL is'))).toBe(false);
+    });
+  });
+
+  describe('without PUBLIC_URL', () => {
+    it('logs one warning at start naming the setting (docs/configuration.md#public-url)', async () => {
+      const lines: string[] = [];
+      const t = await createTestApp({ logLines: (line) => lines.push(line) });
+      try {
+        const warnings = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.msg.includes('PUBLIC_URL is'));
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]!.level).toBe(40);
+        expect(warnings[0]!.msg).toContain('http://localhost:8080');
+      } finally {
+        await t.close();
+      }
     });
   });
 });

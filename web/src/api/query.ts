@@ -46,7 +46,7 @@ export const STALE_AFTER = {
   /** Departments, rooms, desks, equipment, department pictures; and so the free desks. */
   inventory: ['/api/departments', '/api/search/rooms'],
   /** A forced delete also removes reservations, and reports lose their department, room and desk. */
-  inventoryTree: ['/api/departments', '/api/search/rooms', '/api/reservation', '/api/report', '/api/search/reports', '/api/stats'],
+  inventoryTree: ['/api/departments', '/api/search/rooms', '/api/reservation', '/api/report', '/api/report-statuses', '/api/search/reports', '/api/stats'],
   reservations: [
     '/api/reservation',
     '/api/search/rooms',
@@ -57,7 +57,7 @@ export const STALE_AFTER = {
   ],
   /** Check-in, walk-in and office settings (docs/behaviour.md#attendance). */
   attendance: ['/api/reservation', '/api/attendance', '/api/desks', '/api/search/rooms', '/api/stats', '/api/departments'],
-  reports: ['/api/report', '/api/search/reports', '/api/stats'],
+  reports: ['/api/report', '/api/report-statuses', '/api/search/reports', '/api/stats'],
   users: ['/api/users', '/api/self', '/api/stats'],
   sessions: ['/api/users', '/api/sessions'],
 } as const satisfies Record<string, readonly string[]>;

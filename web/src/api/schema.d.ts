@@ -169,7 +169,7 @@ export interface paths {
         };
         /**
          * Published limits
-         * @description The limits the service enforces, so a client can check input before sending it: image uploads (size, pixels, types) and the booking rules that bind USERs. No authentication. They change only when the service restarts with another configuration, so the answer may be cached for 5 minutes (`Cache-Control: public, max-age=300`).
+         * @description The limits the service enforces, so a client can check input before sending it: image uploads (size, pixels, types) and the booking rules that bind USERs; whether it sends mail at all, and the public URL its QR codes and links use (and whether that URL reaches only this machine). No authentication. They change only when the service restarts with another configuration, so the answer may be cached for 5 minutes (`Cache-Control: public, max-age=300`).
          */
         get: {
             parameters: {
@@ -199,6 +199,12 @@ export interface paths {
                             reservationHorizonSeconds: number;
                             /** @description PASSWORD_CHANGE_AFTER_ADMIN_SET: whether a password an admin sets for someone else must be replaced by that person at their next sign-in. */
                             passwordChangeAfterAdminSet: boolean;
+                            /** @description Whether the service sends mail at all (SMTP_URL set). False: no password link, invitation or notification mail leaves it (docs/configuration.md#mail). */
+                            mailConfigured: boolean;
+                            /** @description PUBLIC_URL: the base of desk QR codes, calendar links and links in mails. */
+                            publicUrl: string;
+                            /** @description Whether PUBLIC_URL names this machine only (unset: http://localhost:<PORT>), so that QR codes and links reach nobody else (docs/configuration.md#public-url). */
+                            publicUrlIsLocal: boolean;
                         };
                     };
                 };
@@ -2918,7 +2924,7 @@ export interface paths {
         };
         /**
          * Set an avatar (own, or any as admin)
-         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After. Avatars have at most AVATAR_MAX_PIXELS (default 16 megapixels; 413 above) and are cropped to a 512×512 square. Answers the User, whose hasAvatar is then true.
+         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else is 415 (SVG too, except for office pictures). Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After. Avatars have at most AVATAR_MAX_PIXELS (default 16 megapixels; 413 above) and are cropped to a 512×512 square. Answers the User, whose hasAvatar is then true.
          */
         put: {
             parameters: {
@@ -6061,7 +6067,7 @@ export interface paths {
         };
         /**
          * Set or replace a department image (admin)
-         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else, SVG included, is 415. Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After. Images larger than 1600×1600 are shrunk to fit inside it, keeping their aspect; smaller ones are not enlarged. Answers the Department; its modification time is updated. An unknown department is 404 before the image is decoded.
+         * @description Upload as multipart/form-data (field `file`) or as a raw image/png, image/jpeg or image/webp body. The type is decided by the bytes (PNG bytes declared as WebP are taken as PNG); anything else is 415 (SVG too, except for office pictures). Over IMAGE_MAX_BYTES (default 5 MB) or IMAGE_MAX_PIXELS (default 40 megapixels, checked before decoding): 413. The image is re-encoded (metadata stripped). Decoding waits in line while other uploads fill the process's decoding memory (IMAGE_DECODE_MEMORY); with too many waiting, 503 SERVER_BUSY with Retry-After. Images larger than 1600×1600 are shrunk to fit inside it, keeping their aspect; smaller ones are not enlarged. An SVG (a floor plan drawing; raw body image/svg+xml or a multipart file) is drawn as a PNG whose longer side is 1600 (within IMAGE_MAX_PIXELS) and kept as that PNG: no script, link or text of it survives; one that declares XML entities is 400. Answers the Department; its modification time is updated. An unknown department is 404 before the image is decoded.
          */
         put: {
             parameters: {
@@ -8346,6 +8352,405 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/report/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A report's status
+         * @description OPEN, IN_PROGRESS or RESOLVED, with the note the admins left for the reporter. The reporter and admins only (403 for others).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description What became of a defect report: its status and the note the admins left for the reporter. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            reportId: string;
+                            /**
+                             * @description OPEN (new, the default), IN_PROGRESS or RESOLVED.
+                             * @enum {string}
+                             */
+                            status: "OPEN" | "IN_PROGRESS" | "RESOLVED";
+                            note: string | null;
+                            changedAt: string | null;
+                            changedBy: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set a report's status (admin)
+         * @description Admins only. Sets the status and the note to the reporter (left out or blank: no note; trimmed), recording when and by whom. Setting what is stored already changes nothing (changedAt and changedBy stay). The reporter sees the new status with their reports.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description OPEN (new, the default), IN_PROGRESS or RESOLVED.
+                         * @enum {string}
+                         */
+                        status: "OPEN" | "IN_PROGRESS" | "RESOLVED";
+                        /** @description A note the reporter sees with the status (0–2000 characters; empty: none). */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description What became of a defect report: its status and the note the admins left for the reporter. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            reportId: string;
+                            /**
+                             * @description OPEN (new, the default), IN_PROGRESS or RESOLVED.
+                             * @enum {string}
+                             */
+                            status: "OPEN" | "IN_PROGRESS" | "RESOLVED";
+                            note: string | null;
+                            changedAt: string | null;
+                            changedBy: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/report-statuses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reports with their status
+         * @description Each report with its status. Admins list every report, optionally narrowed by `status`, `reportedBy`, `departmentId` and substrings of `title` and `description` (any case); a USER lists their own only and must give `reportedBy` = their id (403 otherwise). Paged; sortable by id, title, createdAt, reportedBy; default order createdAt descending (newest first), then id.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page number (default 0). */
+                    page?: number;
+                    /** @description Page size (default 20; values above 1000 are clamped to it). */
+                    size?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    sort?: string[];
+                    /** @description The same members as one JSON object, e.g. `{"page":0,"size":20,"sort":["name,asc"]}`. Plain `page`/`size`/`sort` win over it. */
+                    pageable?: string;
+                    /** @description Same as `page`. */
+                    "pageable[page]"?: number;
+                    /** @description Same as `size`. */
+                    "pageable[size]"?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    "pageable[sort]"?: string[];
+                    /** @description OPEN (new, the default), IN_PROGRESS or RESOLVED. */
+                    status?: "OPEN" | "IN_PROGRESS" | "RESOLVED";
+                    /** @description Only the reports filed by this user; a USER must give their own id. */
+                    reportedBy?: string;
+                    /** @description Only the reports of this office. */
+                    departmentId?: string;
+                    /** @description Only the reports whose title contains this, any case. */
+                    title?: string;
+                    /** @description Only the reports whose description contains this, any case. */
+                    description?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            totalElements: number;
+                            /** @description 0 for an empty result. */
+                            totalPages: number;
+                            /** @description The page size applied. */
+                            size: number;
+                            content: {
+                                /**
+                                 * Report
+                                 * @description A defect report. The place it names is null when not given (or when that place was deleted later).
+                                 */
+                                report: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    title: string;
+                                    description: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description The user who filed it.
+                                     */
+                                    reportedBy: string;
+                                    departmentId: string | null;
+                                    roomId: string | null;
+                                    deskId: string | null;
+                                    equipmentId: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    createdAt: string;
+                                };
+                                /**
+                                 * ReportStatus
+                                 * @description What became of a defect report: its status and the note the admins left for the reporter.
+                                 */
+                                status: {
+                                    /** Format: uuid */
+                                    reportId: string;
+                                    /**
+                                     * @description OPEN (new, the default), IN_PROGRESS or RESOLVED.
+                                     * @enum {string}
+                                     */
+                                    status: "OPEN" | "IN_PROGRESS" | "RESOLVED";
+                                    note: string | null;
+                                    changedAt: string | null;
+                                    changedBy: string | null;
+                                };
+                            }[];
+                            /** @description 0-based page number. */
+                            number: number;
+                            /** @description The orders the caller asked for (empty when none). */
+                            sort: {
+                                /** @description ASC or DESC. */
+                                direction: string;
+                                /** @description Always NATIVE. */
+                                nullHandling: string;
+                                ascending: boolean;
+                                property: string;
+                                /** @description Always false. */
+                                ignoreCase: boolean;
+                            }[];
+                            first: boolean;
+                            last: boolean;
+                            numberOfElements: number;
+                            pageable: {
+                                offset: number;
+                                sort: {
+                                    /** @description ASC or DESC. */
+                                    direction: string;
+                                    /** @description Always NATIVE. */
+                                    nullHandling: string;
+                                    ascending: boolean;
+                                    property: string;
+                                    /** @description Always false. */
+                                    ignoreCase: boolean;
+                                }[];
+                                pageSize: number;
+                                pageNumber: number;
+                                paged: boolean;
+                                unpaged: boolean;
+                            };
+                            empty: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -10896,6 +11301,88 @@ export interface paths {
                 };
                 /** @description Too many requests; see Retry-After. */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/qr-labels.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The stylesheet of the QR label sheets
+         * @description The styles GET /api/rooms/{roomId}/qr-labels links to (A4, 3 × 4 labels). No authentication: it is the same for everyone. A stylesheet of its own, so that a copy of the sheet opened under a policy that forbids inline styles still prints as designed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The stylesheet. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/css": string;
+                    };
+                };
+                /** @description Not modified. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -16,7 +16,11 @@ export function readSettings(body: unknown): PublishedSettings | undefined {
   const { imageMaxBytes, imageMaxPixels, imageTypes, reservationMaxLengthSeconds, reservationHorizonSeconds } = value;
   if (![imageMaxBytes, imageMaxPixels, reservationMaxLengthSeconds, reservationHorizonSeconds].every(isCount)) return undefined;
   if (!Array.isArray(imageTypes) || !imageTypes.every((type) => typeof type === 'string')) return undefined;
+  const flag = (member: unknown) => (typeof member === 'boolean' ? member : undefined);
   return {
+    mailConfigured: flag(value.mailConfigured),
+    publicUrl: typeof value.publicUrl === 'string' ? value.publicUrl : undefined,
+    publicUrlIsLocal: flag(value.publicUrlIsLocal),
     imageMaxBytes: imageMaxBytes as number,
     imageMaxPixels: imageMaxPixels as number,
     imageTypes: imageTypes as string[],

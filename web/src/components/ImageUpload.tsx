@@ -27,7 +27,9 @@ export function useImageUpload(of: PictureOf, texts: ImageTexts) {
   const routes = pictureRoutes(of);
   const input = useRef<HTMLInputElement>(null);
   const [message, setMessage] = useState<ImageMessage>();
-  const limits = useSettings();
+  const published = useSettings();
+  // Office pictures (floor plans) take SVG too: the service draws it as a PNG (docs/behaviour.md#images).
+  const limits = published && of.kind === 'department' ? { ...published, imageTypes: [...published.imageTypes, 'image/svg+xml'] } : published;
   const clearInput = () => {
     if (input.current) input.current.value = '';
   };

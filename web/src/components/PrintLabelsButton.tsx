@@ -4,8 +4,14 @@ import { errorText } from '../lib/problems.js';
 
 /**
  * "Print QR labels" of a room (docs/behaviour.md#desk-qr-codes): the sheet is read with the
- * session's token and opened in a new tab as a local copy, where the browser prints it.
+ * session's token and opened in a new tab as a local copy (a blob: page), where the browser prints
+ * it. That copy inherits the app's Content-Security-Policy, so the sheet's styles come from a
+ * same-origin stylesheet; a blob: page resolves no relative address, hence the <base>.
  */
+export function withBase(sheet: string, origin: string): string {
+  return sheet.replace(/<head>/i, `<head><base href="${origin}/">`);
+}
+
 export function PrintLabelsButton({ roomId }: { roomId: string }) {
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -17,7 +23,7 @@ export function PrintLabelsButton({ roomId }: { roomId: string }) {
     try {
       const { data, error: failure } = await api.GET('/api/rooms/{roomId}/qr-labels', { params: { path: { roomId } }, parseAs: 'text' });
       if (failure !== undefined || data === undefined) throw failure ?? new Error('no sheet');
-      const url = URL.createObjectURL(new Blob([data], { type: 'text/html' }));
+      const url = URL.createObjectURL(new Blob([withBase(data, window.location.origin)], { type: 'text/html' }));
       if (tab) tab.location.href = url;
       else window.location.href = url;
     } catch (caught) {

@@ -8,7 +8,14 @@ import type { Problem } from './problems.js';
 
 export type ImageLimits = Pick<PublishedSettings, 'imageMaxBytes' | 'imageMaxPixels' | 'imageTypes'>;
 
-const TYPE_NAMES: Record<string, string> = { 'image/png': 'PNG', 'image/jpeg': 'JPEG', 'image/webp': 'WebP', 'image/gif': 'GIF', 'image/avif': 'AVIF' };
+const TYPE_NAMES: Record<string, string> = {
+  'image/png': 'PNG',
+  'image/jpeg': 'JPEG',
+  'image/webp': 'WebP',
+  'image/gif': 'GIF',
+  'image/avif': 'AVIF',
+  'image/svg+xml': 'SVG',
+};
 
 const typeName = (type: string) => TYPE_NAMES[type] ?? (type.split('/')[1] ?? type).toUpperCase();
 

@@ -20,4 +20,9 @@ export interface PublishedSettings {
   reservationHorizonSeconds: number;
   /** Whether a password an admin sets for someone else must be replaced at their next sign-in (absent: not published). */
   passwordChangeAfterAdminSet?: boolean;
+  /** Whether the service sends mail at all (docs/configuration.md#mail); undefined from an older service. */
+  mailConfigured?: boolean;
+  /** PUBLIC_URL, the base of QR codes and links, and whether it reaches this machine only (docs/configuration.md#public-url). */
+  publicUrl?: string;
+  publicUrlIsLocal?: boolean;
 }

@@ -1,12 +1,16 @@
 import { useRef, useState } from 'react';
+import { useSettings } from '../../api/settings.js';
+import { PublicUrlWarning } from '../../components/PublicUrlWarning.js';
 import { Alert, Checkbox, Loaded } from '../../components/ui.js';
 import { errorText } from '../../lib/problems.js';
 import { formatDateTime } from '../../lib/time.js';
+import { useUser } from '../auth/AuthProvider.js';
 import { useCalendarSettings, useFeedStatus, useReplaceFeed, useSaveCalendarSettings } from './queries.js';
 import './styles.css';
 
 /** The profile page's "Calendar" section: the private feed URL (copy, replace) and the invitation-mail switch. */
 export function CalendarSection() {
+  const { isAdmin } = useUser();
   return (
     <section className="panel" aria-labelledby="calendar-heading">
       <h2 id="calendar-heading">Calendar</h2>
@@ -14,6 +18,7 @@ export function CalendarSection() {
         Subscribe to your reservations in Outlook, Google Calendar or Apple Calendar with a private link: new bookings, changes and cancellations show up there
         by themselves.
       </p>
+      {isAdmin && <PublicUrlWarning what="Calendar links" />}
       <FeedLink />
       <InvitationSwitch />
     </section>
@@ -96,6 +101,7 @@ function FeedLink() {
 }
 
 function InvitationSwitch() {
+  const mail = useSettings()?.mailConfigured;
   const settings = useCalendarSettings();
   const saving = useSaveCalendarSettings();
   // What the person asked for, set in the click itself: a controlled checkbox whose value waited
@@ -107,16 +113,23 @@ function InvitationSwitch() {
       {(current) => (
         <div className="stack">
           {failure && <Alert kind="error">{failure}</Alert>}
+          {/* Without a mail server nothing is mailed: the switch shows that, and keeps the person's choice for later (docs/configuration.md#mail). */}
           <Checkbox
             label="Mail me a calendar invitation when I book, change or cancel a reservation"
-            checked={asked ?? current.invitationMails}
-            disabled={saving.isPending}
+            checked={mail === false ? false : (asked ?? current.invitationMails)}
+            disabled={saving.isPending || mail === false}
+            aria-describedby={mail === false ? 'invitation-no-mail' : undefined}
             onChange={(event) => {
               const invitationMails = event.currentTarget.checked;
               setAsked(invitationMails);
               saving.mutate({ body: { invitationMails } }, { onError: () => setAsked(undefined) });
             }}
           />
+          {mail === false && (
+            <p id="invitation-no-mail" className="field-hint">
+              This Deskbook sends no mail: no mail server is set up. Use the calendar link above instead, or ask an admin to set up mail.
+            </p>
+          )}
         </div>
       )}
     </Loaded>

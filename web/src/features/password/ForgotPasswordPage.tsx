@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { useSettings } from '../../api/settings.js';
 import { PublicFrame } from '../../components/PublicFrame.js';
 import { Alert, SubmitButton, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
@@ -15,10 +16,17 @@ export function ForgotPasswordPage() {
   const form = useSchemaForm(ForgotForm, { email: '' }, { trim: ['email'] });
   const sending = useForgotPassword();
   const failure = errorText(sending.error);
+  // Without a mail server no link can be sent: say so instead of promising one (docs/configuration.md#mail).
+  const mail = useSettings()?.mailConfigured;
 
   return (
     <PublicFrame title="Forgot your password?">
-      {sending.isSuccess ? (
+      {mail === false ? (
+        <Alert kind="info">
+          This Deskbook cannot send mail (no mail server is set up), so it cannot mail you a link. Ask an admin to set a new password for you: they can do it
+          under Users.
+        </Alert>
+      ) : sending.isSuccess ? (
         <Alert kind="success">If an account with that address exists, we have sent it a link to choose a new password. The link is valid for one hour.</Alert>
       ) : (
         <>

@@ -9,6 +9,8 @@ import { useLocation } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
 import { departmentLabel, equipmentLabel } from '../../lib/labels.js';
 import { useAllDepartments, useAllRooms, useEquipmentOf } from '../inventory/queries.js';
+import { useSettings } from '../../api/settings.js';
+import { ReportStatusBadge, ReportStatusNote } from './components/ReportStatusBadge.js';
 import { useMyReports, useSendReport } from './queries.js';
 import './styles.css';
 
@@ -51,6 +53,7 @@ export function ReportProblemPage() {
   const mine = useMyReports(user.id);
   const sending = useSendReport(() => form.reset({ ...form.getValues(), title: '', description: '' }));
   const failure = errorText(sending.error, 'The desk');
+  const mail = useSettings()?.mailConfigured;
 
   const desks = rooms.data?.find((room) => room.id === roomId)?.desks ?? [];
   const items = equipment.data?.content ?? [];
@@ -61,10 +64,12 @@ export function ReportProblemPage() {
   return (
     <div className="page page-narrow">
       <PageHeader title="Report a problem" />
-      <p className="lead">Something broken or missing at a desk? Tell the office team.</p>
+      <p className="lead">Something broken or missing at a desk? Tell the admins of this Deskbook.</p>
       {sending.isSuccess && (
+        // Say what really happens (docs/behaviour.md#report-status): nobody is mailed; the admins find it on their list, and its status shows below.
         <Alert kind="success" onDismiss={() => sending.reset()}>
-          Thank you, your report has been sent to the office team.
+          Thank you, your report is saved. The admins see it in their list of defect reports{mail === false ? ' (no mail is sent to them)' : ''}; when they take
+          it up or resolve it, its status changes under &ldquo;Your reports&rdquo; below.
         </Alert>
       )}
       {failure && <Alert kind="error">{failure}</Alert>}
@@ -114,16 +119,17 @@ export function ReportProblemPage() {
         </FormButtons>
       </form>
       <section aria-labelledby="my-reports-heading">
-        <h2 id="my-reports-heading">Your latest reports</h2>
+        <h2 id="my-reports-heading">Your reports</h2>
         <Loaded query={mine} label="Loading your reports…">
           {(page) =>
             page.content.length === 0 ? (
               <EmptyState>You have not reported anything yet.</EmptyState>
             ) : (
-              <ul className="simple-list">
-                {page.content.map((report) => (
+              <ul className="simple-list my-reports">
+                {page.content.map(({ report, status }) => (
                   <li key={report.id}>
-                    <strong>{report.title}</strong> <span className="muted">· {formatDateTime(report.createdAt)}</span>
+                    <strong>{report.title}</strong> <ReportStatusBadge status={status} /> <span className="muted">· {formatDateTime(report.createdAt)}</span>
+                    <ReportStatusNote status={status} />
                   </li>
                 ))}
               </ul>

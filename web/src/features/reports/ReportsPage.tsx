@@ -1,28 +1,34 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { STALE_AFTER } from '../../api/query.js';
-import type { Report, ReportSearch } from '../../api/types.js';
+import type { ReportStatusQuery, ReportWithStatus } from '../../api/types.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { Alert, EmptyState, Loaded, PageHeader, Pager, SelectField, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { departmentLabel } from '../../lib/labels.js';
 import { useAllDepartments } from '../inventory/queries.js';
+import { REPORT_STATUSES } from '../../lib/fields.js';
 import { ReportItem } from './components/ReportItem.js';
-import { deleteReport, useReportSearch } from './queries.js';
+import { ReportStatusDialog } from './components/ReportStatusDialog.js';
+import { deleteReport, REPORT_STATUS_LABELS, useReportSearch } from './queries.js';
+
+type Status = NonNullable<ReportStatusQuery['status']>;
 
 /** The search criteria of the form: empty fields ask for nothing. */
-const criteriaOf = (form: { title: string; description: string; department: string }): ReportSearch => ({
+const criteriaOf = (form: { title: string; description: string; department: string; status: string }): ReportStatusQuery => ({
   ...(form.title.trim() ? { title: form.title.trim() } : {}),
   ...(form.description.trim() ? { description: form.description.trim() } : {}),
-  ...(form.department ? { department: form.department } : {}),
+  ...(form.department ? { departmentId: form.department } : {}),
+  ...(form.status ? { status: form.status as Status } : {}),
 });
 
 export function ReportsPage() {
   useTitle('Defect reports');
-  const form = useForm({ defaultValues: { title: '', description: '', department: '' } });
-  const [criteria, setCriteria] = useState<ReportSearch>({});
+  const form = useForm({ defaultValues: { title: '', description: '', department: '', status: '' } });
+  const [criteria, setCriteria] = useState<ReportStatusQuery>({});
   const [page, setPage] = useState(0);
-  const [deleting, setDeleting] = useState<Report>();
+  const [deleting, setDeleting] = useState<ReportWithStatus['report']>();
+  const [changing, setChanging] = useState<ReportWithStatus>();
   const [notice, setNotice] = useState<string>();
   const departments = useAllDepartments();
   const reports = useReportSearch(criteria, page);
@@ -44,7 +50,7 @@ export function ReportsPage() {
         </Alert>
       )}
       <form className="panel" onSubmit={submit} noValidate aria-label="Search reports">
-        <div className="field-row field-row-end">
+        <div className="field-row field-row-end report-filters">
           <TextField label="Title contains" type="search" {...form.register('title')} />
           <TextField label="Description contains" type="search" {...form.register('description')} />
           <SelectField label="Office" {...form.register('department')}>
@@ -52,6 +58,14 @@ export function ReportsPage() {
             {(departments.data ?? []).map((department) => (
               <option key={department.id} value={department.id}>
                 {departmentLabel(department)}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField label="Status" {...form.register('status')}>
+            <option value="">Any status</option>
+            {REPORT_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {REPORT_STATUS_LABELS[status]}
               </option>
             ))}
           </SelectField>
@@ -70,8 +84,8 @@ export function ReportsPage() {
                 {result.totalElements} {result.totalElements === 1 ? 'report' : 'reports'}, newest first
               </p>
               <ul className="report-list">
-                {result.content.map((report) => (
-                  <ReportItem key={report.id} report={report} onDelete={() => setDeleting(report)} />
+                {result.content.map((item) => (
+                  <ReportItem key={item.report.id} item={item} onStatus={() => setChanging(item)} onDelete={() => setDeleting(item.report)} />
                 ))}
               </ul>
               <Pager page={result.number} totalPages={result.totalPages} onPage={setPage} label="Report pages" />
@@ -79,6 +93,16 @@ export function ReportsPage() {
           )
         }
       </Loaded>
+      {changing && (
+        <ReportStatusDialog
+          item={changing}
+          onClose={() => setChanging(undefined)}
+          onSaved={(message) => {
+            setNotice(message);
+            setChanging(undefined);
+          }}
+        />
+      )}
       {deleting && (
         <DeleteDialog
           title="Delete this report?"

@@ -1,7 +1,7 @@
 import { keepPreviousData } from '@tanstack/react-query';
 import { $api, api, call } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
-import type { Report, ReportSearch } from '../../api/types.js';
+import type { Report, ReportStatusQuery } from '../../api/types.js';
 import { equipmentLabel } from '../../lib/labels.js';
 import { fullName } from '../users/person.js';
 
@@ -10,12 +10,18 @@ import { fullName } from '../users/person.js';
 const FRESH_MS = 5 * 60_000;
 const PAGE_SIZE = 20;
 
-/** Reports matching the admins' search, a page at a time. */
-export const useReportSearch = (criteria: ReportSearch, page: number) =>
-  $api.useQuery('post', '/api/search/reports', { params: { query: { page, size: PAGE_SIZE } }, body: criteria }, { placeholderData: keepPreviousData });
+/** Reports with their status matching the admins' search (docs/behaviour.md#report-status), a page at a time. */
+export const useReportSearch = (criteria: ReportStatusQuery, page: number) =>
+  $api.useQuery('get', '/api/report-statuses', { params: { query: { ...criteria, page, size: PAGE_SIZE } } }, { placeholderData: keepPreviousData });
 
-/** The caller's latest reports. */
-export const useMyReports = (userId: string) => $api.useQuery('get', '/api/report', { params: { query: { reportedBy: userId, size: 5 } } });
+/** The caller's latest reports, each with its status. */
+export const useMyReports = (userId: string) => $api.useQuery('get', '/api/report-statuses', { params: { query: { reportedBy: userId, size: 10 } } });
+
+/** Sets a report's status and note (admins). */
+export const useSetReportStatus = () => $api.useMutation('put', '/api/report/{id}/status', { meta: { invalidates: STALE_AFTER.reports } });
+
+/** The words for each status, one name across UI and API (OPEN, IN_PROGRESS, RESOLVED). */
+export const REPORT_STATUS_LABELS: Record<string, string> = { OPEN: 'Open', IN_PROGRESS: 'In progress', RESOLVED: 'Resolved' };
 
 export const useSendReport = (onSuccess: () => void) => $api.useMutation('post', '/api/report', { meta: { invalidates: STALE_AFTER.reports }, onSuccess });
 

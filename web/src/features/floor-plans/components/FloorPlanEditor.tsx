@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { Alert, Loading } from '../../../components/ui.js';
 import { errorText, problemMessage, problemOf } from '../../../lib/problems.js';
+import { useLeaveGuard } from '../../../router.js';
 import { fitShape, keyEdit, moveBy, rotateBy, ROTATE_STEP, shapeAt, type Shape } from '../geometry.js';
 import { useFloorPlan, useSaveFloorPlan, type FloorPlan, type FloorPlanDesk } from '../queries.js';
 import { usePlanImage } from './plan-image.js';
@@ -64,6 +65,7 @@ function Editor({
   const [positions, setPositions] = useState<Positions>(() => positionsOf(plan));
   const [selected, setSelected] = useState<string>();
   const [dirty, setDirty] = useState(false);
+  useLeaveGuard(dirty, 'The floor plan has unsaved changes. Leave this page and lose them?');
   const [drag, setDrag] = useState<Drag>();
   const svg = useRef<SVGSVGElement>(null);
   const deskRefs = useRef(new Map<string, SVGGElement>());
@@ -187,7 +189,9 @@ function Editor({
       <div className="plan-editor-layout">
         <div>
           <h3>Not on the plan ({unplaced.length})</h3>
-          {unplaced.length === 0 ? (
+          {plan.desks.length === 0 ? (
+            <p className="muted">This office has no desks yet. Add a room and its desks under Rooms, then place them here.</p>
+          ) : unplaced.length === 0 ? (
             <p className="muted">Every desk of this office is on the plan.</p>
           ) : (
             <ul className="unplaced-list" aria-label="Desks not on the plan">

@@ -5,6 +5,7 @@ import { Alert } from '../../../components/ui.js';
 import { useObjectUrl } from '../../../hooks.js';
 import { imageHint } from '../../../lib/images.js';
 import { departmentLabel } from '../../../lib/labels.js';
+import { useFloorPlan } from '../../floor-plans/queries.js';
 import '../styles.css';
 
 const TEXTS = {
@@ -16,7 +17,10 @@ const TEXTS = {
 
 export function DepartmentImage({ department }: { department: Department }) {
   const of = { kind: 'department', departmentId: department.id } as const;
-  const picture = usePicture(of);
+  // The plan says whether there is a picture: an office without one is not asked for it (no 404 in the console).
+  const plan = useFloorPlan(department.id);
+  const hasImage = plan.data ? Boolean(plan.data.image) : undefined;
+  const picture = usePicture(of, { enabled: hasImage === true });
   const url = useObjectUrl(picture.data);
   const editor = useImageUpload(of, TEXTS);
   const hint = imageHint(editor.limits);
@@ -25,8 +29,10 @@ export function DepartmentImage({ department }: { department: Department }) {
     <section className="panel" aria-labelledby="picture-heading">
       <h2 id="picture-heading">Picture or floor plan</h2>
       {editor.message && <Alert kind={editor.message.kind}>{editor.message.text}</Alert>}
-      {picture.error ? (
+      {picture.error || plan.error ? (
         <Alert kind="error">The picture could not be loaded.</Alert>
+      ) : hasImage === false ? (
+        <p className="muted">No picture yet.</p>
       ) : picture.data === undefined ? (
         <p className="muted">Loading the picture…</p>
       ) : picture.data ? (
@@ -35,7 +41,7 @@ export function DepartmentImage({ department }: { department: Department }) {
         <p className="muted">No picture yet.</p>
       )}
       <div className="form-actions form-actions-start">
-        <ImageButtons image={editor} present={Boolean(picture.data)} replaceLabel="Replace the picture" />
+        <ImageButtons image={editor} present={hasImage === true && Boolean(picture.data)} replaceLabel="Replace the picture" />
       </div>
       {hint && <p className="field-hint">{hint}</p>}
     </section>

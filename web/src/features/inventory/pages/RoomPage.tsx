@@ -2,6 +2,7 @@ import type { Room } from '../../../api/types.js';
 import { DetailsPanel } from '../../../components/DetailsPanel.js';
 import { Checkbox, EmptyState, Loaded, PageHeader, TextField } from '../../../components/ui.js';
 import { PrintLabelsButton } from '../../../components/PrintLabelsButton.js';
+import { PublicUrlWarning } from '../../../components/PublicUrlWarning.js';
 import { useTitle } from '../../../hooks.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
 import { useSchemaForm } from '../../../lib/forms.js';
@@ -34,6 +35,7 @@ export function RoomPage({ departmentId, roomId }: { departmentId: string; roomI
             <PageHeader title={`Room ${loaded.name}`}>
               <PrintLabelsButton roomId={loaded.id} />
             </PageHeader>
+            <PublicUrlWarning what="The desk QR codes of the label sheet" />
             <RoomDetails room={loaded} />
             <section className="panel" aria-labelledby="desks-heading">
               <h2 id="desks-heading">Desks</h2>

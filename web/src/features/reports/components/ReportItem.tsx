@@ -1,13 +1,15 @@
-import type { Report } from '../../../api/types.js';
+import type { ReportWithStatus } from '../../../api/types.js';
 import { formatDateTime } from '../../../lib/time.js';
 import { departmentLabel } from '../../../lib/labels.js';
 import { useInventoryNames } from '../../inventory/queries.js';
 import { useReportedEquipment, useReporterName } from '../queries.js';
+import { ReportStatusBadge, ReportStatusNote } from './ReportStatusBadge.js';
 import '../styles.css';
 
 // Names of people and equipment hardly change while the page is open.
 
-export function ReportItem({ report, onDelete }: { report: Report; onDelete: () => void }) {
+export function ReportItem({ item, onStatus, onDelete }: { item: ReportWithStatus; onStatus: () => void; onDelete: () => void }) {
+  const { report, status } = item;
   const names = useInventoryNames(report);
   const reporter = useReporterName(report.reportedBy);
   const equipment = useReportedEquipment(report);
@@ -17,10 +19,17 @@ export function ReportItem({ report, onDelete }: { report: Report; onDelete: () 
   return (
     <li className="report">
       <div className="report-head">
-        <h2 className="report-title">{report.title}</h2>
-        <button type="button" className="button-danger button-small" onClick={onDelete} aria-label={`Delete report ${report.title}`}>
-          Delete
-        </button>
+        <h2 className="report-title">
+          {report.title} <ReportStatusBadge status={status} />
+        </h2>
+        <div className="report-actions">
+          <button type="button" className="button-secondary button-small" onClick={onStatus} aria-label={`Change the status of report ${report.title}`}>
+            Status
+          </button>
+          <button type="button" className="button-danger button-small" onClick={onDelete} aria-label={`Delete report ${report.title}`}>
+            Delete
+          </button>
+        </div>
       </div>
       <p className="muted">
         {formatDateTime(report.createdAt)} · by {reporter.error ? 'a former user' : (reporter.data ?? '…')}
@@ -28,6 +37,7 @@ export function ReportItem({ report, onDelete }: { report: Report; onDelete: () 
         {equipment.data && <> · {equipment.data}</>}
       </p>
       <p className="report-description">{report.description}</p>
+      <ReportStatusNote status={status} />
     </li>
   );
 }
