@@ -50,7 +50,8 @@ import { PASSWORD_LINK_KIND, passwordLinkKind, PasswordService } from './modules
 import { outboxRoutes } from './modules/outbox/outbox.routes.js';
 import { OutboxService } from './modules/outbox/outbox.service.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
-import { ReportsService } from './modules/reports/reports.service.js';
+import { mailReporter } from './modules/reports/reports.notify.js';
+import { notifyNobody, ReportsService } from './modules/reports/reports.service.js';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
 import { ReservationsService } from './modules/reservations/reservations.service.js';
 import { seriesRoutes } from './modules/series/series.routes.js';
@@ -291,7 +292,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   };
   const reservations = new ReservationsService(db, clock, reservationRules, reads);
   const series = new SeriesService(db, clock, reservationRules, config.SERIES_PER_USER);
-  const reports = new ReportsService(db, clock);
+  const reports = new ReportsService(db, clock, mailConfigured ? mailReporter(config.PUBLIC_URL) : notifyNobody);
   const calendar = new CalendarService(db, reads, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
   // The kinds of message the outbox sends; without SMTP their rows are dropped unsent (and logged).
   if (mailConfigured) {

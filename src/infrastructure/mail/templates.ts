@@ -114,3 +114,28 @@ export function invitationMail(data: InvitationMailData): Mail {
   ]);
   return { to: data.to, subject, text, html, calendar: data.calendar };
 }
+
+export interface ReportStatusMailData {
+  to: string;
+  firstName: string;
+  title: string;
+  status: 'OPEN' | 'IN_PROGRESS' | 'RESOLVED';
+  note: string | null;
+  publicUrl: string;
+}
+
+const STATUS_WORDS: Record<ReportStatusMailData['status'], string> = { OPEN: 'open', IN_PROGRESS: 'in progress', RESOLVED: 'resolved' };
+
+/** The mail telling a reporter their report's status changed (docs/behaviour.md#report-status). */
+export function reportStatusMail(data: ReportStatusMailData): Mail {
+  const reports = `${trimSlash(data.publicUrl)}/report`;
+  const status = STATUS_WORDS[data.status];
+  const lead = `your report "${data.title}" is now ${status}.`;
+  const note = data.note ? `The office team wrote: ${data.note}` : undefined;
+  return {
+    to: data.to,
+    subject: `Your report is ${status}: ${data.title}`,
+    text: `Hello ${data.firstName},\n\n${lead}\n\n${note ? `${note}\n\n` : ''}Your reports: ${reports}\n`,
+    html: layout([escapeHtml(`Hello ${data.firstName},`), escapeHtml(lead), ...(note ? [escapeHtml(note)] : []), link(reports, 'Your reports')]),
+  };
+}

@@ -68,12 +68,12 @@ export interface ReportStatusChanged {
 
 /**
  * Called inside the transaction that changes a report's status, so that whatever it writes (a row
- * of a mail outbox) is committed with the change or not at all. The in-app status needs nothing
- * more; mailing the reporter is for the mail outbox to do (docs/behaviour.md#report-status).
+ * of the outbox) is committed with the change or not at all (docs/behaviour.md#report-status;
+ * app.ts gives `mailReporter` when mail is configured).
  */
 export type ReportStatusNotifier = (tx: Database, change: ReportStatusChanged) => Promise<void>;
 
-/** Until the mail outbox takes it: nothing is sent, the reporter sees the status in the app. */
+/** Without mail: the reporter sees the status in the app only. */
 export const notifyNobody: ReportStatusNotifier = async () => {};
 
 export class ReportsService {
@@ -183,9 +183,9 @@ export class ReportsService {
   }
 
   /**
-   * The one place a status change is announced (docs/behaviour.md#report-status). Today the
-   * reporter learns of it in the app; the mail to the reporter is to be written here, through
-   * the mail outbox (`statusChanged`, given by app.ts), never sent from this request.
+   * The one place a status change is announced (docs/behaviour.md#report-status): through
+   * `statusChanged` (given by app.ts), which queues the reporter's mail in the outbox, never sends
+   * from this request.
    */
   private async notifyStatusChanged(tx: Database, change: ReportStatusChanged): Promise<void> {
     await this.statusChanged(tx, change);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reports } from '../../../src/db/schema.js';
 import type { Caller } from '../../../src/identity/caller.js';
 import { ReportsService, type ReportStatusChanged } from '../../../src/modules/reports/reports.service.js';
-import { ISO_UTC, createTestApp, expectProblem, type TestApp } from '../../helpers/app.js';
+import { ISO_UTC, createTestApp, drainOutbox, expectProblem, type TestApp } from '../../helpers/app.js';
+import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
 import { insertDeskInNewRoom } from '../../helpers/fixtures.js';
 
 /**
@@ -164,5 +165,71 @@ describe('report status', () => {
     fail = true;
     await expect(service.setStatus(caller, id, { status: 'RESOLVED' })).rejects.toThrow('outbox refused');
     expect((await getStatus(id, alice.token)).json()).toMatchObject({ status: 'IN_PROGRESS', note: 'Replacement ordered' });
+  });
+});
+
+describe('telling the reporter of a status change by mail (docs/behaviour.md#report-status)', () => {
+  let t: TestApp;
+  let smtp: TestSmtp;
+  let admin: string;
+  let adminId: string;
+  let carol: { id: string; token: string };
+  let deskId: string;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    t = await createTestApp({ env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://desks.example.test' } });
+    admin = await t.adminToken();
+    adminId = (await t.request({ method: 'GET', url: '/api/self', token: admin })).json<{ id: string }>().id;
+    const user = await t.createUser({ email: 'carol@example.test', password: PASSWORD });
+    carol = { id: user.id, token: (await t.login(user.email, PASSWORD)).accessToken };
+    deskId = (await insertDeskInNewRoom(t.database.handle.db)).desk.id;
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.stop();
+  });
+
+  const file = async (title: string, who: { id: string; token: string }) =>
+    (await t.request({ method: 'POST', url: '/api/report', token: who.token, payload: { title, description: 'Broken', reportedBy: who.id, deskId } })).json<{
+      id: string;
+    }>().id;
+  const setStatus = (id: string, payload: object) => t.request({ method: 'PUT', url: `/api/report/${id}/status`, token: admin, payload });
+  const mailsTo = (address: string) => smtp.mails.filter((mail) => mail.to === address);
+
+  it('mails the reporter once per real change, with the status and the note, through the outbox', async () => {
+    const id = await file('Wobbly <chair>', carol);
+    expect((await setStatus(id, { status: 'IN_PROGRESS', note: 'A new one is ordered & on its way' })).statusCode).toBe(200);
+    expect((await setStatus(id, { status: 'IN_PROGRESS', note: 'A new one is ordered & on its way' })).statusCode).toBe(200);
+    expect(mailsTo('carol@example.test')).toHaveLength(0); // queued, not sent from the request
+    await drainOutbox(t.app);
+    const mails = mailsTo('carol@example.test');
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('Your report is in progress: Wobbly <chair>');
+    expect(mails[0]!.text).toContain('A new one is ordered & on its way');
+    expect(mails[0]!.text).toContain('https://desks.example.test/report');
+    expect(mails[0]!.html).toContain('Wobbly &#60;chair&#62;');
+    expect((await setStatus(id, { status: 'RESOLVED' })).statusCode).toBe(200);
+    await drainOutbox(t.app);
+    expect(mailsTo('carol@example.test').map((mail) => mail.subject)).toEqual([
+      'Your report is in progress: Wobbly <chair>',
+      'Your report is resolved: Wobbly <chair>',
+    ]);
+  });
+
+  it('mails nobody for a change an admin makes to their own report, nor to a disabled reporter', async () => {
+    const own = await t.request({
+      method: 'POST',
+      url: '/api/report',
+      token: admin,
+      payload: { title: 'Own report', description: 'Broken', reportedBy: adminId, deskId },
+    });
+    expect((await setStatus(own.json<{ id: string }>().id, { status: 'RESOLVED' })).statusCode).toBe(200);
+    const id = await file('Flickering lamp', carol);
+    expect((await t.request({ method: 'PUT', url: `/api/users/${carol.id}`, token: admin, payload: { enabled: false } })).statusCode).toBe(200);
+    const before = smtp.mails.length;
+    expect((await setStatus(id, { status: 'RESOLVED' })).statusCode).toBe(200);
+    await drainOutbox(t.app);
+    expect(smtp.mails.length).toBe(before);
   });
 });
