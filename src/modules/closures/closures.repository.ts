@@ -136,7 +136,7 @@ export class ClosuresRepository {
       sql`with c as (
             insert into closures (scope, department_id, location, building, reason, dates, rrule, start_date, created_by, created_at)
             values (${where.scope}::closure_scope, ${where.departmentId}, ${where.location}, ${where.building}, ${values.reason},
-                    ${values.dates === null ? null : sql`${`{${values.dates.join(',')}}`}::date[]`}, ${values.rrule}, ${values.startDate}::date, ${values.createdBy}, ${now})
+                    ${values.dates === null ? null : sql`${`{${values.dates.join(',')}}`}::date[]`}, ${values.rrule}, ${values.startDate}::date, ${values.createdBy}, ${now.toISOString()}::timestamptz)
             returning id),
           d as (insert into closure_days (closure_id, day) select c.id, day from c, unnest(${`{${days.join(',')}}`}::date[]) as day)
           select id from c`,
@@ -223,7 +223,7 @@ export class ClosuresRepository {
             cross join lateral (
               select min(day) as day from unnest(${dayList}::date[]) as day
                where day between (r.start_time at time zone z.zone)::date and ((r.end_time - interval '1 microsecond') at time zone z.zone)::date) hit
-           where r.end_time > ${now} and r.end_time > ${first}::date - 1 and r.start_time < ${last}::date + 2
+           where r.end_time > ${now.toISOString()}::timestamptz and r.end_time > ${first}::date - 1 and r.start_time < ${last}::date + 2
              and ${inScope(where)} and hit.day is not null
            order by r.start_time, r.id
            ${page ? sql`limit ${page.size} offset ${offsetOf(page)}` : sql``}`,
