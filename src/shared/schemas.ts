@@ -80,7 +80,8 @@ export const Problem = Type.Object(
           startTime: Timestamp(),
           endTime: Timestamp(),
           reason: Type.String({
-            description: 'DESK_RESERVED (the desk is taken then), USER_OVERLAP (the owner already has a reservation then) or CLOSED (the office is closed that day).',
+            description:
+              'DESK_RESERVED (the desk is taken then), USER_OVERLAP (the owner already has a reservation then) or CLOSED (the office is closed that day).',
           }),
           closure: Type.Optional(ClosedDaySchema),
         }),

@@ -142,6 +142,7 @@ export function closureMail(data: ClosureMailData): Mail {
     `<ul>${shown.map((r) => `<li>${escapeHtml(line(r))}</li>`).join('')}${more > 0 ? `<li>and ${more} more</li>` : ''}</ul>`,
     link(reservations, 'Your reservations'),
   ]);
-  const subject = data.reservations.length === 1 ? 'Reservation cancelled: the office is closed' : `${data.reservations.length} reservations cancelled: the office is closed`;
+  const subject =
+    data.reservations.length === 1 ? 'Reservation cancelled: the office is closed' : `${data.reservations.length} reservations cancelled: the office is closed`;
   return { to: data.to, subject, text, html };
 }

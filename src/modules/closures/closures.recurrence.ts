@@ -103,7 +103,8 @@ function isNthWeekdayOfMonth(date: Temporal.PlainDate, ordinal: number): boolean
   return ordinal > 0 ? Math.ceil(date.day / 7) === ordinal : Math.ceil((date.daysInMonth - date.day + 1) / 7) === -ordinal;
 }
 
-const monthDayMatches = (date: Temporal.PlainDate, days: number[]) => days.some((day) => (day > 0 ? date.day === day : date.daysInMonth + day + 1 === date.day));
+const monthDayMatches = (date: Temporal.PlainDate, days: number[]) =>
+  days.some((day) => (day > 0 ? date.day === day : date.daysInMonth + day + 1 === date.day));
 
 const weekdayMatches = (date: Temporal.PlainDate, days: ByDay[], ordinals: boolean) =>
   days.some((day) => day.weekday === date.dayOfWeek && (!ordinals || day.ordinal === undefined || isNthWeekdayOfMonth(date, day.ordinal)));
@@ -152,7 +153,8 @@ function dayInPeriodMatches(rule: ClosureRule, start: Temporal.PlainDate, date: 
  */
 export function expandClosureRule(field: string, rule: ClosureRule, start: Temporal.PlainDate): string[] {
   const horizon = start.add({ years: MAX_CLOSURE_YEARS });
-  if (rule.until && Temporal.PlainDate.compare(rule.until, horizon) > 0) throw invalid(field, `UNTIL must be within ${MAX_CLOSURE_YEARS} years of the first day`);
+  if (rule.until && Temporal.PlainDate.compare(rule.until, horizon) > 0)
+    throw invalid(field, `UNTIL must be within ${MAX_CLOSURE_YEARS} years of the first day`);
   if (rule.until && Temporal.PlainDate.compare(rule.until, start) < 0) throw invalid(field, 'UNTIL lies before the first day');
   const last = rule.until ?? horizon;
   const days: string[] = [];

@@ -74,7 +74,14 @@ interface RawClosure {
 
 /** postgres.js answers date[] as an array; through some paths as '{2030-01-01,…}'. */
 const dateArray = (value: string[] | string | null): string[] | null =>
-  value === null ? null : Array.isArray(value) ? value : value.replace(/^\{|\}$/g, '').split(',').filter(Boolean);
+  value === null
+    ? null
+    : Array.isArray(value)
+      ? value
+      : value
+          .replace(/^\{|\}$/g, '')
+          .split(',')
+          .filter(Boolean);
 
 const toRow = (raw: RawClosure): ClosureRow => ({
   id: raw.id,
@@ -130,7 +137,12 @@ export class ClosuresRepository {
     await this.db.execute(sql`lock table reservations in share row exclusive mode`);
   }
 
-  async insert(where: Where, values: { reason: string; dates: string[] | null; rrule: string | null; startDate: string; createdBy: string }, days: string[], now: Date): Promise<string> {
+  async insert(
+    where: Where,
+    values: { reason: string; dates: string[] | null; rrule: string | null; startDate: string; createdBy: string },
+    days: string[],
+    now: Date,
+  ): Promise<string> {
     const [row] = await queryRows<{ id: string }>(
       this.db,
       sql`with c as (
@@ -261,7 +273,15 @@ export class ClosuresRepository {
     limit: number,
   ): Promise<(Where & { date: string; closureId: string; reason: string })[]> {
     const scope = departmentId === undefined ? sql`true` : sql`exists (select 1 from departments dep where dep.id = ${departmentId} and ${holdsIn})`;
-    const raws = await queryRows<{ day: string; id: string; reason: string; scope: Scope; department_id: string | null; location: string | null; building: string | null }>(
+    const raws = await queryRows<{
+      day: string;
+      id: string;
+      reason: string;
+      scope: Scope;
+      department_id: string | null;
+      location: string | null;
+      building: string | null;
+    }>(
       this.db,
       sql`select cd.day::text as day, c.id, c.reason, c.scope, c.department_id, c.location, c.building
             from closure_days cd join closures c on c.id = cd.closure_id
@@ -285,6 +305,9 @@ export class ClosuresRepository {
   }
 
   async buildingExists(location: string, building: string): Promise<boolean> {
-    return (await queryRows<{ one: number }>(this.db, sql`select 1 as one from departments where location = ${location} and building = ${building} limit 1`)).length > 0;
+    return (
+      (await queryRows<{ one: number }>(this.db, sql`select 1 as one from departments where location = ${location} and building = ${building} limit 1`))
+        .length > 0
+    );
   }
 }

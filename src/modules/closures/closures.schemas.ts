@@ -14,7 +14,11 @@ const closureWhere = {
   departmentId: Type.Optional(Uuid('DEPARTMENT scope only: the department.')),
   location: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'BUILDING scope only: the location of the building.' })),
   building: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'BUILDING scope only: the building (as departments name it).' })),
-  reason: Type.String({ minLength: 1, maxLength: 200, description: 'Why the office is closed ("Christmas Day", "Move to the new floor"): shown to people and mailed.' }),
+  reason: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'Why the office is closed ("Christmas Day", "Move to the new floor"): shown to people and mailed.',
+  }),
   dates: Type.Optional(
     Type.Array(LocalDate('A closed local date.'), {
       minItems: 1,

@@ -77,7 +77,14 @@ export class ClosuresService {
     const plan = await this.plan(repository, input);
     const { rows, total } = await repository.affected(plan.where, plan.days, this.clock.now(), request);
     const now = this.clock.now();
-    return { days: plan.days, reservations: pageOf(rows.map((row) => toAffectedDto(row, now)), total, request) };
+    return {
+      days: plan.days,
+      reservations: pageOf(
+        rows.map((row) => toAffectedDto(row, now)),
+        total,
+        request,
+      ),
+    };
   }
 
   async create(caller: Caller, body: CreateClosureBody): Promise<CreatedClosureDto> {
@@ -96,9 +103,21 @@ export class ClosuresService {
       const { rows } = await repository.affected(plan.where, plan.days, now);
       // A reservation already started stays (its past part happened); the others go when asked to.
       const cancellable = onExisting === 'cancel' ? rows.filter((row) => row.startTime > now) : [];
-      const gone = new Set(await ReservationWriter.cancelForClosure(tx, cancellable.map((row) => row.id)));
+      const gone = new Set(
+        await ReservationWriter.cancelForClosure(
+          tx,
+          cancellable.map((row) => row.id),
+        ),
+      );
       // Without SMTP the outbox drops them unsent (docs/architecture.md#the-outbox).
-      if (gone.size > 0) await queueMails(tx, this.mailsFor(plan.reason, cancellable.filter((row) => gone.has(row.id))));
+      if (gone.size > 0)
+        await queueMails(
+          tx,
+          this.mailsFor(
+            plan.reason,
+            cancellable.filter((row) => gone.has(row.id)),
+          ),
+        );
       return { id: closureId, cancelled: gone.size, kept: rows.length - gone.size };
     });
     return { closure: await this.get(id), cancelled, kept };
@@ -128,7 +147,12 @@ export class ClosuresService {
         to: own[0]!.email,
         firstName: own[0]!.firstName,
         reason,
-        reservations: own.map((row) => ({ deskName: row.deskName, place: `${row.place} · ${row.roomName}`, start: formatLocal(row.startTime, row.timeZone), timeZone: row.timeZone })),
+        reservations: own.map((row) => ({
+          deskName: row.deskName,
+          place: `${row.place} · ${row.roomName}`,
+          start: formatLocal(row.startTime, row.timeZone),
+          timeZone: row.timeZone,
+        })),
         publicUrl: this.publicUrl,
       }),
     );

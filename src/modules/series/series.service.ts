@@ -86,10 +86,7 @@ export class SeriesService {
       const closedDays = await series.closed(plan.deskId, plan.occurrences);
       const closed = closedOccurrences(plan.occurrences, closedDays);
       const conflicts = (await this.collisions(series, plan)).filter((conflict) => !closed.some((day) => day.date === conflict.date));
-      if (
-        (conflicts.length > 0 && body.skipConflicts !== true) ||
-        conflicts.length + closed.length === plan.occurrences.length
-      ) {
+      if ((conflicts.length > 0 && body.skipConflicts !== true) || conflicts.length + closed.length === plan.occurrences.length) {
         const all = [...closed, ...conflicts].sort((a, b) => a.startTime.localeCompare(b.startTime));
         throw new AppError('SERIES_CONFLICT', describeConflicts(all, plan.occurrences.length), { occurrences: all });
       }
@@ -237,6 +234,12 @@ function closedOccurrences(occurrences: Occurrence[], closed: Map<number, Closed
     .sort(([a], [b]) => a - b)
     .map(([i, closure]) => {
       const occurrence = occurrences[i]!;
-      return { date: occurrence.date, startTime: occurrence.startTime.toISOString(), endTime: occurrence.endTime.toISOString(), reason: 'CLOSED' as const, closure };
+      return {
+        date: occurrence.date,
+        startTime: occurrence.startTime.toISOString(),
+        endTime: occurrence.endTime.toISOString(),
+        reason: 'CLOSED' as const,
+        closure,
+      };
     });
 }

@@ -45,7 +45,8 @@ describe('closures', () => {
   const book = (token: string, deskId: string, startTime: string, endTime: string) =>
     t.request({ method: 'POST', url: '/api/reservation', token, payload: { deskId, startTime, endTime } });
   const create = (payload: Record<string, unknown>, token = admin) => t.request({ method: 'POST', url: '/api/closures', token, payload });
-  const countClosures = async () => (await queryRows<{ n: number }>(db, sql`select ((select count(*) from closures) + (select count(*) from closure_days))::int as n`))[0]!.n;
+  const countClosures = async () =>
+    (await queryRows<{ n: number }>(db, sql`select ((select count(*) from closures) + (select count(*) from closure_days))::int as n`))[0]!.n;
   const removeAll = () => db.execute(sql`delete from closures`);
 
   beforeAll(async () => {
@@ -128,19 +129,35 @@ describe('closures', () => {
     expect(department.statusCode).toBe(201);
     expectProblem(await book(aliceToken, first.deskId, '2030-03-20T09:00:00Z', '2030-03-20T10:00:00Z'), 409, 'CLOSED_DAY');
     expect((await book(aliceToken, second.deskId, '2030-03-20T09:00:00Z', '2030-03-20T10:00:00Z')).statusCode).toBe(200);
-    const building = await create({ scope: 'BUILDING', location: 'Hamburg', building: 'North', reason: 'Fire drill', dates: ['2030-03-21'], onExisting: 'keep' });
+    const building = await create({
+      scope: 'BUILDING',
+      location: 'Hamburg',
+      building: 'North',
+      reason: 'Fire drill',
+      dates: ['2030-03-21'],
+      onExisting: 'keep',
+    });
     expect(building.statusCode).toBe(201);
     expectProblem(await book(aliceToken, second.deskId, '2030-03-21T09:00:00Z', '2030-03-21T10:00:00Z'), 409, 'CLOSED_DAY');
     expect((await book(aliceToken, other.deskId, '2030-03-21T09:00:00Z', '2030-03-21T10:00:00Z')).statusCode).toBe(200);
 
     // Everyone reads the closed days (the date picker); per department, only those that hold there.
-    const days = await t.request({ method: 'GET', url: '/api/closures/days', token: bobToken, query: { from: '2030-03-18', to: '2030-03-24', departmentId: second.departmentId } });
+    const days = await t.request({
+      method: 'GET',
+      url: '/api/closures/days',
+      token: bobToken,
+      query: { from: '2030-03-18', to: '2030-03-24', departmentId: second.departmentId },
+    });
     expect(days.json()).toEqual({
       days: [
         expect.objectContaining({ date: '2030-03-21', reason: 'Fire drill', scope: 'BUILDING', location: 'Hamburg', building: 'North', departmentId: null }),
       ],
     });
-    expectProblem(await t.request({ method: 'GET', url: '/api/closures/days', token: bobToken, query: { from: '2030-03-01', to: '2030-07-01' } }), 400, 'VALIDATION_FAILED');
+    expectProblem(
+      await t.request({ method: 'GET', url: '/api/closures/days', token: bobToken, query: { from: '2030-03-01', to: '2030-07-01' } }),
+      400,
+      'VALIDATION_FAILED',
+    );
     const listed = await t.request({ method: 'GET', url: '/api/closures', token: admin, query: { departmentId: first.departmentId } });
     expect(listed.json<{ content: { reason: string }[] }>().content.map((c) => c.reason)).toEqual(['Painting', 'Fire drill']);
     expectProblem(await t.request({ method: 'GET', url: '/api/closures', token: bobToken }), 403, 'FORBIDDEN');
@@ -161,12 +178,17 @@ describe('closures', () => {
     const closure = { scope: 'EVERYWHERE', reason: 'Easter Monday', rrule: 'FREQ=DAILY;COUNT=2', startDate: '2030-04-01' };
     const page = await t.request({ method: 'POST', url: '/api/closures/preview', token: admin, payload: closure, query: { size: '2' } });
     expect(page.statusCode).toBe(200);
-    const preview = page.json<{ days: string[]; reservations: { totalElements: number; content: { id: string; date: string; userName: string; started: boolean }[] } }>();
+    const preview = page.json<{
+      days: string[];
+      reservations: { totalElements: number; content: { id: string; date: string; userName: string; started: boolean }[] };
+    }>();
     expect(preview.days).toEqual(['2030-04-01', '2030-04-02']);
     expect(preview.reservations.totalElements).toBe(3);
     expect(preview.reservations.content.map((r) => r.id).sort()).toEqual([a1, b1].sort());
     const next = await t.request({ method: 'POST', url: '/api/closures/preview', token: admin, payload: closure, query: { size: '2', page: '1' } });
-    expect(next.json<{ reservations: { content: { id: string; date: string }[] } }>().reservations.content).toEqual([expect.objectContaining({ id: a2, date: '2030-04-02' })]);
+    expect(next.json<{ reservations: { content: { id: string; date: string }[] } }>().reservations.content).toEqual([
+      expect.objectContaining({ id: a2, date: '2030-04-02' }),
+    ]);
     expect(await countClosures()).toBe(0);
 
     const created = await create({ ...closure, onExisting: 'cancel' });
@@ -225,7 +247,13 @@ describe('closures', () => {
       rule: { frequency: 'DAILY', count: 5 },
     };
     const preview = await t.request({ method: 'POST', url: '/api/reservation/series/preview', token: aliceToken, payload });
-    expect(preview.json<{ occurrences: { date: string; conflict: string | null }[] }>().occurrences.map((o) => o.conflict)).toEqual([null, null, 'CLOSED', null, null]);
+    expect(preview.json<{ occurrences: { date: string; conflict: string | null }[] }>().occurrences.map((o) => o.conflict)).toEqual([
+      null,
+      null,
+      'CLOSED',
+      null,
+      null,
+    ]);
     const series = await t.request({ method: 'POST', url: '/api/reservation/series', token: aliceToken, payload });
     expect(series.statusCode).toBe(200);
     const body = series.json<{ occurrences: { date: string }[]; skipped: unknown[] }>();
@@ -261,10 +289,20 @@ describe('closures', () => {
 
   it('reads and deletes a closure: its days open again', async () => {
     const place = await office('UTC');
-    const created = await create({ scope: 'EVERYWHERE', reason: 'Inventory', rrule: 'FREQ=WEEKLY;BYDAY=MO,FR;UNTIL=20300503', startDate: '2030-04-22', onExisting: 'keep' });
+    const created = await create({
+      scope: 'EVERYWHERE',
+      reason: 'Inventory',
+      rrule: 'FREQ=WEEKLY;BYDAY=MO,FR;UNTIL=20300503',
+      startDate: '2030-04-22',
+      onExisting: 'keep',
+    });
     const id = created.json<{ closure: { id: string } }>().closure.id;
     const read = await t.request({ method: 'GET', url: `/api/closures/${id}`, token: admin });
-    expect(read.json()).toMatchObject({ rrule: 'FREQ=WEEKLY;BYDAY=MO,FR;UNTIL=20300503', dates: null, days: ['2030-04-22', '2030-04-26', '2030-04-29', '2030-05-03'] });
+    expect(read.json()).toMatchObject({
+      rrule: 'FREQ=WEEKLY;BYDAY=MO,FR;UNTIL=20300503',
+      dates: null,
+      days: ['2030-04-22', '2030-04-26', '2030-04-29', '2030-05-03'],
+    });
     expectProblem(await book(aliceToken, place.deskId, '2030-04-26T09:00:00Z', '2030-04-26T10:00:00Z'), 409, 'CLOSED_DAY');
     expect((await t.request({ method: 'DELETE', url: `/api/closures/${id}`, token: admin })).statusCode).toBe(204);
     expectProblem(await t.request({ method: 'DELETE', url: `/api/closures/${id}`, token: admin }), 404, 'NOT_FOUND');
