@@ -25,7 +25,13 @@ async function axeAtBothWidths(page: Page, what: string): Promise<void> {
       .then((result) => result.violations.map((v) => v.impact + ' ' + v.id + ': ' + v.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')))`)) as string[];
     expect(found, `${what} at ${viewport.width} px`).toEqual([]);
     const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-    expect(overflow, `${what} scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(0);
+    const culprits =
+      overflow > 0
+        ? await page.evaluate(
+            `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(0, 5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`,
+          )
+        : [];
+    expect(overflow, `${what} scrolls sideways at ${viewport.width} px: ${JSON.stringify(culprits)}`).toBeLessThanOrEqual(0);
   }
   await page.setViewportSize(DESKTOP);
 }
@@ -72,7 +78,11 @@ describe('closures in a browser', () => {
     const at = (time: string) => day.toZonedDateTime({ timeZone: TIME_ZONE, plainTime: time }).toInstant().toString();
     const aliceToken = (
       (await (
-        await fetch(`${app.baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: ALICE.email, password: ALICE.password }) })
+        await fetch(`${app.baseUrl}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: ALICE.email, password: ALICE.password }),
+        })
       ).json()) as { accessToken: string }
     ).accessToken;
     await api('POST', '/api/reservation', { deskId, startTime: at('09:00'), endTime: at('17:00') }, aliceToken);

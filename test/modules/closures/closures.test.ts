@@ -30,7 +30,6 @@ describe('closures', () => {
   let aliceToken: string;
   let bob: UserBody;
   let bobToken: string;
-  let people = 0;
   let buildings = 0;
 
   /** A department (its own location and building unless given) in `zone`, with one room and one desk. */
