@@ -26,6 +26,7 @@ export const UNIT = [
   'test/infrastructure/jobs/runner.test.ts',
   'test/infrastructure/outbox/backoff.test.ts',
   'test/shared/**/*.test.ts',
+  'test/modules/closures/recurrence.test.ts',
   // The web app's code, and its build; serving.test.ts serves it from a test app (api).
   ...readdirSync('test/web')
     .filter((name) => name.endsWith('.test.ts') && name !== 'serving.test.ts')
@@ -64,6 +65,7 @@ export const THROUGH_PGBOUNCER = [
   'test/modules/auth/auth.test.ts',
   'test/modules/calendar/bounds.test.ts',
   'test/modules/calendar/invitations.test.ts',
+  'test/modules/closures/closures.test.ts',
   'test/modules/inventory/rooms-desks.test.ts',
   'test/modules/password/password.test.ts',
   'test/modules/reports/reports.test.ts',

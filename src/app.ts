@@ -48,6 +48,8 @@ import { flowKey, OidcService } from './modules/oidc/oidc.service.js';
 import { passwordRoutes } from './modules/password/password.routes.js';
 import { PASSWORD_LINK_KIND, passwordLinkKind, PasswordService } from './modules/password/password.service.js';
 import { outboxRoutes } from './modules/outbox/outbox.routes.js';
+import { closuresRoutes } from './modules/closures/closures.routes.js';
+import { ClosuresService } from './modules/closures/closures.service.js';
 import { OutboxService } from './modules/outbox/outbox.service.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { mailReporter } from './modules/reports/reports.notify.js';
@@ -345,6 +347,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(attendanceRoutes, { attendance, publicUrl: config.PUBLIC_URL });
   await app.register(floorPlansRoutes, { floorPlans });
   await app.register(calendarRoutes, { calendar });
+  await app.register(closuresRoutes, { closures: new ClosuresService(db, clock, config.PUBLIC_URL) });
   await app.register(outboxRoutes, { outbox: new OutboxService(db, clock, () => jobs.nudge(OUTBOX_JOB)) });
   await app.register(web, { root: options.webRoot });
 

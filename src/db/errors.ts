@@ -16,6 +16,8 @@ export const PG = {
   ADMIN_SHUTDOWN: '57P01',
   CRASH_SHUTDOWN: '57P02',
   CANNOT_CONNECT_NOW: '57P03',
+  /** Raised by the trigger closures_refuse (migration 0024): the reservation touches a closed day. */
+  CLOSED_DAY: 'DBC01',
 } as const;
 
 const CONNECTION_ERRORS = new Set([
@@ -34,6 +36,7 @@ interface DatabaseErrorLike {
   code?: unknown;
   constraint?: unknown;
   constraint_name?: unknown;
+  detail?: unknown;
   cause?: unknown;
 }
 
@@ -80,4 +83,16 @@ export function isConcurrencyAbort(error: unknown): boolean {
 /** True when the database did not answer (down, unreachable, timed out, shutting down). */
 export function isDatabaseUnavailable(error: unknown): boolean {
   return isConnectionFailure(error) || pgErrorCode(error) === PG.QUERY_CANCELED;
+}
+
+/** The closure a reservation ran into (PG.CLOSED_DAY): the trigger puts it in the error's DETAIL as JSON. */
+export function pgClosedDay(error: unknown): { closureId: string; date: string; reason: string } | undefined {
+  const found = driverError(error);
+  if (found?.code !== PG.CLOSED_DAY || typeof found.detail !== 'string') return undefined;
+  try {
+    const detail = JSON.parse(found.detail) as { closureId: string; date: string; reason: string };
+    return { closureId: String(detail.closureId), date: String(detail.date), reason: String(detail.reason) };
+  } catch {
+    return undefined;
+  }
 }

@@ -684,3 +684,51 @@ export const teamMembers = pgTable(
   },
   (t) => [primaryKey({ columns: [t.teamId, t.userId] }), index('team_members_user_idx').on(t.userId, t.teamId)],
 );
+
+// ---- closures: closed days and holidays (docs/policies.md#closures-and-holidays) ------------
+
+/** Where a closure holds: every office, one department, or one building (a location and building pair). */
+export const closureScope = pgEnum('closure_scope', ['EVERYWHERE', 'DEPARTMENT', 'BUILDING']);
+
+/**
+ * Days offices are closed, with a reason: one-off `dates` or an `rrule` (with COUNT or UNTIL) from
+ * `start_date`. Migration 0024 also adds the trigger `reservations_closures` (closures_refuse) that
+ * refuses a reservation touching a closed day.
+ */
+export const closures = pgTable(
+  'closures',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    scope: closureScope('scope').notNull(),
+    departmentId: uuid('department_id').references(() => departments.id, { onDelete: 'cascade' }),
+    location: text('location'),
+    building: text('building'),
+    reason: text('reason').notNull(),
+    dates: date('dates', { mode: 'string' }).array(),
+    rrule: text('rrule'),
+    /** The first closed day (DTSTART of the rrule). */
+    startDate: date('start_date', { mode: 'string' }).notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('closures_department_idx').on(t.departmentId),
+    check('closures_reason_check', sql`length(${t.reason}) BETWEEN 1 AND 200`),
+    check('closures_department_check', sql`(${t.scope} = 'DEPARTMENT') = (${t.departmentId} IS NOT NULL)`),
+    check('closures_building_check', sql`(${t.scope} = 'BUILDING') = (${t.location} IS NOT NULL AND ${t.building} IS NOT NULL)`),
+    check('closures_days_check', sql`(${t.dates} IS NULL) <> (${t.rrule} IS NULL)`),
+    check('closures_rrule_check', sql`length(${t.rrule}) <= 500`),
+  ],
+);
+
+/** Every closed local date of a closure, expanded when it is created (at most MAX_CLOSURE_DAYS). */
+export const closureDays = pgTable(
+  'closure_days',
+  {
+    closureId: uuid('closure_id')
+      .notNull()
+      .references(() => closures.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.closureId, t.day] }), index('closure_days_day_idx').on(t.day, t.closureId)],
+);

@@ -37,6 +37,7 @@ export const catalogue = {
   RESERVATION_CONFLICT: { status: 409, title: 'The time range collides with another reservation' },
   SERIES_CONFLICT: { status: 409, title: 'Occurrences of the series collide with other reservations' },
   RESERVATION_LIMIT_REACHED: { status: 409, title: 'You hold as many reservations as you may; cancel one first' },
+  CLOSED_DAY: { status: 409, title: 'The office is closed on that day' },
   DESK_NOT_BOOKABLE: { status: 409, title: 'This desk cannot be booked' },
   HAS_DEPENDENTS: { status: 409, title: 'It still has children or future reservations; remove them first or delete with ?force=true' },
   CHECK_IN_NOT_OPEN: { status: 409, title: 'Check-in is not open for this reservation (too early, past its deadline, released or ended)' },
@@ -72,12 +73,21 @@ export interface FieldError {
 /** Why an occurrence of a series cannot be booked: the desk is taken, or its owner already has a reservation then. */
 export type OccurrenceConflictReason = 'DESK_RESERVED' | 'USER_OVERLAP';
 
+/** A closed day (docs/policies.md#closures-and-holidays): the closure, the local date and its reason. */
+export interface ClosedDay {
+  id: string;
+  date: string;
+  reason: string;
+}
+
 export interface OccurrenceConflict {
   /** The occurrence's local date in the series' time zone (YYYY-MM-DD). */
   date: string;
   startTime: string;
   endTime: string;
-  reason: OccurrenceConflictReason;
+  /** CLOSED: the office is closed that day (a series skips it always; `closure` says which and why). */
+  reason: OccurrenceConflictReason | 'CLOSED';
+  closure?: ClosedDay;
 }
 
 /** Why a booking collided (RESERVATION_CONFLICT): the desk is taken then, or its owner already holds another reservation then. */
@@ -122,6 +132,8 @@ export interface ProblemExtras {
   retryAfter?: number;
   /** RESERVATION_LIMIT_REACHED: which setting, its value, what the person holds and asked for. */
   limit?: ProblemLimit;
+  /** CLOSED_DAY: the closure in the way: its id, the closed local date and its reason. */
+  closure?: ClosedDay;
 }
 
 export interface ProblemLimit {
@@ -155,3 +167,9 @@ export const forbidden = (detail: string): AppError => new AppError('FORBIDDEN',
 
 export const invalid = (field: string, message: string): AppError =>
   new AppError('VALIDATION_FAILED', `${field}: ${message}`, { errors: [{ field, message }] });
+
+/** CLOSED_DAY for a booking that touches a closed day (docs/policies.md#closures-and-holidays). */
+export const closedDayProblem = (closure: { closureId: string; date: string; reason: string }): AppError =>
+  new AppError('CLOSED_DAY', `The office is closed on ${closure.date}: ${closure.reason}`, {
+    closure: { id: closure.closureId, date: closure.date, reason: closure.reason },
+  });

@@ -22,6 +22,16 @@ export const NoContent = { type: 'null', description: 'Done.' } as const;
 
 export const FieldErrorSchema = Type.Object({ field: Type.String(), message: Type.String() });
 
+/** A closed day (docs/policies.md#closures-and-holidays): the closure, the local date, the reason. */
+const ClosedDaySchema = Type.Object(
+  {
+    id: Type.String({ format: 'uuid', description: 'The closure.' }),
+    date: Type.String({ format: 'date', description: "The closed local date, in the office's time zone." }),
+    reason: Type.String({ description: 'Why the office is closed.' }),
+  },
+  { description: 'The closure of a closed day.' },
+);
+
 export const Problem = Type.Object(
   {
     type: Type.String({ description: 'URI naming the problem type; its last part is the stable code in lower case.' }),
@@ -69,7 +79,11 @@ export const Problem = Type.Object(
           date: Type.String({ format: 'date', description: "The occurrence's local date in the series' time zone." }),
           startTime: Timestamp(),
           endTime: Timestamp(),
-          reason: Type.String({ description: 'DESK_RESERVED (the desk is taken then) or USER_OVERLAP (the owner already has a reservation then).' }),
+          reason: Type.String({
+            description:
+              'DESK_RESERVED (the desk is taken then), USER_OVERLAP (the owner already has a reservation then) or CLOSED (the office is closed that day).',
+          }),
+          closure: Type.Optional(ClosedDaySchema),
         }),
         { description: 'Every occurrence of a recurring series that collided (SERIES_CONFLICT).' },
       ),
@@ -96,6 +110,7 @@ export const Problem = Type.Object(
         { description: 'The limit a request would have gone past (RESERVATION_LIMIT_REACHED).' },
       ),
     ),
+    closure: Type.Optional({ ...ClosedDaySchema, description: 'The closure a booking ran into (CLOSED_DAY): its id, the closed local date and the reason.' }),
     subject: Type.Optional(
       Type.String({ description: "The identity provider's `sub` that no account here is linked to (OIDC_NO_ACCOUNT): an admin can link it to an account." }),
     ),

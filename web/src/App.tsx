@@ -31,6 +31,7 @@ const AttendancePage = page(() => import('./features/attendance/AttendancePage.j
 const DeskPage = page(() => import('./features/attendance/DeskPage.js'), 'DeskPage');
 const ForgotPasswordPage = page(() => import('./features/password/ForgotPasswordPage.js'), 'ForgotPasswordPage');
 const ResetPasswordPage = page(() => import('./features/password/ResetPasswordPage.js'), 'ResetPasswordPage');
+const ClosuresPage = page(() => import('./features/closures/ClosuresPage.js'), 'ClosuresPage');
 const OidcReturnPage = page(() => import('./features/auth/OidcReturnPage.js'), 'OidcReturnPage');
 
 interface Route {
@@ -59,6 +60,7 @@ const ROUTES: Route[] = [
   { path: '/admin/reports', admin: true, render: () => <ReportsPage /> },
   { path: '/admin/stats', admin: true, render: () => <StatsPage /> },
   { path: '/admin/attendance', admin: true, render: () => <AttendancePage /> },
+  { path: '/admin/closures', admin: true, render: () => <ClosuresPage /> },
   // What a desk's QR code opens (docs/behaviour.md#desk-qr-codes).
   { path: '/d/:deskId', render: (params) => <DeskPage key={params.deskId} deskId={params.deskId!} /> },
 ];

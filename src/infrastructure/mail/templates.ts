@@ -139,3 +139,35 @@ export function reportStatusMail(data: ReportStatusMailData): Mail {
     html: layout([escapeHtml(`Hello ${data.firstName},`), escapeHtml(lead), ...(note ? [escapeHtml(note)] : []), link(reports, 'Your reports')]),
   };
 }
+
+export interface ClosureMailData {
+  to: string;
+  firstName: string;
+  reason: string;
+  /** The cancelled reservations: desk, its place, and the local start (formatLocal) with the zone. */
+  reservations: { deskName: string; place: string; start: string; timeZone: string }[];
+  publicUrl: string;
+}
+
+/** Reservations listed in one closure mail; the rest are counted. */
+const CLOSURE_MAIL_LINES = 20;
+
+/** The mail telling an owner their reservations on closed days were cancelled (docs/policies.md#closures-and-holidays). */
+export function closureMail(data: ClosureMailData): Mail {
+  const reservations = `${trimSlash(data.publicUrl)}/reservations`;
+  const shown = data.reservations.slice(0, CLOSURE_MAIL_LINES);
+  const more = data.reservations.length - shown.length;
+  const line = (r: ClosureMailData['reservations'][number]) => `desk ${r.deskName} (${r.place}), ${r.start} (${r.timeZone})`;
+  const intro = `Hello ${data.firstName},\n\nthe office is closed (${data.reason}), so these reservations of yours were cancelled:`;
+  const text =
+    `${intro}\n\n${shown.map((r) => `- ${line(r)}`).join('\n')}${more > 0 ? `\n- and ${more} more` : ''}\n\n` + `Your reservations: ${reservations}\n`;
+  const html = layout([
+    `Hello ${escapeHtml(data.firstName)},`,
+    `the office is closed (${escapeHtml(data.reason)}), so these reservations of yours were cancelled:`,
+    `<ul>${shown.map((r) => `<li>${escapeHtml(line(r))}</li>`).join('')}${more > 0 ? `<li>and ${more} more</li>` : ''}</ul>`,
+    link(reservations, 'Your reservations'),
+  ]);
+  const subject =
+    data.reservations.length === 1 ? 'Reservation cancelled: the office is closed' : `${data.reservations.length} reservations cancelled: the office is closed`;
+  return { to: data.to, subject, text, html };
+}

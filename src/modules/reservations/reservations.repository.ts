@@ -180,6 +180,13 @@ export class ReservationsRepository {
     return rows.length > 0;
   }
 
+  /** Deletes those of `ids` that still exist, in one statement; answers their ids. */
+  async deleteMany(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.delete(reservations).where(inArray(reservations.id, ids)).returning({ id: reservations.id });
+    return rows.map((row) => row.id);
+  }
+
   /** All occurrences of a series in one statement: the exclusion constraints refuse the whole statement if any collides. */
   async insertOccurrences(
     seriesId: string,

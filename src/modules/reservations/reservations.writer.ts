@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.js';
-import { isConcurrencyAbort, pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
+import { isConcurrencyAbort, pgClosedDay, pgConstraint, pgErrorCode, PG } from '../../db/errors.js';
 import type { Clock } from '../../shared/clock.js';
-import { AppError, invalid } from '../../shared/errors.js';
+import { AppError, closedDayProblem, invalid } from '../../shared/errors.js';
 import { ReservationsRepository, type BookableDesk, type OccurrenceRow, type ReservationType } from './reservations.repository.js';
 import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
 
@@ -197,6 +197,14 @@ export class ReservationWriter {
   }
 
   /**
+   * Cancels the reservations `ids` of a new closure (docs/policies.md#closures-and-holidays), in the
+   * closure's transaction `tx`; answers the ids cancelled. The calendar trigger cancels their events.
+   */
+  static async cancelForClosure(tx: Database, ids: string[]): Promise<string[]> {
+    return new ReservationsRepository(tx).deleteMany(ids);
+  }
+
+  /**
    * The release of no-shows (docs/behaviour.md#release-of-no-shows), inside the release's transaction
    * `tx`: cuts the end of those of `ids` not yet ended to `now`; answers the ids cut.
    */
@@ -216,6 +224,9 @@ export class ReservationWriter {
         return await write();
       } catch (error) {
         const code = pgErrorCode(error);
+        // A closed day (docs/policies.md#closures-and-holidays): the trigger closures_refuse refused the row.
+        const closed = pgClosedDay(error);
+        if (closed) throw closedDayProblem(closed);
         if (code === PG.FOREIGN_KEY_VIOLATION) {
           throw USER_FOREIGN_KEY.test(pgConstraint(error) ?? '') ? invalid('userId', 'no such user') : invalid('deskId', 'no such desk');
         }

@@ -76,6 +76,17 @@ const deskFreeIn = (window: TimeWindow) =>
                 order by ${res.startTime} desc limit 1) <= ${timestampOf(window.start)}, true)`;
 
 /**
+ * No closed day of the desk `d`'s office touches the window (docs/policies.md#closures-and-holidays):
+ * a desk on a closed day is not free. The first test names no desk, so PostgreSQL runs it once per
+ * statement; only with a closure near the window (local dates lie within a day of the UTC ones)
+ * is each desk probed through closure_on. No statement is added.
+ */
+const deskOpenIn = (window: TimeWindow) =>
+  sql`(not exists (select 1 from closure_days cd where cd.day between (${timestampOf(window.start)} at time zone 'UTC')::date - 1
+                                                          and (${timestampOf(window.end)} at time zone 'UTC')::date + 1)
+       or not exists (select 1 from closure_on(${d.id}, ${timestampOf(window.start)}, ${timestampOf(window.end)})))`;
+
+/**
  * The reservations `res` of the desk `d` overlapping the window. They start between the start of
  * the last reservation beginning at or before the window's start (the only earlier one that can
  * reach into the window) and the window's end: a bounded range of the B-tree.
@@ -135,6 +146,7 @@ function deskConditions(criteria: PlaceCriteria): SQL[] {
     );
   }
   if (free) {
+    conditions.push(deskOpenIn(free));
     if (free.partlyFreeSeconds === undefined) {
       conditions.push(deskFreeIn(free));
     } else {

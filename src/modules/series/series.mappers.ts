@@ -47,7 +47,10 @@ export const toSeriesSummaryDto = (row: SeriesRow & { upcoming: number; nextStar
 export const describeConflicts = (conflicts: OccurrenceConflict[], total: number): string => {
   const shown = conflicts
     .slice(0, 5)
-    .map((conflict) => `${conflict.date} (${conflict.reason === 'DESK_RESERVED' ? 'desk reserved' : 'you already have a reservation then'})`);
+    .map(
+      (conflict) =>
+        `${conflict.date} (${conflict.reason === 'DESK_RESERVED' ? 'desk reserved' : conflict.reason === 'CLOSED' ? `closed: ${conflict.closure?.reason ?? ''}` : 'you already have a reservation then'})`,
+    );
   const more = conflicts.length > shown.length ? ` and ${conflicts.length - shown.length} more` : '';
-  return `${conflicts.length} of ${total} occurrences collide with other reservations: ${shown.join(', ')}${more}`;
+  return `${conflicts.length} of ${total} occurrences collide with other reservations or closed days: ${shown.join(', ')}${more}`;
 };

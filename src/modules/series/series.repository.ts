@@ -1,7 +1,8 @@
 import { and, asc, count, eq, gt, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
+import { queryRows, type Database } from '../../db/client.js';
 import { desks, reservations, reservationSeries, rooms } from '../../db/schema.js';
 import { orderByClauses, totalOfPage } from '../../db/paging.js';
+import type { ClosedDay } from '../../shared/errors.js';
 import { offsetOf, type PageRequest } from '../../shared/paging.js';
 import type { OccurrenceRow } from '../reservations/reservations.repository.js';
 
@@ -68,6 +69,21 @@ export class SeriesRepository {
         ),
       )
       .orderBy(reservations.startTime);
+  }
+
+  /**
+   * The occurrences (by index in `ranges`) that touch a closed day of the desk's office, with the
+   * closure (docs/policies.md#closures-and-holidays): the database's closure_on per occurrence, in one statement.
+   */
+  async closed(deskId: string, ranges: { startTime: Date; endTime: Date }[]): Promise<Map<number, ClosedDay>> {
+    const list = (dates: Date[]) => `{${dates.map((date) => date.toISOString()).join(',')}}`;
+    const rows = await queryRows<{ i: number; closure_id: string; day: string; reason: string }>(
+      this.db,
+      sql`select (o.i - 1)::int as i, c.closure_id, c.day::text as day, c.reason
+            from unnest(${list(ranges.map((range) => range.startTime))}::timestamptz[], ${list(ranges.map((range) => range.endTime))}::timestamptz[]) with ordinality as o(s, e, i)
+            cross join lateral closure_on(${deskId}::uuid, o.s, o.e) c`,
+    );
+    return new Map(rows.map((row) => [Number(row.i), { id: row.closure_id, date: row.day, reason: row.reason }]));
   }
 
   async insertSeries(values: NewSeries, now: Date): Promise<{ id: string; createdAt: Date }> {

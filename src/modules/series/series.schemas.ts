@@ -9,6 +9,15 @@ const ReservationType = StringEnum(['shared', 'fixed'] as const, {
 
 const LocalDate = (description: string) => Type.String({ format: 'date', maxLength: 10, description });
 
+const ClosureRef = Type.Object(
+  {
+    id: Uuid('The closure (docs/policies.md#closures-and-holidays).'),
+    date: LocalDate('The closed local date, in the office’s time zone.'),
+    reason: Type.String({ description: 'Why the office is closed.' }),
+  },
+  { title: 'ClosedDayRef' },
+);
+
 export const Frequency = StringEnum(['DAILY', 'WEEKLY'] as const, {
   description: 'DAILY: every `interval` days. WEEKLY: on `weekdays`, every `interval` weeks.',
 });
@@ -70,9 +79,11 @@ const Skipped = Type.Object({
   date: LocalDate('Local date in the time zone of the series.'),
   startTime: Timestamp(),
   endTime: Timestamp(),
-  reason: StringEnum(['DESK_RESERVED', 'USER_OVERLAP'] as const, {
-    description: 'DESK_RESERVED: the desk is taken then. USER_OVERLAP: the owner already has a reservation then.',
+  reason: StringEnum(['DESK_RESERVED', 'USER_OVERLAP', 'CLOSED'] as const, {
+    description:
+      'DESK_RESERVED: the desk is taken then. USER_OVERLAP: the owner already has a reservation then. CLOSED: the office is closed that day (always skipped; closure says which and why).',
   }),
+  closure: Type.Optional(ClosureRef),
 });
 
 const seriesCore = {
@@ -99,7 +110,7 @@ export const CreatedSeries = Type.Object(
   {
     ...seriesCore,
     occurrences: Type.Array(OccurrenceOut, { description: 'The booked occurrences, in time order.' }),
-    skipped: Type.Array(Skipped, { description: 'Occurrences not booked because they collided (skipConflicts only).' }),
+    skipped: Type.Array(Skipped, { description: 'Occurrences not booked: on a closed day (always), or colliding (skipConflicts only); by date.' }),
   },
   { title: 'CreatedReservationSeries' },
 );
@@ -125,6 +136,7 @@ export const SeriesPreview = Type.Object(
         startTime: Timestamp(),
         endTime: Timestamp(),
         conflict: Nullable(Skipped.properties.reason),
+        closure: Nullable(ClosureRef),
       }),
       { description: 'Every occurrence of the rule; conflict says why one could not be booked now (null: free).' },
     ),

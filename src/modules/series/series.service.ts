@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import type { Clock } from '../../shared/clock.js';
-import { AppError, forbidden, invalid, notFound, type OccurrenceConflict } from '../../shared/errors.js';
+import { AppError, forbidden, invalid, notFound, type ClosedDay, type OccurrenceConflict } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import type { BookableDesk } from '../reservations/reservations.repository.js';
@@ -50,14 +50,17 @@ export class SeriesService {
 
   async preview(caller: Caller, body: CreateSeriesBody): Promise<SeriesPreviewDto> {
     const plan = await this.plan(caller, body);
-    const conflicts = await this.collisions(new SeriesRepository(this.db), plan);
+    const repository = new SeriesRepository(this.db);
+    const conflicts = await this.collisions(repository, plan);
+    const closed = await repository.closed(plan.deskId, plan.occurrences);
     const byDate = new Map(conflicts.map((conflict) => [conflict.date, conflict.reason]));
     return {
-      occurrences: plan.occurrences.map((occurrence) => ({
+      occurrences: plan.occurrences.map((occurrence, i) => ({
         date: occurrence.date,
         startTime: occurrence.startTime.toISOString(),
         endTime: occurrence.endTime.toISOString(),
-        conflict: byDate.get(occurrence.date) ?? null,
+        conflict: closed.has(i) ? ('CLOSED' as const) : (byDate.get(occurrence.date) ?? null),
+        closure: closed.get(i) ?? null,
       })),
     };
   }
@@ -79,14 +82,19 @@ export class SeriesService {
     };
     return writer.transaction(span, async (tx) => {
       const series = new SeriesRepository(tx);
-      const conflicts = await this.collisions(series, plan);
-      if (conflicts.length > 0 && (body.skipConflicts !== true || conflicts.length === plan.occurrences.length)) {
-        throw new AppError('SERIES_CONFLICT', describeConflicts(conflicts, plan.occurrences.length), { occurrences: conflicts });
+      // Closed days are skipped always (docs/policies.md#closures-and-holidays); collisions only with skipConflicts.
+      const closedDays = await series.closed(plan.deskId, plan.occurrences);
+      const closed = closedOccurrences(plan.occurrences, closedDays);
+      const conflicts = (await this.collisions(series, plan)).filter((conflict) => !closed.some((day) => day.date === conflict.date));
+      if ((conflicts.length > 0 && body.skipConflicts !== true) || conflicts.length + closed.length === plan.occurrences.length) {
+        const all = [...closed, ...conflicts].sort((a, b) => a.startTime.localeCompare(b.startTime));
+        throw new AppError('SERIES_CONFLICT', describeConflicts(all, plan.occurrences.length), { occurrences: all });
       }
       if ((await series.upcomingSeriesOf(plan.userId, this.clock.now())) >= this.maxPerUser) {
         throw new AppError('TOO_MANY_SERIES', `At most ${this.maxPerUser} recurring series with occurrences to come per person; cancel one first`);
       }
-      const skippedDates = new Set(conflicts.map((conflict) => conflict.date));
+      const skipped = [...closed, ...conflicts].sort((a, b) => a.startTime.localeCompare(b.startTime));
+      const skippedDates = new Set(skipped.map((conflict) => conflict.date));
       const free = plan.occurrences.filter((occurrence) => !skippedDates.has(occurrence.date));
       const now = this.clock.now();
       const { id, createdAt } = await series.insertSeries(
@@ -129,7 +137,7 @@ export class SeriesService {
         occurrences: rows
           .sort((a, b) => a.startTime.getTime() - b.startTime.getTime())
           .map((occurrence, i) => ({ ...toOccurrenceDto(occurrence, undefined), date: free[i]!.date })),
-        skipped: conflicts,
+        skipped,
       };
     });
   }
@@ -218,4 +226,20 @@ export class SeriesService {
     }
     return conflicts;
   }
+}
+
+/** The occurrences on closed days, as skipped ones (reason CLOSED, with the closure). */
+function closedOccurrences(occurrences: Occurrence[], closed: Map<number, ClosedDay>): OccurrenceConflict[] {
+  return [...closed.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([i, closure]) => {
+      const occurrence = occurrences[i]!;
+      return {
+        date: occurrence.date,
+        startTime: occurrence.startTime.toISOString(),
+        endTime: occurrence.endTime.toISOString(),
+        reason: 'CLOSED' as const,
+        closure,
+      };
+    });
 }

@@ -58,6 +58,15 @@ export const STALE_AFTER = {
   /** Check-in, walk-in and office settings (docs/behaviour.md#attendance). */
   attendance: ['/api/reservation', '/api/attendance', '/api/desks', '/api/search/rooms', '/api/stats', '/api/departments'],
   reports: ['/api/report', '/api/report-statuses', '/api/search/reports', '/api/stats'],
+  /** A closure cancels reservations and closes days (docs/policies.md#closures-and-holidays). */
+  closures: [
+    '/api/closures',
+    '/api/reservation',
+    '/api/search/rooms',
+    '/api/stats',
+    '/api/departments/{departmentId}/floor-plan/availability',
+    '/api/attendance',
+  ],
   users: ['/api/users', '/api/self', '/api/stats'],
   sessions: ['/api/users', '/api/sessions'],
 } as const satisfies Record<string, readonly string[]>;

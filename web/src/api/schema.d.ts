@@ -7296,7 +7296,7 @@ export interface paths {
                                  */
                                 endTime: string;
                             }[];
-                            /** @description Occurrences not booked because they collided (skipConflicts only). */
+                            /** @description Occurrences not booked: on a closed day (always), or colliding (skipConflicts only); by date. */
                             skipped: {
                                 /**
                                  * Format: date
@@ -7314,10 +7314,25 @@ export interface paths {
                                  */
                                 endTime: string;
                                 /**
-                                 * @description DESK_RESERVED: the desk is taken then. USER_OVERLAP: the owner already has a reservation then.
+                                 * @description DESK_RESERVED: the desk is taken then. USER_OVERLAP: the owner already has a reservation then. CLOSED: the office is closed that day (always skipped; closure says which and why).
                                  * @enum {string}
                                  */
-                                reason: "DESK_RESERVED" | "USER_OVERLAP";
+                                reason: "DESK_RESERVED" | "USER_OVERLAP" | "CLOSED";
+                                /** ClosedDayRef */
+                                closure?: {
+                                    /**
+                                     * Format: uuid
+                                     * @description The closure (docs/policies.md#closures-and-holidays).
+                                     */
+                                    id: string;
+                                    /**
+                                     * Format: date
+                                     * @description The closed local date, in the office’s time zone.
+                                     */
+                                    date: string;
+                                    /** @description Why the office is closed. */
+                                    reason: string;
+                                };
                             }[];
                         };
                     };
@@ -7488,7 +7503,21 @@ export interface paths {
                                  * @description ISO 8601 date-time in UTC (ends in Z).
                                  */
                                 endTime: string;
-                                conflict: ("DESK_RESERVED" | "USER_OVERLAP") | null;
+                                conflict: ("DESK_RESERVED" | "USER_OVERLAP" | "CLOSED") | null;
+                                closure: {
+                                    /**
+                                     * Format: uuid
+                                     * @description The closure (docs/policies.md#closures-and-holidays).
+                                     */
+                                    id: string;
+                                    /**
+                                     * Format: date
+                                     * @description The closed local date, in the office’s time zone.
+                                     */
+                                    date: string;
+                                    /** @description Why the office is closed. */
+                                    reason: string;
+                                } | null;
                             }[];
                         };
                     };
@@ -12372,6 +12401,852 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/closures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List closures (admin)
+         * @description Admins only (403 otherwise). Paged; sortable by startDate, createdAt, reason, scope; default startDate, then id.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page number (default 0). */
+                    page?: number;
+                    /** @description Page size (default 20; values above 1000 are clamped to it). */
+                    size?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    sort?: string[];
+                    /** @description The same members as one JSON object, e.g. `{"page":0,"size":20,"sort":["name,asc"]}`. Plain `page`/`size`/`sort` win over it. */
+                    pageable?: string;
+                    /** @description Same as `page`. */
+                    "pageable[page]"?: number;
+                    /** @description Same as `size`. */
+                    "pageable[size]"?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    "pageable[sort]"?: string[];
+                    /** @description Only closures that hold in this department (its own, its building’s and those everywhere). */
+                    departmentId?: string;
+                    /** @description true: only closures with a closed day today or later. */
+                    upcoming?: boolean;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            totalElements: number;
+                            /** @description 0 for an empty result. */
+                            totalPages: number;
+                            /** @description The page size applied. */
+                            size: number;
+                            content: {
+                                /** Format: uuid */
+                                id: string;
+                                /**
+                                 * @description EVERYWHERE: every office. DEPARTMENT: one department (departmentId). BUILDING: every department of one location and building.
+                                 * @enum {string}
+                                 */
+                                scope: "EVERYWHERE" | "DEPARTMENT" | "BUILDING";
+                                departmentId: string | null;
+                                location: string | null;
+                                building: string | null;
+                                reason: string;
+                                dates: string[] | null;
+                                rrule: string | null;
+                                /**
+                                 * Format: date
+                                 * @description The first closed day.
+                                 */
+                                startDate: string;
+                                /**
+                                 * Format: date
+                                 * @description The last closed day.
+                                 */
+                                lastDate: string;
+                                /** @description How many days are closed. */
+                                dayCount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                createdAt: string;
+                            }[];
+                            /** @description 0-based page number. */
+                            number: number;
+                            /** @description The orders the caller asked for (empty when none). */
+                            sort: {
+                                /** @description ASC or DESC. */
+                                direction: string;
+                                /** @description Always NATIVE. */
+                                nullHandling: string;
+                                ascending: boolean;
+                                property: string;
+                                /** @description Always false. */
+                                ignoreCase: boolean;
+                            }[];
+                            first: boolean;
+                            last: boolean;
+                            numberOfElements: number;
+                            pageable: {
+                                offset: number;
+                                sort: {
+                                    /** @description ASC or DESC. */
+                                    direction: string;
+                                    /** @description Always NATIVE. */
+                                    nullHandling: string;
+                                    ascending: boolean;
+                                    property: string;
+                                    /** @description Always false. */
+                                    ignoreCase: boolean;
+                                }[];
+                                pageSize: number;
+                                pageNumber: number;
+                                paged: boolean;
+                                unpaged: boolean;
+                            };
+                            empty: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a closure (admin)
+         * @description Admins only (403 otherwise). Closes whole local days, everywhere, in a department or in a building, as one-off dates or a recurrence. In one transaction: the closure is written and, with onExisting cancel, the reservations on its days that have not started are cancelled (each owner gets one mail with the reason and, through their calendar, the cancellation). From then on a booking that touches a closed day answers 409 CLOSED_DAY. Bad input: 400 naming the field, nothing written.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description EVERYWHERE: every office. DEPARTMENT: one department (departmentId). BUILDING: every department of one location and building.
+                         * @enum {string}
+                         */
+                        scope: "EVERYWHERE" | "DEPARTMENT" | "BUILDING";
+                        /**
+                         * Format: uuid
+                         * @description DEPARTMENT scope only: the department.
+                         */
+                        departmentId?: string;
+                        /** @description BUILDING scope only: the location of the building. */
+                        location?: string;
+                        /** @description BUILDING scope only: the building (as departments name it). */
+                        building?: string;
+                        /** @description Why the office is closed ("Christmas Day", "Move to the new floor"): shown to people and mailed. */
+                        reason: string;
+                        /** @description One-off closed dates (at most 100), whole local days in each office's time zone. Give dates or rrule, not both. */
+                        dates?: string[];
+                        /** @description A recurrence (RFC 5545 RRULE, e.g. FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=25;COUNT=5) from startDate: FREQ DAILY, WEEKLY, MONTHLY or YEARLY, with COUNT or UNTIL (required), INTERVAL, BYDAY, BYMONTHDAY and BYMONTH; at most 400 days within 5 years. */
+                        rrule?: string;
+                        /**
+                         * Format: date
+                         * @description With rrule: the first day of the recurrence (DTSTART).
+                         */
+                        startDate?: string;
+                        /**
+                         * @description What happens to reservations on the closed days that have not started yet (list them first with POST /api/closures/preview): cancel them (their owners are mailed the reason and get the calendar cancellation) or keep them. Either way no new booking may touch a closed day.
+                         * @enum {string}
+                         */
+                        onExisting: "cancel" | "keep";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** ClosureDetail */
+                            closure: {
+                                /** Format: uuid */
+                                id: string;
+                                /**
+                                 * @description EVERYWHERE: every office. DEPARTMENT: one department (departmentId). BUILDING: every department of one location and building.
+                                 * @enum {string}
+                                 */
+                                scope: "EVERYWHERE" | "DEPARTMENT" | "BUILDING";
+                                departmentId: string | null;
+                                location: string | null;
+                                building: string | null;
+                                reason: string;
+                                dates: string[] | null;
+                                rrule: string | null;
+                                /**
+                                 * Format: date
+                                 * @description The first closed day.
+                                 */
+                                startDate: string;
+                                /**
+                                 * Format: date
+                                 * @description The last closed day.
+                                 */
+                                lastDate: string;
+                                /** @description How many days are closed. */
+                                dayCount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                createdAt: string;
+                                /** @description Every closed day, in order. */
+                                days: string[];
+                            };
+                            /** @description Reservations cancelled (onExisting cancel). */
+                            cancelled: number;
+                            /** @description Reservations on the closed days that stay (onExisting keep, or already started). */
+                            kept: number;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/closures/days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Closed days of a date range
+         * @description Any signed-in user. Each closed day from `from` to `to` (at most 92 days apart: 400 otherwise) with its closure, reason and scope, so a client can say why a day cannot be booked. With departmentId, only the closures that hold there.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description First local date (inclusive). */
+                    from: string;
+                    /** @description Last local date (inclusive); at most 92 days after from. */
+                    to: string;
+                    /** @description Only closures that hold in this department. */
+                    departmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Each closed day of each closure in the range, by date (at most 1000). */
+                            days: {
+                                /**
+                                 * Format: date
+                                 * @description A closed local date.
+                                 */
+                                date: string;
+                                /** Format: uuid */
+                                closureId: string;
+                                reason: string;
+                                /**
+                                 * @description EVERYWHERE: every office. DEPARTMENT: one department (departmentId). BUILDING: every department of one location and building.
+                                 * @enum {string}
+                                 */
+                                scope: "EVERYWHERE" | "DEPARTMENT" | "BUILDING";
+                                departmentId: string | null;
+                                location: string | null;
+                                building: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/closures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a closure with every closed day (admin)
+         * @description Admins only (403 otherwise). Unknown id: 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description EVERYWHERE: every office. DEPARTMENT: one department (departmentId). BUILDING: every department of one location and building.
+                             * @enum {string}
+                             */
+                            scope: "EVERYWHERE" | "DEPARTMENT" | "BUILDING";
+                            departmentId: string | null;
+                            location: string | null;
+                            building: string | null;
+                            reason: string;
+                            dates: string[] | null;
+                            rrule: string | null;
+                            /**
+                             * Format: date
+                             * @description The first closed day.
+                             */
+                            startDate: string;
+                            /**
+                             * Format: date
+                             * @description The last closed day.
+                             */
+                            lastDate: string;
+                            /** @description How many days are closed. */
+                            dayCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                            /** @description Every closed day, in order. */
+                            days: string[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a closure (admin)
+         * @description Admins only (403 otherwise). Its days can be booked again; reservations it cancelled stay cancelled. Unknown id: 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/closures/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a closure: its days and the reservations on them (admin)
+         * @description Admins only (403 otherwise). Checks the closure as creating it would (400 naming the field: a day in the past, an RRULE without COUNT or UNTIL, …) and answers its days and a page of the reservations not yet ended that touch them (in each office’s time zone), in start order. Writes nothing.
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page number (default 0). */
+                    page?: number;
+                    /** @description Page size (default 20; values above 1000 are clamped to it). */
+                    size?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    sort?: string[];
+                    /** @description The same members as one JSON object, e.g. `{"page":0,"size":20,"sort":["name,asc"]}`. Plain `page`/`size`/`sort` win over it. */
+                    pageable?: string;
+                    /** @description Same as `page`. */
+                    "pageable[page]"?: number;
+                    /** @description Same as `size`. */
+                    "pageable[size]"?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    "pageable[sort]"?: string[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description EVERYWHERE: every office. DEPARTMENT: one department (departmentId). BUILDING: every department of one location and building.
+                         * @enum {string}
+                         */
+                        scope: "EVERYWHERE" | "DEPARTMENT" | "BUILDING";
+                        /**
+                         * Format: uuid
+                         * @description DEPARTMENT scope only: the department.
+                         */
+                        departmentId?: string;
+                        /** @description BUILDING scope only: the location of the building. */
+                        location?: string;
+                        /** @description BUILDING scope only: the building (as departments name it). */
+                        building?: string;
+                        /** @description Why the office is closed ("Christmas Day", "Move to the new floor"): shown to people and mailed. */
+                        reason: string;
+                        /** @description One-off closed dates (at most 100), whole local days in each office's time zone. Give dates or rrule, not both. */
+                        dates?: string[];
+                        /** @description A recurrence (RFC 5545 RRULE, e.g. FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=25;COUNT=5) from startDate: FREQ DAILY, WEEKLY, MONTHLY or YEARLY, with COUNT or UNTIL (required), INTERVAL, BYDAY, BYMONTHDAY and BYMONTH; at most 400 days within 5 years. */
+                        rrule?: string;
+                        /**
+                         * Format: date
+                         * @description With rrule: the first day of the recurrence (DTSTART).
+                         */
+                        startDate?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Every day the closure would close, in order. */
+                            days: string[];
+                            /** PageOfClosureAffectedReservation */
+                            reservations: {
+                                totalElements: number;
+                                /** @description 0 for an empty result. */
+                                totalPages: number;
+                                /** @description The page size applied. */
+                                size: number;
+                                content: {
+                                    /**
+                                     * Format: uuid
+                                     * @description The reservation.
+                                     */
+                                    id: string;
+                                    /** Format: uuid */
+                                    userId: string;
+                                    /** @description First and last name of the owner. */
+                                    userName: string;
+                                    /** Format: uuid */
+                                    deskId: string;
+                                    deskName: string;
+                                    roomName: string;
+                                    /** Format: uuid */
+                                    departmentId: string;
+                                    /** @description "location · building · Floor n" of the department. */
+                                    place: string;
+                                    /** @description The office’s IANA time zone, in which the day is closed. */
+                                    timeZone: string;
+                                    /**
+                                     * Format: date
+                                     * @description The first closed local day the reservation touches.
+                                     */
+                                    date: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    startTime: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    endTime: string;
+                                    /** @description Already started: it is kept whatever onExisting says. */
+                                    started: boolean;
+                                }[];
+                                /** @description 0-based page number. */
+                                number: number;
+                                /** @description The orders the caller asked for (empty when none). */
+                                sort: {
+                                    /** @description ASC or DESC. */
+                                    direction: string;
+                                    /** @description Always NATIVE. */
+                                    nullHandling: string;
+                                    ascending: boolean;
+                                    property: string;
+                                    /** @description Always false. */
+                                    ignoreCase: boolean;
+                                }[];
+                                first: boolean;
+                                last: boolean;
+                                numberOfElements: number;
+                                pageable: {
+                                    offset: number;
+                                    sort: {
+                                        /** @description ASC or DESC. */
+                                        direction: string;
+                                        /** @description Always NATIVE. */
+                                        nullHandling: string;
+                                        ascending: boolean;
+                                        property: string;
+                                        /** @description Always false. */
+                                        ignoreCase: boolean;
+                                    }[];
+                                    pageSize: number;
+                                    pageNumber: number;
+                                    paged: boolean;
+                                    unpaged: boolean;
+                                };
+                                empty: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/outbox": {
         parameters: {
             query?: never;
@@ -12715,8 +13590,23 @@ export interface components {
                  * @description ISO 8601 date-time in UTC (ends in Z).
                  */
                 endTime: string;
-                /** @description DESK_RESERVED (the desk is taken then) or USER_OVERLAP (the owner already has a reservation then). */
+                /** @description DESK_RESERVED (the desk is taken then), USER_OVERLAP (the owner already has a reservation then) or CLOSED (the office is closed that day). */
                 reason: string;
+                /** @description The closure of a closed day. */
+                closure?: {
+                    /**
+                     * Format: uuid
+                     * @description The closure.
+                     */
+                    id: string;
+                    /**
+                     * Format: date
+                     * @description The closed local date, in the office's time zone.
+                     */
+                    date: string;
+                    /** @description Why the office is closed. */
+                    reason: string;
+                };
             }[];
             /** @description What is still beneath the department, room or desk that was not deleted (HAS_DEPENDENTS). */
             dependents?: {
@@ -12736,6 +13626,21 @@ export interface components {
                 current: number;
                 /** @description What the request would have added. */
                 requested: number;
+            };
+            /** @description The closure a booking ran into (CLOSED_DAY): its id, the closed local date and the reason. */
+            closure?: {
+                /**
+                 * Format: uuid
+                 * @description The closure.
+                 */
+                id: string;
+                /**
+                 * Format: date
+                 * @description The closed local date, in the office's time zone.
+                 */
+                date: string;
+                /** @description Why the office is closed. */
+                reason: string;
             };
             /** @description The identity provider's `sub` that no account here is linked to (OIDC_NO_ACCOUNT): an admin can link it to an account. */
             subject?: string;

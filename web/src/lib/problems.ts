@@ -26,6 +26,8 @@ export interface Problem {
   rule?: { name: string; seconds?: number; date?: string };
   /** Every refused row of an import (IMPORT_INVALID). */
   rows?: { line: number; column: string; reason: string; message: string }[];
+  /** The closure a booking ran into (CLOSED_DAY). */
+  closure?: { id: string; date: string; reason: string };
   /** The limit a request would have gone past (RESERVATION_LIMIT_REACHED). */
   limit?: { name: string; max: number; current: number; requested: number };
 }
@@ -125,6 +127,11 @@ const FIELD_LABELS: Record<string, string> = {
   until: 'Until',
   weekdays: 'Weekdays',
   timeZone: 'Time zone',
+  reason: 'Reason',
+  dates: 'Days',
+  rrule: 'Repeat rule',
+  startDate: 'First day',
+  departmentId: 'Office',
 };
 
 export function fieldLabel(field: string): string {
@@ -207,12 +214,14 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
     sentence(`You already hold as many upcoming reservations as you may${problem.limit ? ` (${problem.limit.max})` : ''}; cancel one before booking more`),
   OUTBOX_NOT_DEAD: () => 'Only a mail that was given up can be sent again; this one is sent or still being tried.',
   TOO_MANY_SERIES: () => 'You already have as many recurring bookings as one person may; cancel one before starting another.',
+  CLOSED_DAY: (problem) =>
+    problem.closure ? `The office is closed on ${formatDay(problem.closure.date)}: ${sentence(problem.closure.reason)}` : 'The office is closed on that day.',
   DESK_NOT_BOOKABLE: () => 'This desk cannot be booked: it is a fixed desk or its room is closed.',
   HAS_DEPENDENTS: (problem, subject) => dependentsMessage(problem, subject),
   SERIES_CONFLICT: (problem) => {
     const count = problem.occurrences?.length ?? 0;
     return count > 0
-      ? `${count} of these dates ${count === 1 ? 'is' : 'are'} already taken; nothing was booked. Leave them out or choose another desk.`
+      ? `${count} of these dates ${count === 1 ? 'is' : 'are'} already taken or closed; nothing was booked. Leave them out or choose another desk.`
       : 'Some of these dates are already taken; nothing was booked.';
   },
   PLAN_CHANGED: () => 'Someone changed this floor plan since you opened it. It has been reloaded; redo your change.',

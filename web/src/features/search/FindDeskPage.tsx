@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Checkbox, Loading, PageHeader, SelectField, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { bookingConflictMessage, errorText, problemMessage, problemOf } from '../../lib/problems.js';
-import { formatRange, tomorrowWindow, windowToIso } from '../../lib/time.js';
+import { formatRange, localDate, tomorrowWindow, windowToIso } from '../../lib/time.js';
 import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
 import { useBookDesk } from '../reservations/queries.js';
@@ -14,6 +14,7 @@ import { useAllDepartments } from '../inventory/queries.js';
 import { NoOffices } from '../inventory/components/FirstSteps.js';
 import { useWindowForm } from '../reservations/window-form.js';
 import { RepeatDialog } from '../series/RepeatDialog.js';
+import { ClosedDayNotice } from '../closures/ClosedDayNotice.js';
 import {
   changeFilter,
   departmentMatches,
@@ -226,6 +227,7 @@ export function FindDeskPage() {
             end={searched.end}
           />
         )}
+        <ClosedDayNotice date={searched.start ? localDate(new Date(searched.start)) : ''} departments={departments.data ?? []} />
         <div ref={noticeBox} tabIndex={-1} className="notice-box">
           {view === 'list' && notice && (
             <Alert

@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { Temporal } from 'temporal-polyfill';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
+import { BROWSER_TIME_ZONE as TIME_ZONE, DESKTOP, openMenu, PHONE, signIn, startBrowserApp, tomorrowIn, type BrowserApp } from '../helpers/browser.js';
+
+/**
+ * Closures in a real browser (docs/policies.md#closures-and-holidays): an admin closes an office
+ * for a day, sees the booking on it before creating the closure, cancels it, and deletes the
+ * closure again; a user's Find a desk says the chosen day is closed and why. axe-core (WCAG A/AA)
+ * at 1280 and 390 px on the closures page and on Find a desk.
+ */
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const ALICE = { firstName: 'Alice', lastName: 'Closed', email: 'alice.closures@example.test', password: 'alice-password-1' };
+
+async function axeAtBothWidths(page: Page, what: string): Promise<void> {
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(AXE);
+    const found = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG)} }, resultTypes: ['violations'] })
+      .then((result) => result.violations.map((v) => v.impact + ' ' + v.id + ': ' + v.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')))`)) as string[];
+    expect(found, `${what} at ${viewport.width} px`).toEqual([]);
+    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
+    const culprits =
+      overflow > 0
+        ? await page.evaluate(
+            `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(0, 5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`,
+          )
+        : [];
+    expect(overflow, `${what} scrolls sideways at ${viewport.width} px: ${JSON.stringify(culprits)}`).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+describe('closures in a browser', () => {
+  let app: BrowserApp;
+  let adminToken: string;
+  let deskId: string;
+
+  async function api<T>(method: string, path: string, body?: unknown, token = adminToken): Promise<T> {
+    const response = await fetch(`${app.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  beforeAll(async () => {
+    app = await startBrowserApp();
+    const login = await fetch(`${app.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
+    });
+    adminToken = ((await login.json()) as { accessToken: string }).accessToken;
+    const department = await api<{ id: string }>('POST', '/api/departments', { location: 'Berlin', building: 'Spree House', floor: 2 });
+    await api('PUT', `/api/departments/${department.id}/settings`, { timeZone: TIME_ZONE });
+    const room = await api<{ id: string }>('POST', `/api/departments/${department.id}/rooms`, { name: 'Blue Room' });
+    deskId = (await api<{ id: string }>('POST', `/api/departments/${department.id}/rooms/${room.id}/desks`, { name: 'A1' })).id;
+    const { password, ...person } = ALICE;
+    const aliceId = (await api<{ id: string }>('POST', '/api/users', person)).id;
+    await api('PUT', `/api/users/${aliceId}/password`, { password });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('an admin previews a closure with the booking on it, cancels it; Find a desk says why the day is closed', async () => {
+    const day = Temporal.PlainDate.from(tomorrowIn(TIME_ZONE)).add({ days: 1 });
+    const at = (time: string) => day.toZonedDateTime({ timeZone: TIME_ZONE, plainTime: time }).toInstant().toString();
+    const aliceToken = (
+      (await (
+        await fetch(`${app.baseUrl}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: ALICE.email, password: ALICE.password }),
+        })
+      ).json()) as { accessToken: string }
+    ).accessToken;
+    await api('POST', '/api/reservation', { deskId, startTime: at('09:00'), endTime: at('17:00') }, aliceToken);
+
+    const admin = await app.tab();
+    await signIn(admin, app.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await openMenu(admin, 'Closures');
+    await admin.getByRole('heading', { name: 'Closures', level: 1 }).waitFor();
+    await admin.getByText('No closure lies ahead.').waitFor();
+    await admin.getByLabel('Reason', { exact: true }).fill('Staff outing');
+    await admin.getByLabel('Where', { exact: true }).selectOption('DEPARTMENT');
+    await admin.getByLabel('Office', { exact: true }).selectOption({ label: 'Berlin · Spree House · Floor 2' });
+    await admin.getByLabel('First day', { exact: true }).fill(day.toString());
+    await admin.getByRole('button', { name: 'Show the days and bookings' }).click();
+    const preview = admin.getByRole('region', { name: /^Closes / });
+    await preview.getByText('1 reservation is booked on these days:').waitFor();
+    await expect(preview.getByRole('listitem').first().textContent()).resolves.toContain('Alice Closed, desk A1');
+    await axeAtBothWidths(admin, 'Closures with a preview');
+    await preview.getByLabel('Cancel them and tell their owners the reason').check();
+    await preview.getByRole('button', { name: 'Create the closure' }).click();
+    await admin.getByText(/1 reservation cancelled, 0 kept/).waitFor();
+    await admin.getByText('Staff outing', { exact: true }).waitFor();
+    expect((await api<{ totalElements: number }>('GET', '/api/reservation?size=5', undefined, aliceToken)).totalElements).toBe(0);
+
+    // A user looking for a desk that day is told why there is none.
+    const user = await app.tab();
+    await signIn(user, app.baseUrl, ALICE.email, ALICE.password);
+    const change = user.getByRole('button', { name: 'Change the search' });
+    if (await change.isVisible()) await change.click();
+    await user.getByLabel('Date', { exact: true }).fill(day.toString());
+    await user.getByRole('button', { name: 'Search free desks' }).click();
+    await user.getByText(/is closed in Berlin · Spree House · Floor 2: Staff outing\./).waitFor();
+    await axeAtBothWidths(user, 'Find a desk on a closed day');
+
+    // Deleting the closure opens the day again.
+    await admin.getByRole('button', { name: 'Delete the closure Staff outing' }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Delete', exact: true }).click();
+    await admin.getByText('No closure lies ahead.').waitFor();
+    expect(app.problems).toEqual([]);
+  });
+});
