@@ -52,6 +52,12 @@ import { OutboxService } from './modules/outbox/outbox.service.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportsService } from './modules/reports/reports.service.js';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
+import { OnBehalf } from './modules/reservations/reservations.on-behalf.js';
+import { onBehalfRoutes } from './modules/reservations/reservations.on-behalf.routes.js';
+import { teamsRoutes } from './modules/teams/teams.routes.js';
+import { TeamsService } from './modules/teams/teams.service.js';
+import { delegatesRoutes } from './modules/delegates/delegates.routes.js';
+import { DelegatesService } from './modules/delegates/delegates.service.js';
 import { ReservationsService } from './modules/reservations/reservations.service.js';
 import { seriesRoutes } from './modules/series/series.routes.js';
 import { SeriesService } from './modules/series/series.service.js';
@@ -282,7 +288,10 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     horizonMs: config.RESERVATION_HORIZON,
     onePerUser: config.RESERVATION_ONE_PER_USER,
   };
-  const reservations = new ReservationsService(db, clock, reservationRules, reads);
+  const onBehalf = new OnBehalf(db, clock, { mails: mailConfigured, publicUrl: config.PUBLIC_URL }, app.log);
+  const reservations = new ReservationsService(db, clock, reservationRules, reads, onBehalf);
+  const teams = new TeamsService(db, clock);
+  const delegates = new DelegatesService(db, clock);
   const series = new SeriesService(db, clock, reservationRules, config.SERIES_PER_USER);
   const reports = new ReportsService(db, clock);
   const calendar = new CalendarService(db, reads, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
@@ -330,6 +339,9 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(inventoryRoutes, { inventory });
   await app.register(departmentImagesRoutes, { images: departmentImages, maxUploadBytes: config.IMAGE_MAX_BYTES });
   await app.register(reservationsRoutes, { reservations });
+  await app.register(onBehalfRoutes, { onBehalf });
+  await app.register(teamsRoutes, { teams });
+  await app.register(delegatesRoutes, { delegates });
   await app.register(seriesRoutes, { series });
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
