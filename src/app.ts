@@ -247,6 +247,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
             issuer: config.OIDC_ISSUER,
             displayName: config.OIDC_DISPLAY_NAME,
             roleClaim: config.OIDC_ROLE_CLAIM,
+            groupsClaim: config.OIDC_GROUPS_CLAIM,
             adminValues: (config.OIDC_ADMIN_VALUES ?? '')
               .split(',')
               .map((value) => value.trim())
