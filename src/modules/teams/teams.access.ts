@@ -48,10 +48,9 @@ export async function teamDirectoryGroups(db: Database): Promise<string[]> {
  * Answers the ids of the teams the person now belongs to through this source.
  */
 export async function syncGroupMemberships(db: Database, userId: string, source: 'LDAP' | 'OIDC', groups: string[], now: Date): Promise<string[]> {
-  const wanted =
-    source === 'LDAP'
-      ? sql`select id from teams where lower(ldap_group) = any(${groups.map((group) => group.toLowerCase())}::text[])`
-      : sql`select id from teams where oidc_group = any(${groups}::text[])`;
+  // The values travel as one JSON parameter (drizzle spreads an array into a list of parameters).
+  const values = sql`(select jsonb_array_elements_text(${JSON.stringify(source === 'LDAP' ? groups.map((group) => group.toLowerCase()) : groups)}::jsonb))`;
+  const wanted = source === 'LDAP' ? sql`select id from teams where lower(ldap_group) in ${values}` : sql`select id from teams where oidc_group in ${values}`;
   const rows = await queryRows<{ teamId: string }>(
     db,
     sql`with wanted as (${wanted}),
