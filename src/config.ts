@@ -282,7 +282,7 @@ const specs = {
     parse: text({ max: 4000 }),
   },
   OIDC_GROUPS_CLAIM: {
-    doc: 'ID token (or userinfo) claim holding the groups, a string or a list; its values are matched to the teams\' oidcGroup at each single sign-on (docs/policies.md#teams). Add the scope that puts it into the ID token if the provider needs one.',
+    doc: "ID token (or userinfo) claim holding the groups, a string or a list; its values are matched to the teams' oidcGroup at each single sign-on (docs/policies.md#teams). Add the scope that puts it into the ID token if the provider needs one.",
     default: 'groups',
     parse: text({ max: 200 }),
   },

@@ -20,6 +20,7 @@ import { ProfilePage } from './features/self/ProfilePage.js';
 import { OidcReturnPage } from './features/auth/OidcReturnPage.js';
 import { StatsPage } from './features/stats/StatsPage.js';
 import { UsersPage } from './features/users/UsersPage.js';
+import { TeamsPage } from './features/teams/TeamsPage.js';
 import { useTitle } from './hooks.js';
 import { matchRoute, type RouteParams } from './lib/routes.js';
 import { Link, navigate, useLocation } from './router.js';
@@ -47,6 +48,7 @@ const ROUTES: Route[] = [
     render: (params) => <RoomPage key={params.roomId} departmentId={params.departmentId!} roomId={params.roomId!} />,
   },
   { path: '/admin/users', admin: true, render: () => <UsersPage /> },
+  { path: '/admin/teams', admin: true, render: () => <TeamsPage /> },
   { path: '/admin/reports', admin: true, render: () => <ReportsPage /> },
   { path: '/admin/stats', admin: true, render: () => <StatsPage /> },
   { path: '/admin/attendance', admin: true, render: () => <AttendancePage /> },

@@ -134,9 +134,11 @@ export interface OnBehalfMailData {
 export function onBehalfMail(data: OnBehalfMailData): Mail {
   const reservations = `${trimSlash(data.publicUrl)}/reservations`;
   const what = { booked: 'booked a desk for you', changed: 'changed your reservation', cancelled: 'cancelled your reservation' }[data.action];
-  const subject = { booked: `Booked for you: desk ${data.deskName}`, changed: `Changed for you: desk ${data.deskName}`, cancelled: `Cancelled for you: desk ${data.deskName}` }[
-    data.action
-  ];
+  const subject = {
+    booked: `Booked for you: desk ${data.deskName}`,
+    changed: `Changed for you: desk ${data.deskName}`,
+    cancelled: `Cancelled for you: desk ${data.deskName}`,
+  }[data.action];
   const span = `${data.start} to ${data.end} (${data.timeZone})`;
   const text =
     `Hello ${data.firstName},\n\n` +

@@ -7,10 +7,7 @@ export const BookForQuery = Type.Object({
 });
 export type BookForQuery = Static<typeof BookForQuery>;
 
-export const BookablePerson = Type.Object(
-  { id: Uuid(), firstName: Type.String(), lastName: Type.String(), email: Type.String() },
-  { title: 'BookablePerson' },
-);
+export const BookablePerson = Type.Object({ id: Uuid(), firstName: Type.String(), lastName: Type.String(), email: Type.String() }, { title: 'BookablePerson' });
 export const BookablePeople = Type.Array(BookablePerson, { maxItems: PEOPLE_LIMIT });
 
 export const BookedByOther = Type.Object(

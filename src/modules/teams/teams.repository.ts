@@ -25,9 +25,8 @@ export const TEAM_SORTABLE = ['name', 'createdAt', 'id'] as const;
 export const TEAM_MEMBER_SORTABLE = ['firstName', 'lastName', 'email', 'role', 'createdAt'] as const;
 
 const memberCount = sql<number>`(select count(*) from ${teamMembers} where ${teamMembers.teamId} = ${teams.id})::int`.mapWith(Number);
-const managerCount = sql<number>`(select count(*) from ${teamMembers} where ${teamMembers.teamId} = ${teams.id} and ${teamMembers.role} = 'MANAGER')::int`.mapWith(
-  Number,
-);
+const managerCount =
+  sql<number>`(select count(*) from ${teamMembers} where ${teamMembers.teamId} = ${teams.id} and ${teamMembers.role} = 'MANAGER')::int`.mapWith(Number);
 
 /** The teams module's SQL (docs/policies.md#teams): the one writer of `teams` and `team_members`. */
 export class TeamsRepository {

@@ -62,7 +62,7 @@ export const teamsRoutes: FastifyPluginAsyncTypebox<{ teams: TeamsService }> = a
       schema: {
         tags: TAGS,
         summary: 'Get a team',
-        description: "Admins see any team; others only a team they are in (another answers 404).",
+        description: 'Admins see any team; others only a team they are in (another answers 404).',
         params: TeamParams,
         response: { 200: Team, ...problemResponses(404) },
       },

@@ -17,10 +17,16 @@ export const TEAM_MEMBER_SOURCES = ['ADMIN', 'LDAP', 'OIDC'] as const;
 
 export const TeamRole = StringEnum(TEAM_ROLES, { description: 'MANAGER: a member who manages the team (docs/policies.md#teams).' });
 export const TeamMemberSource = StringEnum(TEAM_MEMBER_SOURCES, {
-  description: 'ADMIN: added by an admin or a team manager. LDAP, OIDC: from the directory group or the single sign-on groups claim, kept in step at each sign-in.',
+  description:
+    'ADMIN: added by an admin or a team manager. LDAP, OIDC: from the directory group or the single sign-on groups claim, kept in step at each sign-in.',
 });
 
-const TeamName = Type.String({ minLength: 1, maxLength: TEAM_NAME_MAX, pattern: '\\S', description: `Unique, ignoring case (1–${TEAM_NAME_MAX} characters, not blank).` });
+const TeamName = Type.String({
+  minLength: 1,
+  maxLength: TEAM_NAME_MAX,
+  pattern: '\\S',
+  description: `Unique, ignoring case (1–${TEAM_NAME_MAX} characters, not blank).`,
+});
 const Description = Type.String({ maxLength: TEAM_DESCRIPTION_MAX, description: `Free text (0–${TEAM_DESCRIPTION_MAX} characters).` });
 const LdapGroup = Type.String({
   minLength: 1,

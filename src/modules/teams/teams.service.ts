@@ -127,7 +127,8 @@ export class TeamsService {
     } catch (error) {
       if (pgErrorCode(error) !== PG.UNIQUE_VIOLATION) throw error;
       const constraint = pgConstraint(error);
-      if (constraint === 'teams_name_lower_key') throw new AppError('TEAM_NAME_TAKEN', 'Another team has this name (ignoring case)', { errors: [{ field: 'name', message: 'is taken' }] });
+      if (constraint === 'teams_name_lower_key')
+        throw new AppError('TEAM_NAME_TAKEN', 'Another team has this name (ignoring case)', { errors: [{ field: 'name', message: 'is taken' }] });
       const field = constraint === 'teams_ldap_group_lower_key' ? 'ldapGroup' : 'oidcGroup';
       throw new AppError('TEAM_GROUP_TAKEN', `Another team already names this ${field === 'ldapGroup' ? 'directory group' : 'single sign-on group'}`, {
         errors: [{ field, message: 'is taken by another team' }],

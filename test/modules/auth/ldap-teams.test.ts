@@ -82,9 +82,23 @@ describe('team groups from the directory', () => {
   });
 
   it('reads every team group in one search per directory subtree', () => {
-    const searches = groupSearches([groupDn('sales'), groupDn('dev'), 'CN=Ops,OU=Groups,DC=deskbook,DC=test', 'cn=x,ou=nowhere,dc=deskbook,dc=test', 'cn=y,dc=other']);
+    const searches = groupSearches([
+      groupDn('sales'),
+      groupDn('dev'),
+      'CN=Ops,OU=Groups,DC=deskbook,DC=test',
+      'cn=x,ou=nowhere,dc=deskbook,dc=test',
+      'cn=y,dc=other',
+    ]);
     expect(searches).toEqual([
-      { base: 'dc=deskbook,dc=test', rdns: [['cn', 'sales'], ['cn', 'dev'], ['CN', 'Ops'], ['cn', 'x']] },
+      {
+        base: 'dc=deskbook,dc=test',
+        rdns: [
+          ['cn', 'sales'],
+          ['cn', 'dev'],
+          ['CN', 'Ops'],
+          ['cn', 'x'],
+        ],
+      },
       { base: 'dc=other', rdns: [['cn', 'y']] },
     ]);
     expect(normalizeDn('CN=A\\2C B, OU=G,dc=x')).toBe('cn=a, b,ou=g,dc=x');

@@ -44,7 +44,12 @@ describe('teams and booking for someone else', () => {
     t = await createTestApp({ clock: new TestClock(NOW), env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://desks.example.test' } });
     admin = await t.adminToken();
     for (const name of ['manny', 'mia', 'otto', 'dana', 'pat']) {
-      users[name] = await t.createUser({ email: `${name}@example.test`, firstName: name[0]!.toUpperCase() + name.slice(1), lastName: 'Team', password: PASSWORD });
+      users[name] = await t.createUser({
+        email: `${name}@example.test`,
+        firstName: name[0]!.toUpperCase() + name.slice(1),
+        lastName: 'Team',
+        password: PASSWORD,
+      });
       tokens[name] = (await t.login(users[name].email, PASSWORD)).accessToken;
     }
     roomId = (await insertDeskInNewRoom(t.database.handle.db)).room.id;
@@ -187,7 +192,7 @@ describe('teams and booking for someone else', () => {
       expect(notices()).toBe(before);
     });
 
-    it('checks the rules against the person: a delegate may not book beyond the horizon, and the overlap is the person\'s', async () => {
+    it("checks the rules against the person: a delegate may not book beyond the horizon, and the overlap is the person's", async () => {
       const far = expectProblem(await book(tokens.dana!, users.pat!.id, 400 * DAY), 400, 'RESERVATION_NOT_ALLOWED');
       expect(far.rule).toMatchObject({ name: 'TOO_FAR_AHEAD' });
       // pat already holds a reservation at DAY (booked by dana above): a second one then is pat's overlap.
@@ -195,7 +200,7 @@ describe('teams and booking for someone else', () => {
       expect(overlap.reason).toBe('USER_OVERLAP');
     });
 
-    it('lets a delegate list the person\'s reservations and offers the right people in the picker', async () => {
+    it("lets a delegate list the person's reservations and offers the right people in the picker", async () => {
       expect((await call(tokens.dana!, 'GET', `/api/reservation?userId=${users.pat!.id}`)).json<{ totalElements: number }>().totalElements).toBeGreaterThan(0);
       expectProblem(await call(tokens.dana!, 'GET', `/api/reservation?userId=${users.otto!.id}`), 403, 'FORBIDDEN');
       const names = async (token: string, search?: string) =>

@@ -59,5 +59,8 @@ export const STALE_AFTER = {
   attendance: ['/api/reservation', '/api/attendance', '/api/desks', '/api/search/rooms', '/api/stats', '/api/departments'],
   reports: ['/api/report', '/api/search/reports', '/api/stats'],
   users: ['/api/users', '/api/self', '/api/stats'],
+  /** Teams and their members (docs/policies.md#teams): who one may book for follows them. */
+  teams: ['/api/teams', '/api/self/teams', '/api/self/book-for'],
+  delegates: ['/api/self/delegates'],
   sessions: ['/api/users', '/api/sessions'],
 } as const satisfies Record<string, readonly string[]>;
