@@ -211,9 +211,7 @@ function MembersDialog({ team, onClose }: { team: Team; onClose: () => void }) {
                       setting.mutate({ params: { path: { ...path, userId: member.userId } }, body: { role: member.role === 'MANAGER' ? 'MEMBER' : 'MANAGER' } })
                     }
                     aria-label={
-                      member.role === 'MANAGER'
-                        ? `Make ${member.firstName} ${member.lastName} a plain member`
-                        : `Make ${member.firstName} ${member.lastName} a manager`
+                      member.role === 'MANAGER' ? `Make member: ${member.firstName} ${member.lastName}` : `Make manager: ${member.firstName} ${member.lastName}`
                     }
                   >
                     {member.role === 'MANAGER' ? 'Make member' : 'Make manager'}
