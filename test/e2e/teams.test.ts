@@ -10,8 +10,9 @@ import { DESKTOP, PHONE, openMenu, signIn, startBrowserApp, type BrowserApp } fr
  * Teams and booking for someone else in the browser (docs/policies.md#teams,
  * docs/policies.md#booking-for-someone-else): an admin creates a team on the Teams page and adds a
  * manager and a member; the manager sees the team on their profile and books a desk for the member
- * with "Book for…" on Find a desk; the reservation is the member's. axe-core finds nothing on the
- * Teams page, its members dialog and the profile at 1280 and 390 px.
+ * with "Book for…" on Find a desk; the reservation is the member's; an admin assigns a FIXED desk
+ * to the member from the room's admin page. axe-core finds nothing on the Teams page, its members
+ * dialog, Find a desk with "Book for…", the profile and the room page at 1280 and 390 px.
  */
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -54,6 +55,8 @@ describe('teams and booking for someone else in the browser', () => {
     }
     const place = await insertDeskInNewRoom(app.database.handle.db);
     await insertDesk(app.database.handle.db, place.room.id, { name: 'T2' });
+    await insertDesk(app.database.handle.db, place.room.id, { name: 'F1', type: 'FIXED' });
+    ids.room = `/admin/departments/${place.department.id}/rooms/${place.room.id}`;
   });
   afterAll(async () => {
     await app?.close();
@@ -107,6 +110,23 @@ describe('teams and booking for someone else in the browser', () => {
     await page.getByText('Sales').first().waitFor();
     await page.getByRole('heading', { name: 'Delegates' }).waitFor();
     await expectAxeClean(page, 'the profile');
+    expect(app.problems).toEqual([]);
+  });
+
+  it('an admin assigns a FIXED desk to a person from the desk admin page', async () => {
+    const page = await app.tab();
+    await signIn(page, app.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await page.goto(`${app.baseUrl}${ids.room}`);
+    await page.getByRole('button', { name: 'Assign desk F1' }).click();
+    await page.getByLabel('Assign to: search').fill(MEMBER.lastName);
+    await page.getByLabel('Assign to', { exact: true }).selectOption({ label: `${MEMBER.firstName} ${MEMBER.lastName} (${MEMBER.email})` });
+    await page.getByRole('button', { name: 'Assign the desk' }).click();
+    await page.getByText('Desk F1 is assigned from').waitFor();
+    await expectAxeClean(page, 'the room page after assigning');
+    const token = (await api(undefined, 'POST', '/api/auth/login', { email: MEMBER.email, password: MEMBER.password })).accessToken as string;
+    const fixed = await api(token, 'GET', '/api/reservation?type=fixed');
+    expect(fixed.content).toHaveLength(1);
+    expect(fixed.content[0].userId).toBe(ids[MEMBER.email]);
     expect(app.problems).toEqual([]);
   });
 });
