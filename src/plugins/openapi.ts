@@ -45,6 +45,7 @@ export default fp(
           { name: 'Equipment' },
           { name: 'Reservation' },
           { name: 'Reservation Series' },
+          { name: 'Team', description: 'Teams and their members, from admins, the directory and single sign-on (docs/policies.md#teams).' },
           { name: 'Report' },
           { name: 'Search' },
           { name: 'Stats' },

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { delegates } from '../../db/schema.js';
 
@@ -14,8 +14,5 @@ export async function isDelegateOf(db: Database, delegateId: string, userId: str
   return rows.length > 0;
 }
 
-/** The ids of the people who named `delegateId` their delegate. */
-export async function grantorsOf(db: Database, delegateId: string): Promise<string[]> {
-  const rows = await db.select({ userId: delegates.userId }).from(delegates).where(eq(delegates.delegateId, delegateId));
-  return rows.map((row) => row.userId);
-}
+/** A subquery of the ids of the people who named `delegateId` their delegate, for a caller's statement to embed. */
+export const grantorIdsQuery = (delegateId: string): SQL => sql`select user_id from delegates where delegate_id = ${delegateId}`;

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, ilike, inArray, isNotNull, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, ilike, isNotNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import { departmentSettings, desks, reservations, rooms, users } from '../../db/schema.js';
@@ -48,13 +48,12 @@ export class OnBehalfRepository {
   }
 
   /**
-   * Enabled people other than `selfId`, by name: all of them (`ids` undefined, an admin) or those
-   * of `ids`; `search` matches part of a name or the e-mail. At most `limit`.
+   * Enabled people other than `selfId`, by name, in one statement: all of them (`ids` undefined, an
+   * admin) or those any of the subqueries `ids` names; `search` matches part of a name or the e-mail. At most `limit`.
    */
-  async people(selfId: string, ids: string[] | undefined, search: string | undefined, limit: number): Promise<Person[]> {
-    if (ids !== undefined && ids.length === 0) return [];
+  async people(selfId: string, ids: SQL[] | undefined, search: string | undefined, limit: number): Promise<Person[]> {
     const conditions: SQL[] = [eq(users.enabled, true), ne(users.id, selfId)];
-    if (ids !== undefined) conditions.push(inArray(users.id, ids));
+    if (ids !== undefined) conditions.push(or(...ids.map((query) => sql`${users.id} in (${query})`))!);
     if (search) {
       const pattern = containsPattern(search);
       conditions.push(or(ilike(users.firstName, pattern), ilike(users.lastName, pattern), ilike(users.email, pattern))!);

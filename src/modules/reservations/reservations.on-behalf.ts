@@ -5,15 +5,13 @@ import { onBehalfMail } from '../../infrastructure/mail/templates.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatLocal } from '../../shared/zone.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
-import { isManagerOf, managedMemberIds } from '../teams/teams.access.js';
-import { grantorsOf, isDelegateOf } from '../delegates/delegates.access.js';
+import { isManagerOf, managedMemberIdsQuery } from '../teams/teams.access.js';
+import { grantorIdsQuery, isDelegateOf } from '../delegates/delegates.access.js';
 import { OnBehalfRepository, type Person } from './reservations.on-behalf.repository.js';
 
 /** Most people the "Book for…" picker answers at once, and most reservations "booked by others" lists. */
 export const PEOPLE_LIMIT = 50;
 export const BOOKED_BY_OTHERS_LIMIT = 500;
-/** Most team members read to build a manager's picker (teams are capped; this bounds the read). */
-const MANAGED_MEMBERS_READ = 5000;
 
 /**
  * Who may book, change and cancel for a person (docs/policies.md#booking-for-someone-else): the
@@ -44,8 +42,7 @@ export class OnBehalf {
     const repository = new OnBehalfRepository(this.db);
     const term = search?.trim() || undefined;
     if (isAdmin(caller)) return repository.people(caller.user.id, undefined, term, PEOPLE_LIMIT);
-    const ids = new Set([...(await managedMemberIds(this.db, caller.user.id, MANAGED_MEMBERS_READ)), ...(await grantorsOf(this.db, caller.user.id))]);
-    return repository.people(caller.user.id, [...ids], term, PEOPLE_LIMIT);
+    return repository.people(caller.user.id, [managedMemberIdsQuery(caller.user.id), grantorIdsQuery(caller.user.id)], term, PEOPLE_LIMIT);
   }
 
   /** The caller's reservations not yet ended that someone else booked, and who. */

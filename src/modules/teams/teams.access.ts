@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { teamMembers, teams } from '../../db/schema.js';
 
@@ -72,12 +72,7 @@ export async function syncGroupMemberships(db: Database, userId: string, source:
   return rows.map((row) => row.teamId);
 }
 
-/** The ids of the members of every team `managerId` manages (at most `limit`). */
-export async function managedMemberIds(db: Database, managerId: string, limit: number): Promise<string[]> {
-  const rows = await queryRows<{ userId: string }>(
-    db,
-    sql`select distinct member.user_id as "userId" from team_members manager join team_members member on member.team_id = manager.team_id
-        where manager.user_id = ${managerId} and manager.role = 'MANAGER' limit ${limit}`,
-  );
-  return rows.map((row) => row.userId);
-}
+/** A subquery of the ids of the members of every team `managerId` manages, for a caller's statement to embed (one round trip). */
+export const managedMemberIdsQuery = (managerId: string): SQL =>
+  sql`select member.user_id from team_members manager join team_members member on member.team_id = manager.team_id
+      where manager.user_id = ${managerId} and manager.role = 'MANAGER'`;

@@ -55,6 +55,24 @@ export class TeamsRepository {
     return row;
   }
 
+  /**
+   * The team, in one statement, with the role of `userId` in it (null: not a member); undefined
+   * when the team does not exist.
+   */
+  async findWithRole(id: string, userId: string): Promise<(TeamWithCounts & { callerRole: TeamRole | null }) | undefined> {
+    const [row] = await this.db
+      .select({
+        ...getTableColumns(teams),
+        memberCount,
+        managerCount,
+        callerRole: sql<TeamRole | null>`(select ${teamMembers.role} from ${teamMembers} where ${teamMembers.teamId} = ${teams.id} and ${teamMembers.userId} = ${userId})`,
+      })
+      .from(teams)
+      .where(eq(teams.id, id))
+      .limit(1);
+    return row;
+  }
+
   async count(): Promise<number> {
     const [row] = await this.db.select({ total: count() }).from(teams);
     return row?.total ?? 0;
@@ -82,7 +100,16 @@ export class TeamsRepository {
     return rows.length > 0;
   }
 
-  async members(teamId: string, search: string | undefined, request: PageRequest): Promise<{ rows: TeamMemberRow[]; total: number }> {
+  /**
+   * A page of a team's members and their total, each row also carrying the role of `callerId` in
+   * the team (so one statement answers and authorizes; an empty page answers `callerRole` undefined).
+   */
+  async members(
+    teamId: string,
+    callerId: string,
+    search: string | undefined,
+    request: PageRequest,
+  ): Promise<{ rows: TeamMemberRow[]; total: number; callerRole: TeamRole | null | undefined }> {
     const conditions: SQL[] = [eq(teamMembers.teamId, teamId)];
     if (search) {
       const pattern = containsPattern(search);
@@ -100,6 +127,7 @@ export class TeamsRepository {
         source: teamMembers.source,
         createdAt: teamMembers.createdAt,
         total: sql<number>`${counting}::int`.mapWith(Number),
+        callerRole: sql<TeamRole | null>`(select r.role from ${teamMembers} r where r.team_id = ${teamId} and r.user_id = ${callerId})`,
       })
       .from(teamMembers)
       .innerJoin(users, eq(users.id, teamMembers.userId))
@@ -115,7 +143,7 @@ export class TeamsRepository {
       .limit(request.size)
       .offset(offsetOf(request));
     const total = await totalOfPage(rows, request, async () => (await counting)[0]?.total ?? 0);
-    return { rows: rows.map(({ total: _total, ...row }) => row), total };
+    return { rows: rows.map(({ total: _total, callerRole: _role, ...row }) => row), total, callerRole: rows[0]?.callerRole };
   }
 
   async memberRow(teamId: string, userId: string): Promise<TeamMemberRow | undefined> {

@@ -18,6 +18,8 @@ import {
   type UpdateTeamBody,
 } from './teams.schemas.js';
 
+const MEMBERS_FORBIDDEN = 'Only admins and the managers of a team see its members';
+
 /**
  * Teams and their members (docs/policies.md#teams). Admins manage teams; a team's managers see its
  * members and add or remove plain members, but make no managers and remove none.
@@ -40,8 +42,8 @@ export class TeamsService {
 
   /** Admins see any team; anyone else only a team they are in (another answers 404, as an unknown one does). */
   async get(caller: Caller, teamId: string): Promise<TeamDto> {
-    const team = await this.teams.findById(teamId);
-    if (!team || (!isAdmin(caller) && !(await this.teams.findMember(teamId, caller.user.id)))) throw notFound('Team', teamId);
+    const team = await this.teams.findWithRole(teamId, caller.user.id);
+    if (!team || (!isAdmin(caller) && team.callerRole === null)) throw notFound('Team', teamId);
     return toTeamDto(team);
   }
 
@@ -74,9 +76,14 @@ export class TeamsService {
   }
 
   async members(caller: Caller, teamId: string, query: TeamMemberListQuery): Promise<PageOf<TeamMemberDto>> {
-    await this.ensureManages(caller, teamId, 'Only admins and the managers of a team see its members');
     const request = parsePageRequest(query, TEAM_MEMBER_SORTABLE);
-    const { rows, total } = await this.teams.members(teamId, query.search?.trim() || undefined, request);
+    // One statement reads the page and the caller's role; only an empty page asks about the team apart.
+    const { rows, total, callerRole } = await this.teams.members(teamId, caller.user.id, query.search?.trim() || undefined, request);
+    if (callerRole === undefined) await this.ensureManages(caller, teamId, MEMBERS_FORBIDDEN);
+    else if (!isAdmin(caller) && callerRole !== 'MANAGER') {
+      if (callerRole === null) throw notFound('Team', teamId);
+      throw forbidden(MEMBERS_FORBIDDEN);
+    }
     return pageOf(rows.map(toTeamMemberDto), total, request);
   }
 
