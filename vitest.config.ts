@@ -49,6 +49,7 @@ export const SYSTEM = [
   'test/modules/attendance/release-processes.test.ts',
   'test/modules/auth/ldap.test.ts',
   'test/modules/auth/ldap-groups.test.ts',
+  'test/modules/auth/ldap-teams.test.ts',
   'test/modules/avatars/decode-memory.test.ts',
   'test/modules/reservations/concurrency.test.ts',
 ];

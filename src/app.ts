@@ -55,6 +55,12 @@ import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { mailReporter } from './modules/reports/reports.notify.js';
 import { notifyNobody, ReportsService } from './modules/reports/reports.service.js';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
+import { OnBehalf } from './modules/reservations/reservations.on-behalf.js';
+import { onBehalfRoutes } from './modules/reservations/reservations.on-behalf.routes.js';
+import { teamsRoutes } from './modules/teams/teams.routes.js';
+import { TeamsService } from './modules/teams/teams.service.js';
+import { delegatesRoutes } from './modules/delegates/delegates.routes.js';
+import { DelegatesService } from './modules/delegates/delegates.service.js';
 import { ReservationsService } from './modules/reservations/reservations.service.js';
 import { seriesRoutes } from './modules/series/series.routes.js';
 import { SeriesService } from './modules/series/series.service.js';
@@ -244,6 +250,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
             issuer: config.OIDC_ISSUER,
             displayName: config.OIDC_DISPLAY_NAME,
             roleClaim: config.OIDC_ROLE_CLAIM,
+            groupsClaim: config.OIDC_GROUPS_CLAIM,
             adminValues: (config.OIDC_ADMIN_VALUES ?? '')
               .split(',')
               .map((value) => value.trim())
@@ -292,7 +299,10 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     horizonMs: config.RESERVATION_HORIZON,
     onePerUser: config.RESERVATION_ONE_PER_USER,
   };
-  const reservations = new ReservationsService(db, clock, reservationRules, reads);
+  const onBehalf = new OnBehalf(db, clock, { mails: mailConfigured, publicUrl: config.PUBLIC_URL }, app.log);
+  const reservations = new ReservationsService(db, clock, reservationRules, reads, onBehalf);
+  const teams = new TeamsService(db, clock);
+  const delegates = new DelegatesService(db, clock);
   const series = new SeriesService(db, clock, reservationRules, config.SERIES_PER_USER);
   const reports = new ReportsService(db, clock, mailConfigured ? mailReporter(config.PUBLIC_URL) : notifyNobody);
   const calendar = new CalendarService(db, reads, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
@@ -340,6 +350,9 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(inventoryRoutes, { inventory });
   await app.register(departmentImagesRoutes, { images: departmentImages, maxUploadBytes: config.IMAGE_MAX_BYTES });
   await app.register(reservationsRoutes, { reservations });
+  await app.register(onBehalfRoutes, { onBehalf });
+  await app.register(teamsRoutes, { teams });
+  await app.register(delegatesRoutes, { delegates });
   await app.register(seriesRoutes, { series });
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });

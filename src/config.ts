@@ -281,6 +281,11 @@ const specs = {
     doc: 'Comma-separated values of OIDC_ROLE_CLAIM that make a person ADMIN; everyone else signs in as USER. Required with OIDC_ROLE_CLAIM.',
     parse: text({ max: 4000 }),
   },
+  OIDC_GROUPS_CLAIM: {
+    doc: "ID token (or userinfo) claim holding the groups, a string or a list; its values are matched to the teams' oidcGroup at each single sign-on (docs/policies.md#teams). Add the scope that puts it into the ID token if the provider needs one.",
+    default: 'groups',
+    parse: text({ max: 200 }),
+  },
   OIDC_AUTO_CREATE: {
     doc: 'Create a local USER at the first single sign-on of someone with no account here (names from given_name/family_name, e-mail from a verified email claim).',
     default: 'false',

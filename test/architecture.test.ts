@@ -123,6 +123,11 @@ const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
   'modules/department-images -> modules/inventory': "a department's picture answers the department DTO",
   'modules/search -> modules/inventory': 'room and department search answers inventory DTOs',
   'modules/search -> modules/reports': 'report search answers report DTOs',
+  'modules/reservations -> modules/teams':
+    'a manager of a team books for its members (docs/policies.md#booking-for-someone-else), read through teams.access.ts',
+  'modules/reservations -> modules/delegates': 'a delegate books for the person who named them, read through delegates.access.ts',
+  'modules/auth -> modules/teams': "directory sign-in keeps the person's LDAP team memberships in step (teams.access.ts)",
+  'modules/oidc -> modules/teams': "single sign-on keeps the person's OIDC team memberships in step (teams.access.ts)",
 };
 
 /** The server's folders below the feature modules: they never import one. */

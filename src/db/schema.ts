@@ -323,6 +323,12 @@ export const reservations = pgTable(
      * the attendance is not planned again): src/db/functions/.
      */
     releasedAt: timestamptz('released_at'),
+    /**
+     * Who made it when that was not its owner: an admin, a manager of the owner's team or the owner's
+     * delegate (docs/policies.md#booking-for-someone-else, migration 0025); null when the owner booked
+     * it themselves or the booker's account is gone.
+     */
+    bookedBy: uuid('booked_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     check('reservations_time_order', sql`${t.startTime} < ${t.endTime}`),
@@ -336,6 +342,9 @@ export const reservations = pgTable(
      * B-tree descent (docs/query-plans.md#room-search-post-apisearchrooms).
      */
     index('reservations_desk_start_idx').on(t.deskId, t.startTime, t.endTime),
+    index('reservations_booked_by_idx')
+      .on(t.bookedBy)
+      .where(sql`${t.bookedBy} IS NOT NULL`),
   ],
 );
 
@@ -731,4 +740,26 @@ export const closureDays = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.closureId, t.day] }), index('closure_days_day_idx').on(t.day, t.closureId)],
+);
+
+/**
+ * The people a person lets book, change and cancel reservations for them (docs/policies.md#booking-for-someone-else,
+ * migration 0025): `user_id` granted it to `delegate_id`. Removing either removes the grant.
+ */
+export const delegates = pgTable(
+  'delegates',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    delegateId: uuid('delegate_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.delegateId] }),
+    index('delegates_delegate_idx').on(t.delegateId, t.userId),
+    check('delegates_not_self_check', sql`${t.userId} <> ${t.delegateId}`),
+  ],
 );

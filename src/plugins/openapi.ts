@@ -46,6 +46,8 @@ export default fp(
           { name: 'Equipment' },
           { name: 'Reservation' },
           { name: 'Reservation Series' },
+          { name: 'Closures', description: 'Closed days and holidays of offices, buildings or everywhere (docs/policies.md#closures-and-holidays).' },
+          { name: 'Team', description: 'Teams and their members, from admins, the directory and single sign-on (docs/policies.md#teams).' },
           { name: 'Report' },
           { name: 'Search' },
           { name: 'Stats' },

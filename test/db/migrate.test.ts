@@ -54,6 +54,16 @@ describe('migrate() on a fresh database', () => {
     expect(migrationCount).toBeGreaterThan(0);
   });
 
+  it('gives every migration its own time and its own number: the time is what marks it applied', () => {
+    // migrate() knows an applied migration by its journal time (created_at); two with one time
+    // would make the second look applied, then edited (docs/architecture.md#migrations).
+    const whens = journal.entries.map((entry) => entry.when);
+    expect(new Set(whens).size).toBe(whens.length);
+    const numbers = journal.entries.map((entry) => entry.tag.slice(0, 4));
+    expect(new Set(numbers).size).toBe(numbers.length);
+    for (const entry of journal.entries) expect(entry.tag.slice(0, 4)).toBe(String(entry.idx).padStart(4, '0'));
+  });
+
   it('applies every migration of the journal to a fresh database and creates the tables', async () => {
     const { db } = database.handle;
     expect(await publicTables(db)).toEqual([]);

@@ -277,7 +277,7 @@ describe('fuzzing every documented operation', () => {
   let adminId: string;
   let user: UserBody;
   let victim: UserBody;
-  let ids: { department: string; room: string; desk: string; equipment: string; reservation: string; report: string };
+  let ids: { department: string; room: string; desk: string; equipment: string; reservation: string; report: string; team: string; user: string };
   let port: number;
   const userPassword = 'fuzz-user-password-1';
   let emailCounter = 0;
@@ -310,7 +310,17 @@ describe('fuzzing every documented operation', () => {
     const item = await insertEquipment(db, desk.id);
     const reservation = await insertReservation(db, { userId: user.id, deskId: desk.id, startTime: day(2, 9), endTime: day(2, 10) });
     const report = await insertReport(db, { reportedBy: user.id, departmentId: department.id, roomId: room.id, deskId: desk.id, equipmentId: item.id });
-    ids = { department: department.id, room: room.id, desk: desk.id, equipment: item.id, reservation: reservation.id, report: report.id };
+    const team = (await t.request({ method: 'POST', url: '/api/teams', token: tokens.ADMIN, payload: { name: 'Fuzzed team' } })).json<{ id: string }>();
+    ids = {
+      department: department.id,
+      room: room.id,
+      desk: desk.id,
+      equipment: item.id,
+      reservation: reservation.id,
+      report: report.id,
+      team: team.id,
+      user: victim.id,
+    };
     const answer = await t.request({ method: 'GET', url: '/api/openapi.json' });
     expect(answer.statusCode).toBe(200);
     document = answer.json<OpenApiDocument>();

@@ -47,6 +47,16 @@ describe('SQL statements per authenticated read', () => {
     ids.reservationId = await post('/api/reservation', { deskId: ids.deskId, startTime: `${DAY}T09:00:00Z`, endTime: `${DAY}T10:00:00Z` }, tokens.USER);
     ids.reportId = await post('/api/report', { title: 'Broken', description: 'The lamp', roomId: ids.roomId, reportedBy: user.id }, tokens.USER);
     ids.id = user.id;
+    // A team the USER is in, so its reads answer 200 to both roles (docs/policies.md#teams).
+    ids.teamId = await post('/api/teams', { name: 'Counted team' });
+    ids.userId = user.id;
+    const added = await t.request({
+      method: 'POST',
+      url: `/api/teams/${ids.teamId}/members`,
+      token: tokens.ADMIN,
+      payload: { userIds: [user.id], role: 'MANAGER' },
+    });
+    expect(added.statusCode, added.body).toBe(204);
 
     document = (await t.request({ method: 'GET', url: '/api/openapi.json' })).json<{ paths: Record<string, Record<string, Operation>> }>();
     operations = Object.entries(document.paths).flatMap(([path, methods]) =>

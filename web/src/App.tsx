@@ -32,6 +32,7 @@ const DeskPage = page(() => import('./features/attendance/DeskPage.js'), 'DeskPa
 const ForgotPasswordPage = page(() => import('./features/password/ForgotPasswordPage.js'), 'ForgotPasswordPage');
 const ResetPasswordPage = page(() => import('./features/password/ResetPasswordPage.js'), 'ResetPasswordPage');
 const ClosuresPage = page(() => import('./features/closures/ClosuresPage.js'), 'ClosuresPage');
+const TeamsPage = page(() => import('./features/teams/TeamsPage.js'), 'TeamsPage');
 const OidcReturnPage = page(() => import('./features/auth/OidcReturnPage.js'), 'OidcReturnPage');
 
 interface Route {
@@ -57,6 +58,7 @@ const ROUTES: Route[] = [
     render: (params) => <RoomPage key={params.roomId} departmentId={params.departmentId!} roomId={params.roomId!} />,
   },
   { path: '/admin/users', admin: true, render: () => <UsersPage /> },
+  { path: '/admin/teams', admin: true, render: () => <TeamsPage /> },
   { path: '/admin/reports', admin: true, render: () => <ReportsPage /> },
   { path: '/admin/stats', admin: true, render: () => <StatsPage /> },
   { path: '/admin/attendance', admin: true, render: () => <AttendancePage /> },

@@ -12,6 +12,7 @@ const USER_LINKS = [
 const ADMIN_LINKS = [
   { to: '/admin/departments', label: 'Offices' },
   { to: '/admin/users', label: 'Users' },
+  { to: '/admin/teams', label: 'Teams' },
   { to: '/admin/reports', label: 'Reports' },
   { to: '/admin/stats', label: 'Statistics' },
   { to: '/admin/attendance', label: 'Attendance' },

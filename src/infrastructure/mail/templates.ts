@@ -171,3 +171,42 @@ export function closureMail(data: ClosureMailData): Mail {
     data.reservations.length === 1 ? 'Reservation cancelled: the office is closed' : `${data.reservations.length} reservations cancelled: the office is closed`;
   return { to: data.to, subject, text, html };
 }
+
+export interface OnBehalfMailData {
+  to: string;
+  firstName: string;
+  /** The name of who did it: an admin, a manager of the person's team or their delegate. */
+  bookerName: string;
+  action: 'booked' | 'changed' | 'cancelled';
+  deskName: string;
+  roomName: string;
+  timeZone: string;
+  /** The reservation's start and end, as local times of the office (formatLocal). */
+  start: string;
+  end: string;
+  publicUrl: string;
+}
+
+/** The mail telling a person someone else booked, changed or cancelled their reservation (docs/policies.md#booking-for-someone-else). */
+export function onBehalfMail(data: OnBehalfMailData): Mail {
+  const reservations = `${trimSlash(data.publicUrl)}/reservations`;
+  const what = { booked: 'booked a desk for you', changed: 'changed your reservation', cancelled: 'cancelled your reservation' }[data.action];
+  const subject = {
+    booked: `Booked for you: desk ${data.deskName}`,
+    changed: `Changed for you: desk ${data.deskName}`,
+    cancelled: `Cancelled for you: desk ${data.deskName}`,
+  }[data.action];
+  const span = `${data.start} to ${data.end} (${data.timeZone})`;
+  const text =
+    `Hello ${data.firstName},\n\n` +
+    `${data.bookerName} ${what}: desk ${data.deskName} in ${data.roomName}, ${span}. ` +
+    `${data.action === 'cancelled' ? 'You need do nothing.' : 'The reservation is yours; it is in your list of reservations.'}\n\n` +
+    `Your reservations: ${reservations}\n`;
+  const html = layout([
+    `Hello ${escapeHtml(data.firstName)},`,
+    `${escapeHtml(data.bookerName)} ${escapeHtml(what)}: desk <b>${escapeHtml(data.deskName)}</b> in ${escapeHtml(data.roomName)}, ${escapeHtml(span)}. ` +
+      escapeHtml(data.action === 'cancelled' ? 'You need do nothing.' : 'The reservation is yours; it is in your list of reservations.'),
+    link(reservations, 'Your reservations'),
+  ]);
+  return { to: data.to, subject, text, html };
+}

@@ -7,7 +7,8 @@ import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import type { Caller } from '../../identity/caller.js';
 import { syncRole } from '../../identity/roles.js';
 import { issueTokens, openSession, type TokenPair } from '../../identity/sessions.js';
-import type { DirectoryAuthenticator } from './directory.js';
+import type { DirectoryAuthenticator, DirectoryProfile } from './directory.js';
+import { syncGroupMemberships, teamDirectoryGroups } from '../teams/teams.access.js';
 import { verifyPassword } from '../../identity/password-hashing.js';
 import type { LoginThrottle } from '../../identity/throttle.js';
 import type { TokenService } from './tokens.js';
@@ -60,13 +61,14 @@ export class AuthService {
       return undefined;
     }
     const address = user?.email ?? email;
-    const result = await this.directory!.verify(address, password);
+    // Every team's directory group, asked about in the same sign-in (docs/policies.md#teams).
+    const result = await this.directory!.verify(address, password, await teamDirectoryGroups(this.db));
     if (result.verdict === 'rejected') return undefined;
     // An entry speaks only for the addresses it lists: link by the address signed in with, never
     // by another value of the entry (its first `mail` may well be someone else's address).
     const listed = result.profile.mails.find((mail) => mail.toLowerCase() === address.toLowerCase());
     if (listed === undefined) return undefined;
-    if (user) return this.withDirectoryRole(user, result.profile.admin);
+    if (user) return this.withDirectoryGroups(user, result.profile);
     // First directory sign-in of someone unknown here: create the local USER (a racing twin finds it).
     const { profile } = result;
     const created = await users.insertIfAbsent(
@@ -75,13 +77,18 @@ export class AuthService {
     );
     // A racing twin may have created it; an existing local (non-directory) account is never taken over.
     const existing = created ?? (await users.findByEmail(listed));
-    return existing?.ldap ? this.withDirectoryRole(existing, result.profile.admin) : undefined;
+    return existing?.ldap ? this.withDirectoryGroups(existing, result.profile) : undefined;
   }
 
-  /** LDAP_ADMIN_GROUP: the role follows the group membership read at this sign-in (docs/behaviour.md#ldap-groups). */
-  private async withDirectoryRole(user: UserRow, admin: boolean | undefined): Promise<UserRow | undefined> {
-    if (admin === undefined || !user.enabled || !this.log) return user;
-    return syncRole(this.db, { userId: user.id, admin, source: 'ldap', now: this.clock.now() }, this.log);
+  /**
+   * LDAP_ADMIN_GROUP: the role follows the group membership read at this sign-in (docs/behaviour.md#ldap-groups);
+   * the LDAP memberships of teams follow their groups (docs/policies.md#teams).
+   */
+  private async withDirectoryGroups(user: UserRow, profile: DirectoryProfile): Promise<UserRow | undefined> {
+    if (!user.enabled) return user;
+    await syncGroupMemberships(this.db, user.id, 'LDAP', profile.teamGroups ?? [], this.clock.now());
+    if (profile.admin === undefined || !this.log) return user;
+    return syncRole(this.db, { userId: user.id, admin: profile.admin, source: 'ldap', now: this.clock.now() }, this.log);
   }
 
   /**

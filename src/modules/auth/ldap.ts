@@ -66,10 +66,10 @@ export class LdapDirectory implements DirectoryAuthenticator {
       : undefined;
   }
 
-  async verify(email: string, password: string): Promise<DirectoryResult> {
+  async verify(email: string, password: string, teamGroups: string[] = []): Promise<DirectoryResult> {
     // An empty password would be an anonymous ("unauthenticated") bind, which many servers accept.
     if (password.length === 0) return REJECTED;
-    return this.config.LDAP_USER_DN_TEMPLATE ? this.bindByTemplate(email, password) : this.searchThenBind(email, password);
+    return this.config.LDAP_USER_DN_TEMPLATE ? this.bindByTemplate(email, password, teamGroups) : this.searchThenBind(email, password, teamGroups);
   }
 
   private async connect(): Promise<Client> {
@@ -84,10 +84,11 @@ export class LdapDirectory implements DirectoryAuthenticator {
     return client;
   }
 
-  private async searchThenBind(email: string, password: string): Promise<DirectoryResult> {
+  private async searchThenBind(email: string, password: string, teamGroups: string[]): Promise<DirectoryResult> {
     const service = await this.attempt(() => this.connect());
     let entry: Entry | undefined;
     let admin: boolean | undefined;
+    let teams: string[] | undefined;
     try {
       entry = await this.attempt(async () => {
         if (this.config.LDAP_BIND_DN) await service.bind(this.config.LDAP_BIND_DN, this.config.LDAP_BIND_PASSWORD ?? '');
@@ -96,16 +97,19 @@ export class LdapDirectory implements DirectoryAuthenticator {
         // No entry, or an ambiguous filter: nobody signs in.
         return searchEntries.length === 1 ? searchEntries[0] : undefined;
       });
-      if (entry) admin = await this.inAdminGroup(service, entry.dn);
+      if (entry) {
+        admin = await this.inAdminGroup(service, entry.dn);
+        teams = await this.inTeamGroups(service, entry.dn, teamGroups);
+      }
     } finally {
       await service.unbind().catch(() => {});
     }
     if (!entry) return REJECTED;
     const accepted = await this.bindAsUser(entry.dn, password);
-    return accepted ? { verdict: 'accepted', profile: { ...profileOf(entry, email), admin } } : REJECTED;
+    return accepted ? { verdict: 'accepted', profile: { ...profileOf(entry, email), admin, teamGroups: teams } } : REJECTED;
   }
 
-  private async bindByTemplate(email: string, password: string): Promise<DirectoryResult> {
+  private async bindByTemplate(email: string, password: string, teamGroups: string[]): Promise<DirectoryResult> {
     const username = email.split('@')[0] ?? email;
     if (!username) return REJECTED;
     const dn = this.config.LDAP_USER_DN_TEMPLATE!.replaceAll('{email}', escapeDnValue(email)).replaceAll('{username}', escapeDnValue(username));
@@ -114,8 +118,12 @@ export class LdapDirectory implements DirectoryAuthenticator {
       if (!(await this.userBind(client, dn, password))) return REJECTED;
       const entry = await this.attempt(async () => (await client.search(dn, { scope: 'base', attributes: PROFILE_ATTRIBUTES })).searchEntries[0]);
       const admin = await this.inAdminGroup(client, entry?.dn ?? dn);
+      const teams = await this.inTeamGroups(client, entry?.dn ?? dn, teamGroups);
       // An entry we may not read lists no addresses, so it cannot be linked to an account.
-      return { verdict: 'accepted', profile: { ...(entry ? profileOf(entry, email) : { mails: [], firstName: username, lastName: '-' }), admin } };
+      return {
+        verdict: 'accepted',
+        profile: { ...(entry ? profileOf(entry, email) : { mails: [], firstName: username, lastName: '-' }), admin, teamGroups: teams },
+      };
     } finally {
       await client.unbind().catch(() => {});
     }
@@ -138,6 +146,36 @@ export class LdapDirectory implements DirectoryAuthenticator {
       }
       throw this.unavailable(error);
     }
+  }
+
+  /**
+   * The team groups (DNs of groupOfNames) `dn` is a `member` of (docs/policies.md#teams), read with
+   * the same bind as LDAP_ADMIN_GROUP, in one search per directory subtree rather than one per team:
+   * the base is the groups' nearest common ancestor, the filter asks for the member and the groups'
+   * own RDNs, and the entries found are matched to the DNs asked (ignoring case). A base that does
+   * not exist holds no groups (logged). Undefined when no group is asked about.
+   */
+  private async inTeamGroups(client: Client, dn: string, groups: string[]): Promise<string[] | undefined> {
+    if (groups.length === 0) return undefined;
+    const wanted = new Map(groups.map((group) => [normalizeDn(group), group]));
+    const found: string[] = [];
+    for (const { base, rdns } of groupSearches(groups)) {
+      const filter = `(&(member=${escapeFilterValue(dn)})(|${rdns.map(([attribute, value]) => `(${attribute}=${escapeFilterValue(value)})`).join('')}))`;
+      try {
+        const { searchEntries } = await client.search(base, { scope: 'sub', filter, attributes: ['dn'] });
+        for (const entry of searchEntries) {
+          const group = wanted.get(normalizeDn(entry.dn));
+          if (group !== undefined) found.push(group);
+        }
+      } catch (error) {
+        if (error instanceof NoSuchObjectError || error instanceof InvalidDNSyntaxError) {
+          this.log.warn({ base }, 'the directory has no entry where team groups are named; nobody is a member through them');
+          continue;
+        }
+        throw this.unavailable(error);
+      }
+    }
+    return found;
   }
 
   private async bindAsUser(dn: string, password: string): Promise<boolean> {
@@ -174,4 +212,76 @@ export class LdapDirectory implements DirectoryAuthenticator {
     this.log.warn({ err: error, code }, 'directory did not answer or refused the search account');
     return new AppError('SERVICE_UNAVAILABLE', 'The directory does not answer; try again later');
   }
+}
+
+/** The RDNs of a DN, split at unescaped commas, each as [attribute, value] with DN escapes undone. */
+export function parseDn(dn: string): [string, string][] {
+  const parts: string[] = [];
+  let current = '';
+  for (let i = 0; i < dn.length; i++) {
+    const char = dn[i]!;
+    if (char === '\\' && i + 1 < dn.length) {
+      current += char + dn[i + 1]!;
+      i++;
+    } else if (char === ',') {
+      parts.push(current);
+      current = '';
+    } else current += char;
+  }
+  parts.push(current);
+  return parts.map((part) => {
+    const at = part.indexOf('=');
+    const attribute = part.slice(0, at).trim();
+    const raw = part.slice(at + 1).trim();
+    const value = raw.replace(/\\([0-9a-fA-F]{2}|.)/g, (_, escaped: string) => (escaped.length === 2 ? String.fromCharCode(parseInt(escaped, 16)) : escaped));
+    return [attribute, value];
+  });
+}
+
+/** A DN in one spelling for comparison: RDNs parsed, attributes and values in lower case. */
+export const normalizeDn = (dn: string): string =>
+  parseDn(dn)
+    .map(([attribute, value]) => `${attribute.toLowerCase()}=${value.toLowerCase()}`)
+    .join(',');
+
+/**
+ * The searches that find which of `groups` hold a member: groups are put together by their root
+ * (the last RDN); each set is searched from its nearest common ancestor, asking for the groups' own
+ * first RDNs.
+ */
+export function groupSearches(groups: string[]): { base: string; rdns: [string, string][] }[] {
+  const byRoot = new Map<string, [string, string][][]>();
+  for (const group of groups) {
+    const rdns = parseDn(group);
+    if (rdns.length === 0 || rdns.some(([attribute]) => attribute === '')) continue;
+    const root = normalizeDn(group).split(',').at(-1)!;
+    byRoot.set(root, [...(byRoot.get(root) ?? []), rdns]);
+  }
+  return [...byRoot.values()].map((sets) => {
+    // The longest common suffix of RDNs (compared ignoring case), never the groups themselves.
+    const shortest = Math.min(...sets.map((rdns) => rdns.length - 1));
+    let common = 0;
+    while (
+      common < shortest &&
+      sets.every((rdns) => {
+        const [a, b] = [rdns[rdns.length - 1 - common]!, sets[0]![sets[0]!.length - 1 - common]!];
+        return a[0].toLowerCase() === b[0].toLowerCase() && a[1].toLowerCase() === b[1].toLowerCase();
+      })
+    ) {
+      common++;
+    }
+    const first = sets[0]!;
+    const base = first
+      .slice(first.length - common)
+      .map(([attribute, value]) => `${attribute}=${escapeDnValue(value)}`)
+      .join(',');
+    const seen = new Set<string>();
+    const rdns = sets
+      .map((rdns) => rdns[0]!)
+      .filter(([attribute, value]) => {
+        const key = `${attribute.toLowerCase()}=${value.toLowerCase()}`;
+        return seen.has(key) ? false : (seen.add(key), true);
+      });
+    return { base, rdns };
+  });
 }

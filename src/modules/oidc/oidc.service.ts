@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.js';
 import type { Caller } from '../../identity/caller.js';
 import { requireSelfOrAdmin } from '../../identity/policy.js';
 import { syncRole } from '../../identity/roles.js';
+import { syncGroupMemberships } from '../teams/teams.access.js';
 import { openSession, type SessionSettings, type TokenPair } from '../../identity/sessions.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, notFound } from '../../shared/errors.js';
@@ -14,12 +15,17 @@ import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { OidcClient, type OidcClaims } from './oidc.client.js';
 import { OidcRepository } from './oidc.repository.js';
 
+/** Most values of the groups claim read at a sign-in. */
+const GROUP_VALUES_READ = 1000;
+
 export interface OidcSettings extends SessionSettings {
   /** Encrypts the sign-in in progress into its cookie (flowKey). */
   flowKey: Uint8Array;
   issuer: string;
   displayName: string;
   roleClaim?: string;
+  /** OIDC_GROUPS_CLAIM: its values fill the teams whose oidcGroup they name (docs/policies.md#teams). */
+  groupsClaim?: string;
   adminValues: string[];
   autoCreate: boolean;
 }
@@ -123,6 +129,14 @@ export class OidcService {
       const values = [claims[this.settings.roleClaim]].flat().filter((value): value is string => typeof value === 'string');
       const admin = values.some((value) => this.settings.adminValues.includes(value));
       user = (await syncRole(this.db, { userId: user.id, admin, source: 'oidc', now: this.clock.now() }, this.log)) ?? user;
+    }
+    if (this.settings.groupsClaim !== undefined) {
+      // At most as many values as teams may exist are looked at: the rest can name no team anyway.
+      const groups = [claims[this.settings.groupsClaim]]
+        .flat()
+        .filter((value): value is string => typeof value === 'string')
+        .slice(0, GROUP_VALUES_READ);
+      await syncGroupMemberships(this.db, user.id, 'OIDC', groups, this.clock.now());
     }
     const code = randomBytes(32).toString('base64url');
     const binding = randomBytes(32).toString('base64url');

@@ -55,6 +55,8 @@ export interface ReservationValues {
   endTime: Date;
   type: ReservationType;
   userExclusive: boolean;
+  /** Who booked it for its owner (docs/policies.md#booking-for-someone-else); absent when the owner did. */
+  bookedBy?: string | null;
 }
 
 /** Every member of ReservationFilter (the shape of a prepared page names those set). */

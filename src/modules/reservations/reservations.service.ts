@@ -5,11 +5,11 @@ import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
-import { isSelfOrAdmin, requireSelfOrAdmin } from '../../identity/policy.js';
 import { RESERVATION_SORTABLE, ReservationsRepository, type ReservationView } from './reservations.repository.js';
 import { ReservationWriter, type NewReservation } from './reservations.writer.js';
 import { toReservationDto } from './reservations.mappers.js';
 import type { ReservationRules } from './reservations.rules.js';
+import { mayActFor, type OnBehalf } from './reservations.on-behalf.js';
 import type { CreateReservationBody, ReservationDto, ReservationListQuery, UpdateReservationBody } from './reservations.schemas.js';
 
 type Booking = NewReservation;
@@ -27,6 +27,8 @@ export class ReservationsService {
     private readonly rules: ReservationRules,
     /** The list only: every check guarding a write reads the primary `db`. */
     private readonly reads: ReadRouting,
+    /** Booking for someone else: the notices (docs/policies.md#booking-for-someone-else). */
+    private readonly onBehalf?: OnBehalf,
   ) {}
 
   private get reservations() {
@@ -39,7 +41,9 @@ export class ReservationsService {
 
   async list(caller: Caller, query: ReservationListQuery): Promise<PageOf<ReservationDto>> {
     const admin = isAdmin(caller);
-    requireSelfOrAdmin(caller, query.userId, 'You may list only your own reservations');
+    // Someone who may book for a person may list that person's reservations (docs/policies.md#booking-for-someone-else).
+    const forUser = query.userId ?? (admin ? undefined : caller.user.id);
+    if (forUser !== undefined && !(await mayActFor(this.db, caller, forUser))) throw forbidden('You may list only your own reservations');
     const from = query.from === undefined ? undefined : parseInstant('from', query.from);
     const to = query.to === undefined ? undefined : parseInstant('to', query.to);
     if (from && to && from >= to) throw invalid('to', 'must be after from');
@@ -47,7 +51,7 @@ export class ReservationsService {
     const { rows, total } = await this.reads.read(caller.user.lastWriteLsn, (db) =>
       new ReservationsRepository(db).page(
         {
-          userId: admin ? query.userId : caller.user.id,
+          userId: forUser,
           deskId: query.deskId,
           roomId: query.roomId,
           departmentId: query.departmentId,
@@ -68,7 +72,10 @@ export class ReservationsService {
   async create(caller: Caller, body: CreateReservationBody): Promise<ReservationDto> {
     const admin = isAdmin(caller);
     const userId = body.userId ?? caller.user.id;
-    requireSelfOrAdmin(caller, userId, 'You may book only for yourself');
+    // Admins, managers of the person's team and the person's delegates book for them (docs/policies.md#booking-for-someone-else).
+    if (!(await mayActFor(this.db, caller, userId))) {
+      throw forbidden('You may book only for yourself, the members of teams you manage and the people who named you their delegate');
+    }
     const type = body.type ?? 'shared';
     if (!admin && type !== 'shared') throw forbidden('Only admins make fixed reservations');
     const booking: Booking = {
@@ -77,8 +84,11 @@ export class ReservationsService {
       startTime: parseInstant('startTime', body.startTime),
       endTime: parseInstant('endTime', body.endTime),
       type,
+      ...(userId === caller.user.id ? {} : { bookedBy: caller.user.id }),
     };
+    // The rules bind as for the person: their figures count; only an admin booker is exempt, as ever.
     const { id, desk } = await this.writer.book(this.rules, { id: caller.user.id, admin }, booking);
+    await this.onBehalf?.notify(caller, booking, 'booked');
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
   }
 
@@ -96,6 +106,7 @@ export class ReservationsService {
     const startMoved = booking.startTime.getTime() !== existing.startTime.getTime();
     const desk = await this.writer.move(this.rules, { id: caller.user.id, admin: isAdmin(caller) }, id, booking, startMoved);
     if (!desk) throw notFound('Reservation', id);
+    await this.onBehalf?.notify(caller, booking, 'changed');
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
   }
 
@@ -103,12 +114,16 @@ export class ReservationsService {
     const existing = await this.visible(caller, id);
     this.ensureUserMayChange(caller, existing);
     if (!(await this.writer.cancel(id))) throw notFound('Reservation', id);
+    await this.onBehalf?.notify(caller, existing, 'cancelled');
   }
 
-  /** A USER sees only their own reservations: another's id answers 404, as an unknown one does. */
+  /**
+   * A USER sees their own reservations and those of the people they may book for; another's id
+   * answers 404, as an unknown one does.
+   */
   private async visible(caller: Caller, id: string): Promise<ReservationView> {
     const row = await this.reservations.findById(id);
-    if (!row || !isSelfOrAdmin(caller, row.userId)) throw notFound('Reservation', id);
+    if (!row || !(await mayActFor(this.db, caller, row.userId))) throw notFound('Reservation', id);
     return row;
   }
 

@@ -26,6 +26,8 @@ export interface NewReservation {
   startTime: Date;
   endTime: Date;
   type: ReservationType;
+  /** Who booked it for its owner (docs/policies.md#booking-for-someone-else); absent when the owner did. */
+  bookedBy?: string;
 }
 
 /** What a refused write was about: the conflict answer names the ranges in the way of this span. */
@@ -156,7 +158,7 @@ export class ReservationWriter {
     startMoved: boolean,
   ): Promise<BookableDesk | undefined> {
     const desk = await this.checkBooking(rules, caller.admin, booking, { startMoved, capped: false });
-    const { userId: _userId, ...values } = booking;
+    const { userId: _userId, bookedBy: _bookedBy, ...values } = booking;
     const moved = await this.retrying(
       () => ({ callerId: caller.id, ...booking, exceptId: id }),
       () => new ReservationsRepository(this.db).update(id, { ...values, userExclusive: this.onePerUser }, this.clock.now()),

@@ -68,5 +68,8 @@ export const STALE_AFTER = {
     '/api/attendance',
   ],
   users: ['/api/users', '/api/self', '/api/stats'],
+  /** Teams and their members (docs/policies.md#teams): who one may book for follows them. */
+  teams: ['/api/teams', '/api/self/teams', '/api/self/book-for'],
+  delegates: ['/api/self/delegates'],
   sessions: ['/api/users', '/api/sessions'],
 } as const satisfies Record<string, readonly string[]>;

@@ -6967,6 +6967,1629 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/self/book-for": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * People the caller may book for
+         * @description Enabled people other than the caller whom the caller may book, change and cancel for: everyone for an admin; the members of the teams the caller manages and the people who named the caller their delegate for anyone else. By name, at most 50; narrow with `search`. Book with POST /api/reservation and their id as userId.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Part of the first name, last name or e-mail, any case. */
+                    search?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            firstName: string;
+                            lastName: string;
+                            email: string;
+                        }[];
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/booked-by-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Reservations someone else booked for the caller
+         * @description The caller's reservations not yet ended that an admin, a team manager or a delegate booked for them, with who; soonest first, at most 500.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            reservationId: string;
+                            /** @description Who booked it for the caller. */
+                            bookedBy: {
+                                /** Format: uuid */
+                                id: string;
+                                firstName: string;
+                                lastName: string;
+                            };
+                        }[];
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List teams (admin)
+         * @description Admins only. Paged; default order name (ignoring case), id. `search` matches part of the name, any case.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page number (default 0). */
+                    page?: number;
+                    /** @description Page size (default 20; values above 1000 are clamped to it). */
+                    size?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    sort?: string[];
+                    /** @description The same members as one JSON object, e.g. `{"page":0,"size":20,"sort":["name,asc"]}`. Plain `page`/`size`/`sort` win over it. */
+                    pageable?: string;
+                    /** @description Same as `page`. */
+                    "pageable[page]"?: number;
+                    /** @description Same as `size`. */
+                    "pageable[size]"?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    "pageable[sort]"?: string[];
+                    /** @description Part of the name, any case. */
+                    search?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            totalElements: number;
+                            /** @description 0 for an empty result. */
+                            totalPages: number;
+                            /** @description The page size applied. */
+                            size: number;
+                            content: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                description: string;
+                                ldapGroup: string | null;
+                                oidcGroup: string | null;
+                                memberCount: number;
+                                managerCount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                modifiedAt: string;
+                            }[];
+                            /** @description 0-based page number. */
+                            number: number;
+                            /** @description The orders the caller asked for (empty when none). */
+                            sort: {
+                                /** @description ASC or DESC. */
+                                direction: string;
+                                /** @description Always NATIVE. */
+                                nullHandling: string;
+                                ascending: boolean;
+                                property: string;
+                                /** @description Always false. */
+                                ignoreCase: boolean;
+                            }[];
+                            first: boolean;
+                            last: boolean;
+                            numberOfElements: number;
+                            pageable: {
+                                offset: number;
+                                sort: {
+                                    /** @description ASC or DESC. */
+                                    direction: string;
+                                    /** @description Always NATIVE. */
+                                    nullHandling: string;
+                                    ascending: boolean;
+                                    property: string;
+                                    /** @description Always false. */
+                                    ignoreCase: boolean;
+                                }[];
+                                pageSize: number;
+                                pageNumber: number;
+                                paged: boolean;
+                                unpaged: boolean;
+                            };
+                            empty: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a team (admin)
+         * @description Admins only. ldapGroup (a DN) and oidcGroup (a value of the OIDC_GROUPS_CLAIM claim) fill the team at each directory or single sign-on sign-in; name, ldapGroup and oidcGroup are unique among teams (409 TEAM_NAME_TAKEN, TEAM_GROUP_TAKEN). At most 500 teams (409 TOO_MANY_TEAMS).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique, ignoring case (1–100 characters, not blank). */
+                        name: string;
+                        /** @description Free text (0–1000 characters). */
+                        description?: string;
+                        ldapGroup?: string | null;
+                        oidcGroup?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string;
+                            ldapGroup: string | null;
+                            oidcGroup: string | null;
+                            memberCount: number;
+                            managerCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            modifiedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a team
+         * @description Admins see any team; others only a team they are in (another answers 404).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    teamId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string;
+                            ldapGroup: string | null;
+                            oidcGroup: string | null;
+                            memberCount: number;
+                            managerCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            modifiedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change a team (admin)
+         * @description Admins only. Members left out keep their value; null clears a group. ldapGroup (a DN) and oidcGroup (a value of the OIDC_GROUPS_CLAIM claim) fill the team at each directory or single sign-on sign-in; name, ldapGroup and oidcGroup are unique among teams (409 TEAM_NAME_TAKEN, TEAM_GROUP_TAKEN).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    teamId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique, ignoring case (1–100 characters, not blank). */
+                        name?: string;
+                        /** @description Free text (0–1000 characters). */
+                        description?: string;
+                        ldapGroup?: string | null;
+                        oidcGroup?: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string;
+                            ldapGroup: string | null;
+                            oidcGroup: string | null;
+                            memberCount: number;
+                            managerCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            modifiedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Remove a team (admin)
+         * @description Admins only. Its memberships go with it.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    teamId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teams/{teamId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a team's members
+         * @description Admins and the team's managers (a plain member: 403; someone outside the team: 404). Paged; default order managers first, then lastName, firstName.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page number (default 0). */
+                    page?: number;
+                    /** @description Page size (default 20; values above 1000 are clamped to it). */
+                    size?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    sort?: string[];
+                    /** @description The same members as one JSON object, e.g. `{"page":0,"size":20,"sort":["name,asc"]}`. Plain `page`/`size`/`sort` win over it. */
+                    pageable?: string;
+                    /** @description Same as `page`. */
+                    "pageable[page]"?: number;
+                    /** @description Same as `size`. */
+                    "pageable[size]"?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    "pageable[sort]"?: string[];
+                    /** @description Part of the first name, last name or e-mail, any case. */
+                    search?: string;
+                };
+                header?: never;
+                path: {
+                    teamId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            totalElements: number;
+                            /** @description 0 for an empty result. */
+                            totalPages: number;
+                            /** @description The page size applied. */
+                            size: number;
+                            content: {
+                                /** Format: uuid */
+                                userId: string;
+                                firstName: string;
+                                lastName: string;
+                                email: string;
+                                /**
+                                 * @description MANAGER: a member who manages the team (docs/policies.md#teams).
+                                 * @enum {string}
+                                 */
+                                role: "MEMBER" | "MANAGER";
+                                /**
+                                 * @description ADMIN: added by an admin or a team manager. LDAP, OIDC: from the directory group or the single sign-on groups claim, kept in step at each sign-in.
+                                 * @enum {string}
+                                 */
+                                source: "ADMIN" | "LDAP" | "OIDC";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                createdAt: string;
+                            }[];
+                            /** @description 0-based page number. */
+                            number: number;
+                            /** @description The orders the caller asked for (empty when none). */
+                            sort: {
+                                /** @description ASC or DESC. */
+                                direction: string;
+                                /** @description Always NATIVE. */
+                                nullHandling: string;
+                                ascending: boolean;
+                                property: string;
+                                /** @description Always false. */
+                                ignoreCase: boolean;
+                            }[];
+                            first: boolean;
+                            last: boolean;
+                            numberOfElements: number;
+                            pageable: {
+                                offset: number;
+                                sort: {
+                                    /** @description ASC or DESC. */
+                                    direction: string;
+                                    /** @description Always NATIVE. */
+                                    nullHandling: string;
+                                    ascending: boolean;
+                                    property: string;
+                                    /** @description Always false. */
+                                    ignoreCase: boolean;
+                                }[];
+                                pageSize: number;
+                                pageNumber: number;
+                                paged: boolean;
+                                unpaged: boolean;
+                            };
+                            empty: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add people to a team
+         * @description Admins, with any role; the team's managers add plain members only (role MANAGER: 403). 1–100 people a request; an unknown user is 400 naming its position. Someone already in the team stays (an admin may give a role); the membership becomes ADMIN-made, which a sign-in never removes.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    teamId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description 1–100 people. */
+                        userIds: string[];
+                        /**
+                         * @description Default MEMBER; MANAGER is for admins only (403).
+                         * @enum {string}
+                         */
+                        role?: "MEMBER" | "MANAGER";
+                    };
+                };
+            };
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/teams/{teamId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a member's role (admin)
+         * @description Admins only. The membership becomes ADMIN-made (a sign-in no longer removes it).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    teamId: string;
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description MANAGER: a member who manages the team (docs/policies.md#teams).
+                         * @enum {string}
+                         */
+                        role: "MEMBER" | "MANAGER";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            userId: string;
+                            firstName: string;
+                            lastName: string;
+                            email: string;
+                            /**
+                             * @description MANAGER: a member who manages the team (docs/policies.md#teams).
+                             * @enum {string}
+                             */
+                            role: "MEMBER" | "MANAGER";
+                            /**
+                             * @description ADMIN: added by an admin or a team manager. LDAP, OIDC: from the directory group or the single sign-on groups claim, kept in step at each sign-in.
+                             * @enum {string}
+                             */
+                            source: "ADMIN" | "LDAP" | "OIDC";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Remove someone from a team
+         * @description Admins remove anyone; the team's managers remove plain members only (403 for a manager). A member from the directory or single sign-on joins again at their next sign-in while still in the group.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    teamId: string;
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's teams
+         * @description Every team the caller is in, with their role and how they came to be in it; ordered by name.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            description: string;
+                            /**
+                             * @description MANAGER: a member who manages the team (docs/policies.md#teams).
+                             * @enum {string}
+                             */
+                            role: "MEMBER" | "MANAGER";
+                            /**
+                             * @description ADMIN: added by an admin or a team manager. LDAP, OIDC: from the directory group or the single sign-on groups claim, kept in step at each sign-in.
+                             * @enum {string}
+                             */
+                            source: "ADMIN" | "LDAP" | "OIDC";
+                        }[];
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/delegates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's delegates
+         * @description The people the caller lets book, change and cancel reservations for them; ordered by name.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description The delegate: the person who may book for the caller.
+                             */
+                            userId: string;
+                            firstName: string;
+                            lastName: string;
+                            email: string;
+                            /**
+                             * Format: date-time
+                             * @description When the caller named them.
+                             */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Name a delegate
+         * @description Answers the delegates now. Naming someone twice changes nothing; yourself or an unknown user is 400; at most 20 (409 TOO_MANY_DELEGATES).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The person who may book for the caller (not the caller).
+                         */
+                        userId: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description The delegate: the person who may book for the caller.
+                             */
+                            userId: string;
+                            firstName: string;
+                            lastName: string;
+                            email: string;
+                            /**
+                             * Format: date-time
+                             * @description When the caller named them.
+                             */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/delegates/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a delegate
+         * @description They may no longer book for the caller; what they booked stays.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reservation/series": {
         parameters: {
             query?: never;
@@ -12618,7 +14241,7 @@ export interface paths {
             };
             responses: {
                 /** @description Default Response */
-                201: {
+                200: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -213,6 +213,10 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   RESERVATION_LIMIT_REACHED: (problem) =>
     sentence(`You already hold as many upcoming reservations as you may${problem.limit ? ` (${problem.limit.max})` : ''}; cancel one before booking more`),
   OUTBOX_NOT_DEAD: () => 'Only a mail that was given up can be sent again; this one is sent or still being tried.',
+  TEAM_NAME_TAKEN: () => 'Another team has this name (upper and lower case count as the same). Choose another.',
+  TEAM_GROUP_TAKEN: () => 'Another team already uses this directory group or single sign-on group; a group fills one team.',
+  TOO_MANY_TEAMS: () => 'There are as many teams as Deskbook keeps; remove one before adding another.',
+  TOO_MANY_DELEGATES: () => 'You already have as many delegates as one person may; remove one before adding another.',
   TOO_MANY_SERIES: () => 'You already have as many recurring bookings as one person may; cancel one before starting another.',
   CLOSED_DAY: (problem) =>
     problem.closure ? `The office is closed on ${formatDay(problem.closure.date)}: ${sentence(problem.closure.reason)}` : 'The office is closed on that day.',

@@ -165,3 +165,6 @@ export const deleteDesk = (path: { departmentId: string; roomId: string; deskId:
 
 export const deleteEquipment = (path: { departmentId: string; roomId: string; deskId: string; equipmentId: string }) =>
   call(api.DELETE('/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment/{equipmentId}', { params: { path } }));
+
+/** Assigns a FIXED desk to a person: a `fixed` reservation for them (docs/policies.md#booking-for-someone-else). */
+export const useAssignDesk = () => $api.useMutation('post', '/api/reservation', { meta: { invalidates: STALE_AFTER.reservations } });

@@ -18,6 +18,13 @@ export const useReservations = (query: ReservationQuery) =>
 export const useBookDesk = (options: { onMutate?: () => void } = {}) =>
   $api.useMutation('post', '/api/reservation', { meta: { invalidates: STALE_AFTER.reservations }, onMutate: options.onMutate });
 
+/** The people the caller may book for (docs/policies.md#booking-for-someone-else): empty for most. */
+export const useBookablePeople = (search: string) =>
+  $api.useQuery('get', '/api/self/book-for', { params: { query: search ? { search } : {} } }, { placeholderData: keepPreviousData });
+
+/** The caller's reservations someone else booked, and who. */
+export const useBookedByOthers = () => $api.useQuery('get', '/api/self/booked-by-others');
+
 /** Moves a reservation to another time. */
 export const useChangeReservation = (onDone: (updated: Reservation) => void) =>
   $api.useMutation('put', '/api/reservation/{id}', { meta: { invalidates: STALE_AFTER.reservations }, onSuccess: onDone });

@@ -6,6 +6,8 @@ import { formatRange, localDate, tomorrowWindow, windowToIso } from '../../lib/t
 import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
 import { useBookDesk } from '../reservations/queries.js';
+import { BookForField } from '../reservations/components/BookForField.js';
+import type { BookablePerson } from '../../api/types.js';
 import { FloorMapView } from './FloorMapView.js';
 import { useDeskEquipment, useRoomSearch } from './queries.js';
 import { DeskFeatures, equipmentSentence } from '../../components/DeskFeatures.js';
@@ -79,6 +81,8 @@ export function FindDeskPage() {
 
   const found = useRoomSearch(roomSearchBody(searched.filters, searched));
   const booking = useBookDesk({ onMutate: () => setNotice(undefined) });
+  // Whom the next booking is for: the caller unless they choose someone (docs/policies.md#booking-for-someone-else).
+  const [bookFor, setBookFor] = useState<BookablePerson>();
 
   // Text criteria match substrings on the server; the exact department is kept here.
   const rooms = roomsOfPages(found.data?.pages ?? []).filter((room) => {
@@ -106,10 +110,13 @@ export function FindDeskPage() {
   const book = (desk: FreeDesk, room: RoomWithFreeDesks) => {
     const range = formatRange(searched.start, searched.end);
     booking.mutate(
-      { body: { deskId: desk.id, startTime: searched.start, endTime: searched.end } },
+      { body: { deskId: desk.id, startTime: searched.start, endTime: searched.end, ...(bookFor ? { userId: bookFor.id } : {}) } },
       {
         onSuccess: () =>
-          setNotice({ kind: 'success', text: `Booked: ${deskPhrase(desk.name)} in ${room.name}, ${range}.${equipmentSentence(kit.get(desk.id))}` }),
+          setNotice({
+            kind: 'success',
+            text: `Booked${bookFor ? ` for ${bookFor.firstName} ${bookFor.lastName}` : ''}: ${deskPhrase(desk.name)} in ${room.name}, ${range}.${equipmentSentence(kit.get(desk.id))}`,
+          }),
         onError: async (error) => {
           const problem = problemOf(error);
           if (problem.code === 'RESERVATION_CONFLICT') {
@@ -220,8 +227,10 @@ export function FindDeskPage() {
             Map
           </button>
         </div>
+        <BookForField value={bookFor} onChange={setBookFor} />
         {view === 'map' && (
           <FloorMapView
+            bookFor={bookFor}
             departments={(departments.data ?? []).filter((department) => departmentMatches(department, searched.filters))}
             start={searched.start}
             end={searched.end}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Department } from '../../api/types.js';
+import type { BookablePerson, Department } from '../../api/types.js';
 import { Alert, Dialog, Loading, SelectField } from '../../components/ui.js';
 import { errorText, problemMessage, problemOf } from '../../lib/problems.js';
 import { formatRange } from '../../lib/time.js';
@@ -32,7 +32,18 @@ function deskLabel(desk: DeskAvailability): string {
  * plan with its desks coloured, patterned and marked by state for the window; a free desk opens the
  * booking dialog.
  */
-export function FloorMapView({ departments, start, end }: { departments: Department[]; start: string; end: string }) {
+export function FloorMapView({
+  departments,
+  start,
+  end,
+  bookFor,
+}: {
+  departments: Department[];
+  start: string;
+  end: string;
+  /** Whom the booking is for, when not the caller (docs/policies.md#booking-for-someone-else). */
+  bookFor?: BookablePerson;
+}) {
   const [chosen, setChosen] = useState<string>();
   // The office chosen, while it is among those the filters allow; else the first of them.
   const departmentId = departments.some((department) => department.id === chosen) ? chosen : departments[0]?.id;
@@ -69,6 +80,7 @@ export function FloorMapView({ departments, start, end }: { departments: Departm
           equipment={kit.get(booking.id)}
           start={start}
           end={end}
+          bookFor={bookFor}
           onClose={() => setBooking(undefined)}
           onDone={(result) => {
             setBooking(undefined);
@@ -238,6 +250,7 @@ function BookDeskDialog({
   equipment,
   start,
   end,
+  bookFor,
   onClose,
   onDone,
 }: {
@@ -245,6 +258,7 @@ function BookDeskDialog({
   equipment: Equipment[] | undefined;
   start: string;
   end: string;
+  bookFor?: BookablePerson;
   onClose: () => void;
   onDone: (notice: Notice) => void;
 }) {
@@ -253,8 +267,9 @@ function BookDeskDialog({
   const [error, setError] = useState<string>();
   const booking = useBookDesk();
   const when = formatRange(range.startTime, range.endTime);
+  const forWhom = bookFor ? ` for ${bookFor.firstName} ${bookFor.lastName}` : '';
   return (
-    <Dialog title={`Book ${deskPhrase(desk.name)}`} onClose={onClose}>
+    <Dialog title={`Book ${deskPhrase(desk.name)}${forWhom}`} onClose={onClose}>
       <p>
         <strong>{deskTitle(desk.name)}</strong> in {desk.roomName}, {when}.
         {desk.state === 'PARTLY_FREE' && ' It is booked for part of the time you chose; this is its longest free stretch.'}
@@ -271,10 +286,10 @@ function BookDeskDialog({
           disabled={booking.isPending}
           onClick={() =>
             booking.mutate(
-              { body: { deskId: desk.id, startTime: range.startTime, endTime: range.endTime } },
+              { body: { deskId: desk.id, startTime: range.startTime, endTime: range.endTime, ...(bookFor ? { userId: bookFor.id } : {}) } },
               {
                 onSuccess: () =>
-                  onDone({ kind: 'success', text: `Booked: ${deskPhrase(desk.name)} in ${desk.roomName}, ${when}.${equipmentSentence(equipment)}` }),
+                  onDone({ kind: 'success', text: `Booked${forWhom}: ${deskPhrase(desk.name)} in ${desk.roomName}, ${when}.${equipmentSentence(equipment)}` }),
                 onError: (failure) => setError(problemMessage(problemOf(failure), 'This desk')),
               },
             )

@@ -9,6 +9,8 @@ import { errorText } from '../../lib/problems.js';
 import { formatDateTime } from '../../lib/time.js';
 import { useAuth, useUser } from '../auth/AuthProvider.js';
 import { CalendarSection } from '../calendar/CalendarSection.js';
+import { DelegatesSection } from '../delegates/DelegatesSection.js';
+import { MyTeamsSection } from '../teams/MyTeamsSection.js';
 import { SignInMethodsSection } from '../oidc/SignInMethods.js';
 import { NAME_FIELDS, PersonNames } from '../users/person.js';
 import { PasswordChangeForm } from './components/PasswordChangeForm.js';
@@ -35,6 +37,8 @@ export function ProfilePage() {
           <PasswordChangeForm submitLabel="Change the password" success="Your password has been changed. Your other devices have been signed out." />
         </section>
       )}
+      <MyTeamsSection />
+      <DelegatesSection />
       <CalendarSection />
       <SessionsSection />
     </div>

@@ -9,6 +9,7 @@ import { DESK_RULES, DeskForm } from '../forms.js';
 import { DESK_TYPE_CHOICES } from '../../../lib/labels.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
 import { EquipmentList } from './Equipment.js';
+import { AssignDeskDialog } from './AssignDeskDialog.js';
 import { useCreateDesk, useSaveDesk } from '../queries.js';
 import '../styles.css';
 
@@ -51,6 +52,8 @@ export function NewDesk({ departmentId, roomId }: { departmentId: string; roomId
 export function DeskItem({ desk }: { desk: Desk }) {
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [assigning, setAssigning] = useState(false);
+  const [assigned, setAssigned] = useState<string>();
   const form = useSchemaForm(DeskForm, { name: desk.name, type: desk.type }, DESK_RULES);
   const saving = useSaveDesk(() => setEditing(false));
   const failure = errorText(saving.error, 'This desk');
@@ -80,6 +83,11 @@ export function DeskItem({ desk }: { desk: Desk }) {
               <button type="button" className="button-secondary button-small" onClick={() => setEditing(true)} aria-label={`Edit desk ${desk.name}`}>
                 Edit
               </button>
+              {desk.type === 'FIXED' && (
+                <button type="button" className="button-secondary button-small" onClick={() => setAssigning(true)} aria-label={`Assign desk ${desk.name}`}>
+                  Assign
+                </button>
+              )}
               <button type="button" className="button-danger button-small" onClick={() => setDeleting(true)} aria-label={`Delete desk ${desk.name}`}>
                 Delete
               </button>
@@ -88,7 +96,22 @@ export function DeskItem({ desk }: { desk: Desk }) {
         )}
       </div>
       {failure && <Alert kind="error">{failure}</Alert>}
+      {assigned && (
+        <Alert kind="success" onDismiss={() => setAssigned(undefined)}>
+          {assigned}
+        </Alert>
+      )}
       <EquipmentList desk={desk} />
+      {assigning && (
+        <AssignDeskDialog
+          desk={desk}
+          onClose={() => setAssigning(false)}
+          onAssigned={(text) => {
+            setAssigning(false);
+            setAssigned(text);
+          }}
+        />
+      )}
       {deleting && <DeleteInventoryDialog item={{ kind: 'desk', desk }} onDeleted={() => setDeleting(false)} onClose={() => setDeleting(false)} />}
     </li>
   );

@@ -1,0 +1,85 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.js';
+import { queueMails } from '../../infrastructure/mail/mail-kind.js';
+import { onBehalfMail } from '../../infrastructure/mail/templates.js';
+import type { Clock } from '../../shared/clock.js';
+import { formatLocal } from '../../shared/zone.js';
+import { isAdmin, type Caller } from '../../identity/caller.js';
+import { isManagerOf, managedMemberIdsQuery } from '../teams/teams.access.js';
+import { grantorIdsQuery, isDelegateOf } from '../delegates/delegates.access.js';
+import { OnBehalfRepository, type Person } from './reservations.on-behalf.repository.js';
+
+/** Most people the "Book for…" picker answers at once, and most reservations "booked by others" lists. */
+export const PEOPLE_LIMIT = 50;
+export const BOOKED_BY_OTHERS_LIMIT = 500;
+
+/**
+ * Who may book, change and cancel for a person (docs/policies.md#booking-for-someone-else): the
+ * person, an admin, a manager of a team the person is in, and a delegate the person named.
+ */
+export async function mayActFor(db: Database, caller: Caller, personId: string): Promise<boolean> {
+  if (caller.user.id === personId || isAdmin(caller)) return true;
+  return (await isManagerOf(db, caller.user.id, personId)) || (await isDelegateOf(db, caller.user.id, personId));
+}
+
+export interface NoticeSettings {
+  /** Whether mail can go out (SMTP_URL set): only then is a notice queued. */
+  mails: boolean;
+  publicUrl: string;
+}
+
+/** The people side of booking for someone else: the picker, the notices, and who booked what. */
+export class OnBehalf {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly settings: NoticeSettings,
+    private readonly log?: FastifyBaseLogger,
+  ) {}
+
+  /** The people the caller may book for (themselves left out), by name: every enabled user for an admin. */
+  async people(caller: Caller, search: string | undefined): Promise<Person[]> {
+    const repository = new OnBehalfRepository(this.db);
+    const term = search?.trim() || undefined;
+    if (isAdmin(caller)) return repository.people(caller.user.id, undefined, term, PEOPLE_LIMIT);
+    return repository.people(caller.user.id, [managedMemberIdsQuery(caller.user.id), grantorIdsQuery(caller.user.id)], term, PEOPLE_LIMIT);
+  }
+
+  /** The caller's reservations not yet ended that someone else booked, and who. */
+  async bookedByOthers(caller: Caller) {
+    return new OnBehalfRepository(this.db).bookedByOthers(caller.user.id, this.clock.now(), BOOKED_BY_OTHERS_LIMIT);
+  }
+
+  /**
+   * Tells the person by mail that `caller` booked, changed or cancelled their reservation (nothing
+   * when they did it themselves). Queued in the outbox right after the write has committed; the
+   * calendar invitation the write queued itself goes out as for any booking.
+   */
+  async notify(
+    caller: Caller,
+    reservation: { userId: string; deskId: string; startTime: Date; endTime: Date },
+    action: 'booked' | 'changed' | 'cancelled',
+  ): Promise<void> {
+    if (caller.user.id === reservation.userId || !this.settings.mails) return;
+    try {
+      const details = await new OnBehalfRepository(this.db).noticeDetails(reservation.userId, caller.user.id, reservation.deskId);
+      if (!details) return;
+      const mail = onBehalfMail({
+        to: details.email,
+        firstName: details.firstName,
+        bookerName: details.bookerName,
+        action,
+        deskName: details.deskName,
+        roomName: details.roomName,
+        timeZone: details.timeZone,
+        start: formatLocal(reservation.startTime, details.timeZone),
+        end: formatLocal(reservation.endTime, details.timeZone),
+        publicUrl: this.settings.publicUrl,
+      });
+      await queueMails(this.db, [mail]);
+    } catch (error) {
+      // The write stands; a notice that could not be queued is logged, not answered as a failure.
+      this.log?.error({ err: error, reservationOwner: reservation.userId }, 'could not queue the notice of a booking made for someone else');
+    }
+  }
+}

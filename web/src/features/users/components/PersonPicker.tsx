@@ -1,0 +1,38 @@
+import { useEffect, useState } from 'react';
+import { SelectField, TextField } from '../../../components/ui.js';
+import { fullName } from '../person.js';
+import { useUsers } from '../queries.js';
+import '../styles.css';
+
+/**
+ * Finds one person by name or e-mail (GET /api/users, which everyone may read) and hands their id
+ * to `onPick`: a search field, then a list of the first matches and a button that says `action`.
+ */
+export function PersonPicker({ label, action, busy, onPick }: { label: string; action: string; busy?: boolean; onPick: (userId: string) => void }) {
+  const [query, setQuery] = useState('');
+  const [search, setSearch] = useState('');
+  const [chosen, setChosen] = useState('');
+  const users = useUsers(0, search);
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(query.trim()), 300);
+    return () => clearTimeout(timer);
+  }, [query]);
+  const people = users.data?.content ?? [];
+  const picked = chosen && people.some((person) => person.id === chosen) ? chosen : (people[0]?.id ?? '');
+  return (
+    <div className="person-picker">
+      <TextField label={`${label}: search`} type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder="Name or e-mail" />
+      <SelectField label={label} value={picked} onChange={(event) => setChosen(event.target.value)} disabled={people.length === 0}>
+        {people.length === 0 && <option value="">No one matches</option>}
+        {people.map((person) => (
+          <option key={person.id} value={person.id}>
+            {fullName(person)} ({person.email})
+          </option>
+        ))}
+      </SelectField>
+      <button type="button" className="button-secondary" disabled={!picked || busy} onClick={() => picked && onPick(picked)}>
+        {action}
+      </button>
+    </div>
+  );
+}
