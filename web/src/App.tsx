@@ -10,6 +10,7 @@ import { DepartmentsPage } from './features/inventory/pages/DepartmentsPage.js';
 import { RoomPage } from './features/inventory/pages/RoomPage.js';
 import { AttendancePage } from './features/attendance/AttendancePage.js';
 import { DeskPage } from './features/attendance/DeskPage.js';
+import { OutboxPage } from './features/outbox/OutboxPage.js';
 import { ForgotPasswordPage } from './features/password/ForgotPasswordPage.js';
 import { ResetPasswordPage } from './features/password/ResetPasswordPage.js';
 import { ReportProblemPage } from './features/reports/ReportProblemPage.js';
@@ -50,6 +51,7 @@ const ROUTES: Route[] = [
   { path: '/admin/reports', admin: true, render: () => <ReportsPage /> },
   { path: '/admin/stats', admin: true, render: () => <StatsPage /> },
   { path: '/admin/attendance', admin: true, render: () => <AttendancePage /> },
+  { path: '/admin/outbox', admin: true, render: () => <OutboxPage /> },
   // What a desk's QR code opens (docs/behaviour.md#desk-qr-codes).
   { path: '/d/:deskId', render: (params) => <DeskPage key={params.deskId} deskId={params.deskId!} /> },
 ];

@@ -28,7 +28,8 @@ export const outboxRoutes: FastifyPluginAsyncTypebox<{ outbox: OutboxService }> 
       schema: {
         tags: ['Outbox'],
         summary: 'Count the messages of the outbox by status',
-        description: 'Admins only (403 otherwise). How many messages are pending, being sent, sent and dead now (what the web app\'s outbox page shows on its tabs).',
+        description:
+          "Admins only (403 otherwise). How many messages are pending, being sent, sent and dead now (what the web app's outbox page shows on its tabs).",
         response: { 200: OutboxCounts, ...problemResponses(403) },
       },
     },

@@ -58,7 +58,7 @@ describe('GET /api/admin/outbox and POST /api/admin/outbox/{id}/retry', () => {
     expectProblem(await t.request({ method: 'GET', url: '/api/admin/outbox/counts', token: userToken }), 403, 'FORBIDDEN');
   });
 
-  it('counts the messages of each status (the web page\'s tabs), zero for a status without any', async () => {
+  it("counts the messages of each status (the web page's tabs), zero for a status without any", async () => {
     const response = await t.request({ method: 'GET', url: '/api/admin/outbox/counts', token: await t.adminToken() });
     expect(response.statusCode).toBe(200);
     // Run before the retry below: two dead, one sent, one pending (the account mail of the user made above), none being sent.

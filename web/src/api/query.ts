@@ -60,4 +60,6 @@ export const STALE_AFTER = {
   reports: ['/api/report', '/api/search/reports', '/api/stats'],
   users: ['/api/users', '/api/self', '/api/stats'],
   sessions: ['/api/users', '/api/sessions'],
+  /** A retried message: the admins' outbox list and its counts. */
+  outbox: ['/api/admin/outbox'],
 } as const satisfies Record<string, readonly string[]>;
