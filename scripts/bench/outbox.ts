@@ -40,7 +40,7 @@ export interface OutboxSizes {
 
 export const OUTBOX_SIZES: Record<'full' | 'quick', OutboxSizes> = {
   full: { mails: 1000, people: 100, backlog: 10_000, backlogPeople: 1000, claims: 50 },
-  quick: { mails: 200, people: 20, backlog: 10_000, backlogPeople: 1000, claims: 10 },
+  quick: { mails: 100, people: 20, backlog: 10_000, backlogPeople: 1000, claims: 5 },
 };
 
 export interface ClaimCost {
@@ -169,7 +169,7 @@ export async function benchOutbox(url: string, sizes: OutboxSizes, progress: (li
     wire.counting = true;
     const started = performance.now();
     let sent = 0;
-    for (let more = true; more; ) {
+    for (let more = true; more;) {
       const pass = await sender.drain();
       sent += pass.sent;
       more = pass.more;
