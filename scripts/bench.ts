@@ -21,12 +21,15 @@ import { CONNECTIONS, measure, summarize, type Measurement, type Summary } from 
 import { measureAtRate } from './bench/paced.js';
 import { freePort, RssSampler, serverArguments, ServerProcess } from './bench/processes.js';
 import { benchFloorPlan, removeBenchFloorPlan } from './bench/floor-plan.js';
+import { benchOutbox, OUTBOX_SIZES, type OutboxBench } from './bench/outbox.js';
 import { documentSection, resultsMarkdown, type BenchReport, type DatabaseRun } from './bench/report.js';
 import { Bookings, nextWorkdayWindow, SCENARIOS, type BenchContext, type Scenario, type ScenarioId } from './bench/scenarios.js';
 import { countStatements } from './bench/statements.js';
 import { WireCounter } from './bench/wire-counter.js';
 import { PROFILES, SEED_ADMIN_EMAIL, SEED_PASSWORD, seed } from './seed/seed.js';
 
+/** The name of the outbox measurement in --only (it is no request scenario). */
+const OUTBOX_ID = 'outbox';
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/deskbook_large';
 const HOT_DESKS = 5;
 const DAY = 86_400_000;
@@ -50,7 +53,8 @@ the tables; a full run also writes them to docs/benchmarks.md. Takes about 10 mi
   --rounds <n>      rounds on each database; each runs every scenario once, in turn (default 3); medians
                     are reported.
   --only <list>     only these scenarios (R1 always runs: the ratios need it):
-                    ${SCENARIOS.map((scenario) => scenario.id).join(', ')}
+                    ${SCENARIOS.map((scenario) => scenario.id).join(', ')},
+                    ${OUTBOX_ID} (the outbox job, not a request: PostgreSQL server only)
   --database <db>   both (default), postgres (BENCH_DATABASE_URL only) or embedded (the embedded
                     PostgreSQL only; needs no server: R2 and R3 are left out)
   --embedded-profile <p>  what the bench seeds into the embedded PostgreSQL: large (default, as the
@@ -78,6 +82,8 @@ interface Options {
   rounds: number;
   fixedRateSeconds: number;
   scenarios: readonly Scenario[];
+  /** Whether the outbox measurement runs (scripts/bench/outbox.ts). */
+  outbox: boolean;
   quick: boolean;
   writeDocs: boolean;
   build: boolean;
@@ -127,7 +133,7 @@ function parseCommandLine(): Options {
       .split(',')
       .map((id) => id.trim())
       .filter(Boolean);
-    const unknown = wanted.filter((id) => !SCENARIOS.some((scenario) => scenario.id === id));
+    const unknown = wanted.filter((id) => id !== OUTBOX_ID && !SCENARIOS.some((scenario) => scenario.id === id));
     if (unknown.length > 0 || wanted.length === 0)
       fail(`--only: unknown scenario ${unknown.join(', ') || '(none given)'}; choose from ${SCENARIOS.map((s) => s.id).join(', ')}`);
     scenarios = SCENARIOS.filter((scenario) => scenario.id === 'r1' || wanted.includes(scenario.id));
@@ -143,6 +149,7 @@ function parseCommandLine(): Options {
     rounds: quick ? 1 : whole('rounds', values.rounds, 3, 1),
     fixedRateSeconds: seconds,
     scenarios,
+    outbox: values.only === undefined || values.only.split(',').some((id) => id.trim() === OUTBOX_ID),
     quick,
     writeDocs: values.write || (!quick && values.only === undefined && values.database === 'both'),
     build: !values['skip-build'] && !values.source,
@@ -460,6 +467,9 @@ async function runOnPostgres(shared: Shared, url: string, dataset: Dataset, db: 
     const memory = rss.finish();
     let overlaps: OverlapCounts | undefined;
     if (writes(options.scenarios)) overlaps = await countOverlaps(db.db, shared.benchRowsFrom);
+    // The outbox job in this process, with the servers idle (their outbox jobs send no bench kind).
+    let outbox: OutboxBench | undefined;
+    if (options.outbox) outbox = await benchOutbox(url, options.quick ? OUTBOX_SIZES.quick : OUTBOX_SIZES.full, progress);
     return {
       kind: 'postgres',
       label: `PostgreSQL (database ${new URL(url).pathname.slice(1)})`,
@@ -471,6 +481,7 @@ async function runOnPostgres(shared: Shared, url: string, dataset: Dataset, db: 
       statements,
       memory,
       overlaps,
+      outbox,
     };
   } finally {
     await stop();

@@ -1,5 +1,6 @@
 import type { DatasetCounts, OverlapCounts } from './database.js';
 import type { Summary } from './measure.js';
+import { outboxMarkdown, type OutboxBench } from './outbox.js';
 import { SCENARIOS, type ScenarioId } from './scenarios.js';
 import type { StatementCount } from './statements.js';
 
@@ -31,6 +32,8 @@ export interface DatabaseRun {
   /** Embedded: the highest sampled PSS of the PostgreSQL processes the server started. */
   databaseMemory?: { sampledPeak: number };
   overlaps?: OverlapCounts;
+  /** The outbox job: sending to an SMTP server, and the cost of a claim with a backlog (PostgreSQL server only). */
+  outbox?: OutboxBench;
 }
 
 export interface BenchReport {
@@ -216,6 +219,7 @@ export function runMarkdown(run: DatabaseRun, targets: boolean): string {
     );
   }
   if (facts.length > 0) parts.push(facts.join('\n'));
+  if (run.outbox) parts.push(outboxMarkdown(run.outbox));
 
   const checks = targets ? checkTargets(run) : [];
   if (checks.length > 0)

@@ -2,7 +2,7 @@
  * `npm run bench` in quick mode, from source (no build), for a few seconds per scenario, on a
  * fresh PostgreSQL database seeded with the small profile. Checks that the printed tables
  * hold every scenario with its statements per request (docs/benchmarks.md#statements-per-request)
- * and that the run leaves no rows of its own behind.
+ * and the outbox's figures (docs/benchmarks.md#the-outbox), and that the run leaves no rows of its own behind.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -78,6 +78,7 @@ describe('npm run bench (command line)', () => {
     const help = await runBench(['--help']);
     expect(help.code).toBe(0);
     for (const scenario of SCENARIOS) expect(help.stdout).toContain(scenario.id);
+    expect(help.stdout).toContain('outbox (the outbox job');
     const refused = await runBench(['--only', 'self,nonsense']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('unknown scenario nonsense');
@@ -112,6 +113,13 @@ describe('npm run bench --quick on PostgreSQL', () => {
       expect(tableRows(stdout).get('GET /api/self')![6]).not.toBe('0');
       expect(stdout).toMatch(/Request logging: GET \/api\/self answers [\d,]+ req\/s with REQUEST_LOG=true and [\d,]+ req\/s with REQUEST_LOG=false/);
       expect(stdout).toContain('Latency at a fixed rate below saturation');
+      // The outbox (docs/benchmarks.md#the-outbox): every quick mail reached the SMTP server; a claim's cost with 100, 1,000 and 10,000 rows pending.
+      expect(stdout).toMatch(
+        /Outbox \(docs\/benchmarks\.md#the-outbox\): 100 mails for 20 people sent to an SMTP server on this machine in [\d.]+ s: [\d,]+ mails\/s, [\d.]+ statements per mail \(100 received\)/,
+      );
+      for (const backlog of ['100', '1,000', '10,000']) expect(stdout).toMatch(new RegExp(`\\| ${backlog} \\| [\\d.]+ \\| \\d+ \\|`));
+      const [outboxLeft] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from outbox where kind = 'bench.mail'`);
+      expect(outboxLeft!.n).toBe(0);
 
       const [after] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from reservations`);
       expect(after!.n).toBe(before[0]!.n);

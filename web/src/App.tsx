@@ -32,6 +32,7 @@ const DeskPage = page(() => import('./features/attendance/DeskPage.js'), 'DeskPa
 const ForgotPasswordPage = page(() => import('./features/password/ForgotPasswordPage.js'), 'ForgotPasswordPage');
 const ResetPasswordPage = page(() => import('./features/password/ResetPasswordPage.js'), 'ResetPasswordPage');
 const ClosuresPage = page(() => import('./features/closures/ClosuresPage.js'), 'ClosuresPage');
+const OutboxPage = page(() => import('./features/outbox/OutboxPage.js'), 'OutboxPage');
 const TeamsPage = page(() => import('./features/teams/TeamsPage.js'), 'TeamsPage');
 const OidcReturnPage = page(() => import('./features/auth/OidcReturnPage.js'), 'OidcReturnPage');
 
@@ -63,6 +64,7 @@ const ROUTES: Route[] = [
   { path: '/admin/stats', admin: true, render: () => <StatsPage /> },
   { path: '/admin/attendance', admin: true, render: () => <AttendancePage /> },
   { path: '/admin/closures', admin: true, render: () => <ClosuresPage /> },
+  { path: '/admin/outbox', admin: true, render: () => <OutboxPage /> },
   // What a desk's QR code opens (docs/behaviour.md#desk-qr-codes).
   { path: '/d/:deskId', render: (params) => <DeskPage key={params.deskId} deskId={params.deskId!} /> },
 ];

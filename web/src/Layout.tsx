@@ -17,6 +17,7 @@ const ADMIN_LINKS = [
   { to: '/admin/stats', label: 'Statistics' },
   { to: '/admin/attendance', label: 'Attendance' },
   { to: '/admin/closures', label: 'Closures' },
+  { to: '/admin/outbox', label: 'Outbox' },
 ];
 
 const isCurrent = (to: string, pathname: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));

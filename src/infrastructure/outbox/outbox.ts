@@ -95,6 +95,15 @@ export interface OutboxSettings {
 const DEFAULT_MAX_ATTEMPTS = 10;
 /** Claims one drain makes at most (the next run continues). */
 const CLAIMS_PER_DRAIN = 1000;
+/**
+ * Groups one claim looks at (docs/architecture.md#the-outbox, "Claim"): the next this many groups
+ * with open rows after the last window, in group_key order, read from outbox_open_idx one key at a
+ * time. A claim's work is bounded by it, whatever the backlog; with no more groups than this, a
+ * claim sees them all.
+ */
+export const CLAIM_WINDOW = 50;
+/** Open rows of one group a claim reads to find its first due row (and, for a limited kind, its topics). */
+const GROUP_ROWS = 100;
 /** Rows of a discarded kind deleted per statement. */
 const DISCARD_BATCH = 1000;
 /** The stored error is a short sentence: never a payload, and bounded. */
@@ -135,6 +144,8 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 export class Outbox {
   private readonly kinds = new Map<string, OutboxKind>();
   private readonly discarded = new Map<string, string>();
+  /** Per kind, the last group key of the window the last claim looked at ('' : from the start). */
+  private readonly windows = new Map<string, string>();
   private readonly backoff: Backoff;
 
   constructor(
@@ -193,27 +204,87 @@ export class Outbox {
   async claim(kind: string): Promise<Claim | undefined> {
     const handler = this.kinds.get(kind);
     if (!handler) throw new Error(`no outbox kind ${kind}`);
+    // Windows in turn from where the last claim stopped, wrapping once, until one has a due group.
+    const start = this.windows.get(kind) ?? '';
+    let after = start;
+    let wrapped = false;
+    for (;;) {
+      const { claim, lastKey, passed } = await this.claimIn(kind, handler, after, start);
+      if (claim) {
+        this.windows.set(kind, lastKey ?? '');
+        return claim;
+      }
+      if (lastKey === null) {
+        // The last group was looked at: done, unless the groups before `start` are still to see.
+        if (wrapped || start === '') return undefined;
+        wrapped = true;
+        after = '';
+      } else {
+        // Back where this claim started: every group was looked at.
+        if (wrapped && passed) return undefined;
+        after = lastKey;
+      }
+    }
+  }
+
+  /**
+   * The claim of the best group among the CLAIM_WINDOW groups with open rows after `after`
+   * (group_key order), the window's last key (null: the window reached the last group) and
+   * whether that key is at or after `start` (compared by the database, in its collation).
+   */
+  private async claimIn(kind: string, handler: OutboxKind, after: string, start: string): Promise<{ claim?: Claim; lastKey: string | null; passed: boolean }> {
     const now = this.clock.now();
     const until = new Date(now.getTime() + this.settings.leaseMs);
     const token = randomUUID();
     const limit = handler.perGroup;
     const messagesLeft = limit
-      ? sql`${limit.limit} - coalesce(max(case when g.window_started_at > ${iso(new Date(now.getTime() - limit.windowMs))} then g.messages end), 0)`
+      ? sql`${limit.limit} - coalesce(case when g.window_started_at > ${iso(new Date(now.getTime() - limit.windowMs))} then g.messages end, 0)`
       : sql`null::int`;
+    // A group's first open rows (the index's order within a group), at most GROUP_ROWS of them.
+    const firstRows = (groupKey: SQL) =>
+      sql`(select r.id, r.topic, r.status, r.next_attempt_at, r.lease_until from outbox r
+           where r.kind = ${kind} and r.group_key = ${groupKey} and r.status in ('pending', 'sending') order by r.id limit ${GROUP_ROWS})`;
+    const open = sql`o.kind = ${kind} and o.status in ('pending', 'sending')`;
     return this.db.transaction(async (transaction) => {
       const tx = transaction as unknown as Database;
-      const candidates = await queryRows<{ group_key: string; first_topic: string; topics: number; left: number | null }>(
+      // The window: the next CLAIM_WINDOW group keys with open rows after `after`, one index probe
+      // each (a skip scan of outbox_open_idx), never all the rows; then, per group, its first due
+      // row, whether a live claim holds it, and its counts. One row at least: the window's last key.
+      const candidates = await queryRows<{
+        group_key: string | null;
+        first_id: string;
+        first_topic: string | null;
+        topics: number | null;
+        left: number | null;
+        last_key: string | null;
+        passed: boolean | null;
+      }>(
         tx,
-        sql`select o.group_key, (array_agg(${topicOf(sql`o`)} order by o.id))[1] as first_topic,
-              count(distinct ${topicOf(sql`o`)})::int as topics, ${messagesLeft} as left
-            from outbox o left join outbox_groups g on g.kind = o.kind and g.group_key = o.group_key
-            where o.kind = ${kind} and o.status in ('pending', 'sending') and ${claimable(sql`o`, now)} and ${groupFree(kind, sql`o.group_key`, now)}
-            group by o.group_key
-            ${limit ? sql`having ${messagesLeft} > 0` : sql``}
-            order by coalesce(max(g.last_sent_at), '-infinity'), min(o.id)
-            limit 10`,
+        sql`with recursive window_keys (group_key, n) as (
+              (select o.group_key, 1 from outbox o where ${open} and o.group_key > ${after} order by o.group_key limit 1)
+              union all
+              select (select o.group_key from outbox o where ${open} and o.group_key > w.group_key order by o.group_key limit 1), w.n + 1
+              from window_keys w where w.group_key is not null and w.n < ${CLAIM_WINDOW}
+            )
+            select c.*, l.last_key, l.last_key >= ${start} as passed
+            from (select (select w.group_key from window_keys w where w.n = ${CLAIM_WINDOW}) as last_key) l left join lateral (
+              select w.group_key, f.id as first_id, f.topic as first_topic, ${
+                limit
+                  ? sql`(select count(distinct ${topicOf(sql`t`)})::int from ${firstRows(sql`w.group_key`)} t where ${claimable(sql`t`, now)})`
+                  : sql`null::int`
+              } as topics, ${messagesLeft} as left
+              from window_keys w
+              cross join lateral (select d.id, d.topic from ${firstRows(sql`w.group_key`)} d where ${claimable(sql`d`, now)} order by d.id limit 1) f
+              left join outbox_groups g on g.kind = ${kind} and g.group_key = w.group_key
+              where w.group_key is not null and ${groupFree(kind, sql`w.group_key`, now)}
+                ${limit ? sql`and ${messagesLeft} > 0` : sql``}
+              order by coalesce(g.last_sent_at, '-infinity'), f.id
+              limit 10) c on true`,
       );
+      const lastKey = candidates[0]?.last_key ?? null;
+      const passed = candidates[0]?.passed === true;
       for (const candidate of candidates) {
+        if (candidate.group_key === null) continue;
         const [lock] = await queryRows<{ locked: boolean }>(
           tx,
           sql`select pg_try_advisory_xact_lock(hashtext(${`outbox ${kind}`}), hashtext(${candidate.group_key})) as locked`,
@@ -221,35 +292,44 @@ export class Outbox {
         if (!lock?.locked) continue;
         // More topics than messages left: the rest go out folded into this one claim.
         const fold = candidate.left !== null && Number(candidate.topics) > Number(candidate.left);
+        // One topic: a row without a topic is its own (taken by its id, no scan of the group).
+        const which = fold
+          ? sql``
+          : candidate.first_topic === null
+            ? sql`and o.id = ${Number(candidate.first_id)}`
+            : sql`and o.topic = ${candidate.first_topic}`;
         const rows = await queryRows<RawRow>(
           tx,
           sql`update outbox set status = 'sending', lease_until = ${iso(until)}, claim_token = ${token}::uuid, attempts = attempts + 1
               where id in (
                 select o.id from outbox o
-                where o.kind = ${kind} and o.group_key = ${candidate.group_key} and o.status in ('pending', 'sending') and ${claimable(sql`o`, now)}
-                  ${fold ? sql`` : sql`and ${topicOf(sql`o`)} = ${candidate.first_topic}`}
+                where ${open} and o.group_key = ${candidate.group_key} and ${claimable(sql`o`, now)} ${which}
                   and ${groupFree(kind, sql`${candidate.group_key}`, now)}
                 for update skip locked)
               returning id, group_key, topic, payload, attempts, created_at`,
         );
         if (rows.length > 0) {
           return {
-            kind,
-            token,
-            rows: rows
-              .map((row) => ({
-                id: Number(row.id),
-                groupKey: row.group_key,
-                topic: row.topic,
-                payload: row.payload,
-                attempts: Number(row.attempts),
-                createdAt: new Date(row.created_at),
-              }))
-              .sort((a, b) => a.id - b.id),
+            lastKey,
+            passed,
+            claim: {
+              kind,
+              token,
+              rows: rows
+                .map((row) => ({
+                  id: Number(row.id),
+                  groupKey: row.group_key,
+                  topic: row.topic,
+                  payload: row.payload,
+                  attempts: Number(row.attempts),
+                  createdAt: new Date(row.created_at),
+                }))
+                .sort((a, b) => a.id - b.id),
+            },
           };
         }
       }
-      return undefined;
+      return { lastKey, passed };
     });
   }
 

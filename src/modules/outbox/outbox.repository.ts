@@ -51,6 +51,17 @@ const date = (value: string | null) => (value === null ? null : new Date(value))
 export class OutboxRepository {
   constructor(private readonly db: Database) {}
 
+  /** How many messages each status holds (the admin page's tabs). One scan of the table: it holds what housekeeping has not purged yet. */
+  async counts(): Promise<Record<OutboxMessageRow['status'], number>> {
+    const rows = await queryRows<{ status: OutboxMessageRow['status']; n: number }>(
+      this.db,
+      sql`select status, count(*)::int as n from outbox group by status`,
+    );
+    const counts = { pending: 0, sending: 0, sent: 0, dead: 0 };
+    for (const row of rows) counts[row.status] = Number(row.n);
+    return counts;
+  }
+
   async page(status: OutboxMessageRow['status'] | undefined, request: PageRequest): Promise<{ rows: OutboxMessageRow[]; total: number }> {
     const where = status === undefined ? sql`true` : sql`o.status = ${status}::outbox_status`;
     const orders = [

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NoContent, problemResponses } from '../../shared/schemas.js';
-import { OutboxIdParams, OutboxListQuery, OutboxPage } from './outbox.schemas.js';
+import { OutboxCounts, OutboxIdParams, OutboxListQuery, OutboxPage } from './outbox.schemas.js';
 import type { OutboxService } from './outbox.service.js';
 
 export const outboxRoutes: FastifyPluginAsyncTypebox<{ outbox: OutboxService }> = async (app, { outbox }) => {
@@ -19,6 +19,21 @@ export const outboxRoutes: FastifyPluginAsyncTypebox<{ outbox: OutboxService }> 
       },
     },
     async (request) => outbox.list(request.query),
+  );
+
+  app.get(
+    '/api/admin/outbox/counts',
+    {
+      config: { role: 'ADMIN' },
+      schema: {
+        tags: ['Outbox'],
+        summary: 'Count the messages of the outbox by status',
+        description:
+          "Admins only (403 otherwise). How many messages are pending, being sent, sent and dead now (what the web app's outbox page shows on its tabs).",
+        response: { 200: OutboxCounts, ...problemResponses(403) },
+      },
+    },
+    async () => outbox.counts(),
   );
 
   app.post(

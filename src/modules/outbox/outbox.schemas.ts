@@ -27,6 +27,15 @@ export type OutboxMessageDto = Static<typeof OutboxMessage>;
 
 export const OutboxPage = Page(OutboxMessage, 'PageOfOutboxMessage');
 
+const countOf = (status: string) => Type.Integer({ minimum: 0, description: `Messages ${status} now.` });
+
+/** How many messages each status holds: what the admin page's tabs count. */
+export const OutboxCounts = Type.Object(
+  { pending: countOf('pending'), sending: countOf('sending'), sent: countOf('sent (kept MAIL_RETENTION)'), dead: countOf('dead (kept OUTBOX_DEAD_RETENTION)') },
+  { title: 'OutboxCounts' },
+);
+export type OutboxCountsDto = Static<typeof OutboxCounts>;
+
 export const OutboxListQuery = Type.Object({
   ...pageQueryProperties,
   status: Type.Optional(OutboxStatus),

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { toOutboxMessageDto } from './outbox.mappers.js';
 import { OUTBOX_SORTABLE, OutboxRepository } from './outbox.repository.js';
-import type { OutboxListQuery, OutboxMessageDto } from './outbox.schemas.js';
+import type { OutboxCountsDto, OutboxListQuery, OutboxMessageDto } from './outbox.schemas.js';
 
 /** What admins see of the outbox, and their retry of a dead message (docs/behaviour.md#mails). */
 export class OutboxService {
@@ -20,6 +20,10 @@ export class OutboxService {
     const request = parsePageRequest(query, OUTBOX_SORTABLE);
     const { rows, total } = await new OutboxRepository(this.db).page(query.status, request);
     return pageOf(rows.map(toOutboxMessageDto), total, request);
+  }
+
+  counts(): Promise<OutboxCountsDto> {
+    return new OutboxRepository(this.db).counts();
   }
 
   async retry(id: number): Promise<void> {

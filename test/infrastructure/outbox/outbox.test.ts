@@ -7,7 +7,7 @@ import { outbox } from '../../../src/db/schema.js';
 import { housekeep } from '../../../src/infrastructure/housekeeping/housekeeping.js';
 import { MAIL_KIND, mailKind, queueMails } from '../../../src/infrastructure/mail/mail-kind.js';
 import type { Mail, Mailer } from '../../../src/infrastructure/mail/mailer.js';
-import { DeliveryFailed, enqueue, Outbox } from '../../../src/infrastructure/outbox/outbox.js';
+import { CLAIM_WINDOW, DeliveryFailed, enqueue, Outbox } from '../../../src/infrastructure/outbox/outbox.js';
 import { createTestApp, TestClock, type TestApp } from '../../helpers/app.js';
 
 /**
@@ -162,6 +162,53 @@ describe('outbox', () => {
     ]);
     expect((await own.drain()).sent).toBe(4);
     expect(order).toEqual(['busy', 'quiet', 'busy', 'busy']);
+  });
+
+  it(`a claim looks at ${CLAIM_WINDOW} groups at a time, and every group gets its turn: a flood of one does not hold up 120 others`, async () => {
+    // docs/architecture.md#the-outbox, "Claim": the window moves on after each claim and wraps.
+    const order: string[] = [];
+    const own = new Outbox(db, clock, silent, { leaseMs: LEASE });
+    own.register({ kind: 'test.window', deliver: async (rows) => (order.push(rows[0]!.groupKey), 1) });
+    const singles = Array.from({ length: 120 }, (_, i) => `g${String(i).padStart(3, '0')}`);
+    // The flood is queued first and has the lowest key: the old query and a plain oldest-first would send it all first.
+    await enqueue(
+      db,
+      Array.from({ length: 200 }, () => ({ kind: 'test.window', groupKey: 'a-flood', payload: {} })),
+    );
+    await enqueue(
+      db,
+      singles.map((groupKey) => ({ kind: 'test.window', groupKey, payload: {} })),
+    );
+    expect((await own.drain()).sent).toBe(320);
+    const lastSingle = Math.max(...singles.map((key) => order.indexOf(key)));
+    expect(order.slice(0, lastSingle + 1).filter((key) => key === 'a-flood').length).toBeLessThanOrEqual(3);
+    expect(new Set(order)).toEqual(new Set(['a-flood', ...singles]));
+  });
+
+  it('a claim goes on past windows with nothing due, and wraps to the groups before the last window', async () => {
+    const sent: string[] = [];
+    const own = new Outbox(db, clock, silent, { leaseMs: LEASE });
+    own.register({ kind: 'test.wrap', deliver: async (rows) => (sent.push(rows[0]!.groupKey), 1) });
+    // 120 groups waiting for their next try (not due), then one due group after them all.
+    const waiting = Array.from({ length: 120 }, (_, i) => `w${String(i).padStart(3, '0')}`);
+    await enqueue(
+      db,
+      waiting.map((groupKey) => ({ kind: 'test.wrap', groupKey, payload: {} })),
+    );
+    await db
+      .update(outbox)
+      .set({ nextAttemptAt: new Date(clock.now().getTime() + 10 * MIN) })
+      .where(eq(outbox.kind, 'test.wrap'));
+    await enqueue(db, [{ kind: 'test.wrap', groupKey: 'z-due', payload: {} }]);
+    expect((await own.drain()).sent).toBe(1);
+    expect(sent).toEqual(['z-due']);
+    // Due now: a group before every window seen so far, and the waiting ones once their time has come.
+    await enqueue(db, [{ kind: 'test.wrap', groupKey: 'a-early', payload: {} }]);
+    expect((await own.drain()).sent).toBe(1);
+    expect(sent.at(-1)).toBe('a-early');
+    clock.advance(10 * MIN);
+    expect((await own.drain()).sent).toBe(120);
+    expect(new Set(sent)).toEqual(new Set(['z-due', 'a-early', ...waiting]));
   });
 
   it('without a channel, a discarded kind is emptied unsent', async () => {

@@ -55,6 +55,14 @@ describe('GET /api/admin/outbox and POST /api/admin/outbox/{id}/retry', () => {
     expectProblem(await t.request({ method: 'GET', url: '/api/admin/outbox?status=dead', token: userToken }), 403, 'FORBIDDEN');
     expectProblem(await t.request({ method: 'POST', url: `/api/admin/outbox/${deadId}/retry`, token: userToken }), 403, 'FORBIDDEN');
     expectProblem(await t.request({ method: 'GET', url: '/api/admin/outbox' }), 401, 'UNAUTHENTICATED');
+    expectProblem(await t.request({ method: 'GET', url: '/api/admin/outbox/counts', token: userToken }), 403, 'FORBIDDEN');
+  });
+
+  it("counts the messages of each status (the web page's tabs), zero for a status without any", async () => {
+    const response = await t.request({ method: 'GET', url: '/api/admin/outbox/counts', token: await t.adminToken() });
+    expect(response.statusCode).toBe(200);
+    // Run before the retry below: two dead, one sent, one pending (the account mail of the user made above), none being sent.
+    expect(response.json()).toEqual({ pending: 1, sending: 0, sent: 1, dead: 2 });
   });
 
   it('lists the dead messages in a page: kind, recipient, tries, error, times; never the content', async () => {
@@ -111,5 +119,7 @@ describe('GET /api/admin/outbox and POST /api/admin/outbox/{id}/retry', () => {
     expectProblem(await t.request({ method: 'POST', url: '/api/admin/outbox/0/retry', token: admin }), 400, 'VALIDATION_FAILED');
     const pending = await t.request({ method: 'GET', url: '/api/admin/outbox?status=pending', token: admin });
     expect(pending.json<{ content: { id: number }[] }>().content.map((message) => message.id)).toContain(deadId);
+    const counts = await t.request({ method: 'GET', url: '/api/admin/outbox/counts', token: admin });
+    expect(counts.json()).toEqual({ pending: 2, sending: 0, sent: 1, dead: 1 });
   });
 });

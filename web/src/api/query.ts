@@ -72,4 +72,6 @@ export const STALE_AFTER = {
   teams: ['/api/teams', '/api/self/teams', '/api/self/book-for'],
   delegates: ['/api/self/delegates'],
   sessions: ['/api/users', '/api/sessions'],
+  /** A retried message: the admins' outbox list and its counts. */
+  outbox: ['/api/admin/outbox'],
 } as const satisfies Record<string, readonly string[]>;

@@ -20,6 +20,7 @@ export type Attendance = PageItem<paths['/api/attendance']['get']['responses'][2
 export type DeskDay = Json<paths['/api/desks/{deskId}/day']['get']['responses'][200]>;
 export type DepartmentSettings = Json<paths['/api/departments/{departmentId}/settings']['get']['responses'][200]>;
 export type NoShowStats = Json<paths['/api/stats/no-shows']['get']['responses'][200]>;
+export type OutboxMessage = PageItem<paths['/api/admin/outbox']['get']['responses'][200]>;
 export type Report = PageItem<paths['/api/report']['get']['responses'][200]>;
 export type ReportWithStatus = PageItem<paths['/api/report-statuses']['get']['responses'][200]>;
 export type ReportStatus = ReportWithStatus['status'];

@@ -168,7 +168,7 @@ export function FormButtons({
 }
 
 /** A page of items as a table (each row: the item's cells, then its actions) and its pager. */
-export function ItemTable<T extends { id: string }>({
+export function ItemTable<T extends { id: string | number }>({
   columns,
   page,
   onPage,
