@@ -101,7 +101,7 @@ export function toAppError(error: unknown, databaseOpen = true): { appError: App
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, appError: AppError): FastifyReply {
-  const { errors, conflicts, reason, rule, rows, occurrences, dependents, retryAfter, subject, limit } = appError.extras;
+  const { errors, conflicts, reason, rule, rows, occurrences, dependents, retryAfter, subject, limit, used, window } = appError.extras;
   if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
   if (appError.status === 401) {
     const error = appError.code === 'UNAUTHENTICATED' || appError.code === 'INVALID_CREDENTIALS' ? '' : ', error="invalid_token"';
@@ -127,6 +127,8 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, appErr
       ...(dependents ? { dependents } : {}),
       ...(subject !== undefined ? { subject } : {}),
       ...(limit ? { limit } : {}),
+      ...(used !== undefined ? { used } : {}),
+      ...(window ? { window } : {}),
     });
 }
 

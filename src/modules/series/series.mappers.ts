@@ -47,7 +47,11 @@ export const toSeriesSummaryDto = (row: SeriesRow & { upcoming: number; nextStar
 export const describeConflicts = (conflicts: OccurrenceConflict[], total: number): string => {
   const shown = conflicts
     .slice(0, 5)
-    .map((conflict) => `${conflict.date} (${conflict.reason === 'DESK_RESERVED' ? 'desk reserved' : 'you already have a reservation then'})`);
+    .map(
+      (conflict) =>
+        `${conflict.date} (${conflict.reason === 'DESK_RESERVED' ? 'desk reserved' : conflict.reason === 'POLICY' ? (conflict.message ?? 'a booking policy refuses it') : 'you already have a reservation then'})`,
+    );
   const more = conflicts.length > shown.length ? ` and ${conflicts.length - shown.length} more` : '';
-  return `${conflicts.length} of ${total} occurrences collide with other reservations: ${shown.join(', ')}${more}`;
+  const why = conflicts.some((conflict) => conflict.reason === 'POLICY') ? 'cannot be booked' : 'collide with other reservations';
+  return `${conflicts.length} of ${total} occurrences ${why}: ${shown.join(', ')}${more}`;
 };

@@ -70,9 +70,14 @@ const Skipped = Type.Object({
   date: LocalDate('Local date in the time zone of the series.'),
   startTime: Timestamp(),
   endTime: Timestamp(),
-  reason: StringEnum(['DESK_RESERVED', 'USER_OVERLAP'] as const, {
-    description: 'DESK_RESERVED: the desk is taken then. USER_OVERLAP: the owner already has a reservation then.',
+  reason: StringEnum(['DESK_RESERVED', 'USER_OVERLAP', 'POLICY'] as const, {
+    description:
+      'DESK_RESERVED: the desk is taken then. USER_OVERLAP: the owner already has a reservation then. POLICY: a booking policy refuses it (rule, message; docs/policies.md).',
   }),
+  rule: Type.Optional(
+    Type.Object({ id: Uuid(), kind: Type.String(), name: Type.String() }, { description: 'POLICY: the rule (or, kind AREA_RESERVED, the area) that refuses it.' }),
+  ),
+  message: Type.Optional(Type.String({ description: 'POLICY: why, in a sentence.' })),
 });
 
 const seriesCore = {
@@ -125,6 +130,7 @@ export const SeriesPreview = Type.Object(
         startTime: Timestamp(),
         endTime: Timestamp(),
         conflict: Nullable(Skipped.properties.reason),
+        message: Type.Optional(Type.String({ description: 'POLICY: why a booking policy refuses it.' })),
       }),
       { description: 'Every occurrence of the rule; conflict says why one could not be booked now (null: free).' },
     ),

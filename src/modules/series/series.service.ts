@@ -50,15 +50,20 @@ export class SeriesService {
 
   async preview(caller: Caller, body: CreateSeriesBody): Promise<SeriesPreviewDto> {
     const plan = await this.plan(caller, body);
-    const conflicts = await this.collisions(new SeriesRepository(this.db), plan);
-    const byDate = new Map(conflicts.map((conflict) => [conflict.date, conflict.reason]));
+    const writer = new ReservationWriter(this.db, this.clock, this.rules.onePerUser);
+    const conflicts = await this.refusals(writer, this.db, new SeriesRepository(this.db), plan);
+    const byDate = new Map(conflicts.map((conflict) => [conflict.date, conflict]));
     return {
-      occurrences: plan.occurrences.map((occurrence) => ({
-        date: occurrence.date,
-        startTime: occurrence.startTime.toISOString(),
-        endTime: occurrence.endTime.toISOString(),
-        conflict: byDate.get(occurrence.date) ?? null,
-      })),
+      occurrences: plan.occurrences.map((occurrence) => {
+        const conflict = byDate.get(occurrence.date);
+        return {
+          date: occurrence.date,
+          startTime: occurrence.startTime.toISOString(),
+          endTime: occurrence.endTime.toISOString(),
+          conflict: conflict?.reason ?? null,
+          ...(conflict?.message ? { message: conflict.message } : {}),
+        };
+      }),
     };
   }
 
@@ -79,7 +84,7 @@ export class SeriesService {
     };
     return writer.transaction(span, async (tx) => {
       const series = new SeriesRepository(tx);
-      const conflicts = await this.collisions(series, plan);
+      const conflicts = await this.refusals(writer, tx, series, plan);
       if (conflicts.length > 0 && (body.skipConflicts !== true || conflicts.length === plan.occurrences.length)) {
         throw new AppError('SERIES_CONFLICT', describeConflicts(conflicts, plan.occurrences.length), { occurrences: conflicts });
       }
@@ -190,6 +195,22 @@ export class SeriesService {
     // The booking rules are the reservations module's (docs/architecture.md#the-one-writer-of-reservations).
     const desk = await new ReservationWriter(this.db, this.clock, this.rules.onePerUser).checkOccurrences(this.rules, admin, userId, body.deskId, occurrences);
     return { userId, deskId: body.deskId, type, timeZone, rule, firstStart, firstEnd, occurrences, desk };
+  }
+
+  /**
+   * The occurrences that cannot be booked, in date order: those that collide, then, of the rest,
+   * those the owner's booking policies refuse (docs/policies.md#series), asked of the writer in `db`
+   * (the series' transaction, whose locks then hold until it commits).
+   */
+  private async refusals(writer: ReservationWriter, db: Database, repository: SeriesRepository, plan: Plan): Promise<OccurrenceConflict[]> {
+    const collisions = await this.collisions(repository, plan);
+    const colliding = new Set(collisions.map((conflict) => conflict.date));
+    const refused = await writer.policyRefusals(
+      db,
+      { userId: plan.userId, deskId: plan.deskId, type: plan.type },
+      plan.occurrences.filter((occurrence) => !colliding.has(occurrence.date)),
+    );
+    return [...collisions, ...refused].sort((a, b) => a.startTime.localeCompare(b.startTime));
   }
 
   /** The occurrences that collide with the desk's reservations or (one per user) the owner's, in one read. */
