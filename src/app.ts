@@ -51,6 +51,8 @@ import { outboxRoutes } from './modules/outbox/outbox.routes.js';
 import { OutboxService } from './modules/outbox/outbox.service.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { ReportsService } from './modules/reports/reports.service.js';
+import { policiesRoutes } from './modules/policies/policies.routes.js';
+import { PoliciesService } from './modules/policies/policies.service.js';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
 import { ReservationsService } from './modules/reservations/reservations.service.js';
 import { seriesRoutes } from './modules/series/series.routes.js';
@@ -331,6 +333,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(departmentImagesRoutes, { images: departmentImages, maxUploadBytes: config.IMAGE_MAX_BYTES });
   await app.register(reservationsRoutes, { reservations });
   await app.register(seriesRoutes, { series });
+  await app.register(policiesRoutes, { policies: new PoliciesService(db, clock) });
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });

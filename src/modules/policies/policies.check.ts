@@ -81,30 +81,44 @@ async function capacityFigures(repository: PoliciesRepository, context: BookingC
 }
 
 /**
- * Checks one booking (a new one, or a move: `exceptId`) against the owner's policies, in `tx`,
- * the transaction that then writes it: the limits that need nothing booked first, then, when a
- * counted limit is in force, under advisory locks on the person (and on each capacity rule's days),
- * what the owner holds. Two writers for one person in two processes thus take turns, and the
- * second counts the first's row (docs/policies.md#races). Throws the refusal's problem.
+ * Judges one booking (a new one, or a move: `exceptId`) against the owner's policies: the limits
+ * that need nothing booked first, then, when a counted limit is in force, what the owner holds,
+ * read (with `lock`) under advisory locks on the person and on each capacity rule's days. Answers
+ * the rules in force and the refusal, or undefined when nothing binds (no rule, a fixed reservation,
+ * an unknown desk: the write that follows fails on its foreign key and says so).
  */
-export async function checkPolicies(tx: Database, booking: PolicyBooking, now: Date, exceptId?: string): Promise<void> {
-  if (booking.type === 'fixed') return;
-  const repository = new PoliciesRepository(tx);
+export async function judgeBooking(
+  db: Database,
+  booking: PolicyBooking,
+  now: Date,
+  options: { exceptId?: string; lock: boolean },
+): Promise<{ inForce: Rule[]; refusal?: Refusal } | undefined> {
+  if (booking.type === 'fixed') return undefined;
+  const repository = new PoliciesRepository(db);
   const context = await repository.context(booking.userId, booking.deskId);
-  // An unknown desk: the write that follows fails on its foreign key and says so (400 deskId).
-  if (!context || (context.rules.length === 0 && context.areas.length === 0)) return;
+  if (!context || (context.rules.length === 0 && context.areas.length === 0)) return undefined;
   const span = { startTime: booking.startTime, endTime: booking.endTime };
   const input = { rules: context.rules, areas: context.areas, place: context.place, person: context.person, span, now };
+  const inForce = rulesInForce(context.rules, context.place, context.person);
   const refusal = evaluate(input);
-  if (refusal) throw policyProblem(refusal);
-  const counted = rulesInForce(context.rules, context.place, context.person).filter((rule) => COUNTED.has(rule.limit.kind));
-  if (counted.length === 0) return;
-  await repository.lock(lockKeys(context, counted, [span]));
+  if (refusal) return { inForce, refusal };
+  const counted = inForce.filter((rule) => COUNTED.has(rule.limit.kind));
+  if (counted.length === 0) return { inForce };
+  if (options.lock) await repository.lock(lockKeys(context, counted, [span]));
   const range = heldRange(counted, [span], context.place.zone);
-  const held = await repository.held(booking.userId, range.from, range.to, now, exceptId);
-  const capacity = await capacityFigures(repository, context, counted, [span], exceptId);
-  const countedRefusal = evaluate(input, { held, capacity });
-  if (countedRefusal) throw policyProblem(countedRefusal);
+  const held = await repository.held(booking.userId, range.from, range.to, now, options.exceptId);
+  const capacity = await capacityFigures(repository, context, counted, [span], options.exceptId);
+  return { inForce, refusal: evaluate(input, { held, capacity }) };
+}
+
+/**
+ * Checks one booking in `tx`, the transaction that then writes it (judgeBooking, with the locks):
+ * two writers for one person in two processes take turns, and the second counts the first's row
+ * (docs/policies.md#races). Throws the refusal's problem.
+ */
+export async function checkPolicies(tx: Database, booking: PolicyBooking, now: Date, exceptId?: string): Promise<void> {
+  const judged = await judgeBooking(tx, booking, now, { exceptId, lock: true });
+  if (judged?.refusal) throw policyProblem(judged.refusal);
 }
 
 /**

@@ -269,6 +269,15 @@ export class PoliciesRepository {
     return new Map(rows.map((row) => [row.id, row.name]));
   }
 
+  /** The office's time zone of a department (UTC without settings), or undefined when there is no such department. */
+  async zoneOf(departmentId: string): Promise<string | undefined> {
+    const [row] = await queryRows<{ zone: string }>(
+      this.db,
+      sql`select coalesce(s.time_zone, 'UTC') as zone from departments d left join department_settings s on s.department_id = d.id where d.id = ${departmentId}`,
+    );
+    return row?.zone;
+  }
+
   /** The person's teams (for the allowance and the preview). */
   async person(userId: string): Promise<Person | undefined> {
     const [row] = await queryRows<{ role: 'USER' | 'ADMIN'; teams: { teamId: string; role: 'MEMBER' | 'MANAGER' }[] }>(

@@ -408,6 +408,26 @@ export function countedRefusal(rule: Rule, span: Span, place: Place, held: Held[
   }
 }
 
+/** For the allowance: a counted rule's figure and what of it `held` uses in `window` (MAX_CONCURRENT: not ended at `now`). */
+export function usedIn(rule: Rule, held: Held[], window: { from: Date; to: Date }, now: Date): { limit: number; used: number } {
+  const inScope = held.filter((h) => scopeMatches(rule.scope, h));
+  const limit = rule.limit;
+  switch (limit.kind) {
+    case 'MAX_BOOKINGS':
+      return { limit: limit.count, used: inScope.filter((h) => h.startTime >= window.from && h.startTime < window.to).length };
+    case 'MAX_HOURS': {
+      const hours = inScope
+        .filter((h) => h.startTime >= window.from && h.startTime < window.to)
+        .reduce((sum, h) => sum + (h.endTime.getTime() - h.startTime.getTime()) / 3_600_000, 0);
+      return { limit: limit.hours, used: Math.round(hours * 100) / 100 };
+    }
+    case 'MAX_CONCURRENT':
+      return { limit: limit.count, used: inScope.filter((h) => h.endTime > now).length };
+    default:
+      return { limit: 0, used: 0 };
+  }
+}
+
 /** Cancellation (docs/policies.md#cancellation-lead-time): refused when the reservation starts within the lead time. */
 export function cancelRefusal(rule: Rule | undefined, startTime: Date, now: Date): Refusal | undefined {
   if (!rule || rule.limit.kind !== 'CANCEL_LEAD') return undefined;
