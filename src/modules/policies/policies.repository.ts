@@ -146,7 +146,7 @@ export class PoliciesRepository {
       this.db,
       sql`select day.i::int as i,
                  (select count(distinct res.desk_id)::int from reservations res join desks d on d.id = res.desk_id join rooms r on r.id = d.room_id
-                   where res.start_time < day.t and res.end_time > day.f and res.desk_id <> ${deskId}
+                   where tstzrange(res.start_time, res.end_time, '[)') && tstzrange(day.f, day.t, '[)') and res.desk_id <> ${deskId}
                      ${exceptId === undefined ? sql`` : sql`and res.id <> ${exceptId}`} and ${where}) as taken,
                  (select count(*)::int from desks d join rooms r on r.id = d.room_id where ${where}) as desks
           from unnest(${toTextArray(days.map((d) => d.from.toISOString()))}::timestamptz[], ${toTextArray(days.map((d) => d.to.toISOString()))}::timestamptz[])
@@ -289,46 +289,47 @@ export class PoliciesRepository {
     return row && { id: userId, admin: row.role === 'ADMIN', teams: new Map(row.teams.map((t) => [t.teamId, t.role])) };
   }
 
-  /** Every rule (at most the cap, docs/policies.md#limits-of-the-model). */
-  async allRules(): Promise<Rule[]> {
-    return (await this.listRules()).map(ruleOf);
-  }
-
-  /** The exclusive areas reserved for teams the person is in none of, with the desks of set areas (for the map). */
-  async areasClosedTo(teamIds: string[]): Promise<(AreaRow & { teamNames: string[]; deskIds: string[] })[]> {
-    const rows = await queryRows<{
-      id: string;
-      name: string;
-      kind: 'DEPARTMENT' | 'ROOM' | 'DESKS';
-      department_id: string | null;
-      room_id: string | null;
-      weekdays: number[];
-      team_names: string[];
-      desk_ids: string[];
-    }>(
+  /**
+   * For the allowance, in one statement: the person's role and teams, every rule, and the
+   * exclusive areas reserved for teams they are in none of (with the desks of set areas, for the map).
+   */
+  async allowanceContext(userId: string): Promise<{ person: Person; rules: Rule[]; closedAreas: ClosedArea[] } | undefined> {
+    const [row] = await queryRows<{ role: 'USER' | 'ADMIN'; teams: { teamId: string; role: 'MEMBER' | 'MANAGER' }[]; rules: RuleRow[]; areas: ClosedArea[] }>(
       this.db,
-      sql`select a.id, a.name, a.kind, a.department_id, a.room_id, to_json(a.weekdays) as weekdays,
-                 to_json(array(select t.name from policy_area_teams pat join teams t on t.id = pat.team_id where pat.area_id = a.id order by t.name)) as team_names,
-                 to_json(array(select pad.desk_id from policy_area_desks pad where pad.area_id = a.id)) as desk_ids
-          from policy_areas a
-          where a.exclusive and not exists (select 1 from policy_area_teams pat where pat.area_id = a.id and pat.team_id = any(${toTextArray(teamIds)}::uuid[]))
-          order by lower(a.name)
-          limit 100`,
+      sql`select u.role,
+                 (select coalesce(json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role)), '[]'::json) from team_members tm where tm.user_id = u.id) as teams,
+                 (select coalesce(json_agg(json_build_object(
+                     'id', pr.id, 'name', pr.name, 'scope', pr.scope, 'departmentId', pr.department_id, 'roomId', pr.room_id,
+                     'areaId', pr.area_id, 'deskType', pr.desk_type, 'who', pr.who, 'teamId', pr.team_id, 'role', pr.role,
+                     'kind', pr.kind, 'params', pr.params, 'appliesToAdmins', pr.applies_to_admins)), '[]'::json) from policy_rules pr) as rules,
+                 (select coalesce(json_agg(json_build_object(
+                     'id', a.id, 'name', a.name, 'kind', a.kind, 'departmentId', a.department_id, 'roomId', a.room_id, 'weekdays', a.weekdays,
+                     'teamNames', (select coalesce(json_agg(t.name order by t.name), '[]'::json) from policy_area_teams pat join teams t on t.id = pat.team_id where pat.area_id = a.id),
+                     'deskIds', (select coalesce(json_agg(pad.desk_id), '[]'::json) from policy_area_desks pad where pad.area_id = a.id))
+                   order by lower(a.name)), '[]'::json)
+                    from policy_areas a
+                   where a.exclusive and not exists (select 1 from policy_area_teams pat join team_members tm on tm.team_id = pat.team_id
+                                                      where pat.area_id = a.id and tm.user_id = u.id)) as areas
+          from users u where u.id = ${userId}`,
     );
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      kind: row.kind,
-      departmentId: row.department_id,
-      roomId: row.room_id,
-      weekdays: row.weekdays,
-      exclusive: true,
-      createdAt: new Date(0),
-      modifiedAt: new Date(0),
-      teamNames: row.team_names,
-      deskIds: row.desk_ids,
-    }));
+    if (!row) return undefined;
+    return {
+      person: { id: userId, admin: row.role === 'ADMIN', teams: new Map(row.teams.map((t) => [t.teamId, t.role])) },
+      rules: row.rules.map((r) => ruleOf(r)),
+      closedAreas: row.areas,
+    };
   }
+}
+
+export interface ClosedArea {
+  id: string;
+  name: string;
+  kind: 'DEPARTMENT' | 'ROOM' | 'DESKS';
+  departmentId: string | null;
+  roomId: string | null;
+  weekdays: number[];
+  teamNames: string[];
+  deskIds: string[];
 }
 
 /** A text[] literal parameter (postgres.js sends it as one text value). */

@@ -254,9 +254,10 @@ export class PoliciesService {
     const monday = query.week === undefined ? mondayOf(Temporal.Instant.fromEpochMilliseconds(now.getTime()).toZonedDateTimeISO(zone).toPlainDate()) : parseWeek(query.week);
     const from = new Date(monday.toZonedDateTime({ timeZone: zone }).epochMilliseconds);
     const to = new Date(monday.add({ weeks: 1 }).toZonedDateTime({ timeZone: zone }).epochMilliseconds);
-    const person = await repository.person(caller.user.id);
-    if (!person) throw notFound('User', caller.user.id);
-    const binding = (await repository.allRules()).filter((rule) => binds(rule, person) && COUNTED.has(rule.limit.kind) && rule.limit.kind !== 'CAPACITY');
+    const context = await repository.allowanceContext(caller.user.id);
+    if (!context) throw notFound('User', caller.user.id);
+    const { person } = context;
+    const binding = context.rules.filter((rule) => binds(rule, person) && COUNTED.has(rule.limit.kind) && rule.limit.kind !== 'CAPACITY');
     // Within one scope and slot, the most specific who wins (docs/policies.md#precedence).
     const shown = binding.filter(
       (rule) =>
@@ -293,7 +294,6 @@ export class PoliciesService {
         });
       }
     }
-    const closed = await repository.areasClosedTo([...person.teams.keys()]);
     return {
       week: weekName(monday),
       from: from.toISOString(),
@@ -301,7 +301,7 @@ export class PoliciesService {
       limits,
       closedAreas: person.admin
         ? []
-        : closed.map((area) => ({
+        : context.closedAreas.map((area) => ({
             id: area.id,
             name: area.name,
             teams: area.teamNames,
