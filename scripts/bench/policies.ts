@@ -8,8 +8,9 @@ import { bearer, json, type Scenario } from './kit.js';
  * Booking with ten booking-policy rules in force (docs/policies.md, docs/benchmarks.md#booking-policies),
  * to compare with `book` (POST /api/reservation with none in force) in the same run. The rules bind
  * the members of one bench team (EVERYWHERE × TEAM): ten kinds, four of them counted (weekly
- * bookings and hours, concurrent bookings, a daily capacity), so every booking takes the advisory
- * locks and reads what its owner holds. They are generous: every booking passes. `book` books for
+ * bookings, daily bookings, monthly hours, concurrent bookings), so every booking takes the
+ * advisory lock on its owner and reads what they hold. No CAPACITY rule: a daily capacity cap
+ * serializes every booking of its scope and day (docs/benchmarks.md#booking-policies says by how much). They are generous: every booking passes. `book` books for
  * seeded users, in no team: for it the rules exist but none is in force.
  */
 
@@ -31,7 +32,7 @@ export const TEN_RULES = [
   { kind: 'MAX_BOOKINGS', params: { count: 1000, per: 'WEEK' } },
   { kind: 'MAX_HOURS', params: { hours: 10000, per: 'MONTH' } },
   { kind: 'MAX_CONCURRENT', params: { count: 100000 } },
-  { kind: 'CAPACITY', params: { percent: 100 } },
+  { kind: 'MAX_BOOKINGS', params: { count: 1000, per: 'DAY' } },
   { kind: 'CANCEL_LEAD', params: { minutes: 60 } },
 ] as const;
 
@@ -49,7 +50,9 @@ async function preparePolicies(db: Database, dataset: Dataset): Promise<void> {
     .returning({ id: users.id });
   const [team] = await db.insert(teams).values({ name: TEAM_NAME }).returning({ id: teams.id });
   await db.insert(teamMembers).values(people.map((person) => ({ teamId: team!.id, userId: person.id })));
-  await db.insert(policyRules).values(TEN_RULES.map((rule) => ({ scope: 'EVERYWHERE' as const, who: 'TEAM' as const, teamId: team!.id, kind: rule.kind, params: rule.params })));
+  await db
+    .insert(policyRules)
+    .values(TEN_RULES.map((rule) => ({ scope: 'EVERYWHERE' as const, who: 'TEAM' as const, teamId: team!.id, kind: rule.kind, params: rule.params })));
   const [{ n } = { n: 0 }] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from policy_rules where team_id = ${team!.id}`);
   if (n !== TEN_RULES.length) throw new Error(`expected ${TEN_RULES.length} bench rules, found ${n}`);
   state.userIds = people.map((person) => person.id);

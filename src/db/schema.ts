@@ -704,7 +704,10 @@ export const policyAreas = pgTable(
     departmentId: uuid('department_id').references(() => departments.id, { onDelete: 'cascade' }),
     roomId: uuid('room_id').references(() => rooms.id, { onDelete: 'cascade' }),
     /** ISO weekdays (1 = Monday) on which the area is its teams'; empty: every day. */
-    weekdays: smallint('weekdays').array().notNull().default(sql`'{}'`),
+    weekdays: smallint('weekdays')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     /** Whether people outside its teams are refused on those days. */
     exclusive: boolean('exclusive').notNull().default(true),
     createdAt: timestamptz('created_at').notNull().defaultNow(),

@@ -44,14 +44,18 @@ export const Problem = Type.Object(
       Type.Object(
         {
           name: Type.String({
-            description: 'RESERVATION_NOT_ALLOWED: END_IN_PAST, START_IN_PAST, TOO_LONG, TOO_SHORT or TOO_FAR_AHEAD. POLICY_*: the name an admin gave the rule (may be empty) or the area.',
+            description:
+              'RESERVATION_NOT_ALLOWED: END_IN_PAST, START_IN_PAST, TOO_LONG, TOO_SHORT or TOO_FAR_AHEAD. POLICY_*: the name an admin gave the rule (may be empty) or the area.',
           }),
           id: Type.Optional(Type.String({ format: 'uuid', description: 'POLICY_*: the policy rule (or, for AREA_RESERVED, the area).' })),
           kind: Type.Optional(Type.String({ description: "POLICY_*: the rule's limit kind (docs/policies.md#rules), or AREA_RESERVED." })),
           seconds: Type.Optional(Type.Integer({ minimum: 0, description: 'The limit of TOO_LONG, TOO_SHORT and TOO_FAR_AHEAD, in seconds.' })),
           date: Type.Optional(Type.String({ format: 'date', description: 'The local date of the occurrence of a series that breaks it.' })),
         },
-        { description: 'The booking rule broken (RESERVATION_NOT_ALLOWED), or the policy rule that refused the booking (POLICY_VIOLATION, POLICY_LIMIT_REACHED).' },
+        {
+          description:
+            'The booking rule broken (RESERVATION_NOT_ALLOWED), or the policy rule that refused the booking (POLICY_VIOLATION, POLICY_LIMIT_REACHED).',
+        },
       ),
     ),
     rows: Type.Optional(
@@ -74,10 +78,14 @@ export const Problem = Type.Object(
           startTime: Timestamp(),
           endTime: Timestamp(),
           reason: Type.String({
-            description: 'DESK_RESERVED (the desk is taken then), USER_OVERLAP (the owner already has a reservation then) or POLICY (a booking policy refuses it).',
+            description:
+              'DESK_RESERVED (the desk is taken then), USER_OVERLAP (the owner already has a reservation then) or POLICY (a booking policy refuses it).',
           }),
           rule: Type.Optional(
-            Type.Object({ id: Type.String({ format: 'uuid' }), kind: Type.String(), name: Type.String() }, { description: 'POLICY: the rule or area that refuses it.' }),
+            Type.Object(
+              { id: Type.String({ format: 'uuid' }), kind: Type.String(), name: Type.String() },
+              { description: 'POLICY: the rule or area that refuses it.' },
+            ),
           ),
           message: Type.Optional(Type.String({ description: 'POLICY: why, in a sentence.' })),
         }),

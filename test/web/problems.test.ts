@@ -251,15 +251,23 @@ describe('booking policy refusals (docs/errors.md, docs/policies.md)', () => {
     expect(read.rule).toEqual({ name: '', id: 'r1', kind: 'MAX_BOOKINGS' });
     expect(read.window).toEqual(body.window);
     expect(problemMessage(read)).toBe('You have booked 2 of your 2 bookings this week.');
-    expect(policyMessage(toProblem(409, { ...body, rule: { ...body.rule, name: 'Office days' } }))).toBe('You have booked 2 of your 2 bookings this week (Office days).');
+    expect(policyMessage(toProblem(409, { ...body, rule: { ...body.rule, name: 'Office days' } }))).toBe(
+      'You have booked 2 of your 2 bookings this week (Office days).',
+    );
   });
 
   it('words the other limits, and falls back on the server’s sentence (areas, windows)', () => {
     expect(policyMessage(toProblem(409, { ...body, limit: { name: 'CAPACITY', max: 6, current: 6, requested: 1 }, window: undefined }))).toBe(
       'This place is full that day: 6 of the 6 desks that may be booked are taken.',
     );
-    expect(policyMessage(toProblem(403, { code: 'POLICY_VIOLATION', detail: 'Sales floor is reserved for Sales on Tuesdays (2030-04-02)', rule: { id: 'a', kind: 'AREA_RESERVED', name: 'Sales floor' } }))).toBe(
-      'Sales floor is reserved for Sales on Tuesdays (2030-04-02).',
-    );
+    expect(
+      policyMessage(
+        toProblem(403, {
+          code: 'POLICY_VIOLATION',
+          detail: 'Sales floor is reserved for Sales on Tuesdays (2030-04-02)',
+          rule: { id: 'a', kind: 'AREA_RESERVED', name: 'Sales floor' },
+        }),
+      ),
+    ).toBe('Sales floor is reserved for Sales on Tuesdays (2030-04-02).');
   });
 });

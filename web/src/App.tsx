@@ -20,6 +20,7 @@ import { ProfilePage } from './features/self/ProfilePage.js';
 import { OidcReturnPage } from './features/auth/OidcReturnPage.js';
 import { StatsPage } from './features/stats/StatsPage.js';
 import { UsersPage } from './features/users/UsersPage.js';
+import { PoliciesPage } from './features/policies/PoliciesPage.js';
 import { useTitle } from './hooks.js';
 import { matchRoute, type RouteParams } from './lib/routes.js';
 import { Link, navigate, useLocation } from './router.js';
@@ -50,6 +51,7 @@ const ROUTES: Route[] = [
   { path: '/admin/reports', admin: true, render: () => <ReportsPage /> },
   { path: '/admin/stats', admin: true, render: () => <StatsPage /> },
   { path: '/admin/attendance', admin: true, render: () => <AttendancePage /> },
+  { path: '/admin/policies', admin: true, render: () => <PoliciesPage /> },
   // What a desk's QR code opens (docs/behaviour.md#desk-qr-codes).
   { path: '/d/:deskId', render: (params) => <DeskPage key={params.deskId} deskId={params.deskId!} /> },
 ];

@@ -15,6 +15,7 @@ const ADMIN_LINKS = [
   { to: '/admin/reports', label: 'Reports' },
   { to: '/admin/stats', label: 'Statistics' },
   { to: '/admin/attendance', label: 'Attendance' },
+  { to: '/admin/policies', label: 'Booking rules' },
 ];
 
 const isCurrent = (to: string, pathname: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));

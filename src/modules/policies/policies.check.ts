@@ -30,7 +30,7 @@ export interface PolicyBooking {
   type: 'shared' | 'fixed';
 }
 
-/** The problem of a refusal: 403 POLICY_VIOLATION or 409 POLICY_LIMIT_REACHED, with the rule and its figures (docs/errors.md#policy-refusals). */
+/** The problem of a refusal: 403 POLICY_VIOLATION or 409 POLICY_LIMIT_REACHED, with the rule and its figures (docs/errors.md). */
 export function policyProblem(refusal: Refusal): AppError {
   return new AppError(refusal.code, refusal.message, {
     rule: refusal.rule,
@@ -64,7 +64,13 @@ function heldRange(counted: Rule[], spans: Span[], zone: string): { from: Date; 
   return { from, to };
 }
 
-async function capacityFigures(repository: PoliciesRepository, context: BookingContext, counted: Rule[], spans: Span[], exceptId?: string): Promise<CapacityFigures> {
+async function capacityFigures(
+  repository: PoliciesRepository,
+  context: BookingContext,
+  counted: Rule[],
+  spans: Span[],
+  exceptId?: string,
+): Promise<CapacityFigures> {
   const figures: CapacityFigures = { taken: new Map(), desks: new Map() };
   for (const rule of counted) {
     if (rule.limit.kind !== 'CAPACITY') continue;
@@ -163,7 +169,10 @@ export async function occurrenceRefusals(
       continue;
     }
     // Booked (in the plan): later occurrences count it.
-    held = [...held, { ...span, deskType: context.place.deskType, roomId: context.place.roomId, departmentId: context.place.departmentId, areaIds: context.place.areaIds }];
+    held = [
+      ...held,
+      { ...span, deskType: context.place.deskType, roomId: context.place.roomId, departmentId: context.place.departmentId, areaIds: context.place.areaIds },
+    ];
     for (const rule of counted) {
       if (rule.limit.kind !== 'CAPACITY') continue;
       for (const date of localDates(span, context.place.zone)) {
@@ -193,7 +202,7 @@ export async function checkOccurrencePolicies(
 }
 
 /**
- * Cancellation (docs/policies.md#cancellation-lead-time): a USER cancelling their own reservation
+ * Cancellation (docs/policies.md#rules): a USER cancelling their own reservation
  * that starts within the CANCEL_LEAD in force is refused; admins (and reservations of admins, fixed
  * ones) pass. Reads the reservation; answers without checking when it is gone (the delete says 404).
  */

@@ -14,7 +14,12 @@ import type { Area, DeskKind, Held, Limit, Person, Place, Rule, Scope, Who } fro
 export type RuleRow = typeof policyRules.$inferSelect;
 export type AreaRow = typeof policyAreas.$inferSelect;
 
-export const ruleOf = (row: Pick<RuleRow, 'id' | 'name' | 'scope' | 'departmentId' | 'roomId' | 'areaId' | 'deskType' | 'who' | 'teamId' | 'role' | 'kind' | 'params' | 'appliesToAdmins'>): Rule => {
+export const ruleOf = (
+  row: Pick<
+    RuleRow,
+    'id' | 'name' | 'scope' | 'departmentId' | 'roomId' | 'areaId' | 'deskType' | 'who' | 'teamId' | 'role' | 'kind' | 'params' | 'appliesToAdmins'
+  >,
+): Rule => {
   const scope: Scope =
     row.scope === 'DEPARTMENT'
       ? { kind: 'DEPARTMENT', id: row.departmentId! }
@@ -200,7 +205,10 @@ export class PoliciesRepository {
   }
 
   async listAreas(): Promise<(AreaRow & { teamIds: string[]; deskIds: string[] })[]> {
-    const rows = await this.db.select().from(policyAreas).orderBy(asc(sql`lower(${policyAreas.name})`), asc(policyAreas.id));
+    const rows = await this.db
+      .select()
+      .from(policyAreas)
+      .orderBy(asc(sql`lower(${policyAreas.name})`), asc(policyAreas.id));
     return this.withMembers(rows);
   }
 
@@ -352,4 +360,3 @@ export function scopeCondition(scope: Scope): SQL {
       return sql`d.type = ${scope.deskType}`;
   }
 }
-

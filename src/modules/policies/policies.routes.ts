@@ -9,7 +9,15 @@ export const policiesRoutes: FastifyPluginAsyncTypebox<{ policies: PoliciesServi
 
   app.get(
     '/api/admin/policies/areas',
-    { ...admin, schema: { tags: ['Policies'], summary: 'List the areas', description: 'Admins only. Every area (at most 100), by name.', response: { 200: AreaList, ...problemResponses(403) } } },
+    {
+      ...admin,
+      schema: {
+        tags: ['Policies'],
+        summary: 'List the areas',
+        description: 'Admins only. Every area (at most 100), by name.',
+        response: { 200: AreaList, ...problemResponses(403) },
+      },
+    },
     async () => policies.listAreas(),
   );
 
@@ -33,7 +41,14 @@ export const policiesRoutes: FastifyPluginAsyncTypebox<{ policies: PoliciesServi
     '/api/admin/policies/areas/:id',
     {
       ...admin,
-      schema: { tags: ['Policies'], summary: 'Replace an area', description: 'Admins only. As creating, for an existing area.', params: IdParams, body: AreaBody, response: { 200: Area, ...problemResponses(403, 404, 409) } },
+      schema: {
+        tags: ['Policies'],
+        summary: 'Replace an area',
+        description: 'Admins only. As creating, for an existing area.',
+        params: IdParams,
+        body: AreaBody,
+        response: { 200: Area, ...problemResponses(403, 404, 409) },
+      },
     },
     async (request) => policies.updateArea(request.params.id, request.body),
   );
@@ -42,7 +57,13 @@ export const policiesRoutes: FastifyPluginAsyncTypebox<{ policies: PoliciesServi
     '/api/admin/policies/areas/:id',
     {
       ...admin,
-      schema: { tags: ['Policies'], summary: 'Remove an area', description: 'Admins only. Its rules (scope AREA) go with it.', params: IdParams, response: { 204: NoContent, ...problemResponses(403, 404) } },
+      schema: {
+        tags: ['Policies'],
+        summary: 'Remove an area',
+        description: 'Admins only. Its rules (scope AREA) go with it.',
+        params: IdParams,
+        response: { 204: NoContent, ...problemResponses(403, 404) },
+      },
     },
     async (request, reply) => {
       await policies.deleteArea(request.params.id);
@@ -52,7 +73,15 @@ export const policiesRoutes: FastifyPluginAsyncTypebox<{ policies: PoliciesServi
 
   app.get(
     '/api/admin/policies/rules',
-    { ...admin, schema: { tags: ['Policies'], summary: 'List the rules', description: 'Admins only. Every rule (at most 200).', response: { 200: RuleList, ...problemResponses(403) } } },
+    {
+      ...admin,
+      schema: {
+        tags: ['Policies'],
+        summary: 'List the rules',
+        description: 'Admins only. Every rule (at most 200).',
+        response: { 200: RuleList, ...problemResponses(403) },
+      },
+    },
     async () => policies.listRules(),
   );
 
@@ -76,14 +105,30 @@ export const policiesRoutes: FastifyPluginAsyncTypebox<{ policies: PoliciesServi
     '/api/admin/policies/rules/:id',
     {
       ...admin,
-      schema: { tags: ['Policies'], summary: 'Replace a rule', description: 'Admins only. As creating, for an existing rule.', params: IdParams, body: RuleBody, response: { 200: Rule, ...problemResponses(403, 404, 409) } },
+      schema: {
+        tags: ['Policies'],
+        summary: 'Replace a rule',
+        description: 'Admins only. As creating, for an existing rule.',
+        params: IdParams,
+        body: RuleBody,
+        response: { 200: Rule, ...problemResponses(403, 404, 409) },
+      },
     },
     async (request) => policies.updateRule(request.params.id, request.body),
   );
 
   app.delete(
     '/api/admin/policies/rules/:id',
-    { ...admin, schema: { tags: ['Policies'], summary: 'Remove a rule', description: 'Admins only.', params: IdParams, response: { 204: NoContent, ...problemResponses(403, 404) } } },
+    {
+      ...admin,
+      schema: {
+        tags: ['Policies'],
+        summary: 'Remove a rule',
+        description: 'Admins only.',
+        params: IdParams,
+        response: { 204: NoContent, ...problemResponses(403, 404) },
+      },
+    },
     async (request, reply) => {
       await policies.deleteRule(request.params.id);
       return reply.code(204).send();

@@ -104,7 +104,7 @@ export interface Held extends Span {
   areaIds: string[];
 }
 
-/** Why a booking is refused: the rule (or area), the words, the figures (docs/errors.md#policy-refusals). */
+/** Why a booking is refused: the rule (or area), the words, the figures (docs/errors.md). */
 export interface Refusal {
   /** 403 POLICY_VIOLATION (the rule forbids it) or 409 POLICY_LIMIT_REACHED (a counted limit is used up). */
   code: 'POLICY_VIOLATION' | 'POLICY_LIMIT_REACHED';
@@ -194,11 +194,7 @@ export function rulesInForce(rules: Rule[], place: Pick<Place, 'deskType' | 'roo
     if (!binds(rule, person) || !scopeMatches(rule.scope, place)) continue;
     const slot = slotOf(rule.limit);
     const held = winners.get(slot);
-    if (
-      !held ||
-      specificity(rule) > specificity(held) ||
-      (specificity(rule) === specificity(held) && allowance(rule.limit) > allowance(held.limit))
-    ) {
+    if (!held || specificity(rule) > specificity(held) || (specificity(rule) === specificity(held) && allowance(rule.limit) > allowance(held.limit))) {
       winners.set(slot, rule);
     }
   }
@@ -286,7 +282,12 @@ export function areaRefusal(areas: Area[], place: Place, person: Person, span: S
 export function staticRefusal(rule: Rule, span: Span, zone: string, now: Date): Refusal | undefined {
   const limit = rule.limit;
   const ms = span.endTime.getTime() - span.startTime.getTime();
-  const refuse = (message: string, figures?: Refusal['limit']): Refusal => ({ code: 'POLICY_VIOLATION', rule: label(rule), message, ...(figures ? { limit: figures } : {}) });
+  const refuse = (message: string, figures?: Refusal['limit']): Refusal => ({
+    code: 'POLICY_VIOLATION',
+    rule: label(rule),
+    message,
+    ...(figures ? { limit: figures } : {}),
+  });
   switch (limit.kind) {
     case 'BOOKING_WINDOW': {
       const ahead = Math.ceil((span.startTime.getTime() - now.getTime()) / 86_400_000);
@@ -297,12 +298,22 @@ export function staticRefusal(rule: Rule, span: Span, zone: string, now: Date): 
     }
     case 'MIN_DURATION':
       if (ms < limit.minutes * 60_000) {
-        return refuse(`A booking here lasts at least ${limit.minutes} minutes`, { name: limit.kind, max: limit.minutes, current: Math.floor(ms / 60_000), requested: 1 });
+        return refuse(`A booking here lasts at least ${limit.minutes} minutes`, {
+          name: limit.kind,
+          max: limit.minutes,
+          current: Math.floor(ms / 60_000),
+          requested: 1,
+        });
       }
       return undefined;
     case 'MAX_DURATION':
       if (ms > limit.minutes * 60_000) {
-        return refuse(`A booking here lasts at most ${limit.minutes} minutes`, { name: limit.kind, max: limit.minutes, current: Math.ceil(ms / 60_000), requested: 1 });
+        return refuse(`A booking here lasts at most ${limit.minutes} minutes`, {
+          name: limit.kind,
+          max: limit.minutes,
+          current: Math.ceil(ms / 60_000),
+          requested: 1,
+        });
       }
       return undefined;
     case 'GRANULARITY': {
@@ -428,7 +439,7 @@ export function usedIn(rule: Rule, held: Held[], window: { from: Date; to: Date 
   }
 }
 
-/** Cancellation (docs/policies.md#cancellation-lead-time): refused when the reservation starts within the lead time. */
+/** Cancellation (docs/policies.md#rules): refused when the reservation starts within the lead time. */
 export function cancelRefusal(rule: Rule | undefined, startTime: Date, now: Date): Refusal | undefined {
   if (!rule || rule.limit.kind !== 'CANCEL_LEAD') return undefined;
   if (startTime <= now) return undefined; // a started reservation is ended early, never "cancelled late"

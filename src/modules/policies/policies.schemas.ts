@@ -15,7 +15,9 @@ const AreaFields = {
   teamIds: Type.Array(Uuid(), { minItems: 1, maxItems: 20, uniqueItems: true, description: 'The teams the area is reserved for.' }),
   weekdays: Type.Optional(Weekdays('The weekdays (in the office’s time zone) on which the area is its teams’; none or empty: every day.')),
   exclusive: Type.Optional(
-    Type.Boolean({ description: 'true (default): people in none of its teams may not book there on those days. false: the teams sit there, others may still book.' }),
+    Type.Boolean({
+      description: 'true (default): people in none of its teams may not book there on those days. false: the teams sit there, others may still book.',
+    }),
   ),
 };
 
@@ -56,7 +58,9 @@ const Who = Type.Object(
   {
     kind: StringEnum(['EVERYONE', 'TEAM', 'ROLE'] as const),
     teamId: Type.Optional(Uuid('kind TEAM: the members of this team.')),
-    role: Type.Optional(StringEnum(['USER', 'ADMIN', 'TEAM_MANAGER'] as const, { description: 'kind ROLE: USER, ADMIN, or TEAM_MANAGER (a manager of any team).' })),
+    role: Type.Optional(
+      StringEnum(['USER', 'ADMIN', 'TEAM_MANAGER'] as const, { description: 'kind ROLE: USER, ADMIN, or TEAM_MANAGER (a manager of any team).' }),
+    ),
   },
   { additionalProperties: false, description: 'Whom the rule binds.' },
 );

@@ -10,16 +10,7 @@ import { toAreaDto, toRuleDto, weekdayCodes, weekdayNumbers } from './policies.m
 import { PoliciesRepository, type RuleRow } from './policies.repository.js';
 import { judgeBooking } from './policies.check.js';
 import { binds, COUNTED, periodOf, slotOf, specificity, usedIn, type Period, type Rule } from './policies.rules.js';
-import type {
-  AllowanceDto,
-  AllowanceQueryDto,
-  AreaBodyDto,
-  AreaDto,
-  PreviewBodyDto,
-  PreviewDto,
-  RuleBodyDto,
-  RuleDto,
-} from './policies.schemas.js';
+import type { AllowanceDto, AllowanceQueryDto, AreaBodyDto, AreaDto, PreviewBodyDto, PreviewDto, RuleBodyDto, RuleDto } from './policies.schemas.js';
 
 /** At most this many rules and areas (docs/policies.md#limits-of-the-model): every booking reads the ones that could hold. */
 export const MAX_RULES = 200;
@@ -145,7 +136,12 @@ export class PoliciesService {
   /** The row of a rule, each member checked by its kind; a 400 names the member (`limit.days`, `scope.roomId` …). */
   private async ruleValues(repository: PoliciesRepository, body: RuleBodyDto): Promise<Omit<RuleRow, 'id' | 'createdAt' | 'modifiedAt'>> {
     const { scope, who, limit } = body;
-    const scopeColumns = { departmentId: null as string | null, roomId: null as string | null, areaId: null as string | null, deskType: null as 'FLEX' | 'FIXED' | null };
+    const scopeColumns = {
+      departmentId: null as string | null,
+      roomId: null as string | null,
+      areaId: null as string | null,
+      deskType: null as 'FLEX' | 'FIXED' | null,
+    };
     const needs = { DEPARTMENT: 'departmentId', ROOM: 'roomId', AREA: 'areaId', DESK_TYPE: 'deskType' } as const;
     for (const [kind, member] of Object.entries(needs)) {
       const given = scope[member] !== undefined;
@@ -200,9 +196,13 @@ export class PoliciesService {
     const otherMinutes = (same.params as { minutes: number }).minutes;
     const [min, max] = values.kind === 'MIN_DURATION' ? [minutes, otherMinutes] : [otherMinutes, minutes];
     if (min > max) {
-      throw new AppError('POLICY_RULE_CONFLICT', `The minimum duration (${min} minutes) would exceed the maximum (${max} minutes) of rule ${same.id} for the same place and people`, {
-        errors: [{ field: 'limit.minutes', message: `contradicts rule ${same.id}` }],
-      });
+      throw new AppError(
+        'POLICY_RULE_CONFLICT',
+        `The minimum duration (${min} minutes) would exceed the maximum (${max} minutes) of rule ${same.id} for the same place and people`,
+        {
+          errors: [{ field: 'limit.minutes', message: `contradicts rule ${same.id}` }],
+        },
+      );
     }
   }
 
@@ -231,12 +231,20 @@ export class PoliciesService {
     if (!(await repository.existing('desks', [body.deskId])).has(body.deskId)) throw invalid('deskId', 'no such desk');
     if (!(await repository.person(body.userId))) throw invalid('userId', 'no such user');
     // The figures a booking would read, without its locks: a preview writes nothing.
-    const judged = await judgeBooking(this.db, { userId: body.userId, deskId: body.deskId, startTime, endTime, type: 'shared' }, this.clock.now(), { lock: false });
+    const judged = await judgeBooking(this.db, { userId: body.userId, deskId: body.deskId, startTime, endTime, type: 'shared' }, this.clock.now(), {
+      lock: false,
+    });
     const refusal = judged?.refusal;
     return {
       allowed: !refusal,
       refusal: refusal
-        ? { code: refusal.code, message: refusal.message, rule: refusal.rule, ...(refusal.limit ? { limit: refusal.limit } : {}), ...(refusal.window ? { window: refusal.window } : {}) }
+        ? {
+            code: refusal.code,
+            message: refusal.message,
+            rule: refusal.rule,
+            ...(refusal.limit ? { limit: refusal.limit } : {}),
+            ...(refusal.window ? { window: refusal.window } : {}),
+          }
         : null,
       rules: (judged?.inForce ?? []).map(ref),
     };
@@ -251,7 +259,8 @@ export class PoliciesService {
     const repository = this.repository;
     const zone = query.departmentId === undefined ? 'UTC' : await this.zoneOf(query.departmentId);
     const now = this.clock.now();
-    const monday = query.week === undefined ? mondayOf(Temporal.Instant.fromEpochMilliseconds(now.getTime()).toZonedDateTimeISO(zone).toPlainDate()) : parseWeek(query.week);
+    const monday =
+      query.week === undefined ? mondayOf(Temporal.Instant.fromEpochMilliseconds(now.getTime()).toZonedDateTimeISO(zone).toPlainDate()) : parseWeek(query.week);
     const from = new Date(monday.toZonedDateTime({ timeZone: zone }).epochMilliseconds);
     const to = new Date(monday.add({ weeks: 1 }).toZonedDateTime({ timeZone: zone }).epochMilliseconds);
     const context = await repository.allowanceContext(caller.user.id);
@@ -279,7 +288,10 @@ export class PoliciesService {
           ? [{ from: now, to: now }]
           : rule.limit.kind === 'MAX_BOOKINGS' || rule.limit.kind === 'MAX_HOURS'
             ? rule.limit.per === 'DAY'
-              ? Array.from({ length: 7 }, (_, i) => ({ ...periodOf(new Date(from.getTime() + i * 86_400_000 + 43_200_000), 'DAY', zone), period: 'DAY' as const }))
+              ? Array.from({ length: 7 }, (_, i) => ({
+                  ...periodOf(new Date(from.getTime() + i * 86_400_000 + 43_200_000), 'DAY', zone),
+                  period: 'DAY' as const,
+                }))
               : [{ ...periodOf(from, rule.limit.per, zone), period: rule.limit.per }]
             : [];
       for (const window of windows) {
@@ -400,7 +412,11 @@ function limitParams(limit: RuleBodyDto['limit']): Record<string, unknown> {
         if (value !== undefined && !TIME.test(value)) throw invalid(`limit.${member}`, 'must be a local time HH:MM (00:00–24:00)');
       }
       if (limit.from !== undefined && limit.to !== undefined && limit.from >= limit.to) throw invalid('limit.to', 'must be after limit.from');
-      return { weekdays: weekdayNumbers(limit.weekdays).sort((a, b) => a - b), ...(limit.from ? { from: limit.from } : {}), ...(limit.to ? { to: limit.to } : {}) };
+      return {
+        weekdays: weekdayNumbers(limit.weekdays).sort((a, b) => a - b),
+        ...(limit.from ? { from: limit.from } : {}),
+        ...(limit.to ? { to: limit.to } : {}),
+      };
     }
     case 'MAX_BOOKINGS':
     case 'MAX_HOURS': {
@@ -419,4 +435,3 @@ function limitParams(limit: RuleBodyDto['limit']): Record<string, unknown> {
       return {};
   }
 }
-

@@ -75,7 +75,10 @@ const Skipped = Type.Object({
       'DESK_RESERVED: the desk is taken then. USER_OVERLAP: the owner already has a reservation then. POLICY: a booking policy refuses it (rule, message; docs/policies.md).',
   }),
   rule: Type.Optional(
-    Type.Object({ id: Uuid(), kind: Type.String(), name: Type.String() }, { description: 'POLICY: the rule (or, kind AREA_RESERVED, the area) that refuses it.' }),
+    Type.Object(
+      { id: Uuid(), kind: Type.String(), name: Type.String() },
+      { description: 'POLICY: the rule (or, kind AREA_RESERVED, the area) that refuses it.' },
+    ),
   ),
   message: Type.Optional(Type.String({ description: 'POLICY: why, in a sentence.' })),
 });

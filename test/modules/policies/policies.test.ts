@@ -7,7 +7,7 @@ import { addMember, insertTeam } from '../../helpers/teams.js';
 
 /**
  * Booking policies over HTTP (docs/policies.md): each limit kind refuses what it should with a
- * problem that names the rule and its figures (docs/errors.md#policy-refusals), areas reserved for
+ * problem that names the rule and its figures (docs/errors.md), areas reserved for
  * teams, precedence, admins, moves and cancellations, series skipping refused occurrences, the
  * preview and the allowance, and the administration's refusals of bad or contradictory rules.
  */
@@ -99,13 +99,23 @@ describe('booking policies', () => {
 
     it('refuses a second rule for the same slot, and a minimum above the maximum, with 409 POLICY_RULE_CONFLICT', async () => {
       await withRule({ ...everyone, limit: { kind: 'MAX_BOOKINGS', count: 2, per: 'WEEK' } }, async () => {
-        const again = await t.request({ method: 'POST', url: '/api/admin/policies/rules', token: admin, payload: { ...everyone, limit: { kind: 'MAX_BOOKINGS', count: 3, per: 'WEEK' } } });
+        const again = await t.request({
+          method: 'POST',
+          url: '/api/admin/policies/rules',
+          token: admin,
+          payload: { ...everyone, limit: { kind: 'MAX_BOOKINGS', count: 3, per: 'WEEK' } },
+        });
         expect(expectProblem(again, 409, 'POLICY_RULE_CONFLICT').errors).toEqual([{ field: 'limit.kind', message: expect.any(String) }]);
         // Another period is another slot.
         await withRule({ ...everyone, limit: { kind: 'MAX_BOOKINGS', count: 1, per: 'DAY' } }, async () => undefined);
       });
       await withRule({ ...everyone, limit: { kind: 'MAX_DURATION', minutes: 60 } }, async () => {
-        const min = await t.request({ method: 'POST', url: '/api/admin/policies/rules', token: admin, payload: { ...everyone, limit: { kind: 'MIN_DURATION', minutes: 90 } } });
+        const min = await t.request({
+          method: 'POST',
+          url: '/api/admin/policies/rules',
+          token: admin,
+          payload: { ...everyone, limit: { kind: 'MIN_DURATION', minutes: 90 } },
+        });
         expect(expectProblem(min, 409, 'POLICY_RULE_CONFLICT').errors).toEqual([{ field: 'limit.minutes', message: expect.any(String) }]);
       });
     });
@@ -122,14 +132,17 @@ describe('booking policies', () => {
       await addMember(db, team.id, bob.id, 'MANAGER');
       const desk = await newDesk();
       await withRule({ ...everyone, name: 'Two weeks ahead', limit: { kind: 'BOOKING_WINDOW', days: 14 } }, async (everyoneRule) => {
-        await withRule({ scope: { kind: 'EVERYWHERE' }, who: { kind: 'ROLE', role: 'TEAM_MANAGER' }, limit: { kind: 'BOOKING_WINDOW', days: 30 } }, async () => {
-          const problem = expectProblem(await book(aliceToken, desk, slot(20)), 403, 'POLICY_VIOLATION');
-          expect(problem.rule).toEqual({ id: everyoneRule, kind: 'BOOKING_WINDOW', name: 'Two weeks ahead' });
-          expect(problem.limit).toEqual({ name: 'BOOKING_WINDOW', max: 14, current: 21, requested: 1 });
-          expect(problem.detail).toBe('You may book at most 14 days ahead');
-          expect((await book(bobToken, desk, slot(20))).statusCode).toBe(200);
-          expect((await book(aliceToken, desk, slot(6))).statusCode).toBe(200);
-        });
+        await withRule(
+          { scope: { kind: 'EVERYWHERE' }, who: { kind: 'ROLE', role: 'TEAM_MANAGER' }, limit: { kind: 'BOOKING_WINDOW', days: 30 } },
+          async () => {
+            const problem = expectProblem(await book(aliceToken, desk, slot(20)), 403, 'POLICY_VIOLATION');
+            expect(problem.rule).toEqual({ id: everyoneRule, kind: 'BOOKING_WINDOW', name: 'Two weeks ahead' });
+            expect(problem.limit).toEqual({ name: 'BOOKING_WINDOW', max: 14, current: 21, requested: 1 });
+            expect(problem.detail).toBe('You may book at most 14 days ahead');
+            expect((await book(bobToken, desk, slot(20))).statusCode).toBe(200);
+            expect((await book(aliceToken, desk, slot(6))).statusCode).toBe(200);
+          },
+        );
       });
     });
 
@@ -190,21 +203,33 @@ describe('booking policies', () => {
       const tokyo = await insertDepartment(db, { location: 'Tokyo' });
       await db.execute(sql`insert into department_settings (department_id, time_zone) values (${tokyo.id}, 'Asia/Tokyo')`);
       const desk = await newDesk((await insertRoom(db, tokyo.id)).id);
-      await withRule({ scope: { kind: 'DEPARTMENT', departmentId: tokyo.id }, who: { kind: 'EVERYONE' }, limit: { kind: 'MAX_HOURS', hours: 6, per: 'DAY' } }, async () => {
-        // 2030-03-05 00:00–04:00Z is 09:00–13:00 in Tokyo; 2030-03-04 20:00Z is 05:00 on the 5th there too.
-        expect((await book(aliceToken, desk, { startTime: '2030-03-05T00:00:00Z', endTime: '2030-03-05T04:00:00Z' })).statusCode).toBe(200);
-        const problem = expectProblem(await book(aliceToken, desk, { startTime: '2030-03-04T20:00:00Z', endTime: '2030-03-04T23:00:00Z' }), 409, 'POLICY_LIMIT_REACHED');
-        expect(problem.window).toEqual({ from: '2030-03-04T15:00:00.000Z', to: '2030-03-05T15:00:00.000Z', period: 'DAY' });
-        expect(problem.detail).toBe('You have booked 4 of your 6 hours this day and asked for 3 more');
-        expect((await book(aliceToken, desk, { startTime: '2030-03-04T21:00:00Z', endTime: '2030-03-04T23:00:00Z' })).statusCode).toBe(200);
-      });
+      await withRule(
+        { scope: { kind: 'DEPARTMENT', departmentId: tokyo.id }, who: { kind: 'EVERYONE' }, limit: { kind: 'MAX_HOURS', hours: 6, per: 'DAY' } },
+        async () => {
+          // 2030-03-05 00:00–04:00Z is 09:00–13:00 in Tokyo; 2030-03-04 20:00Z is 05:00 on the 5th there too.
+          expect((await book(aliceToken, desk, { startTime: '2030-03-05T00:00:00Z', endTime: '2030-03-05T04:00:00Z' })).statusCode).toBe(200);
+          const problem = expectProblem(
+            await book(aliceToken, desk, { startTime: '2030-03-04T20:00:00Z', endTime: '2030-03-04T23:00:00Z' }),
+            409,
+            'POLICY_LIMIT_REACHED',
+          );
+          expect(problem.window).toEqual({ from: '2030-03-04T15:00:00.000Z', to: '2030-03-05T15:00:00.000Z', period: 'DAY' });
+          expect(problem.detail).toBe('You have booked 4 of your 6 hours this day and asked for 3 more');
+          expect((await book(aliceToken, desk, { startTime: '2030-03-04T21:00:00Z', endTime: '2030-03-04T23:00:00Z' })).statusCode).toBe(200);
+        },
+      );
     });
 
     it('MAX_CONCURRENT: bookings not ended held at once', async () => {
       const desk = await newDesk();
       await withRule({ ...everyone, limit: { kind: 'MAX_CONCURRENT', count: 1 } }, async () => {
         expect((await book(carolToken, desk, slot(15))).statusCode).toBe(200);
-        expect(expectProblem(await book(carolToken, desk, slot(16)), 409, 'POLICY_LIMIT_REACHED').limit).toEqual({ name: 'MAX_CONCURRENT', max: 1, current: 1, requested: 1 });
+        expect(expectProblem(await book(carolToken, desk, slot(16)), 409, 'POLICY_LIMIT_REACHED').limit).toEqual({
+          name: 'MAX_CONCURRENT',
+          max: 1,
+          current: 1,
+          requested: 1,
+        });
       });
     });
 
@@ -258,9 +283,13 @@ describe('booking policies', () => {
       // Admins book there (for themselves) all the same.
       expect((await book(admin, desk, slot(31))).statusCode).toBe(200);
       // The allowance names the area closed to Bob.
-      const allowance = (await t.request({ method: 'GET', url: '/api/self/allowance?week=2030-W14', token: bobToken })).json<{ closedAreas: { id: string; teams: string[] }[] }>();
+      const allowance = (await t.request({ method: 'GET', url: '/api/self/allowance?week=2030-W14', token: bobToken })).json<{
+        closedAreas: { id: string; teams: string[] }[];
+      }>();
       expect(allowance.closedAreas).toContainEqual(expect.objectContaining({ id: area.id, teams: ['Sales'], weekdays: ['TU', 'TH'] }));
-      const aliceAllowance = (await t.request({ method: 'GET', url: '/api/self/allowance?week=2030-W14', token: aliceToken })).json<{ closedAreas: { id: string }[] }>();
+      const aliceAllowance = (await t.request({ method: 'GET', url: '/api/self/allowance?week=2030-W14', token: aliceToken })).json<{
+        closedAreas: { id: string }[];
+      }>();
       expect(aliceAllowance.closedAreas.map((a) => a.id)).not.toContain(area.id);
       await t.request({ method: 'DELETE', url: `/api/admin/policies/areas/${area.id}`, token: admin });
     });
@@ -271,7 +300,12 @@ describe('booking policies', () => {
       const ownDesk = await newDesk();
       const otherDesk = await newDesk();
       const area = (
-        await t.request({ method: 'POST', url: '/api/admin/policies/areas', token: admin, payload: { name: 'Support corner', kind: 'DESKS', deskIds: [ownDesk], teamIds: [support.id], exclusive: false } })
+        await t.request({
+          method: 'POST',
+          url: '/api/admin/policies/areas',
+          token: admin,
+          payload: { name: 'Support corner', kind: 'DESKS', deskIds: [ownDesk], teamIds: [support.id], exclusive: false },
+        })
       ).json<{ id: string }>();
       await withRule({ scope: { kind: 'EVERYWHERE' }, who: { kind: 'TEAM', teamId: support.id }, limit: { kind: 'OWN_AREAS_ONLY' } }, async () => {
         expect(expectProblem(await book(bobToken, otherDesk, slot(9)), 403, 'POLICY_VIOLATION').rule).toMatchObject({ kind: 'OWN_AREAS_ONLY' });
@@ -289,12 +323,15 @@ describe('booking policies', () => {
       const roomDesk = await newDesk(room);
       const elsewhere = await newDesk();
       await withRule({ ...everyone, limit: { kind: 'MAX_BOOKINGS', count: 1, per: 'WEEK' } }, async () => {
-        await withRule({ scope: { kind: 'ROOM', roomId: room }, who: { kind: 'EVERYONE' }, limit: { kind: 'MAX_BOOKINGS', count: 3, per: 'WEEK' } }, async (roomRule) => {
-          for (const d of [71, 72, 73]) expect((await book(aliceToken, roomDesk, slot(d))).statusCode).toBe(200);
-          expect(expectProblem(await book(aliceToken, roomDesk, slot(74)), 409, 'POLICY_LIMIT_REACHED').rule).toMatchObject({ id: roomRule });
-          // Elsewhere the everywhere rule holds, counting every booking of the week.
-          expect(expectProblem(await book(aliceToken, elsewhere, slot(74)), 409, 'POLICY_LIMIT_REACHED').limit).toMatchObject({ max: 1, current: 3 });
-        });
+        await withRule(
+          { scope: { kind: 'ROOM', roomId: room }, who: { kind: 'EVERYONE' }, limit: { kind: 'MAX_BOOKINGS', count: 3, per: 'WEEK' } },
+          async (roomRule) => {
+            for (const d of [71, 72, 73]) expect((await book(aliceToken, roomDesk, slot(d))).statusCode).toBe(200);
+            expect(expectProblem(await book(aliceToken, roomDesk, slot(74)), 409, 'POLICY_LIMIT_REACHED').rule).toMatchObject({ id: roomRule });
+            // Elsewhere the everywhere rule holds, counting every booking of the week.
+            expect(expectProblem(await book(aliceToken, elsewhere, slot(74)), 409, 'POLICY_LIMIT_REACHED').limit).toMatchObject({ max: 1, current: 3 });
+          },
+        );
       });
     });
 
@@ -345,12 +382,29 @@ describe('booking policies', () => {
       const desk = await newDesk();
       await withRule({ ...everyone, limit: { kind: 'MAX_BOOKINGS', count: 1, per: 'DAY' } }, async (rule) => {
         await insertReservation(db, { userId: bob.id, deskId: desk, startTime: new Date(slot(57).startTime), endTime: new Date(slot(57).endTime) });
-        const preview = await t.request({ method: 'POST', url: '/api/admin/policies/preview', token: admin, payload: { userId: bob.id, deskId: await newDesk(), ...slot(57, 18, 1) } });
+        const preview = await t.request({
+          method: 'POST',
+          url: '/api/admin/policies/preview',
+          token: admin,
+          payload: { userId: bob.id, deskId: await newDesk(), ...slot(57, 18, 1) },
+        });
         expect(preview.statusCode, preview.body).toBe(200);
-        expect(preview.json()).toMatchObject({ allowed: false, refusal: { code: 'POLICY_LIMIT_REACHED', rule: { id: rule } }, rules: [{ id: rule, kind: 'MAX_BOOKINGS' }] });
-        const free = await t.request({ method: 'POST', url: '/api/admin/policies/preview', token: admin, payload: { userId: bob.id, deskId: desk, ...slot(58) } });
+        expect(preview.json()).toMatchObject({
+          allowed: false,
+          refusal: { code: 'POLICY_LIMIT_REACHED', rule: { id: rule } },
+          rules: [{ id: rule, kind: 'MAX_BOOKINGS' }],
+        });
+        const free = await t.request({
+          method: 'POST',
+          url: '/api/admin/policies/preview',
+          token: admin,
+          payload: { userId: bob.id, deskId: desk, ...slot(58) },
+        });
         expect(free.json()).toMatchObject({ allowed: true, refusal: null });
-        const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from reservations where user_id = ${bob.id} and start_time >= ${slot(57).startTime}::timestamptz`);
+        const [row] = await queryRows<{ n: number }>(
+          db,
+          sql`select count(*)::int as n from reservations where user_id = ${bob.id} and start_time >= ${slot(57).startTime}::timestamptz`,
+        );
         expect(row!.n).toBe(1);
       });
     });

@@ -30,7 +30,14 @@ describe('booking policies across two server processes', () => {
 
   beforeAll(async () => {
     database = await createPostgresDatabase();
-    const env = { ...serverDatabaseEnv(database.url), ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'warn', REQUEST_LOG: 'false', RESERVATION_WRITES_PER_MINUTE: '100000' };
+    const env = {
+      ...serverDatabaseEnv(database.url),
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      REQUEST_LOG: 'false',
+      RESERVATION_WRITES_PER_MINUTE: '100000',
+    };
     first = startServer(env, await freePort());
     second = startServer(env, await freePort());
     await waitHealthy(first);
@@ -64,12 +71,20 @@ describe('booking policies across two server processes', () => {
   async function tally(bookings: { deskId: string; userId: string; startTime: string; endTime: string }[]) {
     const answers = await Promise.all(bookings.map((booking, i) => post(i % 2 === 0 ? first : second, '/api/reservation', booking)));
     const codes = answers.map((answer) => (answer.status === 200 ? 'OK' : `${answer.status} ${answer.body.code}`));
-    return { ok: codes.filter((c) => c === 'OK').length, refused: codes.filter((c) => c === '409 POLICY_LIMIT_REACHED').length, other: codes.filter((c) => c !== 'OK' && c !== '409 POLICY_LIMIT_REACHED') };
+    return {
+      ok: codes.filter((c) => c === 'OK').length,
+      refused: codes.filter((c) => c === '409 POLICY_LIMIT_REACHED').length,
+      other: codes.filter((c) => c !== 'OK' && c !== '409 POLICY_LIMIT_REACHED'),
+    };
   }
 
   it(`a weekly limit of 2: ${ATTEMPTS} bookings of one person at once over two processes, exactly 2 succeed`, async () => {
     const [person] = await handle.db.insert(users).values({ email: 'weekly@example.test', firstName: 'Weekly', lastName: 'Racer' }).returning({ id: users.id });
-    const rule = await post(first, '/api/admin/policies/rules', { scope: { kind: 'EVERYWHERE' }, who: { kind: 'EVERYONE' }, limit: { kind: 'MAX_BOOKINGS', count: 2, per: 'WEEK' } });
+    const rule = await post(first, '/api/admin/policies/rules', {
+      scope: { kind: 'EVERYWHERE' },
+      who: { kind: 'EVERYONE' },
+      limit: { kind: 'MAX_BOOKINGS', count: 2, per: 'WEEK' },
+    });
     expect(rule.status).toBe(200);
     const { room } = await insertDeskInNewRoom(handle.db);
     const desks = await Promise.all(Array.from({ length: ATTEMPTS }, () => insertDesk(handle.db, room.id)));
@@ -92,11 +107,20 @@ describe('booking policies across two server processes', () => {
       .returning({ id: users.id });
     const { room } = await insertDeskInNewRoom(handle.db);
     const desks = await Promise.all(Array.from({ length: ATTEMPTS }, () => insertDesk(handle.db, room.id)));
-    const rule = await post(first, '/api/admin/policies/rules', { scope: { kind: 'ROOM', roomId: room.id }, who: { kind: 'EVERYONE' }, limit: { kind: 'CAPACITY', count: 3 } });
+    const rule = await post(first, '/api/admin/policies/rules', {
+      scope: { kind: 'ROOM', roomId: room.id },
+      who: { kind: 'EVERYONE' },
+      limit: { kind: 'CAPACITY', count: 3 },
+    });
     expect(rule.status).toBe(200);
     const start = MONDAY + 14 * DAY + 9 * 3_600_000;
     const outcome = await tally(
-      people.map((person, i) => ({ deskId: desks[i]!.id, userId: person.id, startTime: new Date(start).toISOString(), endTime: new Date(start + 4 * 3_600_000).toISOString() })),
+      people.map((person, i) => ({
+        deskId: desks[i]!.id,
+        userId: person.id,
+        startTime: new Date(start).toISOString(),
+        endTime: new Date(start + 4 * 3_600_000).toISOString(),
+      })),
     );
     expect(outcome).toEqual({ ok: 3, refused: ATTEMPTS - 3, other: [] });
   });

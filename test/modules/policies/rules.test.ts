@@ -18,7 +18,14 @@ import {
 const place: Place = { deskId: 'desk', deskType: 'FLEX', roomId: 'room', departmentId: 'dept', areaIds: ['area'], zone: 'Europe/Berlin' };
 const person = (teams: [string, 'MEMBER' | 'MANAGER'][] = [], admin = false): Person => ({ id: 'p', admin, teams: new Map(teams) });
 let n = 0;
-const rule = (partial: Partial<Rule> & Pick<Rule, 'limit'>): Rule => ({ id: `r${++n}`, name: '', scope: { kind: 'EVERYWHERE' }, who: { kind: 'EVERYONE' }, appliesToAdmins: false, ...partial });
+const rule = (partial: Partial<Rule> & Pick<Rule, 'limit'>): Rule => ({
+  id: `r${++n}`,
+  name: '',
+  scope: { kind: 'EVERYWHERE' },
+  who: { kind: 'EVERYONE' },
+  appliesToAdmins: false,
+  ...partial,
+});
 const span = (start: string, end: string) => ({ startTime: new Date(start), endTime: new Date(end) });
 const NOW = new Date('2030-03-04T08:00:00Z');
 
@@ -42,7 +49,16 @@ describe('precedence', () => {
   it('equally specific rules of two of the person’s teams: the one that allows more', () => {
     const a = rule({ who: { kind: 'TEAM', teamId: 'a' }, limit: { kind: 'MAX_BOOKINGS', count: 2, per: 'WEEK' } });
     const b = rule({ who: { kind: 'TEAM', teamId: 'b' }, limit: { kind: 'MAX_BOOKINGS', count: 4, per: 'WEEK' } });
-    expect(rulesInForce([a, b], place, person([['a', 'MEMBER'], ['b', 'MEMBER']]))).toEqual([b]);
+    expect(
+      rulesInForce(
+        [a, b],
+        place,
+        person([
+          ['a', 'MEMBER'],
+          ['b', 'MEMBER'],
+        ]),
+      ),
+    ).toEqual([b]);
   });
 
   it('different limits and different periods all hold', () => {
@@ -61,7 +77,12 @@ describe('limits without counting', () => {
   it('BOOKING_WINDOW, MIN_DURATION, MAX_DURATION', () => {
     const window = rule({ limit: { kind: 'BOOKING_WINDOW', days: 14 } });
     expect(staticRefusal(window, span('2030-03-18T08:00Z', '2030-03-18T10:00Z'), 'UTC', NOW)).toBeUndefined();
-    expect(staticRefusal(window, span('2030-03-19T09:00Z', '2030-03-19T10:00Z'), 'UTC', NOW)?.limit).toEqual({ name: 'BOOKING_WINDOW', max: 14, current: 16, requested: 1 });
+    expect(staticRefusal(window, span('2030-03-19T09:00Z', '2030-03-19T10:00Z'), 'UTC', NOW)?.limit).toEqual({
+      name: 'BOOKING_WINDOW',
+      max: 14,
+      current: 16,
+      requested: 1,
+    });
     const min = rule({ limit: { kind: 'MIN_DURATION', minutes: 60 } });
     expect(staticRefusal(min, span('2030-03-05T09:00Z', '2030-03-05T09:59Z'), 'UTC', NOW)?.code).toBe('POLICY_VIOLATION');
     const max = rule({ limit: { kind: 'MAX_DURATION', minutes: 60 } });
@@ -89,13 +110,26 @@ describe('limits without counting', () => {
 });
 
 describe('counted limits', () => {
-  const held = (start: string, end: string, where: Partial<Held> = {}): Held => ({ ...span(start, end), deskType: 'FLEX', roomId: 'room', departmentId: 'dept', areaIds: [], ...where });
+  const held = (start: string, end: string, where: Partial<Held> = {}): Held => ({
+    ...span(start, end),
+    deskType: 'FLEX',
+    roomId: 'room',
+    departmentId: 'dept',
+    areaIds: [],
+    ...where,
+  });
   const none = { taken: new Map<string, number>(), desks: new Map<string, number>() };
 
   it('periods are local: an ISO week from Monday, a month, a day, in the zone', () => {
     // Sunday 23:30 in Berlin still belongs to the week that began on Monday the 4th.
-    expect(periodOf(new Date('2030-03-10T22:30Z'), 'WEEK', 'Europe/Berlin')).toEqual({ from: new Date('2030-03-03T23:00Z'), to: new Date('2030-03-10T23:00Z') });
-    expect(periodOf(new Date('2030-03-31T12:00Z'), 'MONTH', 'Europe/Berlin')).toEqual({ from: new Date('2030-02-28T23:00Z'), to: new Date('2030-03-31T22:00Z') });
+    expect(periodOf(new Date('2030-03-10T22:30Z'), 'WEEK', 'Europe/Berlin')).toEqual({
+      from: new Date('2030-03-03T23:00Z'),
+      to: new Date('2030-03-10T23:00Z'),
+    });
+    expect(periodOf(new Date('2030-03-31T12:00Z'), 'MONTH', 'Europe/Berlin')).toEqual({
+      from: new Date('2030-02-28T23:00Z'),
+      to: new Date('2030-03-31T22:00Z'),
+    });
   });
 
   it('MAX_BOOKINGS counts the bookings starting in the period, in the rule’s scope', () => {
@@ -113,7 +147,9 @@ describe('counted limits', () => {
     expect(countedRefusal(hours, span('2030-03-05T14:00Z', '2030-03-05T18:00Z'), { ...place, zone: 'UTC' }, day, none, NOW)).toBeUndefined();
     expect(countedRefusal(hours, span('2030-03-05T14:00Z', '2030-03-05T18:01Z'), { ...place, zone: 'UTC' }, day, none, NOW)).toBeDefined();
     const concurrent = rule({ limit: { kind: 'MAX_CONCURRENT', count: 1 } });
-    expect(countedRefusal(concurrent, span('2030-03-09T09:00Z', '2030-03-09T10:00Z'), place, [held('2030-03-01T09:00Z', '2030-03-01T10:00Z')], none, NOW)).toBeUndefined();
+    expect(
+      countedRefusal(concurrent, span('2030-03-09T09:00Z', '2030-03-09T10:00Z'), place, [held('2030-03-01T09:00Z', '2030-03-01T10:00Z')], none, NOW),
+    ).toBeUndefined();
     expect(countedRefusal(concurrent, span('2030-03-09T09:00Z', '2030-03-09T10:00Z'), place, day, none, NOW)).toBeDefined();
   });
 
@@ -127,7 +163,17 @@ describe('counted limits', () => {
 });
 
 describe('areas', () => {
-  const sales: Area = { id: 'area', name: 'Sales floor', kind: 'ROOM', departmentId: null, roomId: 'room', weekdays: [2, 4], exclusive: true, teamIds: ['sales'], teamNames: ['Sales'] };
+  const sales: Area = {
+    id: 'area',
+    name: 'Sales floor',
+    kind: 'ROOM',
+    departmentId: null,
+    roomId: 'room',
+    weekdays: [2, 4],
+    exclusive: true,
+    teamIds: ['sales'],
+    teamNames: ['Sales'],
+  };
   const tuesday = span('2030-03-05T08:00Z', '2030-03-05T16:00Z');
   const wednesday = span('2030-03-06T08:00Z', '2030-03-06T16:00Z');
 
