@@ -49,6 +49,12 @@ function lockKeys(context: BookingContext, counted: Rule[], spans: Span[]): stri
   return keys;
 }
 
+/** What of the owner's reservations the counted rules read: those not ended (MAX_CONCURRENT), the areas of each (a rule scoped to an area). */
+const heldNeeds = (counted: Rule[]) => ({
+  notEnded: counted.some((rule) => rule.limit.kind === 'MAX_CONCURRENT'),
+  areas: counted.some((rule) => rule.scope.kind === 'AREA' && rule.limit.kind !== 'CAPACITY'),
+});
+
 /** The periods the owner's reservations must be read over for these spans (the widest period of any quota). */
 function heldRange(counted: Rule[], spans: Span[], zone: string): { from: Date; to: Date } {
   let from = spans[0]!.startTime;
@@ -112,7 +118,7 @@ export async function judgeBooking(
   if (counted.length === 0) return { inForce };
   if (options.lock) await repository.lock(lockKeys(context, counted, [span]));
   const range = heldRange(counted, [span], context.place.zone);
-  const held = await repository.held(booking.userId, range.from, range.to, now, options.exceptId);
+  const held = await repository.held(booking.userId, range.from, range.to, now, options.exceptId, heldNeeds(counted));
   const capacity = await capacityFigures(repository, context, counted, [span], options.exceptId);
   return { inForce, refusal: evaluate(input, { held, capacity }) };
 }
@@ -149,7 +155,7 @@ export async function occurrenceRefusals(
   if (counted.length > 0) {
     await repository.lock(lockKeys(context, counted, occurrences));
     const range = heldRange(counted, occurrences, context.place.zone);
-    held = await repository.held(common.userId, range.from, range.to, now);
+    held = await repository.held(common.userId, range.from, range.to, now, undefined, heldNeeds(counted));
     capacity = await capacityFigures(repository, context, counted, occurrences);
   }
   const refused: OccurrenceConflict[] = [];

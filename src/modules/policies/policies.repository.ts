@@ -119,14 +119,16 @@ export class PoliciesRepository {
    * The owner's reservations that count: those starting in [from, to) or not ended at `now`, but
    * `exceptId` (a move leaves its own out), with where they are. At most 1000 (far above any limit).
    */
-  async held(userId: string, from: Date, to: Date, now: Date, exceptId?: string): Promise<Held[]> {
+  async held(userId: string, from: Date, to: Date, now: Date, exceptId?: string, needs: { notEnded: boolean; areas: boolean } = { notEnded: true, areas: true }): Promise<Held[]> {
     const rows = await queryRows<{ start_time: Date; end_time: Date; desk_type: DeskKind; room_id: string; department_id: string; area_ids: string[] }>(
       this.db,
-      sql`select res.start_time, res.end_time, d.type as desk_type, d.room_id, r.department_id, to_json(${AREAS_OF_DESK}) as area_ids
+      // The areas of each row only when an AREA-scoped rule counts, the rows not ended only when MAX_CONCURRENT does.
+      sql`select res.start_time, res.end_time, d.type as desk_type, d.room_id, r.department_id,
+                 ${needs.areas ? sql`to_json(${AREAS_OF_DESK})` : sql`'[]'::json`} as area_ids
           from reservations res join desks d on d.id = res.desk_id join rooms r on r.id = d.room_id
           where res.user_id = ${userId}
             and ((res.start_time >= ${from.toISOString()}::timestamptz and res.start_time < ${to.toISOString()}::timestamptz)
-                 or res.end_time > ${now.toISOString()}::timestamptz)
+                 ${needs.notEnded ? sql`or res.end_time > ${now.toISOString()}::timestamptz` : sql``})
             ${exceptId === undefined ? sql`` : sql`and res.id <> ${exceptId}`}
           limit 1000`,
     );
