@@ -103,11 +103,11 @@ export async function judgeBooking(
   db: Database,
   booking: PolicyBooking,
   now: Date,
-  options: { exceptId?: string; lock: boolean },
+  options: { exceptId?: string; lock: boolean; context?: BookingContext },
 ): Promise<{ inForce: Rule[]; refusal?: Refusal } | undefined> {
   if (booking.type === 'fixed') return undefined;
   const repository = new PoliciesRepository(db);
-  const context = await repository.context(booking.userId, booking.deskId);
+  const context = options.context ?? (await repository.context(booking.userId, booking.deskId));
   if (!context || (context.rules.length === 0 && context.areas.length === 0)) return undefined;
   const span = { startTime: booking.startTime, endTime: booking.endTime };
   const input = { rules: context.rules, areas: context.areas, place: context.place, person: context.person, span, now };
@@ -131,6 +131,34 @@ export async function judgeBooking(
 export async function checkPolicies(tx: Database, booking: PolicyBooking, now: Date, exceptId?: string): Promise<void> {
   const judged = await judgeBooking(tx, booking, now, { exceptId, lock: true });
   if (judged?.refusal) throw policyProblem(judged.refusal);
+}
+
+/**
+ * Writes one booking (`write`, given the database or the transaction to write in) under the owner's
+ * policies: the rules are read and the limits that need nothing booked judged first, outside a
+ * transaction; only when a counted limit is in force does the write run in a transaction that
+ * takes the locks and counts first (checkPolicies). A booking with no rule in force thus costs one
+ * statement more than without policies (docs/benchmarks.md#booking-policies).
+ */
+export async function writeUnderPolicies<T>(
+  db: Database,
+  booking: PolicyBooking,
+  now: Date,
+  exceptId: string | undefined,
+  write: (db: Database) => Promise<T>,
+): Promise<T> {
+  if (booking.type === 'fixed') return write(db);
+  const context = await new PoliciesRepository(db).context(booking.userId, booking.deskId);
+  if (!context || (context.rules.length === 0 && context.areas.length === 0)) return write(db);
+  const span = { startTime: booking.startTime, endTime: booking.endTime };
+  const refusal = evaluate({ rules: context.rules, areas: context.areas, place: context.place, person: context.person, span, now });
+  if (refusal) throw policyProblem(refusal);
+  if (!rulesInForce(context.rules, context.place, context.person).some((rule) => COUNTED.has(rule.limit.kind))) return write(db);
+  return db.transaction(async (tx) => {
+    const judged = await judgeBooking(tx, booking, now, { exceptId, lock: true, context });
+    if (judged?.refusal) throw policyProblem(judged.refusal);
+    return write(tx);
+  });
 }
 
 /**

@@ -5,7 +5,7 @@ import { AppError, invalid } from '../../shared/errors.js';
 import { ReservationsRepository, type BookableDesk, type OccurrenceRow, type ReservationType } from './reservations.repository.js';
 import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
 // The booking policies of the owner, checked in the writing transaction (docs/policies.md#where-the-rules-are-checked).
-import { checkCancellation, checkOccurrencePolicies, checkPolicies, occurrenceRefusals } from '../policies/policies.check.js';
+import { checkCancellation, checkOccurrencePolicies, checkPolicies, occurrenceRefusals, writeUnderPolicies } from '../policies/policies.check.js';
 import type { OccurrenceConflict } from '../../shared/errors.js';
 
 /**
@@ -118,10 +118,9 @@ export class ReservationWriter {
     const { id } = await this.retrying(
       () => ({ callerId: caller.id, ...booking }),
       () =>
-        this.db.transaction(async (tx) => {
-          await checkPolicies(tx, booking, this.clock.now());
-          return new ReservationsRepository(tx).insert({ ...booking, userExclusive: this.onePerUser }, this.clock.now());
-        }),
+        writeUnderPolicies(this.db, booking, this.clock.now(), undefined, (db) =>
+          new ReservationsRepository(db).insert({ ...booking, userExclusive: this.onePerUser }, this.clock.now()),
+        ),
     );
     return { id, desk };
   }
@@ -168,10 +167,9 @@ export class ReservationWriter {
     const moved = await this.retrying(
       () => ({ callerId: caller.id, ...booking, exceptId: id }),
       () =>
-        this.db.transaction(async (tx) => {
-          await checkPolicies(tx, booking, this.clock.now(), id);
-          return new ReservationsRepository(tx).update(id, { ...values, userExclusive: this.onePerUser }, this.clock.now());
-        }),
+        writeUnderPolicies(this.db, booking, this.clock.now(), id, (db) =>
+          new ReservationsRepository(db).update(id, { ...values, userExclusive: this.onePerUser }, this.clock.now()),
+        ),
     );
     return moved ? desk : undefined;
   }
