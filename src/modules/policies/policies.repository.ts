@@ -119,7 +119,14 @@ export class PoliciesRepository {
    * The owner's reservations that count: those starting in [from, to) or not ended at `now`, but
    * `exceptId` (a move leaves its own out), with where they are. At most 1000 (far above any limit).
    */
-  async held(userId: string, from: Date, to: Date, now: Date, exceptId?: string, needs: { notEnded: boolean; areas: boolean } = { notEnded: true, areas: true }): Promise<Held[]> {
+  async held(
+    userId: string,
+    from: Date,
+    to: Date,
+    now: Date,
+    exceptId?: string,
+    needs: { notEnded: boolean; areas: boolean } = { notEnded: true, areas: true },
+  ): Promise<Held[]> {
     const rows = await queryRows<{ start_time: Date; end_time: Date; desk_type: DeskKind; room_id: string; department_id: string; area_ids: string[] }>(
       this.db,
       // The areas of each row only when an AREA-scoped rule counts, the rows not ended only when MAX_CONCURRENT does.
