@@ -27,6 +27,7 @@ export const UNIT = [
   'test/infrastructure/outbox/backoff.test.ts',
   'test/shared/**/*.test.ts',
   'test/modules/closures/recurrence.test.ts',
+  'test/modules/policies/rules.test.ts',
   // The web app's code, and its build; serving.test.ts serves it from a test app (api).
   ...readdirSync('test/web')
     .filter((name) => name.endsWith('.test.ts') && name !== 'serving.test.ts')
@@ -52,6 +53,7 @@ export const SYSTEM = [
   'test/modules/auth/ldap-teams.test.ts',
   'test/modules/avatars/decode-memory.test.ts',
   'test/modules/reservations/concurrency.test.ts',
+  'test/modules/policies/race-processes.test.ts',
 ];
 
 // A named subset once more with every pool through Debian's PgBouncer in transaction mode
@@ -71,6 +73,7 @@ export const THROUGH_PGBOUNCER = [
   'test/modules/password/password.test.ts',
   'test/modules/reports/reports.test.ts',
   'test/modules/reservations/concurrency.test.ts',
+  'test/modules/policies/race-processes.test.ts',
   'test/modules/reservations/deadlock.test.ts',
   'test/modules/reservations/reservations.test.ts',
   'test/modules/series/series.test.ts',

@@ -54,6 +54,8 @@ import { OutboxService } from './modules/outbox/outbox.service.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { mailReporter } from './modules/reports/reports.notify.js';
 import { notifyNobody, ReportsService } from './modules/reports/reports.service.js';
+import { policiesRoutes } from './modules/policies/policies.routes.js';
+import { PoliciesService } from './modules/policies/policies.service.js';
 import { reservationsRoutes } from './modules/reservations/reservations.routes.js';
 import { OnBehalf } from './modules/reservations/reservations.on-behalf.js';
 import { onBehalfRoutes } from './modules/reservations/reservations.on-behalf.routes.js';
@@ -354,6 +356,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(teamsRoutes, { teams });
   await app.register(delegatesRoutes, { delegates });
   await app.register(seriesRoutes, { series });
+  await app.register(policiesRoutes, { policies: new PoliciesService(db, clock) });
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });

@@ -114,6 +114,8 @@ const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
   'modules/attendance -> modules/reservations': 'walk-in and the release write reservations through the one writer; check-in reads them',
   'modules/closures -> modules/reservations': 'a closure cancels the reservations on its days through the one writer',
   'modules/series -> modules/reservations': "a series books its occurrences under the reservations' rules and repository",
+  'modules/reservations -> modules/policies':
+    "the one writer checks the owner's booking policies in its transaction (docs/policies.md#where-the-rules-are-checked)",
   'modules/auth -> modules/sessions': 'sign-in, refresh and sign-out create, rotate and end sessions',
   'modules/auth -> modules/users': 'sign-in finds the account and directory sign-in creates it',
   'modules/oidc -> modules/auth': 'single sign-on ends in the same token pair as sign-in (its schema and token service)',

@@ -2,6 +2,7 @@ import { ABUSE_SCENARIOS } from './abuse.js';
 import { ATTENDANCE_SCENARIOS } from './attendance.js';
 import { BENCH_FEED_PATH, prepareFeed, removeFeedRows } from './calendar.js';
 import { bearer, json, usersOverConnections, type Scenario } from './kit.js';
+import { POLICY_SCENARIOS } from './policies.js';
 
 /**
  * The extension point for features that land on other branches: append one Scenario per request
@@ -90,4 +91,6 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   ...ATTENDANCE_SCENARIOS,
   // Issue 24: another user's GET /api/self while one USER abuses feeds and mails (scripts/bench/abuse.ts).
   ...ABUSE_SCENARIOS,
+  // Issue 27: booking with ten policy rules in force, beside `book` with none (scripts/bench/policies.ts).
+  ...POLICY_SCENARIOS,
 ];

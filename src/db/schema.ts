@@ -763,3 +763,113 @@ export const delegates = pgTable(
     check('delegates_not_self_check', sql`${t.userId} <> ${t.delegateId}`),
   ],
 );
+
+/** What an area is made of (docs/policies.md#areas): a whole department, a room, or a set of desks. */
+export const policyAreaKind = pgEnum('policy_area_kind', ['DEPARTMENT', 'ROOM', 'DESKS']);
+/** Where a rule holds (docs/policies.md#rules). */
+export const policyScope = pgEnum('policy_scope', ['EVERYWHERE', 'DEPARTMENT', 'ROOM', 'AREA', 'DESK_TYPE']);
+/** Whom a rule binds. */
+export const policyWho = pgEnum('policy_who', ['EVERYONE', 'TEAM', 'ROLE']);
+/** A rule's ROLE: the account's role, or TEAM_MANAGER (a manager of any team). */
+export const policyRole = pgEnum('policy_role', ['USER', 'ADMIN', 'TEAM_MANAGER']);
+export const policyLimitKind = pgEnum('policy_limit_kind', [
+  'BOOKING_WINDOW',
+  'MIN_DURATION',
+  'MAX_DURATION',
+  'GRANULARITY',
+  'WEEKDAYS_HOURS',
+  'MAX_BOOKINGS',
+  'MAX_HOURS',
+  'MAX_CONCURRENT',
+  'CAPACITY',
+  'CANCEL_LEAD',
+  'OWN_AREAS_ONLY',
+]);
+
+/** Where teams sit (docs/policies.md#areas); written only by modules/policies. */
+export const policyAreas = pgTable(
+  'policy_areas',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    kind: policyAreaKind('kind').notNull(),
+    departmentId: uuid('department_id').references(() => departments.id, { onDelete: 'cascade' }),
+    roomId: uuid('room_id').references(() => rooms.id, { onDelete: 'cascade' }),
+    /** ISO weekdays (1 = Monday) on which the area is its teams'; empty: every day. */
+    weekdays: smallint('weekdays')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    /** Whether people outside its teams are refused on those days. */
+    exclusive: boolean('exclusive').notNull().default(true),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('policy_areas_name_lower_key').on(sql`lower(${t.name})`),
+    index('policy_areas_department_idx').on(t.departmentId),
+    index('policy_areas_room_idx').on(t.roomId),
+    check('policy_areas_name_check', sql`length(${t.name}) BETWEEN 1 AND 100`),
+    check('policy_areas_department_check', sql`(${t.kind} = 'DEPARTMENT') = (${t.departmentId} IS NOT NULL)`),
+    check('policy_areas_room_check', sql`(${t.kind} = 'ROOM') = (${t.roomId} IS NOT NULL)`),
+    check('policy_areas_weekdays_check', sql`${t.weekdays} <@ '{1,2,3,4,5,6,7}'::smallint[]`),
+  ],
+);
+
+export const policyAreaTeams = pgTable(
+  'policy_area_teams',
+  {
+    areaId: uuid('area_id')
+      .notNull()
+      .references(() => policyAreas.id, { onDelete: 'cascade' }),
+    teamId: uuid('team_id')
+      .notNull()
+      .references(() => teams.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.areaId, t.teamId] }), index('policy_area_teams_team_idx').on(t.teamId)],
+);
+
+export const policyAreaDesks = pgTable(
+  'policy_area_desks',
+  {
+    areaId: uuid('area_id')
+      .notNull()
+      .references(() => policyAreas.id, { onDelete: 'cascade' }),
+    deskId: uuid('desk_id')
+      .notNull()
+      .references(() => desks.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.areaId, t.deskId] }), index('policy_area_desks_desk_idx').on(t.deskId, t.areaId)],
+);
+
+/** Booking rules: scope × who × limit (docs/policies.md#rules); written only by modules/policies. */
+export const policyRules = pgTable(
+  'policy_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull().default(''),
+    scope: policyScope('scope').notNull(),
+    departmentId: uuid('department_id').references(() => departments.id, { onDelete: 'cascade' }),
+    roomId: uuid('room_id').references(() => rooms.id, { onDelete: 'cascade' }),
+    areaId: uuid('area_id').references(() => policyAreas.id, { onDelete: 'cascade' }),
+    deskType: deskType('desk_type'),
+    who: policyWho('who').notNull(),
+    teamId: uuid('team_id').references(() => teams.id, { onDelete: 'cascade' }),
+    role: policyRole('role'),
+    kind: policyLimitKind('kind').notNull(),
+    /** The limit's figures (policies.rules.ts: `Limit`). */
+    params: jsonb('params').notNull().default({}),
+    appliesToAdmins: boolean('applies_to_admins').notNull().default(false),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('policy_rules_name_check', sql`length(${t.name}) <= 100`),
+    check('policy_rules_department_check', sql`(${t.scope} = 'DEPARTMENT') = (${t.departmentId} IS NOT NULL)`),
+    check('policy_rules_room_check', sql`(${t.scope} = 'ROOM') = (${t.roomId} IS NOT NULL)`),
+    check('policy_rules_area_check', sql`(${t.scope} = 'AREA') = (${t.areaId} IS NOT NULL)`),
+    check('policy_rules_desk_type_check', sql`(${t.scope} = 'DESK_TYPE') = (${t.deskType} IS NOT NULL)`),
+    check('policy_rules_team_check', sql`(${t.who} = 'TEAM') = (${t.teamId} IS NOT NULL)`),
+    check('policy_rules_role_check', sql`(${t.who} = 'ROLE') = (${t.role} IS NOT NULL)`),
+  ],
+);

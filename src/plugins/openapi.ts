@@ -56,6 +56,11 @@ export default fp(
           { name: 'Settings' },
           { name: 'Calendar' },
           { name: 'Outbox', description: 'Admins: the mails the service sends, and the retry of those given up (docs/architecture.md#the-outbox).' },
+          {
+            name: 'Policies',
+            description:
+              'Booking policies: areas where teams sit, rules (scope × who × limit), the preview of a booking, the caller’s allowance (docs/policies.md).',
+          },
         ],
       },
     });

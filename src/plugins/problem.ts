@@ -101,7 +101,7 @@ export function toAppError(error: unknown, databaseOpen = true): { appError: App
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, appError: AppError): FastifyReply {
-  const { errors, conflicts, reason, rule, rows, occurrences, dependents, retryAfter, subject, limit, closure } = appError.extras;
+  const { errors, conflicts, reason, rule, rows, occurrences, dependents, retryAfter, subject, limit, closure, used, window } = appError.extras;
   if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(1, Math.ceil(retryAfter))));
   if (appError.status === 401) {
     const error = appError.code === 'UNAUTHENTICATED' || appError.code === 'INVALID_CREDENTIALS' ? '' : ', error="invalid_token"';
@@ -128,6 +128,8 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, appErr
       ...(subject !== undefined ? { subject } : {}),
       ...(limit ? { limit } : {}),
       ...(closure ? { closure } : {}),
+      ...(used !== undefined ? { used } : {}),
+      ...(window ? { window } : {}),
     });
 }
 

@@ -24,6 +24,7 @@ export const catalogue = {
   OIDC_NO_ACCOUNT: { status: 403, title: 'No account here may sign in with this identity; ask an admin to link it' },
   OIDC_ACCOUNT_DISABLED: { status: 403, title: 'This account is disabled' },
   FORBIDDEN: { status: 403, title: 'You may not do this' },
+  POLICY_VIOLATION: { status: 403, title: 'A booking policy does not allow this booking for its owner' },
   PASSWORD_CHANGE_REQUIRED: { status: 403, title: 'Choose a new password first (PUT /api/self/password): this account still has a generated one' },
   NOT_FOUND: { status: 404, title: 'Not found' },
   OIDC_DISABLED: { status: 404, title: 'Single sign-on is not configured' },
@@ -44,6 +45,8 @@ export const catalogue = {
   WALK_IN_NOT_POSSIBLE: { status: 409, title: 'The desk cannot be booked on the spot now' },
   CONFLICT: { status: 409, title: 'The request conflicts with the current state' },
   OUTBOX_NOT_DEAD: { status: 409, title: 'Only a dead message can be retried' },
+  POLICY_LIMIT_REACHED: { status: 409, title: 'A booking policy limit is used up for its owner' },
+  POLICY_RULE_CONFLICT: { status: 409, title: 'Another rule already sets this limit for the same place and people' },
   TOO_MANY_SERIES: { status: 409, title: 'You have as many recurring series as one person may; cancel one first' },
   TEAM_NAME_TAKEN: { status: 409, title: 'Another team has this name (ignoring case)' },
   TEAM_GROUP_TAKEN: { status: 409, title: 'Another team already names this directory group or single sign-on group' },
@@ -74,8 +77,8 @@ export interface FieldError {
   message: string;
 }
 
-/** Why an occurrence of a series cannot be booked: the desk is taken, or its owner already has a reservation then. */
-export type OccurrenceConflictReason = 'DESK_RESERVED' | 'USER_OVERLAP';
+/** Why an occurrence of a series cannot be booked: the desk is taken, its owner already has a reservation then, or a booking policy refuses it. */
+export type OccurrenceConflictReason = 'DESK_RESERVED' | 'USER_OVERLAP' | 'POLICY';
 
 /** A closed day (docs/policies.md#closures-and-holidays): the closure, the local date and its reason. */
 export interface ClosedDay {
@@ -89,13 +92,23 @@ export interface OccurrenceConflict {
   date: string;
   startTime: string;
   endTime: string;
-  /** CLOSED: the office is closed that day (a series skips it always; `closure` says which and why). */
+  /** CLOSED: the office is closed that day (a series skips it always; `closure` says which and why). POLICY: a booking policy refuses it. */
   reason: OccurrenceConflictReason | 'CLOSED';
   closure?: ClosedDay;
+  /** POLICY: the rule (or area) that refuses it, and why in words (docs/policies.md). */
+  rule?: PolicyRuleRef;
+  message?: string;
 }
 
 /** Why a booking collided (RESERVATION_CONFLICT): the desk is taken then, or its owner already holds another reservation then. */
-export type ConflictReason = OccurrenceConflictReason;
+export type ConflictReason = Exclude<OccurrenceConflictReason, 'POLICY'>;
+
+/** The booking policy rule behind a refusal (POLICY_VIOLATION, POLICY_LIMIT_REACHED): its id and limit kind (AREA_RESERVED: an area's id). */
+export interface PolicyRuleRef {
+  id: string;
+  kind: string;
+  name: string;
+}
 
 /**
  * The booking rule a USER's reservation breaks (RESERVATION_NOT_ALLOWED), for clients to word
@@ -122,8 +135,10 @@ export interface ProblemExtras {
   conflicts?: { startTime: string; endTime: string }[];
   /** RESERVATION_CONFLICT: whose reservation is in the way. */
   reason?: ConflictReason;
-  /** RESERVATION_NOT_ALLOWED: which rule, with its figure. */
-  rule?: BrokenRule;
+  /** RESERVATION_NOT_ALLOWED: which rule, with its figure; POLICY_*: the policy rule's id and kind. */
+  rule?: BrokenRule | PolicyRuleRef;
+  /** POLICY_LIMIT_REACHED and some POLICY_VIOLATIONs: the period the limit counts in (instants, UTC). */
+  window?: { from: string; to: string; period?: 'DAY' | 'WEEK' | 'MONTH' };
   /** IMPORT_INVALID: every row refused. */
   rows?: ImportRowError[];
   /** The occurrences of a recurring series that could not be booked, and why (SERIES_CONFLICT). */
@@ -134,10 +149,12 @@ export interface ProblemExtras {
   subject?: string;
   /** Seconds; also sent as the Retry-After header. */
   retryAfter?: number;
-  /** RESERVATION_LIMIT_REACHED: which setting, its value, what the person holds and asked for. */
+  /** RESERVATION_LIMIT_REACHED: which setting, its value, what the person holds and asked for; POLICY_*: the rule's figure (max) and what is used (current). */
   limit?: ProblemLimit;
   /** CLOSED_DAY: the closure in the way: its id, the closed local date and its reason. */
   closure?: ClosedDay;
+  /** POLICY_*: what is used of `limit.max` (the same as limit.current), named as clients look for it. */
+  used?: number;
 }
 
 export interface ProblemLimit {

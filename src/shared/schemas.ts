@@ -53,11 +53,19 @@ export const Problem = Type.Object(
     rule: Type.Optional(
       Type.Object(
         {
-          name: Type.String({ description: 'END_IN_PAST, START_IN_PAST, TOO_LONG, TOO_SHORT or TOO_FAR_AHEAD.' }),
+          name: Type.String({
+            description:
+              'RESERVATION_NOT_ALLOWED: END_IN_PAST, START_IN_PAST, TOO_LONG, TOO_SHORT or TOO_FAR_AHEAD. POLICY_*: the name an admin gave the rule (may be empty) or the area.',
+          }),
+          id: Type.Optional(Type.String({ format: 'uuid', description: 'POLICY_*: the policy rule (or, for AREA_RESERVED, the area).' })),
+          kind: Type.Optional(Type.String({ description: "POLICY_*: the rule's limit kind (docs/policies.md#rules), or AREA_RESERVED." })),
           seconds: Type.Optional(Type.Integer({ minimum: 0, description: 'The limit of TOO_LONG, TOO_SHORT and TOO_FAR_AHEAD, in seconds.' })),
           date: Type.Optional(Type.String({ format: 'date', description: 'The local date of the occurrence of a series that breaks it.' })),
         },
-        { description: 'The booking rule broken (RESERVATION_NOT_ALLOWED).' },
+        {
+          description:
+            'The booking rule broken (RESERVATION_NOT_ALLOWED), or the policy rule that refused the booking (POLICY_VIOLATION, POLICY_LIMIT_REACHED).',
+        },
       ),
     ),
     rows: Type.Optional(
@@ -81,9 +89,16 @@ export const Problem = Type.Object(
           endTime: Timestamp(),
           reason: Type.String({
             description:
-              'DESK_RESERVED (the desk is taken then), USER_OVERLAP (the owner already has a reservation then) or CLOSED (the office is closed that day).',
+              'DESK_RESERVED (the desk is taken then), USER_OVERLAP (the owner already has a reservation then) CLOSED (the office is closed that day) or POLICY (a booking policy refuses it).',
           }),
           closure: Type.Optional(ClosedDaySchema),
+          rule: Type.Optional(
+            Type.Object(
+              { id: Type.String({ format: 'uuid' }), kind: Type.String(), name: Type.String() },
+              { description: 'POLICY: the rule or area that refuses it.' },
+            ),
+          ),
+          message: Type.Optional(Type.String({ description: 'POLICY: why, in a sentence.' })),
         }),
         { description: 'Every occurrence of a recurring series that collided (SERIES_CONFLICT).' },
       ),
@@ -102,12 +117,23 @@ export const Problem = Type.Object(
     limit: Type.Optional(
       Type.Object(
         {
-          name: Type.String({ description: 'The setting that sets the limit, e.g. RESERVATION_MAX_FUTURE.' }),
+          name: Type.String({ description: 'The setting that sets the limit, e.g. RESERVATION_MAX_FUTURE, or the policy limit kind (MAX_BOOKINGS …).' }),
           max: Type.Integer({ minimum: 0, description: 'Its value.' }),
-          current: Type.Integer({ minimum: 0, description: 'What the person holds now.' }),
+          current: Type.Integer({ minimum: 0, description: 'What the person holds now (policies: what is used in the window).' }),
           requested: Type.Integer({ minimum: 0, description: 'What the request would have added.' }),
         },
-        { description: 'The limit a request would have gone past (RESERVATION_LIMIT_REACHED).' },
+        { description: 'The limit a request would have gone past (RESERVATION_LIMIT_REACHED, POLICY_LIMIT_REACHED, some POLICY_VIOLATIONs).' },
+      ),
+    ),
+    used: Type.Optional(Type.Integer({ minimum: 0, description: 'POLICY_*: what is used of the limit (limit.current).' })),
+    window: Type.Optional(
+      Type.Object(
+        {
+          from: Timestamp(),
+          to: Timestamp(),
+          period: Type.Optional(Type.String({ description: 'DAY, WEEK (ISO, from Monday) or MONTH, in the office’s time zone.' })),
+        },
+        { description: 'POLICY_LIMIT_REACHED: the period the limit counts in, [from, to).' },
       ),
     ),
     closure: Type.Optional({ ...ClosedDaySchema, description: 'The closure a booking ran into (CLOSED_DAY): its id, the closed local date and the reason.' }),

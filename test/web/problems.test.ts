@@ -10,6 +10,7 @@ import {
   dependentsMessage,
   fieldErrorMessages,
   problemMessage,
+  policyMessage,
   problemOf,
   toProblem,
   type Problem,
@@ -232,5 +233,41 @@ describe('messages worded from structured members', () => {
     );
     expect(problemMessage(problem(409, 'NAME_TAKEN'))).toMatch(/^This name is taken/);
     expect(problemMessage(problem(400, 'PASSWORD_UNCHANGED'))).toBe('Choose a new password other than the current one.');
+  });
+});
+
+describe('booking policy refusals (docs/errors.md, docs/policies.md)', () => {
+  const body = {
+    code: 'POLICY_LIMIT_REACHED',
+    detail: 'You have booked 2 of your 2 bookings this week',
+    rule: { id: 'r1', kind: 'MAX_BOOKINGS', name: '' },
+    limit: { name: 'MAX_BOOKINGS', max: 2, current: 2, requested: 1 },
+    used: 2,
+    window: { from: '2030-03-11T00:00:00.000Z', to: '2030-03-18T00:00:00.000Z', period: 'WEEK' },
+  };
+
+  it('reads the rule, the figures and the window, and words them', () => {
+    const read = toProblem(409, body);
+    expect(read.rule).toEqual({ name: '', id: 'r1', kind: 'MAX_BOOKINGS' });
+    expect(read.window).toEqual(body.window);
+    expect(problemMessage(read)).toBe('You have booked 2 of your 2 bookings this week.');
+    expect(policyMessage(toProblem(409, { ...body, rule: { ...body.rule, name: 'Office days' } }))).toBe(
+      'You have booked 2 of your 2 bookings this week (Office days).',
+    );
+  });
+
+  it('words the other limits, and falls back on the server’s sentence (areas, windows)', () => {
+    expect(policyMessage(toProblem(409, { ...body, limit: { name: 'CAPACITY', max: 6, current: 6, requested: 1 }, window: undefined }))).toBe(
+      'This place is full that day: 6 of the 6 desks that may be booked are taken.',
+    );
+    expect(
+      policyMessage(
+        toProblem(403, {
+          code: 'POLICY_VIOLATION',
+          detail: 'Sales floor is reserved for Sales on Tuesdays (2030-04-02)',
+          rule: { id: 'a', kind: 'AREA_RESERVED', name: 'Sales floor' },
+        }),
+      ),
+    ).toBe('Sales floor is reserved for Sales on Tuesdays (2030-04-02).');
   });
 });

@@ -33,6 +33,7 @@ const ForgotPasswordPage = page(() => import('./features/password/ForgotPassword
 const ResetPasswordPage = page(() => import('./features/password/ResetPasswordPage.js'), 'ResetPasswordPage');
 const ClosuresPage = page(() => import('./features/closures/ClosuresPage.js'), 'ClosuresPage');
 const OutboxPage = page(() => import('./features/outbox/OutboxPage.js'), 'OutboxPage');
+const PoliciesPage = page(() => import('./features/policies/PoliciesPage.js'), 'PoliciesPage');
 const TeamsPage = page(() => import('./features/teams/TeamsPage.js'), 'TeamsPage');
 const OidcReturnPage = page(() => import('./features/auth/OidcReturnPage.js'), 'OidcReturnPage');
 
@@ -65,6 +66,7 @@ const ROUTES: Route[] = [
   { path: '/admin/attendance', admin: true, render: () => <AttendancePage /> },
   { path: '/admin/closures', admin: true, render: () => <ClosuresPage /> },
   { path: '/admin/outbox', admin: true, render: () => <OutboxPage /> },
+  { path: '/admin/policies', admin: true, render: () => <PoliciesPage /> },
   // What a desk's QR code opens (docs/behaviour.md#desk-qr-codes).
   { path: '/d/:deskId', render: (params) => <DeskPage key={params.deskId} deskId={params.deskId!} /> },
 ];

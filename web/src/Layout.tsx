@@ -18,6 +18,7 @@ const ADMIN_LINKS = [
   { to: '/admin/attendance', label: 'Attendance' },
   { to: '/admin/closures', label: 'Closures' },
   { to: '/admin/outbox', label: 'Outbox' },
+  { to: '/admin/policies', label: 'Booking rules' },
 ];
 
 const isCurrent = (to: string, pathname: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));

@@ -113,7 +113,7 @@ export class ReservationsService {
   async delete(caller: Caller, id: string): Promise<void> {
     const existing = await this.visible(caller, id);
     this.ensureUserMayChange(caller, existing);
-    if (!(await this.writer.cancel(id))) throw notFound('Reservation', id);
+    if (!(await this.writer.cancel(id, isAdmin(caller)))) throw notFound('Reservation', id);
     await this.onBehalf?.notify(caller, existing, 'cancelled');
   }
 

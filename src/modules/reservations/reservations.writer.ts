@@ -4,6 +4,9 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError, closedDayProblem, invalid } from '../../shared/errors.js';
 import { ReservationsRepository, type BookableDesk, type OccurrenceRow, type ReservationType } from './reservations.repository.js';
 import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
+// The booking policies of the owner, checked in the writing transaction (docs/policies.md#where-the-rules-are-checked).
+import { checkCancellation, checkOccurrencePolicies, checkPolicies, occurrenceRefusals, writeUnderPolicies } from '../policies/policies.check.js';
+import type { OccurrenceConflict } from '../../shared/errors.js';
 
 /**
  * The one writer of the `reservations` table (docs/architecture.md#the-one-writer-of-reservations).
@@ -116,7 +119,10 @@ export class ReservationWriter {
     const desk = await this.checkBooking(rules, caller.admin, booking, { startMoved: true, capped: true });
     const { id } = await this.retrying(
       () => ({ callerId: caller.id, ...booking }),
-      () => new ReservationsRepository(this.db).insert({ ...booking, userExclusive: this.onePerUser }, this.clock.now()),
+      () =>
+        writeUnderPolicies(this.db, booking, this.clock.now(), undefined, (db) =>
+          new ReservationsRepository(db).insert({ ...booking, userExclusive: this.onePerUser }, this.clock.now()),
+        ),
     );
     return { id, desk };
   }
@@ -138,6 +144,7 @@ export class ReservationWriter {
         const planned = (booking = await plan());
         const now = this.clock.now();
         return this.db.transaction(async (tx) => {
+          await checkPolicies(tx, planned, now);
           const { id } = await new ReservationsRepository(tx).insert({ ...planned, userExclusive: this.onePerUser }, now);
           await then(tx, id, planned);
           return { id, booking: planned };
@@ -161,7 +168,10 @@ export class ReservationWriter {
     const { userId: _userId, bookedBy: _bookedBy, ...values } = booking;
     const moved = await this.retrying(
       () => ({ callerId: caller.id, ...booking, exceptId: id }),
-      () => new ReservationsRepository(this.db).update(id, { ...values, userExclusive: this.onePerUser }, this.clock.now()),
+      () =>
+        writeUnderPolicies(this.db, booking, this.clock.now(), id, (db) =>
+          new ReservationsRepository(db).update(id, { ...values, userExclusive: this.onePerUser }, this.clock.now()),
+        ),
     );
     return moved ? desk : undefined;
   }
@@ -185,11 +195,25 @@ export class ReservationWriter {
     common: Omit<NewReservation, 'startTime' | 'endTime'>,
     ranges: { startTime: Date; endTime: Date }[],
   ): Promise<OccurrenceRow[]> {
+    await checkOccurrencePolicies(tx, common, ranges, this.clock.now());
     return new ReservationsRepository(tx).insertOccurrences(seriesId, { ...common, userExclusive: this.onePerUser }, ranges, this.clock.now());
   }
 
-  /** Cancels reservation `id`; false when it is gone. */
-  async cancel(id: string): Promise<boolean> {
+  /**
+   * The occurrences of a series its owner's booking policies refuse (docs/policies.md#series), each
+   * judged with the earlier ones booked; in the series' transaction `tx` (or, for a preview, the database).
+   */
+  async policyRefusals(
+    tx: Database,
+    common: Omit<NewReservation, 'startTime' | 'endTime'>,
+    occurrences: { date: string; startTime: Date; endTime: Date }[],
+  ): Promise<OccurrenceConflict[]> {
+    return occurrenceRefusals(tx, common, occurrences, this.clock.now());
+  }
+
+  /** Cancels reservation `id` (a USER within a cancellation lead time is refused: `byAdmin` passes); false when it is gone. */
+  async cancel(id: string, byAdmin = false): Promise<boolean> {
+    await checkCancellation(this.db, id, byAdmin, this.clock.now());
     return new ReservationsRepository(this.db).delete(id);
   }
 

@@ -49,8 +49,17 @@ export const describeConflicts = (conflicts: OccurrenceConflict[], total: number
     .slice(0, 5)
     .map(
       (conflict) =>
-        `${conflict.date} (${conflict.reason === 'DESK_RESERVED' ? 'desk reserved' : conflict.reason === 'CLOSED' ? `closed: ${conflict.closure?.reason ?? ''}` : 'you already have a reservation then'})`,
+        `${conflict.date} (${
+          conflict.reason === 'DESK_RESERVED'
+            ? 'desk reserved'
+            : conflict.reason === 'CLOSED'
+              ? `closed: ${conflict.closure?.reason ?? ''}`
+              : conflict.reason === 'POLICY'
+                ? (conflict.message ?? 'a booking policy refuses it')
+                : 'you already have a reservation then'
+        })`,
     );
   const more = conflicts.length > shown.length ? ` and ${conflicts.length - shown.length} more` : '';
-  return `${conflicts.length} of ${total} occurrences collide with other reservations or closed days: ${shown.join(', ')}${more}`;
+  const why = conflicts.some((conflict) => conflict.reason === 'POLICY') ? 'cannot be booked' : 'collide with other reservations or closed days';
+  return `${conflicts.length} of ${total} occurrences ${why}: ${shown.join(', ')}${more}`;
 };

@@ -79,11 +79,18 @@ const Skipped = Type.Object({
   date: LocalDate('Local date in the time zone of the series.'),
   startTime: Timestamp(),
   endTime: Timestamp(),
-  reason: StringEnum(['DESK_RESERVED', 'USER_OVERLAP', 'CLOSED'] as const, {
+  reason: StringEnum(['DESK_RESERVED', 'USER_OVERLAP', 'CLOSED', 'POLICY'] as const, {
     description:
-      'DESK_RESERVED: the desk is taken then. USER_OVERLAP: the owner already has a reservation then. CLOSED: the office is closed that day (always skipped; closure says which and why).',
+      'DESK_RESERVED: the desk is taken then. USER_OVERLAP: the owner already has a reservation then. CLOSED: the office is closed that day (always skipped; closure says which and why). POLICY: a booking policy refuses it (rule, message; docs/policies.md).',
   }),
   closure: Type.Optional(ClosureRef),
+  rule: Type.Optional(
+    Type.Object(
+      { id: Uuid(), kind: Type.String(), name: Type.String() },
+      { description: 'POLICY: the rule (or, kind AREA_RESERVED, the area) that refuses it.' },
+    ),
+  ),
+  message: Type.Optional(Type.String({ description: 'POLICY: why, in a sentence.' })),
 });
 
 const seriesCore = {
@@ -137,6 +144,7 @@ export const SeriesPreview = Type.Object(
         endTime: Timestamp(),
         conflict: Nullable(Skipped.properties.reason),
         closure: Nullable(ClosureRef),
+        message: Type.Optional(Type.String({ description: 'POLICY: why a booking policy refuses it.' })),
       }),
       { description: 'Every occurrence of the rule; conflict says why one could not be booked now (null: free).' },
     ),

@@ -51,17 +51,22 @@ export class SeriesService {
   async preview(caller: Caller, body: CreateSeriesBody): Promise<SeriesPreviewDto> {
     const plan = await this.plan(caller, body);
     const repository = new SeriesRepository(this.db);
-    const conflicts = await this.collisions(repository, plan);
+    const writer = new ReservationWriter(this.db, this.clock, this.rules.onePerUser);
     const closed = await repository.closed(plan.deskId, plan.occurrences);
-    const byDate = new Map(conflicts.map((conflict) => [conflict.date, conflict.reason]));
+    const conflicts = await this.refusals(writer, this.db, repository, plan);
+    const byDate = new Map(conflicts.map((conflict) => [conflict.date, conflict]));
     return {
-      occurrences: plan.occurrences.map((occurrence, i) => ({
-        date: occurrence.date,
-        startTime: occurrence.startTime.toISOString(),
-        endTime: occurrence.endTime.toISOString(),
-        conflict: closed.has(i) ? ('CLOSED' as const) : (byDate.get(occurrence.date) ?? null),
-        closure: closed.get(i) ?? null,
-      })),
+      occurrences: plan.occurrences.map((occurrence, i) => {
+        const conflict = closed.has(i) ? undefined : byDate.get(occurrence.date);
+        return {
+          date: occurrence.date,
+          startTime: occurrence.startTime.toISOString(),
+          endTime: occurrence.endTime.toISOString(),
+          conflict: closed.has(i) ? ('CLOSED' as const) : (conflict?.reason ?? null),
+          closure: closed.get(i) ?? null,
+          ...(conflict?.message ? { message: conflict.message } : {}),
+        };
+      }),
     };
   }
 
@@ -82,10 +87,11 @@ export class SeriesService {
     };
     return writer.transaction(span, async (tx) => {
       const series = new SeriesRepository(tx);
-      // Closed days are skipped always (docs/policies.md#closures-and-holidays); collisions only with skipConflicts.
+      // Closed days are skipped always (docs/policies.md#closures-and-holidays); collisions and
+      // policy refusals only with skipConflicts (docs/policies.md#series).
       const closedDays = await series.closed(plan.deskId, plan.occurrences);
       const closed = closedOccurrences(plan.occurrences, closedDays);
-      const conflicts = (await this.collisions(series, plan)).filter((conflict) => !closed.some((day) => day.date === conflict.date));
+      const conflicts = (await this.refusals(writer, tx, series, plan)).filter((conflict) => !closed.some((day) => day.date === conflict.date));
       if ((conflicts.length > 0 && body.skipConflicts !== true) || conflicts.length + closed.length === plan.occurrences.length) {
         const all = [...closed, ...conflicts].sort((a, b) => a.startTime.localeCompare(b.startTime));
         throw new AppError('SERIES_CONFLICT', describeConflicts(all, plan.occurrences.length), { occurrences: all });
@@ -198,6 +204,22 @@ export class SeriesService {
     // The booking rules are the reservations module's (docs/architecture.md#the-one-writer-of-reservations).
     const desk = await new ReservationWriter(this.db, this.clock, this.rules.onePerUser).checkOccurrences(this.rules, admin, userId, body.deskId, occurrences);
     return { userId, deskId: body.deskId, type, timeZone, rule, firstStart, firstEnd, occurrences, desk };
+  }
+
+  /**
+   * The occurrences that cannot be booked, in date order: those that collide, then, of the rest,
+   * those the owner's booking policies refuse (docs/policies.md#series), asked of the writer in `db`
+   * (the series' transaction, whose locks then hold until it commits).
+   */
+  private async refusals(writer: ReservationWriter, db: Database, repository: SeriesRepository, plan: Plan): Promise<OccurrenceConflict[]> {
+    const collisions = await this.collisions(repository, plan);
+    const colliding = new Set(collisions.map((conflict) => conflict.date));
+    const refused = await writer.policyRefusals(
+      db,
+      { userId: plan.userId, deskId: plan.deskId, type: plan.type },
+      plan.occurrences.filter((occurrence) => !colliding.has(occurrence.date)),
+    );
+    return [...collisions, ...refused].sort((a, b) => a.startTime.localeCompare(b.startTime));
   }
 
   /** The occurrences that collide with the desk's reservations or (one per user) the owner's, in one read. */

@@ -54,7 +54,10 @@ export const STALE_AFTER = {
     '/api/departments/{departmentId}/floor-plan/availability',
     '/api/attendance',
     '/api/desks',
+    '/api/self/allowance',
   ],
+  /** Booking policies (docs/policies.md): what the allowance and the rules pages show. */
+  policies: ['/api/admin/policies/rules', '/api/admin/policies/areas', '/api/self/allowance'],
   /** Check-in, walk-in and office settings (docs/behaviour.md#attendance). */
   attendance: ['/api/reservation', '/api/attendance', '/api/desks', '/api/search/rooms', '/api/stats', '/api/departments'],
   reports: ['/api/report', '/api/report-statuses', '/api/search/reports', '/api/stats'],

@@ -8937,10 +8937,10 @@ export interface paths {
                                  */
                                 endTime: string;
                                 /**
-                                 * @description DESK_RESERVED: the desk is taken then. USER_OVERLAP: the owner already has a reservation then. CLOSED: the office is closed that day (always skipped; closure says which and why).
+                                 * @description DESK_RESERVED: the desk is taken then. USER_OVERLAP: the owner already has a reservation then. CLOSED: the office is closed that day (always skipped; closure says which and why). POLICY: a booking policy refuses it (rule, message; docs/policies.md).
                                  * @enum {string}
                                  */
-                                reason: "DESK_RESERVED" | "USER_OVERLAP" | "CLOSED";
+                                reason: "DESK_RESERVED" | "USER_OVERLAP" | "CLOSED" | "POLICY";
                                 /** ClosedDayRef */
                                 closure?: {
                                     /**
@@ -8956,6 +8956,15 @@ export interface paths {
                                     /** @description Why the office is closed. */
                                     reason: string;
                                 };
+                                /** @description POLICY: the rule (or, kind AREA_RESERVED, the area) that refuses it. */
+                                rule?: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    kind: string;
+                                    name: string;
+                                };
+                                /** @description POLICY: why, in a sentence. */
+                                message?: string;
                             }[];
                         };
                     };
@@ -9126,7 +9135,7 @@ export interface paths {
                                  * @description ISO 8601 date-time in UTC (ends in Z).
                                  */
                                 endTime: string;
-                                conflict: ("DESK_RESERVED" | "USER_OVERLAP" | "CLOSED") | null;
+                                conflict: ("DESK_RESERVED" | "USER_OVERLAP" | "CLOSED" | "POLICY") | null;
                                 closure: {
                                     /**
                                      * Format: uuid
@@ -9141,6 +9150,8 @@ export interface paths {
                                     /** @description Why the office is closed. */
                                     reason: string;
                                 } | null;
+                                /** @description POLICY: why a booking policy refuses it. */
+                                message?: string;
                             }[];
                         };
                     };
@@ -9543,6 +9554,1555 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/policies/areas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the areas (admin)
+         * @description Admins only. Every area (at most 100), by name.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description DEPARTMENT (a whole office), ROOM, or DESKS (a set of desks: a neighbourhood).
+                                 * @enum {string}
+                                 */
+                                kind: "DEPARTMENT" | "ROOM" | "DESKS";
+                                departmentId: string | null;
+                                roomId: string | null;
+                                deskIds: string[];
+                                teamIds: string[];
+                                weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                exclusive: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                modifiedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create an area (admin)
+         * @description Admins only. A department, room or set of desks reserved for teams, optionally on some weekdays (docs/policies.md#areas). 400 names the member; 409 CONFLICT for a name in use or more than 100 areas.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique name (ignoring case), e.g. "Sales floor". */
+                        name: string;
+                        /**
+                         * @description DEPARTMENT (a whole office), ROOM, or DESKS (a set of desks: a neighbourhood).
+                         * @enum {string}
+                         */
+                        kind: "DEPARTMENT" | "ROOM" | "DESKS";
+                        departmentId?: string | null;
+                        roomId?: string | null;
+                        /** @description The desks (kind DESKS), 1 to 200. */
+                        deskIds?: string[];
+                        /** @description The teams the area is reserved for. */
+                        teamIds: string[];
+                        /** @description The weekdays (in the office’s time zone) on which the area is its teams’; none or empty: every day. */
+                        weekdays?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                        /** @description true (default): people in none of its teams may not book there on those days. false: the teams sit there, others may still book. */
+                        exclusive?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /**
+                             * @description DEPARTMENT (a whole office), ROOM, or DESKS (a set of desks: a neighbourhood).
+                             * @enum {string}
+                             */
+                            kind: "DEPARTMENT" | "ROOM" | "DESKS";
+                            departmentId: string | null;
+                            roomId: string | null;
+                            deskIds: string[];
+                            teamIds: string[];
+                            weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            exclusive: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            modifiedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/policies/areas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace an area (admin)
+         * @description Admins only. As creating, for an existing area.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Unique name (ignoring case), e.g. "Sales floor". */
+                        name: string;
+                        /**
+                         * @description DEPARTMENT (a whole office), ROOM, or DESKS (a set of desks: a neighbourhood).
+                         * @enum {string}
+                         */
+                        kind: "DEPARTMENT" | "ROOM" | "DESKS";
+                        departmentId?: string | null;
+                        roomId?: string | null;
+                        /** @description The desks (kind DESKS), 1 to 200. */
+                        deskIds?: string[];
+                        /** @description The teams the area is reserved for. */
+                        teamIds: string[];
+                        /** @description The weekdays (in the office’s time zone) on which the area is its teams’; none or empty: every day. */
+                        weekdays?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                        /** @description true (default): people in none of its teams may not book there on those days. false: the teams sit there, others may still book. */
+                        exclusive?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /**
+                             * @description DEPARTMENT (a whole office), ROOM, or DESKS (a set of desks: a neighbourhood).
+                             * @enum {string}
+                             */
+                            kind: "DEPARTMENT" | "ROOM" | "DESKS";
+                            departmentId: string | null;
+                            roomId: string | null;
+                            deskIds: string[];
+                            teamIds: string[];
+                            weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            exclusive: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            modifiedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Remove an area (admin)
+         * @description Admins only. Its rules (scope AREA) go with it.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/policies/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the rules (admin)
+         * @description Admins only. Every rule (at most 200).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** @description Where the rule holds. */
+                                scope: {
+                                    /** @enum {string} */
+                                    kind: "EVERYWHERE" | "DEPARTMENT" | "ROOM" | "AREA" | "DESK_TYPE";
+                                    /**
+                                     * Format: uuid
+                                     * @description kind DEPARTMENT
+                                     */
+                                    departmentId?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description kind ROOM
+                                     */
+                                    roomId?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description kind AREA
+                                     */
+                                    areaId?: string;
+                                    /**
+                                     * @description kind DESK_TYPE
+                                     * @enum {string}
+                                     */
+                                    deskType?: "FLEX" | "FIXED";
+                                };
+                                /** @description Whom the rule binds. */
+                                who: {
+                                    /** @enum {string} */
+                                    kind: "EVERYONE" | "TEAM" | "ROLE";
+                                    /**
+                                     * Format: uuid
+                                     * @description kind TEAM: the members of this team.
+                                     */
+                                    teamId?: string;
+                                    /**
+                                     * @description kind ROLE: USER, ADMIN, or TEAM_MANAGER (a manager of any team).
+                                     * @enum {string}
+                                     */
+                                    role?: "USER" | "ADMIN" | "TEAM_MANAGER";
+                                };
+                                limit: {
+                                    /**
+                                     * @description The kind of limit (docs/policies.md#rules); each takes the members it names.
+                                     * @enum {string}
+                                     */
+                                    kind: "BOOKING_WINDOW" | "MIN_DURATION" | "MAX_DURATION" | "GRANULARITY" | "WEEKDAYS_HOURS" | "MAX_BOOKINGS" | "MAX_HOURS" | "MAX_CONCURRENT" | "CAPACITY" | "CANCEL_LEAD" | "OWN_AREAS_ONLY";
+                                    /** @description BOOKING_WINDOW: days ahead, 1–3650. */
+                                    days?: number;
+                                    /** @description MIN_DURATION, MAX_DURATION (1–525600), CANCEL_LEAD (1–43200). */
+                                    minutes?: number;
+                                    /**
+                                     * @description GRANULARITY: whole local days, or whole hours.
+                                     * @enum {string}
+                                     */
+                                    unit?: "DAY" | "HOUR";
+                                    /** @description WEEKDAYS_HOURS: the weekdays allowed (at least one). */
+                                    weekdays?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                    /** @description WEEKDAYS_HOURS: earliest local start, HH:MM. */
+                                    from?: string;
+                                    /** @description WEEKDAYS_HOURS: latest local end, HH:MM (24:00 allowed). */
+                                    to?: string;
+                                    /** @description MAX_BOOKINGS, MAX_CONCURRENT (1–1000); CAPACITY: desks (0–10000). */
+                                    count?: number;
+                                    /** @description MAX_HOURS: booked hours, more than 0 and at most 10000. */
+                                    hours?: number;
+                                    /**
+                                     * @description MAX_BOOKINGS, MAX_HOURS: the local period.
+                                     * @enum {string}
+                                     */
+                                    per?: "DAY" | "WEEK" | "MONTH";
+                                    /** @description CAPACITY: percent of the desks of the scope, 0–100 (instead of count). */
+                                    percent?: number;
+                                };
+                                appliesToAdmins: boolean;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                modifiedAt: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a rule (admin)
+         * @description Admins only. A scope × who × limit (docs/policies.md#rules). 400 names the member (`limit.days`, `scope.roomId` …); 409 POLICY_RULE_CONFLICT when another rule sets the same limit for the same scope and who, or a minimum duration would exceed a maximum.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A label for admins (shown in refusals). */
+                        name?: string;
+                        /** @description Where the rule holds. */
+                        scope: {
+                            /** @enum {string} */
+                            kind: "EVERYWHERE" | "DEPARTMENT" | "ROOM" | "AREA" | "DESK_TYPE";
+                            /**
+                             * Format: uuid
+                             * @description kind DEPARTMENT
+                             */
+                            departmentId?: string;
+                            /**
+                             * Format: uuid
+                             * @description kind ROOM
+                             */
+                            roomId?: string;
+                            /**
+                             * Format: uuid
+                             * @description kind AREA
+                             */
+                            areaId?: string;
+                            /**
+                             * @description kind DESK_TYPE
+                             * @enum {string}
+                             */
+                            deskType?: "FLEX" | "FIXED";
+                        };
+                        /** @description Whom the rule binds. */
+                        who: {
+                            /** @enum {string} */
+                            kind: "EVERYONE" | "TEAM" | "ROLE";
+                            /**
+                             * Format: uuid
+                             * @description kind TEAM: the members of this team.
+                             */
+                            teamId?: string;
+                            /**
+                             * @description kind ROLE: USER, ADMIN, or TEAM_MANAGER (a manager of any team).
+                             * @enum {string}
+                             */
+                            role?: "USER" | "ADMIN" | "TEAM_MANAGER";
+                        };
+                        limit: {
+                            /**
+                             * @description The kind of limit (docs/policies.md#rules); each takes the members it names.
+                             * @enum {string}
+                             */
+                            kind: "BOOKING_WINDOW" | "MIN_DURATION" | "MAX_DURATION" | "GRANULARITY" | "WEEKDAYS_HOURS" | "MAX_BOOKINGS" | "MAX_HOURS" | "MAX_CONCURRENT" | "CAPACITY" | "CANCEL_LEAD" | "OWN_AREAS_ONLY";
+                            /** @description BOOKING_WINDOW: days ahead, 1–3650. */
+                            days?: number;
+                            /** @description MIN_DURATION, MAX_DURATION (1–525600), CANCEL_LEAD (1–43200). */
+                            minutes?: number;
+                            /**
+                             * @description GRANULARITY: whole local days, or whole hours.
+                             * @enum {string}
+                             */
+                            unit?: "DAY" | "HOUR";
+                            /** @description WEEKDAYS_HOURS: the weekdays allowed (at least one). */
+                            weekdays?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            /** @description WEEKDAYS_HOURS: earliest local start, HH:MM. */
+                            from?: string;
+                            /** @description WEEKDAYS_HOURS: latest local end, HH:MM (24:00 allowed). */
+                            to?: string;
+                            /** @description MAX_BOOKINGS, MAX_CONCURRENT (1–1000); CAPACITY: desks (0–10000). */
+                            count?: number;
+                            /** @description MAX_HOURS: booked hours, more than 0 and at most 10000. */
+                            hours?: number;
+                            /**
+                             * @description MAX_BOOKINGS, MAX_HOURS: the local period.
+                             * @enum {string}
+                             */
+                            per?: "DAY" | "WEEK" | "MONTH";
+                            /** @description CAPACITY: percent of the desks of the scope, 0–100 (instead of count). */
+                            percent?: number;
+                        };
+                        /** @description Admins are bound only by rules that say so (default false). */
+                        appliesToAdmins?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @description Where the rule holds. */
+                            scope: {
+                                /** @enum {string} */
+                                kind: "EVERYWHERE" | "DEPARTMENT" | "ROOM" | "AREA" | "DESK_TYPE";
+                                /**
+                                 * Format: uuid
+                                 * @description kind DEPARTMENT
+                                 */
+                                departmentId?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description kind ROOM
+                                 */
+                                roomId?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description kind AREA
+                                 */
+                                areaId?: string;
+                                /**
+                                 * @description kind DESK_TYPE
+                                 * @enum {string}
+                                 */
+                                deskType?: "FLEX" | "FIXED";
+                            };
+                            /** @description Whom the rule binds. */
+                            who: {
+                                /** @enum {string} */
+                                kind: "EVERYONE" | "TEAM" | "ROLE";
+                                /**
+                                 * Format: uuid
+                                 * @description kind TEAM: the members of this team.
+                                 */
+                                teamId?: string;
+                                /**
+                                 * @description kind ROLE: USER, ADMIN, or TEAM_MANAGER (a manager of any team).
+                                 * @enum {string}
+                                 */
+                                role?: "USER" | "ADMIN" | "TEAM_MANAGER";
+                            };
+                            limit: {
+                                /**
+                                 * @description The kind of limit (docs/policies.md#rules); each takes the members it names.
+                                 * @enum {string}
+                                 */
+                                kind: "BOOKING_WINDOW" | "MIN_DURATION" | "MAX_DURATION" | "GRANULARITY" | "WEEKDAYS_HOURS" | "MAX_BOOKINGS" | "MAX_HOURS" | "MAX_CONCURRENT" | "CAPACITY" | "CANCEL_LEAD" | "OWN_AREAS_ONLY";
+                                /** @description BOOKING_WINDOW: days ahead, 1–3650. */
+                                days?: number;
+                                /** @description MIN_DURATION, MAX_DURATION (1–525600), CANCEL_LEAD (1–43200). */
+                                minutes?: number;
+                                /**
+                                 * @description GRANULARITY: whole local days, or whole hours.
+                                 * @enum {string}
+                                 */
+                                unit?: "DAY" | "HOUR";
+                                /** @description WEEKDAYS_HOURS: the weekdays allowed (at least one). */
+                                weekdays?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                /** @description WEEKDAYS_HOURS: earliest local start, HH:MM. */
+                                from?: string;
+                                /** @description WEEKDAYS_HOURS: latest local end, HH:MM (24:00 allowed). */
+                                to?: string;
+                                /** @description MAX_BOOKINGS, MAX_CONCURRENT (1–1000); CAPACITY: desks (0–10000). */
+                                count?: number;
+                                /** @description MAX_HOURS: booked hours, more than 0 and at most 10000. */
+                                hours?: number;
+                                /**
+                                 * @description MAX_BOOKINGS, MAX_HOURS: the local period.
+                                 * @enum {string}
+                                 */
+                                per?: "DAY" | "WEEK" | "MONTH";
+                                /** @description CAPACITY: percent of the desks of the scope, 0–100 (instead of count). */
+                                percent?: number;
+                            };
+                            appliesToAdmins: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            modifiedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/policies/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Replace a rule (admin)
+         * @description Admins only. As creating, for an existing rule.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A label for admins (shown in refusals). */
+                        name?: string;
+                        /** @description Where the rule holds. */
+                        scope: {
+                            /** @enum {string} */
+                            kind: "EVERYWHERE" | "DEPARTMENT" | "ROOM" | "AREA" | "DESK_TYPE";
+                            /**
+                             * Format: uuid
+                             * @description kind DEPARTMENT
+                             */
+                            departmentId?: string;
+                            /**
+                             * Format: uuid
+                             * @description kind ROOM
+                             */
+                            roomId?: string;
+                            /**
+                             * Format: uuid
+                             * @description kind AREA
+                             */
+                            areaId?: string;
+                            /**
+                             * @description kind DESK_TYPE
+                             * @enum {string}
+                             */
+                            deskType?: "FLEX" | "FIXED";
+                        };
+                        /** @description Whom the rule binds. */
+                        who: {
+                            /** @enum {string} */
+                            kind: "EVERYONE" | "TEAM" | "ROLE";
+                            /**
+                             * Format: uuid
+                             * @description kind TEAM: the members of this team.
+                             */
+                            teamId?: string;
+                            /**
+                             * @description kind ROLE: USER, ADMIN, or TEAM_MANAGER (a manager of any team).
+                             * @enum {string}
+                             */
+                            role?: "USER" | "ADMIN" | "TEAM_MANAGER";
+                        };
+                        limit: {
+                            /**
+                             * @description The kind of limit (docs/policies.md#rules); each takes the members it names.
+                             * @enum {string}
+                             */
+                            kind: "BOOKING_WINDOW" | "MIN_DURATION" | "MAX_DURATION" | "GRANULARITY" | "WEEKDAYS_HOURS" | "MAX_BOOKINGS" | "MAX_HOURS" | "MAX_CONCURRENT" | "CAPACITY" | "CANCEL_LEAD" | "OWN_AREAS_ONLY";
+                            /** @description BOOKING_WINDOW: days ahead, 1–3650. */
+                            days?: number;
+                            /** @description MIN_DURATION, MAX_DURATION (1–525600), CANCEL_LEAD (1–43200). */
+                            minutes?: number;
+                            /**
+                             * @description GRANULARITY: whole local days, or whole hours.
+                             * @enum {string}
+                             */
+                            unit?: "DAY" | "HOUR";
+                            /** @description WEEKDAYS_HOURS: the weekdays allowed (at least one). */
+                            weekdays?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                            /** @description WEEKDAYS_HOURS: earliest local start, HH:MM. */
+                            from?: string;
+                            /** @description WEEKDAYS_HOURS: latest local end, HH:MM (24:00 allowed). */
+                            to?: string;
+                            /** @description MAX_BOOKINGS, MAX_CONCURRENT (1–1000); CAPACITY: desks (0–10000). */
+                            count?: number;
+                            /** @description MAX_HOURS: booked hours, more than 0 and at most 10000. */
+                            hours?: number;
+                            /**
+                             * @description MAX_BOOKINGS, MAX_HOURS: the local period.
+                             * @enum {string}
+                             */
+                            per?: "DAY" | "WEEK" | "MONTH";
+                            /** @description CAPACITY: percent of the desks of the scope, 0–100 (instead of count). */
+                            percent?: number;
+                        };
+                        /** @description Admins are bound only by rules that say so (default false). */
+                        appliesToAdmins?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @description Where the rule holds. */
+                            scope: {
+                                /** @enum {string} */
+                                kind: "EVERYWHERE" | "DEPARTMENT" | "ROOM" | "AREA" | "DESK_TYPE";
+                                /**
+                                 * Format: uuid
+                                 * @description kind DEPARTMENT
+                                 */
+                                departmentId?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description kind ROOM
+                                 */
+                                roomId?: string;
+                                /**
+                                 * Format: uuid
+                                 * @description kind AREA
+                                 */
+                                areaId?: string;
+                                /**
+                                 * @description kind DESK_TYPE
+                                 * @enum {string}
+                                 */
+                                deskType?: "FLEX" | "FIXED";
+                            };
+                            /** @description Whom the rule binds. */
+                            who: {
+                                /** @enum {string} */
+                                kind: "EVERYONE" | "TEAM" | "ROLE";
+                                /**
+                                 * Format: uuid
+                                 * @description kind TEAM: the members of this team.
+                                 */
+                                teamId?: string;
+                                /**
+                                 * @description kind ROLE: USER, ADMIN, or TEAM_MANAGER (a manager of any team).
+                                 * @enum {string}
+                                 */
+                                role?: "USER" | "ADMIN" | "TEAM_MANAGER";
+                            };
+                            limit: {
+                                /**
+                                 * @description The kind of limit (docs/policies.md#rules); each takes the members it names.
+                                 * @enum {string}
+                                 */
+                                kind: "BOOKING_WINDOW" | "MIN_DURATION" | "MAX_DURATION" | "GRANULARITY" | "WEEKDAYS_HOURS" | "MAX_BOOKINGS" | "MAX_HOURS" | "MAX_CONCURRENT" | "CAPACITY" | "CANCEL_LEAD" | "OWN_AREAS_ONLY";
+                                /** @description BOOKING_WINDOW: days ahead, 1–3650. */
+                                days?: number;
+                                /** @description MIN_DURATION, MAX_DURATION (1–525600), CANCEL_LEAD (1–43200). */
+                                minutes?: number;
+                                /**
+                                 * @description GRANULARITY: whole local days, or whole hours.
+                                 * @enum {string}
+                                 */
+                                unit?: "DAY" | "HOUR";
+                                /** @description WEEKDAYS_HOURS: the weekdays allowed (at least one). */
+                                weekdays?: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                /** @description WEEKDAYS_HOURS: earliest local start, HH:MM. */
+                                from?: string;
+                                /** @description WEEKDAYS_HOURS: latest local end, HH:MM (24:00 allowed). */
+                                to?: string;
+                                /** @description MAX_BOOKINGS, MAX_CONCURRENT (1–1000); CAPACITY: desks (0–10000). */
+                                count?: number;
+                                /** @description MAX_HOURS: booked hours, more than 0 and at most 10000. */
+                                hours?: number;
+                                /**
+                                 * @description MAX_BOOKINGS, MAX_HOURS: the local period.
+                                 * @enum {string}
+                                 */
+                                per?: "DAY" | "WEEK" | "MONTH";
+                                /** @description CAPACITY: percent of the desks of the scope, 0–100 (instead of count). */
+                                percent?: number;
+                            };
+                            appliesToAdmins: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            modifiedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Remove a rule (admin)
+         * @description Admins only.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/policies/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test a booking against the rules (admin)
+         * @description Admins only. What the rules in force would say of this booking for this person, without writing anything (docs/policies.md#preview): the rules in force and the refusal, if any. Other reservations in the way are not looked at. At most 62 days.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The person the booking would be for.
+                         */
+                        userId: string;
+                        /** Format: uuid */
+                        deskId: string;
+                        /**
+                         * Format: date-time
+                         * @description Start. ISO 8601 with an offset (Z or ±hh:mm); answered in UTC.
+                         */
+                        startTime: string;
+                        /**
+                         * Format: date-time
+                         * @description End. ISO 8601 with an offset (Z or ±hh:mm); answered in UTC.
+                         */
+                        endTime: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Whether the booking policies let this person book this (collisions with other reservations are not looked at). */
+                            allowed: boolean;
+                            refusal: {
+                                /** @enum {string} */
+                                code: "POLICY_VIOLATION" | "POLICY_LIMIT_REACHED";
+                                message: string;
+                                rule: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    kind: string;
+                                    name: string;
+                                };
+                                limit?: {
+                                    name: string;
+                                    max: number;
+                                    current: number;
+                                    requested: number;
+                                };
+                                window?: {
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    from: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    to: string;
+                                    period?: string;
+                                };
+                            } | null;
+                            /** @description The rules in force for this person at this desk, one per limit (docs/policies.md#precedence). */
+                            rules: {
+                                /** Format: uuid */
+                                id: string;
+                                kind: string;
+                                name: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/allowance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What I may still book this week
+         * @description The counted limits that bind the caller (bookings and hours per day, week or month; bookings held at once) with what is used in the ISO week asked, and the areas reserved for teams the caller is in none of (docs/policies.md#allowance).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description ISO week, e.g. 2031-W02 (default: the current week). */
+                    week?: string;
+                    /** @description The office whose time zone sets the week’s bounds (default UTC). */
+                    departmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            week: string;
+                            /**
+                             * Format: date-time
+                             * @description Monday 00:00 of the week, in the office’s zone.
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            to: string;
+                            /** @description Each counted limit that binds the caller (MAX_BOOKINGS, MAX_HOURS per period; MAX_CONCURRENT now): how much is left. */
+                            limits: {
+                                rule: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    kind: string;
+                                    name: string;
+                                };
+                                /** @description Where the rule holds. */
+                                scope: {
+                                    /** @enum {string} */
+                                    kind: "EVERYWHERE" | "DEPARTMENT" | "ROOM" | "AREA" | "DESK_TYPE";
+                                    /**
+                                     * Format: uuid
+                                     * @description kind DEPARTMENT
+                                     */
+                                    departmentId?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description kind ROOM
+                                     */
+                                    roomId?: string;
+                                    /**
+                                     * Format: uuid
+                                     * @description kind AREA
+                                     */
+                                    areaId?: string;
+                                    /**
+                                     * @description kind DESK_TYPE
+                                     * @enum {string}
+                                     */
+                                    deskType?: "FLEX" | "FIXED";
+                                };
+                                /** @description The figure: bookings, hours or concurrent bookings. */
+                                limit: number;
+                                used: number;
+                                remaining: number;
+                                window: {
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    from: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    to: string;
+                                    period?: string;
+                                };
+                            }[];
+                            /** @description Areas reserved for teams the caller is in none of: desks there are not bookable for them on those weekdays. */
+                            closedAreas: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                teams: string[];
+                                weekdays: ("MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU")[];
+                                /**
+                                 * @description DEPARTMENT (a whole office), ROOM, or DESKS (a set of desks: a neighbourhood).
+                                 * @enum {string}
+                                 */
+                                kind: "DEPARTMENT" | "ROOM" | "DESKS";
+                                departmentId: string | null;
+                                roomId: string | null;
+                                deskIds: string[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -15267,10 +16827,17 @@ export interface components {
             }[];
             /** @description RESERVATION_CONFLICT: DESK_RESERVED (the desk is taken then) or USER_OVERLAP (the owner already has a reservation then). */
             reason?: string;
-            /** @description The booking rule broken (RESERVATION_NOT_ALLOWED). */
+            /** @description The booking rule broken (RESERVATION_NOT_ALLOWED), or the policy rule that refused the booking (POLICY_VIOLATION, POLICY_LIMIT_REACHED). */
             rule?: {
-                /** @description END_IN_PAST, START_IN_PAST, TOO_LONG, TOO_SHORT or TOO_FAR_AHEAD. */
+                /** @description RESERVATION_NOT_ALLOWED: END_IN_PAST, START_IN_PAST, TOO_LONG, TOO_SHORT or TOO_FAR_AHEAD. POLICY_*: the name an admin gave the rule (may be empty) or the area. */
                 name: string;
+                /**
+                 * Format: uuid
+                 * @description POLICY_*: the policy rule (or, for AREA_RESERVED, the area).
+                 */
+                id?: string;
+                /** @description POLICY_*: the rule's limit kind (docs/policies.md#rules), or AREA_RESERVED. */
+                kind?: string;
                 /** @description The limit of TOO_LONG, TOO_SHORT and TOO_FAR_AHEAD, in seconds. */
                 seconds?: number;
                 /**
@@ -15306,7 +16873,7 @@ export interface components {
                  * @description ISO 8601 date-time in UTC (ends in Z).
                  */
                 endTime: string;
-                /** @description DESK_RESERVED (the desk is taken then), USER_OVERLAP (the owner already has a reservation then) or CLOSED (the office is closed that day). */
+                /** @description DESK_RESERVED (the desk is taken then), USER_OVERLAP (the owner already has a reservation then) CLOSED (the office is closed that day) or POLICY (a booking policy refuses it). */
                 reason: string;
                 /** @description The closure of a closed day. */
                 closure?: {
@@ -15323,6 +16890,15 @@ export interface components {
                     /** @description Why the office is closed. */
                     reason: string;
                 };
+                /** @description POLICY: the rule or area that refuses it. */
+                rule?: {
+                    /** Format: uuid */
+                    id: string;
+                    kind: string;
+                    name: string;
+                };
+                /** @description POLICY: why, in a sentence. */
+                message?: string;
             }[];
             /** @description What is still beneath the department, room or desk that was not deleted (HAS_DEPENDENTS). */
             dependents?: {
@@ -15332,16 +16908,33 @@ export interface components {
                 /** @description Reservations of desks beneath that have not ended. */
                 futureReservations: number;
             };
-            /** @description The limit a request would have gone past (RESERVATION_LIMIT_REACHED). */
+            /** @description The limit a request would have gone past (RESERVATION_LIMIT_REACHED, POLICY_LIMIT_REACHED, some POLICY_VIOLATIONs). */
             limit?: {
-                /** @description The setting that sets the limit, e.g. RESERVATION_MAX_FUTURE. */
+                /** @description The setting that sets the limit, e.g. RESERVATION_MAX_FUTURE, or the policy limit kind (MAX_BOOKINGS …). */
                 name: string;
                 /** @description Its value. */
                 max: number;
-                /** @description What the person holds now. */
+                /** @description What the person holds now (policies: what is used in the window). */
                 current: number;
                 /** @description What the request would have added. */
                 requested: number;
+            };
+            /** @description POLICY_*: what is used of the limit (limit.current). */
+            used?: number;
+            /** @description POLICY_LIMIT_REACHED: the period the limit counts in, [from, to). */
+            window?: {
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time in UTC (ends in Z).
+                 */
+                from: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time in UTC (ends in Z).
+                 */
+                to: string;
+                /** @description DAY, WEEK (ISO, from Monday) or MONTH, in the office’s time zone. */
+                period?: string;
             };
             /** @description The closure a booking ran into (CLOSED_DAY): its id, the closed local date and the reason. */
             closure?: {

@@ -22,8 +22,10 @@ export interface Problem {
   retryAfter?: number;
   /** Whose reservation is in the way (RESERVATION_CONFLICT): DESK_RESERVED or USER_OVERLAP. */
   reason?: string;
-  /** The booking rule broken (RESERVATION_NOT_ALLOWED). */
-  rule?: { name: string; seconds?: number; date?: string };
+  /** The booking rule broken (RESERVATION_NOT_ALLOWED), or the policy rule (POLICY_*: id and kind). */
+  rule?: { name: string; seconds?: number; date?: string; id?: string; kind?: string };
+  /** POLICY_LIMIT_REACHED: the period the limit counts in. */
+  window?: { from: string; to: string; period?: string };
   /** Every refused row of an import (IMPORT_INVALID). */
   rows?: { line: number; column: string; reason: string; message: string }[];
   /** The closure a booking ran into (CLOSED_DAY). */
@@ -75,7 +77,18 @@ export function toProblem(status: number, body: unknown, retryAfterHeader?: stri
     if (isRecord(body.rule) && typeof body.rule.name === 'string') {
       const seconds = count(body.rule.seconds);
       const date = text(body.rule.date);
-      problem.rule = { name: body.rule.name, ...(seconds !== undefined ? { seconds } : {}), ...(date !== undefined ? { date } : {}) };
+      const [id, kind] = [text(body.rule.id), text(body.rule.kind)];
+      problem.rule = {
+        name: body.rule.name,
+        ...(seconds !== undefined ? { seconds } : {}),
+        ...(date !== undefined ? { date } : {}),
+        ...(id !== undefined ? { id } : {}),
+        ...(kind !== undefined ? { kind } : {}),
+      };
+    }
+    if (isRecord(body.window) && typeof body.window.from === 'string' && typeof body.window.to === 'string') {
+      const period = text(body.window.period);
+      problem.window = { from: body.window.from, to: body.window.to, ...(period !== undefined ? { period } : {}) };
     }
     if (Array.isArray(body.rows)) {
       problem.rows = body.rows.filter(isRecord).flatMap((row) => {
@@ -210,6 +223,12 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
       return `You already have a booking at that time${ranges ? ` (${ranges})` : ''}. Change or cancel it under My reservations.`;
     return `That time is already booked${ranges ? ` (${ranges})` : ''}.`;
   },
+  POLICY_VIOLATION: (problem) => policyMessage(problem),
+  POLICY_LIMIT_REACHED: (problem) => policyMessage(problem),
+  POLICY_RULE_CONFLICT: (problem) =>
+    problem.errors?.some((error) => error.field === 'limit.minutes')
+      ? 'The minimum duration would be longer than the maximum set by another rule for the same place and people.'
+      : 'Another rule already sets this limit for the same place and people; change that rule instead.',
   RESERVATION_LIMIT_REACHED: (problem) =>
     sentence(`You already hold as many upcoming reservations as you may${problem.limit ? ` (${problem.limit.max})` : ''}; cancel one before booking more`),
   OUTBOX_NOT_DEAD: () => 'Only a mail that was given up can be sent again; this one is sent or still being tried.',
@@ -342,4 +361,32 @@ export function bookingConflictMessage(problem: Problem, deskStillFree: boolean)
     return `You already have a booking at that time${ranges ? ` (${ranges})` : ''}. Change or cancel it under My reservations.`;
   }
   return `Sorry, someone else got this desk first${ranges ? ` (booked ${ranges})` : ''}. The list of free desks has been refreshed.`;
+}
+
+const PERIOD_WORDS: Record<string, string> = { DAY: 'today', WEEK: 'this week', MONTH: 'this month' };
+
+/**
+ * A booking policy's refusal in a sentence (docs/errors.md, docs/policies.md): the counted limits
+ * from their figures ("You have booked 2 of your 2 bookings this week"), the others from the
+ * server's detail, which names the rule's figure or the area.
+ */
+export function policyMessage(problem: Problem): string {
+  const { limit, window } = problem;
+  const period = window?.period ? (PERIOD_WORDS[window.period] ?? '') : '';
+  const named = problem.rule?.name ? ` (${problem.rule.name})` : '';
+  if (limit) {
+    switch (limit.name) {
+      case 'MAX_BOOKINGS':
+        return sentence(`You have booked ${limit.current} of your ${limit.max} ${limit.max === 1 ? 'booking' : 'bookings'} ${period}${named}`.trimEnd());
+      case 'MAX_HOURS':
+        return sentence(`You have booked ${limit.current} of your ${limit.max} hours ${period}; this booking would add ${limit.requested}${named}`);
+      case 'MAX_CONCURRENT':
+        return sentence(`You already hold ${limit.current} of the ${limit.max} upcoming bookings you may hold at once; cancel one first${named}`);
+      case 'CAPACITY':
+        return sentence(`This place is full that day: ${limit.current} of the ${limit.max} desks that may be booked are taken${named}`);
+      default:
+        break;
+    }
+  }
+  return sentence(problem.detail ?? 'A booking rule does not allow this booking');
 }

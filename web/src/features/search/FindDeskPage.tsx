@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Checkbox, Loading, PageHeader, SelectField, TextField } from '../../components/ui.js';
+import { AllowancePanel } from '../policies/AllowancePanel.js';
 import { useTitle } from '../../hooks.js';
 import { bookingConflictMessage, errorText, problemMessage, problemOf } from '../../lib/problems.js';
 import { formatRange, localDate, tomorrowWindow, windowToIso } from '../../lib/time.js';
@@ -152,6 +153,7 @@ export function FindDeskPage() {
   return (
     <div className="page">
       <PageHeader title="Find a desk" />
+      <AllowancePanel />
       <p className="lead">Hello {user.firstName}. Choose when you need a desk; the free ones are listed below.</p>
       <div className="panel search-summary" data-folded={!changing}>
         <p>

@@ -1,0 +1,65 @@
+import { $api, api, call } from '../../api/client.js';
+import { STALE_AFTER } from '../../api/query.js';
+import type { Allowance, PolicyArea, PolicyRule, PolicyRuleInput } from '../../api/types.js';
+
+/** Booking policies (docs/policies.md): rules and areas for admins, the preview, the caller's allowance. */
+
+export type { Allowance, PolicyArea, PolicyRule, PolicyRuleInput };
+
+export const useRules = () => $api.useQuery('get', '/api/admin/policies/rules', {});
+export const useAreas = () => $api.useQuery('get', '/api/admin/policies/areas', {});
+export const useCreateRule = (onSuccess: () => void) =>
+  $api.useMutation('post', '/api/admin/policies/rules', { meta: { invalidates: STALE_AFTER.policies }, onSuccess });
+export const deleteRule = (id: string) => call(api.DELETE('/api/admin/policies/rules/{id}', { params: { path: { id } } }));
+export const deleteArea = (id: string) => call(api.DELETE('/api/admin/policies/areas/{id}', { params: { path: { id } } }));
+export const usePreview = () => $api.useMutation('post', '/api/admin/policies/preview');
+
+/** What the caller may still book in the ISO week (`week` like 2031-W02; undefined: this week). */
+export const useAllowance = (week?: string, departmentId?: string) =>
+  $api.useQuery('get', '/api/self/allowance', { params: { query: { ...(week ? { week } : {}), ...(departmentId ? { departmentId } : {}) } } });
+
+export const LIMIT_LABELS: Record<PolicyRule['limit']['kind'], string> = {
+  BOOKING_WINDOW: 'Booking window (days ahead)',
+  MIN_DURATION: 'Shortest booking (minutes)',
+  MAX_DURATION: 'Longest booking (minutes)',
+  GRANULARITY: 'Whole days or hours',
+  WEEKDAYS_HOURS: 'Weekdays and hours',
+  MAX_BOOKINGS: 'Bookings per period',
+  MAX_HOURS: 'Booked hours per period',
+  MAX_CONCURRENT: 'Upcoming bookings at once',
+  CAPACITY: 'Daily capacity',
+  CANCEL_LEAD: 'Cancel at least (minutes) before',
+  OWN_AREAS_ONLY: "Only in their teams' areas",
+};
+
+const PERIOD: Record<string, string> = { DAY: 'a day', WEEK: 'a week', MONTH: 'a month' };
+
+/** A rule's limit in words: "2 a week", "14 days ahead". */
+export function describeLimit(limit: PolicyRule['limit']): string {
+  switch (limit.kind) {
+    case 'BOOKING_WINDOW':
+      return `${limit.days} days ahead`;
+    case 'MIN_DURATION':
+      return `at least ${limit.minutes} min`;
+    case 'MAX_DURATION':
+      return `at most ${limit.minutes} min`;
+    case 'GRANULARITY':
+      return limit.unit === 'DAY' ? 'whole days' : 'whole hours';
+    case 'WEEKDAYS_HOURS':
+      return `${(limit.weekdays ?? []).join(', ')}${limit.from || limit.to ? ` ${limit.from ?? '00:00'}–${limit.to ?? '24:00'}` : ''}`;
+    case 'MAX_BOOKINGS':
+      return `${limit.count} ${PERIOD[limit.per ?? 'WEEK']}`;
+    case 'MAX_HOURS':
+      return `${limit.hours} h ${PERIOD[limit.per ?? 'WEEK']}`;
+    case 'MAX_CONCURRENT':
+      return `${limit.count} at once`;
+    case 'CAPACITY':
+      return limit.percent !== undefined ? `${limit.percent} % of the desks` : `${limit.count} desks`;
+    case 'CANCEL_LEAD':
+      return `${limit.minutes} min before`;
+    case 'OWN_AREAS_ONLY':
+      return "their teams' areas only";
+    default:
+      return '';
+  }
+}
