@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { Alert, Loading } from '../../../components/ui.js';
+import { deskPhrase, deskTitle } from '../../../lib/labels.js';
 import { errorText, problemMessage, problemOf } from '../../../lib/problems.js';
 import { useLeaveGuard } from '../../../router.js';
 import { fitShape, keyEdit, moveBy, rotateBy, ROTATE_STEP, shapeAt, type Shape } from '../geometry.js';
@@ -212,7 +213,7 @@ function Editor({
                     type="button"
                     className="button-secondary button-small"
                     onClick={() => placeInMiddle(desk)}
-                    aria-label={`Place desk ${desk.name} on the plan`}
+                    aria-label={`Place ${deskPhrase(desk.name)} on the plan`}
                   >
                     Place
                   </button>
@@ -223,7 +224,7 @@ function Editor({
         </div>
         <div className="plan-zoom">
           <div className="plan-toolbar" role="toolbar" aria-label="Selected desk">
-            <span>{selectedDesk ? `Selected: desk ${selectedDesk.name}` : 'No desk selected'}</span>
+            <span>{selectedDesk ? `Selected: ${deskPhrase(selectedDesk.name)}` : 'No desk selected'}</span>
             <button
               type="button"
               className="button-secondary button-small"
@@ -281,7 +282,7 @@ function Editor({
                   role="button"
                   tabIndex={0}
                   aria-pressed={isSelected}
-                  aria-label={`Desk ${desk.name}, ${desk.roomName}: at ${Math.round(shape.x * 100)}% across, ${Math.round(shape.y * 100)}% down, turned ${shape.rotation}°`}
+                  aria-label={`${deskTitle(desk.name)}, ${desk.roomName}: at ${Math.round(shape.x * 100)}% across, ${Math.round(shape.y * 100)}% down, turned ${shape.rotation}°`}
                   onFocus={() => setSelected(desk.id)}
                   onPointerDown={(event) => startDeskDrag(event, desk.id, 'move')}
                   onKeyDown={(event) => {
