@@ -117,7 +117,7 @@ describe('the web app in a browser', () => {
       await form.getByLabel('Last name', { exact: true }).fill(person.lastName);
       await form.getByLabel('E-mail', { exact: true }).fill(person.email);
       await form.getByRole('button', { name: 'Add the user' }).click();
-      const passwordForm = admin.getByRole('dialog', { name: `Set the password of ${person.firstName} ${person.lastName}` });
+      const passwordForm = admin.getByRole('dialog', { name: `Set password for ${person.firstName} ${person.lastName}` });
       await passwordForm.getByLabel('New password', { exact: true }).fill(person.password);
       await passwordForm.getByLabel('Repeat the password', { exact: true }).fill(person.password);
       await passwordForm.getByRole('button', { name: 'Set the password' }).click();
