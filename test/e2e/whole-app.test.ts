@@ -246,4 +246,83 @@ describe('the whole web app on the seeded office, at 1280 px and 390 px', () => 
     expect(findings).toEqual({});
     expect(app.problems).toEqual([]);
   });
+
+  it('the menu: admin pages behind the Admin button, opened and closed by keyboard with focus back, at both widths', async () => {
+    const page = await app.tab();
+    await signIn(page, app.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    const admin = nav.getByRole('button', { name: 'Admin', exact: true });
+    const closures = nav.getByRole('link', { name: 'Closures', exact: true });
+    const focused = () => page.evaluate(`document.activeElement?.textContent?.trim() ?? ''`);
+
+    // 1280 px: everyone's links, Admin and the account on one line of the bar.
+    const middles = (await page.evaluate(
+      `['.brand', '.menu-admin-button', '.profile-link'].map((selector) => { const box = document.querySelector(selector).getBoundingClientRect(); return (box.top + box.bottom) / 2; })`,
+    )) as number[];
+    expect(Math.max(...middles) - Math.min(...middles), `middles of the bar's items at ${JSON.stringify(middles)}`).toBeLessThanOrEqual(4);
+    expect(await closures.isVisible()).toBe(false);
+    await admin.focus();
+    await page.keyboard.press('Enter');
+    expect(await admin.getAttribute('aria-expanded')).toBe('true');
+    await closures.waitFor();
+    await page.keyboard.press('Escape');
+    expect(await admin.getAttribute('aria-expanded')).toBe('false');
+    expect(await closures.isVisible()).toBe(false);
+    expect(await focused()).toBe('Admin');
+    // Space opens it too; the arrows walk its links; Enter follows one, which closes it.
+    await page.keyboard.press(' ');
+    await closures.waitFor();
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Offices');
+    await page.keyboard.press('ArrowDown');
+    expect(await focused()).toBe('Users');
+    await page.keyboard.press('End');
+    expect(await focused()).toBe('Closures');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Closures' }).waitFor();
+    expect(await admin.getAttribute('aria-expanded')).toBe('false');
+    // The folded list's link to this page is the current one; the button looks like it.
+    expect(await page.locator('#admin-menu a[href="/admin/closures"]').getAttribute('aria-current')).toBe('page');
+    expect(await admin.getAttribute('class')).toContain('menu-admin-current');
+    // Tabbing out of the open list closes it.
+    await admin.focus();
+    await page.keyboard.press('Enter');
+    await closures.waitFor();
+    await closures.focus();
+    await page.keyboard.press('Tab');
+    expect(await admin.getAttribute('aria-expanded')).toBe('false');
+
+    // 390 px: the Admin button inside the phone menu; Escape closes the list, then the menu.
+    await page.setViewportSize(PHONE);
+    const menu = page.getByRole('button', { name: 'Menu' });
+    await menu.click();
+    await admin.focus();
+    await page.keyboard.press('Enter');
+    await closures.waitFor();
+    const users = nav.getByRole('link', { name: 'Users', exact: true });
+    expect((await users.boundingBox())!.x + (await users.boundingBox())!.width).toBeLessThanOrEqual(PHONE.width);
+    await page.keyboard.press('Escape');
+    expect(await admin.getAttribute('aria-expanded')).toBe('false');
+    expect(await menu.getAttribute('aria-expanded')).toBe('true');
+    expect(await focused()).toBe('Admin');
+    await page.keyboard.press('Escape');
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    expect(await focused()).toBe('Menu');
+    // Following an admin link from the phone menu.
+    await menu.click();
+    await admin.click();
+    await users.click();
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    expect(await menu.getAttribute('aria-expanded')).toBe('false');
+    await menu.click();
+    await admin.click();
+    await check(page, 'the phone menu with the Admin list open');
+    expect(findings).toEqual({});
+
+    // A user has no Admin button.
+    const person = await app.tab();
+    await signIn(person, app.baseUrl, PERSON.email, PERSON.password);
+    expect(await person.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Admin', exact: true }).count()).toBe(0);
+    expect(app.problems).toEqual([]);
+  });
 });
