@@ -129,14 +129,21 @@ describe('the whole web app on the seeded office, at 1280 px and 390 px', () => 
       body: JSON.stringify({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }),
     });
     adminToken = ((await login.json()) as { accessToken: string }).accessToken;
-    const department = (await api<{ content: { id: string; location: string; building: string; floor: number }[] }>('GET', '/api/departments?size=1')).content[0]!;
+    const department = (await api<{ content: { id: string; location: string; building: string; floor: number }[] }>('GET', '/api/departments?size=1'))
+      .content[0]!;
     office = department;
     const desks = await api<{ content: { deskId: string; roomId: string }[] }>('GET', `/api/departments/${department.id}/desk-equipment?size=1000`);
     ids.departmentId = department.id;
     ids.roomId = desks.content[0]!.roomId;
     ids.deskId = desks.content[0]!.deskId;
     // The Closures page lists one closure ahead (the seed makes none).
-    await api('POST', '/api/closures', { scope: 'DEPARTMENT', departmentId: department.id, reason: 'Move to the new floor', dates: [closedDay], onExisting: 'keep' });
+    await api('POST', '/api/closures', {
+      scope: 'DEPARTMENT',
+      departmentId: department.id,
+      reason: 'Move to the new floor',
+      dates: [closedDay],
+      onExisting: 'keep',
+    });
   }, 180_000);
   afterAll(async () => {
     await app?.close();
@@ -212,6 +219,21 @@ describe('the whole web app on the seeded office, at 1280 px and 390 px', () => 
     await check(page, '/ (admin)');
     await visit(page, '/admin/departments', 'Offices');
     await visit(page, `/admin/departments/${ids.departmentId}`, /·/, { picture: 'admin-office' });
+    // The plan editor's labels fit their desks and stand upright, as the map's do
+    // (docs/behaviour.md#desk-labels-and-tap-targets-on-the-map).
+    const editorLabels = (await page.evaluate(`[...document.querySelectorAll('svg[aria-label="Floor plan editor"] g.plan-desk')].flatMap((desk) => {
+      const text = desk.querySelector('text');
+      if (!text) return [];
+      const rect = desk.querySelector('rect').getBoundingClientRect();
+      const box = text.getBoundingClientRect();
+      const m = text.getScreenCTM();
+      return [{ text: text.textContent, turn: Math.atan2(m.b, m.a) * 180 / Math.PI, inside: box.left >= rect.left - 0.5 && box.right <= rect.right + 0.5 && box.top >= rect.top - 0.5 && box.bottom <= rect.bottom + 0.5 }];
+    })`)) as { text: string; turn: number; inside: boolean }[];
+    expect(editorLabels.length, 'the editor labels its desks').toBeGreaterThan(0);
+    for (const label of editorLabels) {
+      expect(label.inside, `editor label "${label.text}" inside its desk`).toBe(true);
+      expect(Math.abs(label.turn), `editor label "${label.text}" upright`).toBeLessThanOrEqual(90.01);
+    }
     await visit(page, `/admin/departments/${ids.departmentId}/rooms/${ids.roomId}`, /^Room /, { picture: 'admin-room' });
     await visit(page, '/admin/users', 'Users', { picture: 'admin-users' });
     await page.getByRole('button', { name: 'Add a user' }).click();
@@ -219,18 +241,27 @@ describe('the whole web app on the seeded office, at 1280 px and 390 px', () => 
     await check(page, 'the new-user dialog');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: /^Edit / }).first().click();
+    await page
+      .getByRole('button', { name: /^Edit / })
+      .first()
+      .click();
     await page.getByRole('dialog').waitFor();
     await check(page, 'the user dialog');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: /^Set password for / }).first().click();
+    await page
+      .getByRole('button', { name: /^Set password for / })
+      .first()
+      .click();
     await page.getByRole('dialog', { name: /^Set password for / }).waitFor();
     await check(page, 'the password dialog');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     await visit(page, '/admin/reports', 'Reports', { picture: 'admin-reports' });
-    await page.getByRole('button', { name: /^Change the status of report / }).first().click();
+    await page
+      .getByRole('button', { name: /^Change the status of report / })
+      .first()
+      .click();
     await page.getByRole('dialog').waitFor();
     await check(page, 'the report status dialog');
     await page.keyboard.press('Escape');
