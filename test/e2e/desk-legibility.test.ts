@@ -16,7 +16,7 @@ import { DESKTOP, PHONE, screenshots, signIn, startBrowserApp, type BrowserApp }
  * - a desk's type and equipment show in the list, the map's booking dialog, the desk's page and the
  *   booking confirmation (docs/behaviour.md#what-people-see-of-a-desk);
  * - focus after booking, Escape on the map's dialog and on the phone menu
- *   (docs/behaviour.md#focus-after-booking, docs/behaviour.md#the-phone-menu);
+ *   (docs/behaviour.md#focus-after-booking, docs/behaviour.md#the-menu);
  * - on a phone the search folds once results are shown (docs/behaviour.md#find-a-desk-on-a-phone);
  *   the repeat dialog's Book button is in sight with no box scrolling inside the dialog
  *   (docs/behaviour.md#recurring-reservations-in-the-web-app); the pressed List/Map button keeps

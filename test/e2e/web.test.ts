@@ -20,7 +20,8 @@ const BOB = { firstName: 'Bob', lastName: 'Okafor', email: 'bob@example.test', p
  * The web app in a real browser (Debian's Chromium, headless) against a real server on a fresh
  * database: an admin sets up an office and two users, one of whom must first choose his own
  * password, one user books a desk that the other one then loses, the booker reports a broken docking station, the admin sees the report and the
- * statistics. Screenshots of the main pages land in docs/screenshots/.
+ * statistics. Under `npm run screenshots` it takes the pictures of sign-in, choosing a password and
+ * a refused delete; the other pages' pictures come from the seeded office (test/e2e/whole-app.test.ts).
  */
 describe('the web app in a browser', () => {
   let app: BrowserApp;
@@ -106,7 +107,7 @@ describe('the web app in a browser', () => {
     await admin.getByLabel('Description (optional)', { exact: true }).fill('USB-C, 90 W');
     await admin.getByRole('button', { name: 'Add the equipment' }).click();
     await admin.getByRole('list', { name: 'Equipment of desk A1' }).getByText('Dock D1').waitFor();
-    await screenshots(admin, 'admin-room');
+    await screenshots(admin, 'admin-room', { pictures: false });
 
     // Two users, each with a password set by the admin.
     await openMenu(admin, 'Users');
@@ -117,14 +118,14 @@ describe('the web app in a browser', () => {
       await form.getByLabel('Last name', { exact: true }).fill(person.lastName);
       await form.getByLabel('E-mail', { exact: true }).fill(person.email);
       await form.getByRole('button', { name: 'Add the user' }).click();
-      const passwordForm = admin.getByRole('dialog', { name: `Set the password of ${person.firstName} ${person.lastName}` });
+      const passwordForm = admin.getByRole('dialog', { name: `Set password for ${person.firstName} ${person.lastName}` });
       await passwordForm.getByLabel('New password', { exact: true }).fill(person.password);
       await passwordForm.getByLabel('Repeat the password', { exact: true }).fill(person.password);
       await passwordForm.getByRole('button', { name: 'Set the password' }).click();
       await admin.getByText(`The password of ${person.firstName} ${person.lastName} has been set.`).waitFor();
     }
     await admin.getByRole('cell', { name: BOB.email }).waitFor();
-    await screenshots(admin, 'admin-users');
+    await screenshots(admin, 'admin-users', { pictures: false });
 
     // Bob looks first: desk A1 is free tomorrow 09:00–12:00. His account must first get a password
     // of his own: the service then refuses every other operation with 403 PASSWORD_CHANGE_REQUIRED.
@@ -177,7 +178,7 @@ describe('the web app in a browser', () => {
     const upcoming = alice.getByRole('region', { name: 'Upcoming' });
     await upcoming.getByText('Desk A1').waitFor();
     await upcoming.getByText(/09:00–12:00/).waitFor();
-    await screenshots(alice, 'my-reservations');
+    await screenshots(alice, 'my-reservations', { pictures: false });
 
     // Bob still sees the desk as free and tries to book it: he is told it is taken.
     await bob.getByRole('button', { name: 'Book desk A1 in Blue Room' }).click();
@@ -197,14 +198,14 @@ describe('the web app in a browser', () => {
     await alice.getByRole('button', { name: 'Send the report' }).click();
     await alice.getByText('Thank you, your report is saved.', { exact: false }).waitFor();
     await alice.getByRole('region', { name: 'Your reports' }).getByText('Docking station broken').waitFor();
-    await screenshots(alice, 'report-a-problem');
+    await screenshots(alice, 'report-a-problem', { pictures: false });
 
     await openMenu(alice, 'My reservations');
     await alice.getByRole('heading', { name: 'My reservations' }).waitFor();
     await alice.goto(`${baseUrl}/profile`);
     await alice.getByRole('heading', { name: 'Where you are signed in' }).waitFor();
     await alice.getByText('This device').waitFor();
-    await screenshots(alice, 'profile');
+    await screenshots(alice, 'profile', { pictures: false });
 
     // The admin sees the report and the statistics.
     await openMenu(admin, 'Reports');
@@ -212,7 +213,7 @@ describe('the web app in a browser', () => {
     await report.getByText(`by ${ALICE.firstName} ${ALICE.lastName}`).waitFor();
     await report.getByText('Dock D1 (Docking station)').waitFor();
     await report.getByText('room Blue Room, desk A1').waitFor();
-    await screenshots(admin, 'admin-reports');
+    await screenshots(admin, 'admin-reports', { pictures: false });
 
     await openMenu(admin, 'Statistics');
     const totals = admin.getByRole('list', { name: 'Totals' });
@@ -226,7 +227,7 @@ describe('the web app in a browser', () => {
     const bookedChart = admin.getByRole('img', { name: /Reservations booked per day, last 30 days/ });
     expect(await bookedChart.locator('rect').count()).toBe(30);
     expect(await bookedChart.locator('rect[height]:not([height="0"])').count()).toBe(1);
-    await screenshots(admin, 'admin-statistics');
+    await screenshots(admin, 'admin-statistics', { pictures: false });
 
     // Deleting the office is refused while it holds rooms; the admin is told why and keeps it.
     await openMenu(admin, 'Offices');

@@ -150,11 +150,18 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByRole('heading', { name: 'Find a desk' }).waitFor();
 }
 
-/** Follows a link of the main navigation, opening the phone menu first if it is folded. */
+/**
+ * Follows a link of the main navigation, opening the phone menu first if it is folded, and the
+ * Admin list if the link is one of its (docs/behaviour.md#the-menu).
+ */
 export async function openMenu(page: Page, link: string) {
   const menu = page.getByRole('button', { name: 'Menu' });
-  if (await menu.isVisible()) await menu.click();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
+  if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+  const navigation = page.getByRole('navigation', { name: 'Main' });
+  const target = navigation.getByRole('link', { name: link, exact: true });
+  const admin = navigation.getByRole('button', { name: 'Admin', exact: true });
+  if (!(await target.isVisible()) && (await admin.count()) > 0 && (await admin.getAttribute('aria-expanded')) !== 'true') await admin.click();
+  await target.click();
 }
 
 /**

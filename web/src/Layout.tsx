@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import { Avatar } from './components/Avatar.js';
 import { useAuth, useUser } from './features/auth/AuthProvider.js';
 import { Link, useLocation } from './router.js';
@@ -9,6 +9,10 @@ const USER_LINKS = [
   { to: '/report', label: 'Report a problem' },
 ];
 
+/**
+ * The administrators' pages, behind the "Admin" button of the bar (docs/behaviour.md#the-menu): a
+ * new page is one line here (and its route in App.tsx).
+ */
 const ADMIN_LINKS = [
   { to: '/admin/departments', label: 'Offices' },
   { to: '/admin/users', label: 'Users' },
@@ -28,30 +32,64 @@ export function Layout({ children }: { children: ReactNode }) {
   const { signOut } = useAuth();
   const { pathname } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [adminOpen, setAdminOpen] = useState(false);
 
   const main = useRef<HTMLElement>(null);
   const arrived = useRef(false);
 
-  // A followed link closes the phone menu and takes keyboard and screen-reader focus to the new
-  // page (not on the first load, where focus starts at the top as usual).
+  // A followed link closes the phone menu and the Admin list and takes keyboard and screen-reader
+  // focus to the new page (not on the first load, where focus starts at the top as usual).
   useEffect(() => {
     setMenuOpen(false);
+    setAdminOpen(false);
     if (arrived.current) main.current?.focus({ preventScroll: true });
     arrived.current = true;
   }, [pathname]);
 
-  // Escape closes the open phone menu and puts focus back on its button (docs/behaviour.md#the-phone-menu).
+  // Escape closes what is open, the innermost first, and puts focus back on the button that opened
+  // it: the Admin list, then the phone menu (docs/behaviour.md#the-menu).
   const menuButton = useRef<HTMLButtonElement>(null);
+  const adminButton = useRef<HTMLButtonElement>(null);
+  const adminGroup = useRef<HTMLLIElement>(null);
   useEffect(() => {
-    if (!menuOpen) return;
+    if (!menuOpen && !adminOpen) return;
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return;
-      setMenuOpen(false);
-      menuButton.current?.focus();
+      if (adminOpen) {
+        setAdminOpen(false);
+        adminButton.current?.focus();
+      } else {
+        setMenuOpen(false);
+        menuButton.current?.focus();
+      }
+    };
+    // A press outside the Admin list closes it, as focus leaving it does (onBlur below).
+    const onPointer = (event: PointerEvent) => {
+      if (adminOpen && !adminGroup.current?.contains(event.target as Node)) setAdminOpen(false);
     };
     document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [menuOpen]);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [menuOpen, adminOpen]);
+
+  /** Up and Down arrows (Home, End) move between the Admin list's links; Down on the button opens it at its first. */
+  const onAdminKey = (event: ReactKeyboardEvent) => {
+    const links = [...(adminGroup.current?.querySelectorAll<HTMLAnchorElement>('#admin-menu a') ?? [])];
+    const at = links.indexOf(document.activeElement as HTMLAnchorElement);
+    const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: links.length - 1 }[event.key];
+    if (next === undefined || (at < 0 && event.key !== 'ArrowDown')) return;
+    event.preventDefault();
+    if (!adminOpen) {
+      setAdminOpen(true);
+      // The list shows on the next render; focus its first link then.
+      requestAnimationFrame(() => adminGroup.current?.querySelector<HTMLAnchorElement>('#admin-menu a')?.focus());
+      return;
+    }
+    links[Math.max(0, Math.min(links.length - 1, next))]?.focus();
+  };
 
   const link = ({ to, label }: { to: string; label: string }) => (
     <li key={to}>
@@ -60,6 +98,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </Link>
     </li>
   );
+  const inAdmin = ADMIN_LINKS.some(({ to }) => isCurrent(to, pathname));
 
   return (
     <>
@@ -83,12 +122,33 @@ export function Layout({ children }: { children: ReactNode }) {
             Menu
           </button>
           <nav id="main-menu" className={`menu${menuOpen ? ' menu-open' : ''}`} aria-label="Main">
-            <ul>{USER_LINKS.map(link)}</ul>
-            {isAdmin && (
-              <ul aria-label="Administration" className="menu-admin">
-                {ADMIN_LINKS.map(link)}
-              </ul>
-            )}
+            <ul>
+              {USER_LINKS.map(link)}
+              {isAdmin && (
+                <li
+                  ref={adminGroup}
+                  className="menu-admin"
+                  onKeyDown={onAdminKey}
+                  onBlur={(event) => {
+                    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setAdminOpen(false);
+                  }}
+                >
+                  <button
+                    ref={adminButton}
+                    type="button"
+                    className={`menu-admin-button${inAdmin ? ' menu-admin-current' : ''}`}
+                    aria-expanded={adminOpen}
+                    aria-controls="admin-menu"
+                    onClick={() => setAdminOpen((open) => !open)}
+                  >
+                    Admin
+                  </button>
+                  <ul id="admin-menu" className="menu-admin-list" aria-label="Administration" hidden={!adminOpen}>
+                    {ADMIN_LINKS.map(link)}
+                  </ul>
+                </li>
+              )}
+            </ul>
             <div className="menu-user">
               <Link to="/profile" className="profile-link" aria-current={pathname === '/profile' ? 'page' : undefined}>
                 <Avatar user={user} size={28} />

@@ -4,7 +4,7 @@ import { EmptyState, Loaded, PageHeader, Pager, SelectField, TextField } from '.
 import { useMediaQuery, useTitle } from '../../hooks.js';
 import { Link } from '../../router.js';
 import { formatRange } from '../../lib/time.js';
-import { departmentLabel } from '../../lib/labels.js';
+import { departmentLabel, deskTitle } from '../../lib/labels.js';
 import { useAllDepartments, useInventoryNames } from '../inventory/queries.js';
 import type { Attendance } from '../../api/types.js';
 import { AttendanceBadge } from './AttendanceBadge.js';
@@ -131,7 +131,8 @@ function AttendanceRow({ item }: { item: Attendance }) {
       <div className="reservation-main">
         <p className="reservation-time">{formatRange(item.startTime, item.endTime)}</p>
         <p>
-          <strong>{person.data ? `${person.data.firstName} ${person.data.lastName}` : 'Someone'}</strong> · Desk {names.deskName ?? '…'}
+          <strong>{person.data ? `${person.data.firstName} ${person.data.lastName}` : 'Someone'}</strong> ·{' '}
+          {names.deskName ? deskTitle(names.deskName) : 'Desk …'}
           {names.room && <> in {names.room.name}</>}
         </p>
       </div>

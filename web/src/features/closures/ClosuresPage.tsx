@@ -3,7 +3,7 @@ import { STALE_AFTER } from '../../api/query.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { Alert, EmptyState, Loaded, PageHeader, Pager, SelectField, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
-import { departmentLabel } from '../../lib/labels.js';
+import { departmentLabel, deskPhrase } from '../../lib/labels.js';
 import { fieldErrorMessages, problemMessage, problemOf } from '../../lib/problems.js';
 import { formatDay, formatRangeIn } from '../../lib/time.js';
 import { useAllDepartments } from '../inventory/queries.js';
@@ -215,7 +215,7 @@ export function ClosuresPage() {
               <ul className="closure-affected">
                 {result.reservations.content.map((reservation) => (
                   <li key={reservation.id}>
-                    {reservation.userName}, desk {reservation.deskName} ({reservation.place} · {reservation.roomName}),{' '}
+                    {reservation.userName}, {deskPhrase(reservation.deskName)} ({reservation.place} · {reservation.roomName}),{' '}
                     {formatRangeIn(reservation.startTime, reservation.endTime, reservation.timeZone)}
                     {reservation.started ? ' (started: it stays)' : ''}
                   </li>

@@ -94,7 +94,7 @@ export function UsersPage() {
                       type="button"
                       className="button-secondary button-small"
                       onClick={() => setDialog({ kind: 'password', user })}
-                      aria-label={`Set the password of ${fullName(user)}`}
+                      aria-label={`Set password for ${fullName(user)}`}
                     >
                       Set password
                     </button>

@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { Alert, Loading } from '../../../components/ui.js';
+import { deskPhrase, deskTitle } from '../../../lib/labels.js';
 import { errorText, problemMessage, problemOf } from '../../../lib/problems.js';
 import { useLeaveGuard } from '../../../router.js';
+import { fitDeskLabels, uprightRotation } from '../fit.js';
 import { fitShape, keyEdit, moveBy, rotateBy, ROTATE_STEP, shapeAt, type Shape } from '../geometry.js';
 import { useFloorPlan, useSaveFloorPlan, type FloorPlan, type FloorPlanDesk } from '../queries.js';
 import { usePlanImage } from './plan-image.js';
@@ -68,6 +70,16 @@ function Editor({
   useLeaveGuard(dirty, 'The floor plan has unsaved changes. Leave this page and lose them?');
   const [drag, setDrag] = useState<Drag>();
   const svg = useRef<SVGSVGElement>(null);
+  // The plan's drawn width, for labels that fit their desks at this size (as on the map).
+  const [drawnWidth, setDrawnWidth] = useState(0);
+  const resizing = useRef<ResizeObserver>(undefined);
+  const svgRef = useCallback((element: SVGSVGElement | null) => {
+    svg.current = element;
+    resizing.current?.disconnect();
+    if (!element) return;
+    resizing.current = new ResizeObserver(() => setDrawnWidth(element.getBoundingClientRect().width));
+    resizing.current.observe(element);
+  }, []);
   const deskRefs = useRef(new Map<string, SVGGElement>());
   const saving = useSaveFloorPlan();
   const { width, height } = image;
@@ -75,6 +87,19 @@ function Editor({
   const desksById = new Map(plan.desks.map((desk) => [desk.id, desk]));
   const unplaced = plan.desks.filter((desk) => !positions[desk.id]);
   const placed = plan.desks.filter((desk) => positions[desk.id]);
+  // Labels as on the map: one form and size per room, inside the box, upright, only when readable
+  // at the size the plan is drawn (docs/behaviour.md#desk-labels-and-tap-targets-on-the-map).
+  const labels = fitDeskLabels(
+    placed.map((desk) => ({
+      id: desk.id,
+      group: desk.roomName,
+      name: desk.name,
+      mark: '',
+      width: positions[desk.id]!.width * width,
+      height: positions[desk.id]!.height * height,
+    })),
+    width > 0 ? drawnWidth / width : 0,
+  );
 
   const change = (deskId: string, shape: Shape | undefined) => {
     setPositions((current) => {
@@ -212,7 +237,7 @@ function Editor({
                     type="button"
                     className="button-secondary button-small"
                     onClick={() => placeInMiddle(desk)}
-                    aria-label={`Place desk ${desk.name} on the plan`}
+                    aria-label={`Place ${deskPhrase(desk.name)} on the plan`}
                   >
                     Place
                   </button>
@@ -223,7 +248,7 @@ function Editor({
         </div>
         <div className="plan-zoom">
           <div className="plan-toolbar" role="toolbar" aria-label="Selected desk">
-            <span>{selectedDesk ? `Selected: desk ${selectedDesk.name}` : 'No desk selected'}</span>
+            <span>{selectedDesk ? `Selected: ${deskPhrase(selectedDesk.name)}` : 'No desk selected'}</span>
             <button
               type="button"
               className="button-secondary button-small"
@@ -253,7 +278,7 @@ function Editor({
             </button>
           </div>
           <svg
-            ref={svg}
+            ref={svgRef}
             className="plan-svg"
             viewBox={`0 0 ${width} ${height}`}
             role="group"
@@ -263,10 +288,10 @@ function Editor({
             <PlanPatterns />
             {image.url ? <image href={image.url} width={width} height={height} /> : <rect width={width} height={height} fill="url(#fp-grid)" />}
             {placed.map((desk) => {
+              const label = labels.get(desk.id);
               const shape = positions[desk.id]!;
               const box = { x: shape.x * width, y: shape.y * height, width: shape.width * width, height: shape.height * height };
               const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-              const fontSize = Math.max(8, Math.min(box.width, box.height) * 0.4);
               const isSelected = desk.id === selected;
               return (
                 <g
@@ -281,7 +306,7 @@ function Editor({
                   role="button"
                   tabIndex={0}
                   aria-pressed={isSelected}
-                  aria-label={`Desk ${desk.name}, ${desk.roomName}: at ${Math.round(shape.x * 100)}% across, ${Math.round(shape.y * 100)}% down, turned ${shape.rotation}°`}
+                  aria-label={`${deskTitle(desk.name)}, ${desk.roomName}: at ${Math.round(shape.x * 100)}% across, ${Math.round(shape.y * 100)}% down, turned ${shape.rotation}°`}
                   onFocus={() => setSelected(desk.id)}
                   onPointerDown={(event) => startDeskDrag(event, desk.id, 'move')}
                   onKeyDown={(event) => {
@@ -294,20 +319,28 @@ function Editor({
                     } else change(desk.id, edit.shape);
                   }}
                 >
+                  <title>{`${deskTitle(desk.name)}, ${desk.roomName}`}</title>
                   <rect {...box} rx={3} fill="#dbeafe" stroke="#1e3a8a" strokeWidth={2} style={{ cursor: 'move' }} />
-                  <text
-                    x={centre.x}
-                    y={centre.y}
-                    textAnchor="middle"
-                    dominantBaseline="central"
-                    fontSize={fontSize}
-                    fontWeight={700}
-                    fill="#111827"
-                    aria-hidden="true"
-                    pointerEvents="none"
-                  >
-                    {desk.name}
-                  </text>
+                  {label && (
+                    <text
+                      x={centre.x}
+                      y={centre.y}
+                      transform={
+                        shape.rotation === uprightRotation(shape.rotation)
+                          ? undefined
+                          : `rotate(${uprightRotation(shape.rotation) - shape.rotation} ${centre.x} ${centre.y})`
+                      }
+                      textAnchor="middle"
+                      dominantBaseline="central"
+                      fontSize={label.fontSize}
+                      fontWeight={700}
+                      fill="#111827"
+                      aria-hidden="true"
+                      pointerEvents="none"
+                    >
+                      {label.text}
+                    </text>
+                  )}
                   {isSelected && (
                     <rect
                       className="plan-resize-handle"

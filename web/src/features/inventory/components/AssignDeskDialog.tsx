@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Desk } from '../../../api/types.js';
 import { Alert, Dialog, TextField } from '../../../components/ui.js';
 import { errorText } from '../../../lib/problems.js';
+import { deskPhrase, deskTitle } from '../../../lib/labels.js';
 import { PersonPicker } from '../../users/components/PersonPicker.js';
 import { useAssignDesk } from '../queries.js';
 
@@ -25,7 +26,7 @@ export function AssignDeskDialog({ desk, onClose, onAssigned }: { desk: Desk; on
   const failure = errorText(assigning.error, 'This desk');
   const valid = from !== '' && to !== '' && to >= from;
   return (
-    <Dialog title={`Assign desk ${desk.name}`} onClose={onClose}>
+    <Dialog title={`Assign ${deskPhrase(desk.name)}`} onClose={onClose}>
       <p>The person holds the desk from the first day to the last, whole days; they see it among their reservations.</p>
       {failure && <Alert kind="error">{failure}</Alert>}
       <div className="field-pair">
@@ -39,7 +40,7 @@ export function AssignDeskDialog({ desk, onClose, onAssigned }: { desk: Desk; on
         onPick={(userId) =>
           assigning.mutate(
             { body: { deskId: desk.id, userId, type: 'fixed', startTime: startOfDay(from), endTime: dayAfter(to) } },
-            { onSuccess: () => onAssigned(`Desk ${desk.name} is assigned from ${from} to ${to}.`) },
+            { onSuccess: () => onAssigned(`${deskTitle(desk.name)} is assigned from ${from} to ${to}.`) },
           )
         }
       />

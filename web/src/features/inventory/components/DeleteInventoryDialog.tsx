@@ -1,7 +1,7 @@
 import { STALE_AFTER } from '../../../api/query.js';
 import type { Department, Desk, Equipment, Room } from '../../../api/types.js';
 import { DeleteDialog, type DeleteDialogProps } from '../../../components/DeleteDialog.js';
-import { departmentLabel } from '../../../lib/labels.js';
+import { departmentLabel, deskPhrase, deskTitle } from '../../../lib/labels.js';
 import { deleteDepartment, deleteDesk, deleteEquipment, deleteRoom } from '../queries.js';
 
 /** What is being deleted. */
@@ -41,7 +41,7 @@ function deleteOf(item: InventoryItem): Texts {
       const path = { departmentId: item.desk.departmentId, roomId: item.desk.roomId, deskId: item.desk.id };
       return {
         title: 'Delete this desk?',
-        question: `Desk ${item.desk.name} will be deleted.`,
+        question: `${deskTitle(item.desk.name)} will be deleted.`,
         subject: 'This desk',
         forceNote: 'Deleting everything removes its equipment and every reservation of the desk, including future ones.',
         remove: (force) => deleteDesk(path, force),
@@ -51,7 +51,7 @@ function deleteOf(item: InventoryItem): Texts {
       const path = { departmentId: item.desk.departmentId, roomId: item.desk.roomId, deskId: item.desk.id, equipmentId: item.equipment.id };
       return {
         title: 'Delete this equipment?',
-        question: `${item.equipment.name} will be removed from desk ${item.desk.name}.`,
+        question: `${item.equipment.name} will be removed from ${deskPhrase(item.desk.name)}.`,
         subject: 'This equipment',
         remove: () => deleteEquipment(path),
       };

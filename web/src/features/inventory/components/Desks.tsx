@@ -6,7 +6,7 @@ import { useSchemaForm, type SchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
 import { AddForm } from './AddForm.js';
 import { DESK_RULES, DeskForm } from '../forms.js';
-import { DESK_TYPE_CHOICES } from '../../../lib/labels.js';
+import { DESK_TYPE_CHOICES, deskPhrase, deskTitle } from '../../../lib/labels.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
 import { EquipmentList } from './Equipment.js';
 import { AssignDeskDialog } from './AssignDeskDialog.js';
@@ -67,7 +67,7 @@ export function DeskItem({ desk }: { desk: Desk }) {
             onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path }, body }))}
             noValidate
             className="field-row field-row-end grow"
-            aria-label={`Edit desk ${desk.name}`}
+            aria-label={`Edit ${deskPhrase(desk.name)}`}
           >
             <DeskFields form={form} />
             <FormButtons className="item-actions" onCancel={() => setEditing(false)} busy={saving.isPending} small>
@@ -77,18 +77,24 @@ export function DeskItem({ desk }: { desk: Desk }) {
         ) : (
           <>
             <h3>
-              Desk {desk.name} <span className={desk.type === 'FIXED' ? 'badge badge-warning' : 'badge'}>{desk.type === 'FIXED' ? 'Fixed' : 'Flexible'}</span>
+              {deskTitle(desk.name)}{' '}
+              <span className={desk.type === 'FIXED' ? 'badge badge-warning' : 'badge'}>{desk.type === 'FIXED' ? 'Fixed' : 'Flexible'}</span>
             </h3>
             <div className="item-actions">
-              <button type="button" className="button-secondary button-small" onClick={() => setEditing(true)} aria-label={`Edit desk ${desk.name}`}>
+              <button type="button" className="button-secondary button-small" onClick={() => setEditing(true)} aria-label={`Edit ${deskPhrase(desk.name)}`}>
                 Edit
               </button>
               {desk.type === 'FIXED' && (
-                <button type="button" className="button-secondary button-small" onClick={() => setAssigning(true)} aria-label={`Assign desk ${desk.name}`}>
+                <button
+                  type="button"
+                  className="button-secondary button-small"
+                  onClick={() => setAssigning(true)}
+                  aria-label={`Assign ${deskPhrase(desk.name)}`}
+                >
                   Assign
                 </button>
               )}
-              <button type="button" className="button-danger button-small" onClick={() => setDeleting(true)} aria-label={`Delete desk ${desk.name}`}>
+              <button type="button" className="button-danger button-small" onClick={() => setDeleting(true)} aria-label={`Delete ${deskPhrase(desk.name)}`}>
                 Delete
               </button>
             </div>

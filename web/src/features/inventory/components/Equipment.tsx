@@ -5,7 +5,7 @@ import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
 import { useSchemaForm, type SchemaForm } from '../../../lib/forms.js';
 import { errorText } from '../../../lib/problems.js';
 import { EQUIPMENT_RULES, EquipmentForm } from '../forms.js';
-import { EQUIPMENT_TYPES, equipmentLabel } from '../../../lib/labels.js';
+import { deskPhrase, EQUIPMENT_TYPES, equipmentLabel } from '../../../lib/labels.js';
 import { useCreateEquipment, useEquipmentOf, useSaveEquipment } from '../queries.js';
 import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
 import '../styles.css';
@@ -39,7 +39,7 @@ export function EquipmentList({ desk }: { desk: Desk }) {
           page.content.length === 0 ? (
             <p className="muted">No equipment.</p>
           ) : (
-            <ul className="equipment-list" aria-label={`Equipment of desk ${desk.name}`}>
+            <ul className="equipment-list" aria-label={`Equipment of ${deskPhrase(desk.name)}`}>
               {page.content.map((item) => (
                 <EquipmentItem key={item.id} desk={desk} item={item} />
               ))}
@@ -50,7 +50,7 @@ export function EquipmentList({ desk }: { desk: Desk }) {
       {adding ? (
         <NewEquipment desk={desk} onDone={() => setAdding(false)} />
       ) : (
-        <button type="button" className="button-link" onClick={() => setAdding(true)} aria-label={`Add equipment to desk ${desk.name}`}>
+        <button type="button" className="button-link" onClick={() => setAdding(true)} aria-label={`Add equipment to ${deskPhrase(desk.name)}`}>
           + Add equipment
         </button>
       )}
@@ -69,7 +69,7 @@ function NewEquipment({ desk, onDone }: { desk: Desk; onDone: () => void }) {
       onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: deskPath(desk) }, body }))}
       noValidate
       className="inline-form stack"
-      aria-label={`Add equipment to desk ${desk.name}`}
+      aria-label={`Add equipment to ${deskPhrase(desk.name)}`}
     >
       {failure && <Alert kind="error">{failure}</Alert>}
       <EquipmentFields form={form} />

@@ -1,6 +1,6 @@
 import type { ReportWithStatus } from '../../../api/types.js';
 import { formatDateTime } from '../../../lib/time.js';
-import { departmentLabel } from '../../../lib/labels.js';
+import { departmentLabel, deskPhrase } from '../../../lib/labels.js';
 import { useInventoryNames } from '../../inventory/queries.js';
 import { useReportedEquipment, useReporterName } from '../queries.js';
 import { ReportStatusBadge, ReportStatusNote } from './ReportStatusBadge.js';
@@ -13,7 +13,7 @@ export function ReportItem({ item, onStatus, onDelete }: { item: ReportWithStatu
   const names = useInventoryNames(report);
   const reporter = useReporterName(report.reportedBy);
   const equipment = useReportedEquipment(report);
-  const where = [names.department && departmentLabel(names.department), names.room && `room ${names.room.name}`, names.deskName && `desk ${names.deskName}`]
+  const where = [names.department && departmentLabel(names.department), names.room && `room ${names.room.name}`, names.deskName && deskPhrase(names.deskName)]
     .filter(Boolean)
     .join(', ');
   return (

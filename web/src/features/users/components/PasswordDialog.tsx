@@ -18,7 +18,7 @@ export function PasswordDialog({ user, onClose, onSaved }: { user: User; onClose
   // PASSWORD_CHANGE_AFTER_ADMIN_SET (docs/behaviour.md#passwords-chosen-by-someone-else).
   const mustReplace = useSettings()?.passwordChangeAfterAdminSet === true && user.id !== me.id;
   return (
-    <Dialog title={`Set the password of ${fullName(user)}`} onClose={onClose}>
+    <Dialog title={`Set password for ${fullName(user)}`} onClose={onClose}>
       <form
         onSubmit={form.handleSubmit(({ password }) => setting.mutate({ params: { path: { id: user.id } }, body: { password } }))}
         noValidate
