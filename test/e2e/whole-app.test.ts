@@ -269,6 +269,9 @@ describe('the whole web app on the seeded office, at 1280 px and 390 px', () => 
     await visit(page, '/admin/stats', 'Statistics', { picture: 'admin-statistics' });
     await visit(page, '/admin/attendance', 'Attendance');
     await visit(page, '/admin/closures', 'Closures', { picture: 'admin-closures' });
+    await visit(page, '/admin/teams', 'Teams');
+    await visit(page, '/admin/policies', 'Booking rules');
+    await visit(page, '/admin/outbox', 'Outbox');
     await visit(page, '/reservations', 'My reservations');
     await visit(page, '/profile', 'Profile');
     // The Admin list open, on a wide screen and in the phone menu.
