@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox } from '../../src/db/schema.js';
 import { queueMails } from '../../src/infrastructure/mail/mail-kind.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, drainOutbox } from '../helpers/app.js';
-import { DESKTOP, PHONE, screenshots, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { DESKTOP, PHONE, openMenu, screenshots, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
 import { startSmtp, type TestSmtp } from '../helpers/smtp.js';
 
 /**
@@ -72,7 +72,7 @@ describe('the outbox page', () => {
     const page = await app.tab();
     await page.setViewportSize(DESKTOP);
     await signIn(page, app.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Outbox', exact: true }).click();
+    await openMenu(page, 'Outbox');
     await page.getByRole('heading', { name: 'Outbox', level: 1 }).waitFor();
     const statuses = page.getByRole('group', { name: 'Status' });
     // Dead first, pressed, with its count.

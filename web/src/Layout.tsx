@@ -17,12 +17,12 @@ const ADMIN_LINKS = [
   { to: '/admin/departments', label: 'Offices' },
   { to: '/admin/users', label: 'Users' },
   { to: '/admin/teams', label: 'Teams' },
+  { to: '/admin/policies', label: 'Booking rules' },
   { to: '/admin/reports', label: 'Reports' },
   { to: '/admin/stats', label: 'Statistics' },
   { to: '/admin/attendance', label: 'Attendance' },
-  { to: '/admin/closures', label: 'Closures' },
   { to: '/admin/outbox', label: 'Outbox' },
-  { to: '/admin/policies', label: 'Booking rules' },
+  { to: '/admin/closures', label: 'Closures' },
 ];
 
 const isCurrent = (to: string, pathname: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));
