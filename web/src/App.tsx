@@ -32,6 +32,7 @@ const DeskPage = page(() => import('./features/attendance/DeskPage.js'), 'DeskPa
 const ForgotPasswordPage = page(() => import('./features/password/ForgotPasswordPage.js'), 'ForgotPasswordPage');
 const ResetPasswordPage = page(() => import('./features/password/ResetPasswordPage.js'), 'ResetPasswordPage');
 const ClosuresPage = page(() => import('./features/closures/ClosuresPage.js'), 'ClosuresPage');
+const ApprovalsPage = page(() => import('./features/approvals/ApprovalsPage.js'), 'ApprovalsPage');
 const OidcReturnPage = page(() => import('./features/auth/OidcReturnPage.js'), 'OidcReturnPage');
 
 interface Route {
@@ -61,6 +62,7 @@ const ROUTES: Route[] = [
   { path: '/admin/stats', admin: true, render: () => <StatsPage /> },
   { path: '/admin/attendance', admin: true, render: () => <AttendancePage /> },
   { path: '/admin/closures', admin: true, render: () => <ClosuresPage /> },
+  { path: '/approvals', render: () => <ApprovalsPage /> },
   // What a desk's QR code opens (docs/behaviour.md#desk-qr-codes).
   { path: '/d/:deskId', render: (params) => <DeskPage key={params.deskId} deskId={params.deskId!} /> },
 ];

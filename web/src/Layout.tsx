@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Avatar } from './components/Avatar.js';
+import { ApprovalsLink } from './features/approvals/ApprovalsLink.js';
 import { useAuth, useUser } from './features/auth/AuthProvider.js';
 import { Link, useLocation } from './router.js';
 
@@ -80,7 +81,10 @@ export function Layout({ children }: { children: ReactNode }) {
             Menu
           </button>
           <nav id="main-menu" className={`menu${menuOpen ? ' menu-open' : ''}`} aria-label="Main">
-            <ul>{USER_LINKS.map(link)}</ul>
+            <ul>
+              {USER_LINKS.map(link)}
+              <ApprovalsLink admin={isAdmin} current={isCurrent('/approvals', pathname)} />
+            </ul>
             {isAdmin && (
               <ul aria-label="Administration" className="menu-admin">
                 {ADMIN_LINKS.map(link)}

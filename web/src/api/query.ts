@@ -49,6 +49,8 @@ export const STALE_AFTER = {
   inventoryTree: ['/api/departments', '/api/search/rooms', '/api/reservation', '/api/report', '/api/report-statuses', '/api/search/reports', '/api/stats'],
   reservations: [
     '/api/reservation',
+    '/api/self/approvals',
+    '/api/approvals',
     '/api/search/rooms',
     '/api/stats',
     '/api/departments/{departmentId}/floor-plan/availability',
@@ -67,6 +69,9 @@ export const STALE_AFTER = {
     '/api/departments/{departmentId}/floor-plan/availability',
     '/api/attendance',
   ],
+  /** A decision confirms or cancels a reservation (docs/policies.md#approvals). */
+  approvals: ['/api/approvals', '/api/self/approvals', '/api/reservation', '/api/search/rooms', '/api/stats', '/api/attendance'],
+  approvalRequirements: ['/api/approval-requirements'],
   users: ['/api/users', '/api/self', '/api/stats'],
   sessions: ['/api/users', '/api/sessions'],
 } as const satisfies Record<string, readonly string[]>;

@@ -5,6 +5,8 @@ import { bookingConflictMessage, errorText, problemMessage, problemOf } from '..
 import { formatRange, localDate, tomorrowWindow, windowToIso } from '../../lib/time.js';
 import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
+import { AWAITING_SENTENCE } from '../approvals/AwaitingApproval.js';
+import { awaitsApproval } from '../approvals/queries.js';
 import { useBookDesk } from '../reservations/queries.js';
 import { FloorMapView } from './FloorMapView.js';
 import { useDeskEquipment, useRoomSearch } from './queries.js';
@@ -108,8 +110,13 @@ export function FindDeskPage() {
     booking.mutate(
       { body: { deskId: desk.id, startTime: searched.start, endTime: searched.end } },
       {
-        onSuccess: () =>
-          setNotice({ kind: 'success', text: `Booked: ${deskPhrase(desk.name)} in ${room.name}, ${range}.${equipmentSentence(kit.get(desk.id))}` }),
+        onSuccess: async (created) => {
+          const pending = await awaitsApproval(created.id);
+          setNotice({
+            kind: 'success',
+            text: `Booked: ${deskPhrase(desk.name)} in ${room.name}, ${range}.${pending ? AWAITING_SENTENCE : ''}${equipmentSentence(kit.get(desk.id))}`,
+          });
+        },
         onError: async (error) => {
           const problem = problemOf(error);
           if (problem.code === 'RESERVATION_CONFLICT') {
