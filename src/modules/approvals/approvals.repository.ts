@@ -129,7 +129,12 @@ export async function requestApprovals(tx: Database, ids: string[], booker: Book
   );
   await enqueue(
     tx,
-    approvers.map((approver) => ({ kind: APPROVAL_REQUEST_KIND, groupKey: approver.id, topic: APPROVAL_TOPIC, payload: { reservationId: approver.reservation_id } })),
+    approvers.map((approver) => ({
+      kind: APPROVAL_REQUEST_KIND,
+      groupKey: approver.id,
+      topic: APPROVAL_TOPIC,
+      payload: { reservationId: approver.reservation_id },
+    })),
   );
   return rows.map((row) => row.reservation_id);
 }
@@ -346,10 +351,7 @@ export class ApprovalsRepository {
       sql`select email, first_name, role, enabled from users where id = ${userId}`,
     );
     if (!user || !user.enabled) return undefined;
-    const { rows, total } = await this.page(
-      { decider: { id: userId, admin: user.role === 'ADMIN' }, status: 'PENDING' },
-      { page: 0, size: limit, orders: [] },
-    );
+    const { rows, total } = await this.page({ decider: { id: userId, admin: user.role === 'ADMIN' }, status: 'PENDING' }, { page: 0, size: limit, orders: [] });
     return { email: user.email, firstName: user.first_name, pending: rows, count: total };
   }
 }

@@ -71,10 +71,7 @@ export const Approval = Type.Object(
 export type ApprovalDto = Static<typeof Approval>;
 export const ApprovalPage = Page(Approval, 'ApprovalPage');
 
-export const ApprovalListQuery = Type.Object(
-  { ...pageQueryProperties, status: Type.Optional(ApprovalStatus) },
-  { additionalProperties: false },
-);
+export const ApprovalListQuery = Type.Object({ ...pageQueryProperties, status: Type.Optional(ApprovalStatus) }, { additionalProperties: false });
 export type ApprovalListQuery = Static<typeof ApprovalListQuery>;
 
 export const DecisionBody = Type.Object(

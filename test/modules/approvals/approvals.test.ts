@@ -45,7 +45,8 @@ describe('approvals', () => {
     slot += 3;
     return { startTime: at(24 + slot), endTime: at(26 + slot) };
   };
-  const book = (token: string, deskId: string, span = nextSlot()) => t.request({ method: 'POST', url: '/api/reservation', token, payload: { deskId, ...span } });
+  const book = (token: string, deskId: string, span = nextSlot()) =>
+    t.request({ method: 'POST', url: '/api/reservation', token, payload: { deskId, ...span } });
   const booked = async (token: string, deskId: string, span = nextSlot()) => {
     const response = await book(token, deskId, span);
     expect(response.statusCode, response.body).toBe(200);
@@ -62,7 +63,8 @@ describe('approvals', () => {
   const approvalRows = async () => (await queryRows<{ n: number }>(db, sql`select count(*)::int as n from reservation_approvals`))[0]!.n;
   const team = async (name: string, members: Array<[string, 'MEMBER' | 'MANAGER']>) => {
     const [row] = await queryRows<{ id: string }>(db, sql`insert into teams (name) values (${name}) returning id`);
-    for (const [userId, role] of members) await db.execute(sql`insert into team_members (team_id, user_id, role) values (${row!.id}, ${userId}, ${role}::team_role)`);
+    for (const [userId, role] of members)
+      await db.execute(sql`insert into team_members (team_id, user_id, role) values (${row!.id}, ${userId}, ${role}::team_role)`);
     return row!.id;
   };
   const feedOf = async (token: string) => {
@@ -81,7 +83,10 @@ describe('approvals', () => {
    * it is younger than 30 days by the database's clock, which the test clock does not move).
    */
   const expectCancelled = async (id: string) => {
-    const [row] = await queryRows<{ cancelled: boolean }>(db, sql`select cancelled_at is not null as cancelled from calendar_events where reservation_id = ${id}`);
+    const [row] = await queryRows<{ cancelled: boolean }>(
+      db,
+      sql`select cancelled_at is not null as cancelled from calendar_events where reservation_id = ${id}`,
+    );
     expect(row).toEqual({ cancelled: true });
   };
 
@@ -91,7 +96,12 @@ describe('approvals', () => {
     db = t.database.handle.db;
     admin = await t.adminToken();
     for (const name of ['alice', 'bob', 'mia', 'oscar'] as const) {
-      const user = await t.createUser({ email: `${name}@example.test`, firstName: name[0]!.toUpperCase() + name.slice(1), lastName: 'Test', password: PASSWORD });
+      const user = await t.createUser({
+        email: `${name}@example.test`,
+        firstName: name[0]!.toUpperCase() + name.slice(1),
+        lastName: 'Test',
+        password: PASSWORD,
+      });
       users[name] = { user, token: (await t.login(user.email, PASSWORD)).accessToken };
     }
     salesTeam = await team('Sales', [
@@ -132,10 +142,19 @@ describe('approvals', () => {
     await field({ scope: 'ROOM', roomId: approvalRoom, appliesTo: 'MEMBERS' }, 'teamId');
     await field({ scope: 'ROOM', roomId: approvalRoom, teamId: salesTeam }, 'teamId');
     await field({ scope: 'ROOM', roomId: approvalRoom, approverTeamId: '00000000-0000-4000-8000-000000000000' }, 'approverTeamId');
-    expectProblem(await t.request({ method: 'POST', url: '/api/approval-requirements', token: users.mia.token, payload: { scope: 'ROOM', roomId: approvalRoom } }), 403, 'FORBIDDEN');
+    expectProblem(
+      await t.request({ method: 'POST', url: '/api/approval-requirements', token: users.mia.token, payload: { scope: 'ROOM', roomId: approvalRoom } }),
+      403,
+      'FORBIDDEN',
+    );
     expect((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from approval_requirements`))[0]!.n).toBe(0);
 
-    const created = await t.request({ method: 'POST', url: '/api/approval-requirements', token: admin, payload: { scope: 'ROOM', roomId: approvalRoom, approverTeamId: salesTeam } });
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/approval-requirements',
+      token: admin,
+      payload: { scope: 'ROOM', roomId: approvalRoom, approverTeamId: salesTeam },
+    });
     expect(created.statusCode, created.body).toBe(201);
     expect(created.json()).toMatchObject({ scope: 'ROOM', roomId: approvalRoom, appliesTo: 'EVERYONE', teamId: null, approverTeamId: salesTeam });
     const list = await t.request({ method: 'GET', url: '/api/approval-requirements', token: admin });
@@ -178,7 +197,11 @@ describe('approvals', () => {
   it('folds many requests into one mail per approver', async () => {
     await drainOutbox(t.app);
     const before = smtp.mails.length;
-    const ids = [await booked(users.alice.token, approvalDesks[0]!), await booked(users.alice.token, approvalDesks[0]!), await booked(users.bob.token, approvalDesks[1]!)];
+    const ids = [
+      await booked(users.alice.token, approvalDesks[0]!),
+      await booked(users.alice.token, approvalDesks[0]!),
+      await booked(users.bob.token, approvalDesks[1]!),
+    ];
     await drainOutbox(t.app);
     const toMia = smtp.mails.slice(before).filter((mail) => mail.to === 'mia@example.test' && mail.subject.includes('approval'));
     expect(toMia).toHaveLength(1);
@@ -245,10 +268,14 @@ describe('approvals', () => {
 
   it('refuses check-in and walk-in while pending, and expires a request not approved before its start', async () => {
     const start = NOW.getTime() + 10 * 60_000;
-    const id = await booked(users.alice.token, approvalDesks[1]!, { startTime: new Date(start).toISOString(), endTime: new Date(start + 2 * HOUR).toISOString() });
+    const id = await booked(users.alice.token, approvalDesks[1]!, {
+      startTime: new Date(start).toISOString(),
+      endTime: new Date(start + 2 * HOUR).toISOString(),
+    });
     expectProblem(await t.request({ method: 'POST', url: `/api/reservation/${id}/check-in`, token: users.alice.token }), 409, 'APPROVAL_PENDING');
     expectProblem(await t.request({ method: 'POST', url: `/api/desks/${approvalDesks[0]}/walk-in`, token: users.bob.token }), 409, 'WALK_IN_NOT_POSSIBLE');
     const feed = await feedOf(users.alice.token);
+    expect((await feed(id))?.status).toBe('TENTATIVE');
     await drainOutbox(t.app);
     const before = smtp.mails.length;
 

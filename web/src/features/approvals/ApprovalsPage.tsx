@@ -49,8 +49,8 @@ export function ApprovalsPage() {
             ) : (
               <>
                 <p className="muted">
-                  {list.totalElements} {list.totalElements === 1 ? 'booking awaits' : 'bookings await'} a decision. A request not approved before its
-                  start expires and its booking is cancelled.
+                  {list.totalElements} {list.totalElements === 1 ? 'booking awaits' : 'bookings await'} a decision. A request not approved before its start
+                  expires and its booking is cancelled.
                 </p>
                 <ul className="approval-list">
                   {list.content.map((approval) => {
@@ -129,7 +129,11 @@ function DecisionDialog({
       { params: { path: { id: approval.reservationId } }, body: note.trim() ? { note: note.trim() } : {} },
       {
         onSuccess: () =>
-          onDone(action === 'approve' ? `Approved: ${approval.userName}'s booking. They are told by mail.` : `Rejected: ${approval.userName}'s booking was cancelled.`),
+          onDone(
+            action === 'approve'
+              ? `Approved: ${approval.userName}'s booking. They are told by mail.`
+              : `Rejected: ${approval.userName}'s booking was cancelled.`,
+          ),
         onError: (failure) => setError(problemMessage(problemOf(failure), 'This request')),
       },
     );
@@ -138,7 +142,8 @@ function DecisionDialog({
     <Dialog title={action === 'approve' ? 'Approve the booking' : 'Reject the booking'} onClose={onClose}>
       <form onSubmit={submit}>
         <p>
-          {approval.userName}, desk {approval.deskName ?? '?'} in {approval.roomName ?? '?'}, {formatRangeIn(approval.startTime, approval.endTime, approval.timeZone)}
+          {approval.userName}, desk {approval.deskName ?? '?'} in {approval.roomName ?? '?'},{' '}
+          {formatRangeIn(approval.startTime, approval.endTime, approval.timeZone)}
         </p>
         <TextArea
           label="Note to them (optional)"
@@ -244,7 +249,12 @@ function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
                       <p className="muted">{requirement.approverTeamId ? 'Approved by admins and the team’s managers' : 'Approved by admins'}</p>
                     </div>
                     <div className="approval-actions">
-                      <button type="button" className="button-secondary button-small" onClick={() => setRemoving(requirement)} aria-label={`Remove: ${describe(requirement)}`}>
+                      <button
+                        type="button"
+                        className="button-secondary button-small"
+                        onClick={() => setRemoving(requirement)}
+                        aria-label={`Remove: ${describe(requirement)}`}
+                      >
                         Remove
                       </button>
                     </div>
