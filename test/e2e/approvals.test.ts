@@ -124,6 +124,12 @@ describe('approvals in a browser', () => {
     await user.getByRole('heading', { name: 'My reservations', level: 1 }).waitFor();
     await user.getByText('Board Room', { exact: false }).first().waitFor();
     expect(await user.getByText('Awaiting approval').count()).toBe(0);
+
+    // Booking the room's desk on Find a desk (tomorrow, 09:00–17:00 by default) says it awaits approval.
+    await openMenu(user, 'Find a desk');
+    await user.getByRole('button', { name: 'Search free desks' }).click();
+    await user.getByRole('button', { name: 'Book desk B1 in Board Room' }).click();
+    await user.getByText(/^Booked: desk B1 in Board Room, .* It awaits approval: you will be mailed the decision/).waitFor();
     expect(app.problems).toEqual([]);
   });
 });

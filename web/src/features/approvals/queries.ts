@@ -36,10 +36,18 @@ export const useMyPendingApprovals = () =>
     { select: (page) => new Set(page.content.map((approval) => approval.reservationId)) },
   );
 
-/** Whether a reservation just booked awaits approval (the booking's confirmation says so). */
+/**
+ * Whether a reservation just booked awaits approval (the booking's confirmation says so): read from
+ * my pending requests, not from GET /api/reservation/{id}/approval, which answers 404 for the usual
+ * booking that needed none. A failed read says nothing rather than hiding the booking's success.
+ */
 export async function awaitsApproval(reservationId: string): Promise<boolean> {
-  const { data, response } = await api.GET('/api/reservation/{id}/approval', { params: { path: { id: reservationId } } });
-  return response.status === 200 && data?.status === 'PENDING';
+  try {
+    const page = await call(api.GET('/api/self/approvals', { params: { query: { status: 'PENDING', size: 1000 } } }));
+    return page.content.some((approval) => approval.reservationId === reservationId);
+  } catch {
+    return false;
+  }
 }
 
 export const useRequirements = (page: number) =>
