@@ -49,6 +49,12 @@ import { passwordRoutes } from './modules/password/password.routes.js';
 import { PASSWORD_LINK_KIND, passwordLinkKind, PasswordService } from './modules/password/password.service.js';
 import { outboxRoutes } from './modules/outbox/outbox.routes.js';
 import { closuresRoutes } from './modules/closures/closures.routes.js';
+import { approvalsRoutes } from './modules/approvals/approvals.routes.js';
+import { ApprovalsService } from './modules/approvals/approvals.service.js';
+import { EXPIRY_JOB, expiryJob } from './modules/approvals/approvals.expiry.js';
+import { approvalRequestKind } from './modules/approvals/approvals.mail.js';
+import { APPROVAL_REQUEST_KIND } from './modules/approvals/approvals.repository.js';
+import { ReservationWriter } from './modules/reservations/reservations.writer.js';
 import { ClosuresService } from './modules/closures/closures.service.js';
 import { OutboxService } from './modules/outbox/outbox.service.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
@@ -178,6 +184,8 @@ export interface BackgroundWork {
   drainOutbox(): Promise<number>;
   /** Runs a whole round of the attendance release (after the one in flight, if any), with what it released. */
   releaseRound(): Promise<number>;
+  /** Runs the approval expiry (after the run in flight, if any), with how many requests expired. */
+  expireApprovals(): Promise<number>;
 }
 
 declare module 'fastify' {
@@ -315,8 +323,9 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     outbox.register(
       invitationKind(db, mailer, clock, { publicUrl: config.PUBLIC_URL, mailFrom: config.MAIL_FROM, mailsPerHour: config.CALENDAR_MAILS_PER_HOUR }),
     );
+    outbox.register(approvalRequestKind(db, mailer, config.PUBLIC_URL));
   } else {
-    for (const kind of [MAIL_KIND, PASSWORD_LINK_KIND, INVITATION_KIND]) outbox.discard(kind, 'SMTP_URL is not configured');
+    for (const kind of [MAIL_KIND, PASSWORD_LINK_KIND, INVITATION_KIND, APPROVAL_REQUEST_KIND]) outbox.discard(kind, 'SMTP_URL is not configured');
   }
   const stats = new StatsService(db, clock, reads);
   const search = new SearchService(reads);
@@ -364,6 +373,11 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(floorPlansRoutes, { floorPlans });
   await app.register(calendarRoutes, { calendar });
   await app.register(closuresRoutes, { closures: new ClosuresService(db, clock, config.PUBLIC_URL) });
+  // Rejections and expiries cancel through the one writer of reservations (docs/policies.md#approvals).
+  const cancelForApproval = (tx: typeof db, ids: string[]) => ReservationWriter.cancelForApproval(tx, ids);
+  await app.register(approvalsRoutes, {
+    approvals: new ApprovalsService(db, clock, cancelForApproval, { publicUrl: config.PUBLIC_URL, mails: mailConfigured }),
+  });
   await app.register(outboxRoutes, { outbox: new OutboxService(db, clock, () => jobs.nudge(OUTBOX_JOB)) });
   await app.register(web, { root: options.webRoot });
 
@@ -371,6 +385,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   // do it twice (docs/architecture.md#background-jobs).
   jobs.add(housekeepingJob(db, clock, purgeJobs(config), HOUSEKEEPING_INTERVAL_MS));
   jobs.add(releaseJob({ db, clock, log: app.log, intervalMs: config.ATTENDANCE_RELEASE_INTERVAL, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
+  jobs.add(expiryJob({ db, clock, log: app.log, cancel: cancelForApproval, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
   // Every mail leaves from the outbox (docs/architecture.md#the-outbox); OUTBOX_INTERVAL 0: not from this process.
   jobs.add({ name: OUTBOX_JOB, intervalMs: config.OUTBOX_INTERVAL, run: (signal) => outbox.drain(signal) });
   app.addHook('onReady', async () => jobs.start());
@@ -384,6 +399,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
       }
     },
     releaseRound: async () => (await jobs.runNow<number>(RELEASE_JOB)) ?? 0,
+    expireApprovals: async () => (await jobs.runNow<number>(EXPIRY_JOB)) ?? 0,
   } satisfies BackgroundWork);
   if (replica) app.addHook('onReady', async () => replica.start());
   app.addHook('onClose', async () => {

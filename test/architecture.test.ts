@@ -112,6 +112,7 @@ const folderEdges = (edges: Import[], nested: string[]): Array<[string, string]>
  */
 const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
   'modules/attendance -> modules/reservations': 'walk-in and the release write reservations through the one writer; check-in reads them',
+  'modules/reservations -> modules/approvals': 'the one writer asks for approval in the booking transaction (requestApprovals)',
   'modules/closures -> modules/reservations': 'a closure cancels the reservations on its days through the one writer',
   'modules/series -> modules/reservations': "a series books its occurrences under the reservations' rules and repository",
   'modules/reservations -> modules/policies':

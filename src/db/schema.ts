@@ -503,6 +503,8 @@ export const calendarEvents = pgTable(
     createdAt: timestamptz('created_at').notNull().defaultNow(),
     /** When an invitation mail (METHOD:REQUEST) carrying it was accepted by the SMTP server; null: never, so no cancellation is mailed. */
     invitedAt: timestamptz('invited_at'),
+    /** Whether the reservation awaits approval (docs/policies.md#approvals): served as STATUS:TENTATIVE. */
+    tentative: boolean('tentative').notNull().default(false),
   },
   (t) => [
     index('calendar_events_user_start_idx').on(t.userId, t.startTime),
@@ -871,5 +873,76 @@ export const policyRules = pgTable(
     check('policy_rules_desk_type_check', sql`(${t.scope} = 'DESK_TYPE') = (${t.deskType} IS NOT NULL)`),
     check('policy_rules_team_check', sql`(${t.who} = 'TEAM') = (${t.teamId} IS NOT NULL)`),
     check('policy_rules_role_check', sql`(${t.who} = 'ROLE') = (${t.role} IS NOT NULL)`),
+  ],
+);
+
+// ---- approvals: requirements and the approval of reservations (docs/policies.md#approvals) ----
+
+export const approvalScope = pgEnum('approval_scope', ['DEPARTMENT', 'ROOM', 'DESK_TYPE']);
+/** EVERYONE; MEMBERS: the people of `team_id`; NON_MEMBERS: the people outside it. */
+export const approvalAppliesTo = pgEnum('approval_applies_to', ['EVERYONE', 'MEMBERS', 'NON_MEMBERS']);
+export const approvalStatus = pgEnum('approval_status', ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED']);
+
+/**
+ * A booking of a place in scope (a department, a room, desks of a type) by the people it applies to
+ * waits for approval by an admin or a manager of `approver_team_id` (migration 0026).
+ */
+export const approvalRequirements = pgTable(
+  'approval_requirements',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    scope: approvalScope('scope').notNull(),
+    departmentId: uuid('department_id').references(() => departments.id, { onDelete: 'cascade' }),
+    roomId: uuid('room_id').references(() => rooms.id, { onDelete: 'cascade' }),
+    deskType: deskType('desk_type'),
+    appliesTo: approvalAppliesTo('applies_to').notNull().default('EVERYONE'),
+    teamId: uuid('team_id').references(() => teams.id, { onDelete: 'cascade' }),
+    /** Whose managers approve, besides the admins; null: admins only. */
+    approverTeamId: uuid('approver_team_id').references(() => teams.id, { onDelete: 'set null' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('approval_requirements_department_idx').on(t.departmentId),
+    index('approval_requirements_room_idx').on(t.roomId),
+    index('approval_requirements_approver_team_idx').on(t.approverTeamId),
+    check('approval_requirements_department_check', sql`(${t.scope} = 'DEPARTMENT') = (${t.departmentId} IS NOT NULL)`),
+    check('approval_requirements_room_check', sql`(${t.scope} = 'ROOM') = (${t.roomId} IS NOT NULL)`),
+    check('approval_requirements_desk_type_check', sql`(${t.scope} = 'DESK_TYPE') = (${t.deskType} IS NOT NULL)`),
+    check('approval_requirements_team_check', sql`(${t.appliesTo} = 'EVERYONE') = (${t.teamId} IS NULL)`),
+  ],
+);
+
+/**
+ * The approval of one reservation that fell under a requirement, written in the booking's
+ * transaction by the one writer. No foreign key to reservations: a rejected or expired request
+ * keeps its outcome after its reservation is cancelled. Times and desk as last written. The
+ * trigger `reservation_approvals_calendar` (approval_calendar) makes a pending one TENTATIVE in calendars.
+ */
+export const reservationApprovals = pgTable(
+  'reservation_approvals',
+  {
+    reservationId: uuid('reservation_id').primaryKey(),
+    requirementId: uuid('requirement_id').references(() => approvalRequirements.id, { onDelete: 'set null' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deskId: uuid('desk_id').references(() => desks.id, { onDelete: 'set null' }),
+    startTime: timestamptz('start_time').notNull(),
+    endTime: timestamptz('end_time').notNull(),
+    status: approvalStatus('status').notNull().default('PENDING'),
+    requestedAt: timestamptz('requested_at').notNull(),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamptz('decided_at'),
+    note: text('note'),
+  },
+  (t) => [
+    index('reservation_approvals_pending_idx')
+      .on(t.startTime, t.reservationId)
+      .where(sql`${t.status} = 'PENDING'`),
+    index('reservation_approvals_user_idx').on(t.userId, t.requestedAt),
+    index('reservation_approvals_requirement_idx').on(t.requirementId),
+    check('reservation_approvals_note_check', sql`length(${t.note}) <= 500`),
+    check('reservation_approvals_decided_check', sql`(${t.status} = 'PENDING') = (${t.decidedAt} IS NULL)`),
   ],
 );

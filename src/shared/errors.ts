@@ -43,6 +43,8 @@ export const catalogue = {
   HAS_DEPENDENTS: { status: 409, title: 'It still has children or future reservations; remove them first or delete with ?force=true' },
   CHECK_IN_NOT_OPEN: { status: 409, title: 'Check-in is not open for this reservation (too early, past its deadline, released or ended)' },
   WALK_IN_NOT_POSSIBLE: { status: 409, title: 'The desk cannot be booked on the spot now' },
+  APPROVAL_PENDING: { status: 409, title: 'The reservation awaits approval' },
+  APPROVAL_DECIDED: { status: 409, title: 'The request was already approved, rejected or expired' },
   CONFLICT: { status: 409, title: 'The request conflicts with the current state' },
   OUTBOX_NOT_DEAD: { status: 409, title: 'Only a dead message can be retried' },
   POLICY_LIMIT_REACHED: { status: 409, title: 'A booking policy limit is used up for its owner' },

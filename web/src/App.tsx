@@ -35,6 +35,7 @@ const ClosuresPage = page(() => import('./features/closures/ClosuresPage.js'), '
 const OutboxPage = page(() => import('./features/outbox/OutboxPage.js'), 'OutboxPage');
 const PoliciesPage = page(() => import('./features/policies/PoliciesPage.js'), 'PoliciesPage');
 const TeamsPage = page(() => import('./features/teams/TeamsPage.js'), 'TeamsPage');
+const ApprovalsPage = page(() => import('./features/approvals/ApprovalsPage.js'), 'ApprovalsPage');
 const OidcReturnPage = page(() => import('./features/auth/OidcReturnPage.js'), 'OidcReturnPage');
 
 interface Route {
@@ -67,6 +68,7 @@ const ROUTES: Route[] = [
   { path: '/admin/closures', admin: true, render: () => <ClosuresPage /> },
   { path: '/admin/outbox', admin: true, render: () => <OutboxPage /> },
   { path: '/admin/policies', admin: true, render: () => <PoliciesPage /> },
+  { path: '/approvals', render: () => <ApprovalsPage /> },
   // What a desk's QR code opens (docs/behaviour.md#desk-qr-codes).
   { path: '/d/:deskId', render: (params) => <DeskPage key={params.deskId} deskId={params.deskId!} /> },
 ];

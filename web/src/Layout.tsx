@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
 import { Avatar } from './components/Avatar.js';
+import { ApprovalsLink } from './features/approvals/ApprovalsLink.js';
 import { useAuth, useUser } from './features/auth/AuthProvider.js';
 import { Link, useLocation } from './router.js';
 
@@ -124,6 +125,7 @@ export function Layout({ children }: { children: ReactNode }) {
           <nav id="main-menu" className={`menu${menuOpen ? ' menu-open' : ''}`} aria-label="Main">
             <ul>
               {USER_LINKS.map(link)}
+              <ApprovalsLink admin={isAdmin} current={isCurrent('/approvals', pathname)} />
               {isAdmin && (
                 <li
                   ref={adminGroup}

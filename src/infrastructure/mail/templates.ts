@@ -210,3 +210,65 @@ export function onBehalfMail(data: OnBehalfMailData): Mail {
   ]);
   return { to: data.to, subject, text, html };
 }
+
+export interface ApprovalRequestsMailData {
+  to: string;
+  firstName: string;
+  /** How many requests the approver may decide are pending now. */
+  count: number;
+  /** The first few: "Ada Lovelace: desk D1 (Room 1), 2030-01-02 09:00 (Europe/Berlin)". */
+  lines: string[];
+  publicUrl: string;
+}
+
+/**
+ * The approvers' mail (docs/policies.md#approvals): every request of one approver queued before it
+ * leaves goes out in this one mail, saying how many wait now.
+ */
+export function approvalRequestsMail(data: ApprovalRequestsMailData): Mail {
+  const inbox = `${trimSlash(data.publicUrl)}/approvals`;
+  const more = data.count - data.lines.length;
+  const intro = data.count === 1 ? 'a booking awaits your approval:' : `${data.count} bookings await your approval:`;
+  const text =
+    `Hello ${data.firstName},\n\n${intro}\n\n${data.lines.map((line) => `- ${line}`).join('\n')}${more > 0 ? `\n- and ${more} more` : ''}\n\n` +
+    `Approve or reject them: ${inbox}\n`;
+  const html = layout([
+    `Hello ${escapeHtml(data.firstName)},`,
+    escapeHtml(intro),
+    `<ul>${data.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}${more > 0 ? `<li>and ${more} more</li>` : ''}</ul>`,
+    link(inbox, 'Approve or reject them'),
+  ]);
+  const subject = data.count === 1 ? 'A booking awaits your approval' : `${data.count} bookings await your approval`;
+  return { to: data.to, subject, text, html };
+}
+
+export interface ApprovalOutcomeMailData {
+  to: string;
+  firstName: string;
+  outcome: 'APPROVED' | 'REJECTED' | 'EXPIRED';
+  deskName: string;
+  roomName: string;
+  /** The start, a local time of the office (formatLocal), and its zone. */
+  start: string;
+  timeZone: string;
+  /** The approver's note, if any. */
+  note: string | null;
+  publicUrl: string;
+}
+
+const OUTCOME_WORDS: Record<ApprovalOutcomeMailData['outcome'], { subject: string; sentence: string }> = {
+  APPROVED: { subject: 'approved', sentence: 'was approved; the desk is yours' },
+  REJECTED: { subject: 'rejected', sentence: 'was rejected, so the reservation was cancelled' },
+  EXPIRED: { subject: 'not approved in time', sentence: 'was not approved before it began, so the reservation was cancelled' },
+};
+
+/** The owner's mail when their request is approved, rejected or expires (docs/policies.md#approvals). */
+export function approvalOutcomeMail(data: ApprovalOutcomeMailData): Mail {
+  const reservations = `${trimSlash(data.publicUrl)}/reservations`;
+  const words = OUTCOME_WORDS[data.outcome];
+  const what = `your booking of desk ${data.deskName} in ${data.roomName}, starting ${data.start} (${data.timeZone}), ${words.sentence}.`;
+  const note = data.note ? `Note: ${data.note}` : '';
+  const text = `Hello ${data.firstName},\n\n${what}\n\n${note ? `${note}\n\n` : ''}Your reservations: ${reservations}\n`;
+  const html = layout([`Hello ${escapeHtml(data.firstName)},`, escapeHtml(what), ...(note ? [escapeHtml(note)] : []), link(reservations, 'Your reservations')]);
+  return { to: data.to, subject: `Desk ${data.deskName}: booking ${words.subject}`, text, html };
+}

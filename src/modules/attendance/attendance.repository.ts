@@ -192,9 +192,18 @@ export class AttendanceRepository {
     return row;
   }
 
+  /** Whether the reservation awaits approval (docs/policies.md#approvals): it cannot be checked in then. */
+  async awaitsApproval(reservationId: string): Promise<boolean> {
+    const rows = await queryRows<{ one: number }>(
+      this.db,
+      sql`select 1 as one from reservation_approvals where reservation_id = ${reservationId} and status = 'PENDING'`,
+    );
+    return rows.length > 0;
+  }
+
   /**
    * Check-in in one statement: the row is updated only if the caller may and the window is open
-   * at `now`. The UPDATE takes the row lock the release job claims with SKIP LOCKED; if a release
+   * at `now` and it awaits no approval (docs/policies.md#approvals). The UPDATE takes the row lock the release job claims with SKIP LOCKED; if a release
    * holds it, the UPDATE waits and then sees NO_SHOW and changes nothing (docs/behaviour.md#check-in).
    * Undefined when nothing was changed (the caller reads why).
    */
@@ -210,6 +219,7 @@ export class AttendanceRepository {
          and a.status in ('PENDING', 'NOT_REQUIRED')
          and ${at} >= a.check_in_opens_at and ${at} < r.end_time
          and (a.status = 'NOT_REQUIRED' or a.release_at is null or ${at} < a.release_at)
+         and not exists (select 1 from reservation_approvals ap where ap.reservation_id = r.id and ap.status = 'PENDING')
       returning a.reservation_id, r.user_id, r.desk_id, d.room_id, ro.department_id, r.start_time, r.end_time,
                 a.check_in_opens_at, a.release_at, a.checked_in_at, a.released_at`,
     );

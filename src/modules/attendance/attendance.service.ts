@@ -173,6 +173,8 @@ export class AttendanceService {
     const row = await this.repository.findById(reservationId);
     if (!row || (!admin && row.userId !== caller.user.id)) throw notFound('Reservation', reservationId);
     if (row.status === 'CHECKED_IN') return toAttendanceDto(row);
+    if (await this.repository.awaitsApproval(reservationId))
+      throw new AppError('APPROVAL_PENDING', 'The reservation awaits approval: it can be checked in once approved');
     if (row.status === 'NO_SHOW') throw notOpen(`Nobody checked in by ${iso(row.releaseAt)}: the reservation was released at ${iso(row.releasedAt)}`);
     if (now < row.checkInOpensAt) throw notOpen(`Check-in opens at ${row.checkInOpensAt.toISOString()}`);
     if (now >= row.endTime) throw notOpen('The reservation has ended');
@@ -290,7 +292,7 @@ export class AttendanceService {
     // walk-in end sooner. The reservations module writes, retries and answers conflicts.
     const writer = new ReservationWriter(this.db, this.clock, this.rules.onePerUser);
     const { id, booking } = await writer.bookPlanned(
-      caller.user.id,
+      { id: caller.user.id, admin: isAdmin(caller) },
       async () => {
         const now = this.clock.now();
         if (await this.repository.occupiedAt(deskId, now)) {

@@ -33,7 +33,8 @@ function addEvent(calendar: ICalCalendar, event: CalendarEventRow, context: Cale
     location: event.location,
     description: `Desk reservation: ${event.location}\n${link}`,
     url: link,
-    status: event.cancelledAt === null ? ICalEventStatus.CONFIRMED : ICalEventStatus.CANCELLED,
+    // A reservation awaiting approval is tentative (docs/policies.md#approvals).
+    status: event.cancelledAt !== null ? ICalEventStatus.CANCELLED : event.tentative ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
     ...extra,
   });
 }

@@ -14,6 +14,8 @@ export interface CalendarEventRow {
   changedAt: Date;
   /** Set once the reservation was deleted (a tombstone, served as STATUS:CANCELLED). */
   cancelledAt: Date | null;
+  /** Awaiting approval (docs/policies.md#approvals): served as STATUS:TENTATIVE. */
+  tentative: boolean;
   /** Whether an invitation mail carrying it went out (only then is its cancellation mailed). */
   invited?: boolean;
 }
@@ -50,6 +52,7 @@ interface RawEvent {
   sequence: number;
   changed_at: string;
   cancelled_at: string | null;
+  tentative: boolean;
   invited?: boolean;
 }
 
@@ -58,7 +61,7 @@ const locationExpression = sql`case when d.id is null then e.location else conca
 
 const eventColumns = sql`e.reservation_id, ${iso(sql`e.start_time`)} as start_time, ${iso(sql`e.end_time`)} as end_time,
   ${locationExpression} as location,
-  d.name as desk_name, e.sequence, ${iso(sql`e.changed_at`)} as changed_at, ${iso(sql`e.cancelled_at`)} as cancelled_at`;
+  d.name as desk_name, e.sequence, ${iso(sql`e.changed_at`)} as changed_at, ${iso(sql`e.cancelled_at`)} as cancelled_at, e.tentative`;
 
 const eventJoins = sql`left join desks d on d.id = e.desk_id and e.cancelled_at is null
   left join rooms rm on rm.id = d.room_id
@@ -67,7 +70,7 @@ const eventJoins = sql`left join desks d on d.id = e.desk_id and e.cancelled_at 
 /** The events of the feed window of `owner` (an id, or `f.user_id` correlated to calendar_feeds f), earliest first, each with its digest line. */
 const windowRows = (window: FeedWindow, owner: SQL = sql`f.user_id`) => sql`
   select ${eventColumns}, e.start_time as start_order, e.created_at,
-    concat_ws(' ', e.reservation_id, e.start_time, e.end_time, e.sequence, e.changed_at, e.cancelled_at, ${locationExpression}, d.name) as line
+    concat_ws(' ', e.reservation_id, e.start_time, e.end_time, e.sequence, e.changed_at, e.cancelled_at, e.tentative, ${locationExpression}, d.name) as line
   from calendar_events e ${eventJoins}
   where e.user_id = ${owner}
     and e.end_time > ${window.from.toISOString()}::timestamptz and e.start_time < ${window.to.toISOString()}::timestamptz
@@ -97,6 +100,7 @@ function toEvent(row: RawEvent): CalendarEventRow {
     sequence: Number(row.sequence),
     changedAt: new Date(row.changed_at),
     cancelledAt: row.cancelled_at === null ? null : new Date(row.cancelled_at),
+    tentative: row.tentative === true,
     ...(row.invited === undefined ? {} : { invited: row.invited }),
   };
 }

@@ -139,11 +139,11 @@ export async function checkPolicies(tx: Database, booking: PolicyBooking, now: D
 }
 
 /**
- * Writes one booking (`write`, given the database or the transaction to write in) under the owner's
- * policies: the rules are read and the limits that need nothing booked judged first, outside a
- * transaction; only when a counted limit is in force does the write run in a transaction that
- * takes the locks and counts first (checkPolicies). A booking with no rule in force thus costs one
- * statement more than without policies (docs/benchmarks.md#booking-policies).
+ * Writes one booking (`write`, given the transaction to write in: the reservation and what goes
+ * with it, such as an approval request, commit together) under the owner's policies: the rules are
+ * read and the limits that need nothing booked judged first, outside the transaction; when a
+ * counted limit is in force, the transaction takes the locks and counts first (checkPolicies)
+ * (docs/benchmarks.md#booking-policies).
  */
 export async function writeUnderPolicies<T>(
   db: Database,
@@ -152,13 +152,13 @@ export async function writeUnderPolicies<T>(
   exceptId: string | undefined,
   write: (db: Database) => Promise<T>,
 ): Promise<T> {
-  if (booking.type === 'fixed') return write(db);
+  if (booking.type === 'fixed') return db.transaction((tx) => write(tx));
   const context = await new PoliciesRepository(db).context(booking.userId, booking.deskId);
-  if (!context || (context.rules.length === 0 && context.areas.length === 0)) return write(db);
+  if (!context || (context.rules.length === 0 && context.areas.length === 0)) return db.transaction((tx) => write(tx));
   const span = { startTime: booking.startTime, endTime: booking.endTime };
   const refusal = evaluate({ rules: context.rules, areas: context.areas, place: context.place, person: context.person, span, now });
   if (refusal) throw policyProblem(refusal);
-  if (!rulesInForce(context.rules, context.place, context.person).some((rule) => COUNTED.has(rule.limit.kind))) return write(db);
+  if (!rulesInForce(context.rules, context.place, context.person).some((rule) => COUNTED.has(rule.limit.kind))) return db.transaction((tx) => write(tx));
   return db.transaction(async (tx) => {
     const judged = await judgeBooking(tx, booking, now, { exceptId, lock: true, context });
     if (judged?.refusal) throw policyProblem(judged.refusal);

@@ -3,6 +3,7 @@ import { isConcurrencyAbort, pgClosedDay, pgConstraint, pgErrorCode, PG } from '
 import type { Clock } from '../../shared/clock.js';
 import { AppError, closedDayProblem, invalid } from '../../shared/errors.js';
 import { ReservationsRepository, type BookableDesk, type OccurrenceRow, type ReservationType } from './reservations.repository.js';
+import { requestApprovals, type Booker } from '../approvals/approvals.repository.js';
 import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
 // The booking policies of the owner, checked in the writing transaction (docs/policies.md#where-the-rules-are-checked).
 import { checkCancellation, checkOccurrencePolicies, checkPolicies, occurrenceRefusals, writeUnderPolicies } from '../policies/policies.check.js';
@@ -120,9 +121,11 @@ export class ReservationWriter {
     const { id } = await this.retrying(
       () => ({ callerId: caller.id, ...booking }),
       () =>
-        writeUnderPolicies(this.db, booking, this.clock.now(), undefined, (db) =>
-          new ReservationsRepository(db).insert({ ...booking, userExclusive: this.onePerUser }, this.clock.now()),
-        ),
+        writeUnderPolicies(this.db, booking, this.clock.now(), undefined, async (tx) => {
+          const row = await new ReservationsRepository(tx).insert({ ...booking, userExclusive: this.onePerUser }, this.clock.now());
+          await this.askApproval(tx, [row.id], caller);
+          return row;
+        }),
     );
     return { id, desk };
   }
@@ -131,21 +134,25 @@ export class ReservationWriter {
    * Books one reservation that `plan` makes anew on each attempt, within the rules that bind it (a
    * walk-in: docs/behaviour.md#walk-in, its own minimum, not counted against the cap; `checkBooking`
    * does not run). `then` runs in the same transaction with the new id (a walk-in marks it checked in).
+   * A desk whose booking would await approval cannot be walked in (docs/policies.md#approvals).
    */
   async bookPlanned(
-    callerId: string,
+    caller: Booker,
     plan: () => Promise<NewReservation>,
     then: (tx: Database, id: string, booking: NewReservation) => Promise<void>,
   ): Promise<{ id: string; booking: NewReservation }> {
     let booking: NewReservation | undefined;
     return this.retrying(
-      () => ({ callerId, ...booking!, replans: 'desk' }),
+      () => ({ callerId: caller.id, ...booking!, replans: 'desk' }),
       async () => {
         const planned = (booking = await plan());
         const now = this.clock.now();
         return this.db.transaction(async (tx) => {
           await checkPolicies(tx, planned, now);
           const { id } = await new ReservationsRepository(tx).insert({ ...planned, userExclusive: this.onePerUser }, now);
+          if ((await this.askApproval(tx, [id], caller)).length > 0) {
+            throw new AppError('WALK_IN_NOT_POSSIBLE', 'Bookings of this desk need approval: book it ahead and wait for the approval');
+          }
           await then(tx, id, planned);
           return { id, booking: planned };
         });
@@ -169,9 +176,11 @@ export class ReservationWriter {
     const moved = await this.retrying(
       () => ({ callerId: caller.id, ...booking, exceptId: id }),
       () =>
-        writeUnderPolicies(this.db, booking, this.clock.now(), id, (db) =>
-          new ReservationsRepository(db).update(id, { ...values, userExclusive: this.onePerUser }, this.clock.now()),
-        ),
+        writeUnderPolicies(this.db, booking, this.clock.now(), id, async (tx) => {
+          const updated = await new ReservationsRepository(tx).update(id, { ...values, userExclusive: this.onePerUser }, this.clock.now());
+          if (updated) await this.askApproval(tx, [id], caller, true);
+          return updated;
+        }),
     );
     return moved ? desk : undefined;
   }
@@ -188,15 +197,35 @@ export class ReservationWriter {
     );
   }
 
-  /** All occurrences of series `seriesId` in one statement, inside `transaction`: the constraints refuse the whole statement if any collides. */
+  /**
+   * All occurrences of series `seriesId` in one statement, inside `transaction`: the constraints refuse
+   * the whole statement if any collides. Each occurrence under an approval requirement awaits approval.
+   */
   async bookOccurrences(
     tx: Database,
+    booker: Booker,
     seriesId: string,
     common: Omit<NewReservation, 'startTime' | 'endTime'>,
     ranges: { startTime: Date; endTime: Date }[],
   ): Promise<OccurrenceRow[]> {
     await checkOccurrencePolicies(tx, common, ranges, this.clock.now());
-    return new ReservationsRepository(tx).insertOccurrences(seriesId, { ...common, userExclusive: this.onePerUser }, ranges, this.clock.now());
+    const rows = await new ReservationsRepository(tx).insertOccurrences(seriesId, { ...common, userExclusive: this.onePerUser }, ranges, this.clock.now());
+    await this.askApproval(
+      tx,
+      rows.map((row) => row.id),
+      booker,
+    );
+    return rows;
+  }
+
+  /**
+   * The one call into modules/approvals (docs/policies.md#approvals): in the writing transaction, a
+   * reservation under an approval requirement, written by someone who may not decide it, awaits
+   * approval (`moved`: an existing one moved). Where no requirement exists it writes nothing.
+   * Answers the ids now pending.
+   */
+  private askApproval(tx: Database, ids: string[], booker: Booker, moved = false): Promise<string[]> {
+    return requestApprovals(tx, ids, booker, this.clock.now(), moved);
   }
 
   /**
@@ -227,6 +256,14 @@ export class ReservationWriter {
    * closure's transaction `tx`; answers the ids cancelled. The calendar trigger cancels their events.
    */
   static async cancelForClosure(tx: Database, ids: string[]): Promise<string[]> {
+    return new ReservationsRepository(tx).deleteMany(ids);
+  }
+
+  /**
+   * Cancels the reservations `ids` of rejected or expired approval requests (docs/policies.md#approvals),
+   * in the deciding transaction `tx`; answers the ids cancelled. The calendar trigger cancels their events.
+   */
+  static async cancelForApproval(tx: Database, ids: string[]): Promise<string[]> {
     return new ReservationsRepository(tx).deleteMany(ids);
   }
 

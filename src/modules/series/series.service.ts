@@ -119,7 +119,13 @@ export class SeriesService {
         },
         now,
       );
-      const rows = await writer.bookOccurrences(tx, id, { userId: plan.userId, deskId: plan.deskId, type: plan.type }, free);
+      const rows = await writer.bookOccurrences(
+        tx,
+        { id: caller.user.id, admin: isAdmin(caller) },
+        id,
+        { userId: plan.userId, deskId: plan.deskId, type: plan.type },
+        free,
+      );
       const row: SeriesRow = {
         id,
         createdAt,

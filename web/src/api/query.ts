@@ -49,6 +49,8 @@ export const STALE_AFTER = {
   inventoryTree: ['/api/departments', '/api/search/rooms', '/api/reservation', '/api/report', '/api/report-statuses', '/api/search/reports', '/api/stats'],
   reservations: [
     '/api/reservation',
+    '/api/self/approvals',
+    '/api/approvals',
     '/api/search/rooms',
     '/api/stats',
     '/api/departments/{departmentId}/floor-plan/availability',
@@ -70,6 +72,9 @@ export const STALE_AFTER = {
     '/api/departments/{departmentId}/floor-plan/availability',
     '/api/attendance',
   ],
+  /** A decision confirms or cancels a reservation (docs/policies.md#approvals). */
+  approvals: ['/api/approvals', '/api/self/approvals', '/api/reservation', '/api/search/rooms', '/api/stats', '/api/attendance'],
+  approvalRequirements: ['/api/approval-requirements'],
   users: ['/api/users', '/api/self', '/api/stats'],
   /** Teams and their members (docs/policies.md#teams): who one may book for follows them. */
   teams: ['/api/teams', '/api/self/teams', '/api/self/book-for'],

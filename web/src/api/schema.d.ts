@@ -16430,6 +16430,1214 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/approval-requirements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List approval requirements (admin)
+         * @description Admins only (403 otherwise). Paged, oldest first.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page number (default 0). */
+                    page?: number;
+                    /** @description Page size (default 20; values above 1000 are clamped to it). */
+                    size?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    sort?: string[];
+                    /** @description The same members as one JSON object, e.g. `{"page":0,"size":20,"sort":["name,asc"]}`. Plain `page`/`size`/`sort` win over it. */
+                    pageable?: string;
+                    /** @description Same as `page`. */
+                    "pageable[page]"?: number;
+                    /** @description Same as `size`. */
+                    "pageable[size]"?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    "pageable[sort]"?: string[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            totalElements: number;
+                            /** @description 0 for an empty result. */
+                            totalPages: number;
+                            /** @description The page size applied. */
+                            size: number;
+                            content: {
+                                /** Format: uuid */
+                                id: string;
+                                /**
+                                 * @description DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType).
+                                 * @enum {string}
+                                 */
+                                scope: "DEPARTMENT" | "ROOM" | "DESK_TYPE";
+                                departmentId: string | null;
+                                roomId: string | null;
+                                deskType: ("FLEX" | "FIXED") | null;
+                                /**
+                                 * @description Whose bookings need approval: everyone, the people of teamId, or the people outside teamId.
+                                 * @enum {string}
+                                 */
+                                appliesTo: "EVERYONE" | "MEMBERS" | "NON_MEMBERS";
+                                teamId: string | null;
+                                approverTeamId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                createdAt: string;
+                            }[];
+                            /** @description 0-based page number. */
+                            number: number;
+                            /** @description The orders the caller asked for (empty when none). */
+                            sort: {
+                                /** @description ASC or DESC. */
+                                direction: string;
+                                /** @description Always NATIVE. */
+                                nullHandling: string;
+                                ascending: boolean;
+                                property: string;
+                                /** @description Always false. */
+                                ignoreCase: boolean;
+                            }[];
+                            first: boolean;
+                            last: boolean;
+                            numberOfElements: number;
+                            pageable: {
+                                offset: number;
+                                sort: {
+                                    /** @description ASC or DESC. */
+                                    direction: string;
+                                    /** @description Always NATIVE. */
+                                    nullHandling: string;
+                                    ascending: boolean;
+                                    property: string;
+                                    /** @description Always false. */
+                                    ignoreCase: boolean;
+                                }[];
+                                pageSize: number;
+                                pageNumber: number;
+                                paged: boolean;
+                                unpaged: boolean;
+                            };
+                            empty: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add an approval requirement (admin)
+         * @description Admins only (403 otherwise). From now on a booking of a desk in scope by the people it applies to is PENDING until an admin or a manager of approverTeamId approves it (docs/policies.md#approvals). Existing reservations are not affected. 400 names the field.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType).
+                         * @enum {string}
+                         */
+                        scope: "DEPARTMENT" | "ROOM" | "DESK_TYPE";
+                        /**
+                         * Format: uuid
+                         * @description DEPARTMENT scope only.
+                         */
+                        departmentId?: string;
+                        /**
+                         * Format: uuid
+                         * @description ROOM scope only.
+                         */
+                        roomId?: string;
+                        /**
+                         * @description DESK_TYPE scope only.
+                         * @enum {string}
+                         */
+                        deskType?: "FLEX" | "FIXED";
+                        /**
+                         * @description Whose bookings need approval: everyone, the people of teamId, or the people outside teamId.
+                         * @enum {string}
+                         */
+                        appliesTo?: "EVERYONE" | "MEMBERS" | "NON_MEMBERS";
+                        /**
+                         * Format: uuid
+                         * @description With appliesTo MEMBERS or NON_MEMBERS: the team.
+                         */
+                        teamId?: string;
+                        /**
+                         * Format: uuid
+                         * @description Whose managers decide, besides the admins (without it: admins only).
+                         */
+                        approverTeamId?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /**
+                             * @description DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType).
+                             * @enum {string}
+                             */
+                            scope: "DEPARTMENT" | "ROOM" | "DESK_TYPE";
+                            departmentId: string | null;
+                            roomId: string | null;
+                            deskType: ("FLEX" | "FIXED") | null;
+                            /**
+                             * @description Whose bookings need approval: everyone, the people of teamId, or the people outside teamId.
+                             * @enum {string}
+                             */
+                            appliesTo: "EVERYONE" | "MEMBERS" | "NON_MEMBERS";
+                            teamId: string | null;
+                            approverTeamId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/approval-requirements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove an approval requirement (admin)
+         * @description Admins only (403 otherwise). New bookings no longer need its approval; its pending requests stay, decided by admins. Unknown id: 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The approver's inbox
+         * @description The requests the caller may decide: all for an admin, those under requirements of teams the caller manages for a team manager, none for anyone else (an empty page). With status=PENDING: in start order, totalElements is the count the web app shows; otherwise newest request first.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page number (default 0). */
+                    page?: number;
+                    /** @description Page size (default 20; values above 1000 are clamped to it). */
+                    size?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    sort?: string[];
+                    /** @description The same members as one JSON object, e.g. `{"page":0,"size":20,"sort":["name,asc"]}`. Plain `page`/`size`/`sort` win over it. */
+                    pageable?: string;
+                    /** @description Same as `page`. */
+                    "pageable[page]"?: number;
+                    /** @description Same as `size`. */
+                    "pageable[size]"?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    "pageable[sort]"?: string[];
+                    /** @description PENDING: awaiting a decision (the reservation holds its desk). APPROVED. REJECTED: the reservation was cancelled. EXPIRED: not approved before it began; cancelled. */
+                    status?: "PENDING" | "APPROVED" | "REJECTED" | "EXPIRED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            totalElements: number;
+                            /** @description 0 for an empty result. */
+                            totalPages: number;
+                            /** @description The page size applied. */
+                            size: number;
+                            content: {
+                                /**
+                                 * Format: uuid
+                                 * @description The reservation (GET /api/reservation/{id} while it exists).
+                                 */
+                                reservationId: string;
+                                requirementId: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description Whose reservation it is.
+                                 */
+                                userId: string;
+                                /** @description First and last name of the owner. */
+                                userName: string;
+                                userEmail: string;
+                                deskId: string | null;
+                                deskName: string | null;
+                                roomName: string | null;
+                                place: string | null;
+                                /** @description The office's IANA time zone. */
+                                timeZone: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                                /**
+                                 * @description PENDING: awaiting a decision (the reservation holds its desk). APPROVED. REJECTED: the reservation was cancelled. EXPIRED: not approved before it began; cancelled.
+                                 * @enum {string}
+                                 */
+                                status: "PENDING" | "APPROVED" | "REJECTED" | "EXPIRED";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                requestedAt: string;
+                                decidedBy: string | null;
+                                decidedAt: string | null;
+                                note: string | null;
+                            }[];
+                            /** @description 0-based page number. */
+                            number: number;
+                            /** @description The orders the caller asked for (empty when none). */
+                            sort: {
+                                /** @description ASC or DESC. */
+                                direction: string;
+                                /** @description Always NATIVE. */
+                                nullHandling: string;
+                                ascending: boolean;
+                                property: string;
+                                /** @description Always false. */
+                                ignoreCase: boolean;
+                            }[];
+                            first: boolean;
+                            last: boolean;
+                            numberOfElements: number;
+                            pageable: {
+                                offset: number;
+                                sort: {
+                                    /** @description ASC or DESC. */
+                                    direction: string;
+                                    /** @description Always NATIVE. */
+                                    nullHandling: string;
+                                    ascending: boolean;
+                                    property: string;
+                                    /** @description Always false. */
+                                    ignoreCase: boolean;
+                                }[];
+                                pageSize: number;
+                                pageNumber: number;
+                                paged: boolean;
+                                unpaged: boolean;
+                            };
+                            empty: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/approvals/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a pending booking
+         * @description The id is the reservation’s. An admin, or a manager of the approving team (403 for the owner or a manager of another team; 404 for anyone who may not see it). 409 APPROVAL_DECIDED when it was already approved, rejected or expired (of two approvers at once, one wins). The owner is mailed, with the note.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Told to the owner in the mail. */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description The reservation (GET /api/reservation/{id} while it exists).
+                             */
+                            reservationId: string;
+                            requirementId: string | null;
+                            /**
+                             * Format: uuid
+                             * @description Whose reservation it is.
+                             */
+                            userId: string;
+                            /** @description First and last name of the owner. */
+                            userName: string;
+                            userEmail: string;
+                            deskId: string | null;
+                            deskName: string | null;
+                            roomName: string | null;
+                            place: string | null;
+                            /** @description The office's IANA time zone. */
+                            timeZone: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            startTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            endTime: string;
+                            /**
+                             * @description PENDING: awaiting a decision (the reservation holds its desk). APPROVED. REJECTED: the reservation was cancelled. EXPIRED: not approved before it began; cancelled.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "APPROVED" | "REJECTED" | "EXPIRED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            requestedAt: string;
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            note: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/approvals/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a pending booking (its reservation is cancelled)
+         * @description The id is the reservation’s. An admin, or a manager of the approving team (403 for the owner or a manager of another team; 404 for anyone who may not see it). 409 APPROVAL_DECIDED when it was already approved, rejected or expired (of two approvers at once, one wins). The owner is mailed, with the note.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Told to the owner in the mail. */
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description The reservation (GET /api/reservation/{id} while it exists).
+                             */
+                            reservationId: string;
+                            requirementId: string | null;
+                            /**
+                             * Format: uuid
+                             * @description Whose reservation it is.
+                             */
+                            userId: string;
+                            /** @description First and last name of the owner. */
+                            userName: string;
+                            userEmail: string;
+                            deskId: string | null;
+                            deskName: string | null;
+                            roomName: string | null;
+                            place: string | null;
+                            /** @description The office's IANA time zone. */
+                            timeZone: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            startTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            endTime: string;
+                            /**
+                             * @description PENDING: awaiting a decision (the reservation holds its desk). APPROVED. REJECTED: the reservation was cancelled. EXPIRED: not approved before it began; cancelled.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "APPROVED" | "REJECTED" | "EXPIRED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            requestedAt: string;
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            note: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My approval requests
+         * @description The caller’s own requests (status=PENDING: those awaiting a decision, in start order; otherwise newest first).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page number (default 0). */
+                    page?: number;
+                    /** @description Page size (default 20; values above 1000 are clamped to it). */
+                    size?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    sort?: string[];
+                    /** @description The same members as one JSON object, e.g. `{"page":0,"size":20,"sort":["name,asc"]}`. Plain `page`/`size`/`sort` win over it. */
+                    pageable?: string;
+                    /** @description Same as `page`. */
+                    "pageable[page]"?: number;
+                    /** @description Same as `size`. */
+                    "pageable[size]"?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    "pageable[sort]"?: string[];
+                    /** @description PENDING: awaiting a decision (the reservation holds its desk). APPROVED. REJECTED: the reservation was cancelled. EXPIRED: not approved before it began; cancelled. */
+                    status?: "PENDING" | "APPROVED" | "REJECTED" | "EXPIRED";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            totalElements: number;
+                            /** @description 0 for an empty result. */
+                            totalPages: number;
+                            /** @description The page size applied. */
+                            size: number;
+                            content: {
+                                /**
+                                 * Format: uuid
+                                 * @description The reservation (GET /api/reservation/{id} while it exists).
+                                 */
+                                reservationId: string;
+                                requirementId: string | null;
+                                /**
+                                 * Format: uuid
+                                 * @description Whose reservation it is.
+                                 */
+                                userId: string;
+                                /** @description First and last name of the owner. */
+                                userName: string;
+                                userEmail: string;
+                                deskId: string | null;
+                                deskName: string | null;
+                                roomName: string | null;
+                                place: string | null;
+                                /** @description The office's IANA time zone. */
+                                timeZone: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                                /**
+                                 * @description PENDING: awaiting a decision (the reservation holds its desk). APPROVED. REJECTED: the reservation was cancelled. EXPIRED: not approved before it began; cancelled.
+                                 * @enum {string}
+                                 */
+                                status: "PENDING" | "APPROVED" | "REJECTED" | "EXPIRED";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                requestedAt: string;
+                                decidedBy: string | null;
+                                decidedAt: string | null;
+                                note: string | null;
+                            }[];
+                            /** @description 0-based page number. */
+                            number: number;
+                            /** @description The orders the caller asked for (empty when none). */
+                            sort: {
+                                /** @description ASC or DESC. */
+                                direction: string;
+                                /** @description Always NATIVE. */
+                                nullHandling: string;
+                                ascending: boolean;
+                                property: string;
+                                /** @description Always false. */
+                                ignoreCase: boolean;
+                            }[];
+                            first: boolean;
+                            last: boolean;
+                            numberOfElements: number;
+                            pageable: {
+                                offset: number;
+                                sort: {
+                                    /** @description ASC or DESC. */
+                                    direction: string;
+                                    /** @description Always NATIVE. */
+                                    nullHandling: string;
+                                    ascending: boolean;
+                                    property: string;
+                                    /** @description Always false. */
+                                    ignoreCase: boolean;
+                                }[];
+                                pageSize: number;
+                                pageNumber: number;
+                                paged: boolean;
+                                unpaged: boolean;
+                            };
+                            empty: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reservation/{id}/approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The approval of a reservation
+         * @description For its owner and those who may decide it. 404 when the reservation needed no approval (or the caller may not see it). The reservation DTO itself never carries the approval.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: uuid
+                             * @description The reservation (GET /api/reservation/{id} while it exists).
+                             */
+                            reservationId: string;
+                            requirementId: string | null;
+                            /**
+                             * Format: uuid
+                             * @description Whose reservation it is.
+                             */
+                            userId: string;
+                            /** @description First and last name of the owner. */
+                            userName: string;
+                            userEmail: string;
+                            deskId: string | null;
+                            deskName: string | null;
+                            roomName: string | null;
+                            place: string | null;
+                            /** @description The office's IANA time zone. */
+                            timeZone: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            startTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            endTime: string;
+                            /**
+                             * @description PENDING: awaiting a decision (the reservation holds its desk). APPROVED. REJECTED: the reservation was cancelled. EXPIRED: not approved before it began; cancelled.
+                             * @enum {string}
+                             */
+                            status: "PENDING" | "APPROVED" | "REJECTED" | "EXPIRED";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            requestedAt: string;
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            note: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/outbox": {
         parameters: {
             query?: never;

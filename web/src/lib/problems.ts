@@ -250,7 +250,10 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   PLAN_CHANGED: () => 'Someone changed this floor plan since you opened it. It has been reloaded; redo your change.',
   PRECONDITION_REQUIRED: () => 'The page is out of date. Reload it and try again.',
   CHECK_IN_NOT_OPEN: () => 'Check-in is not possible now: it is too early, past the deadline, or the reservation was released or has ended.',
-  WALK_IN_NOT_POSSIBLE: () => 'This desk cannot be booked on the spot now: the working day there is over or it is reserved soon.',
+  WALK_IN_NOT_POSSIBLE: () =>
+    'This desk cannot be booked on the spot now: the working day there is over, it is reserved soon, or its bookings need approval (book it ahead).',
+  APPROVAL_PENDING: () => 'This booking awaits approval; you can check in once it is approved.',
+  APPROVAL_DECIDED: () => 'Someone already decided this request, or it expired. The list has been reloaded.',
   CONFLICT: () => 'This cannot be done in the current state. Reload the page and try again.',
   REQUEST_TIMEOUT: () => 'The request took too long to arrive. Check your connection and try again.',
   // Image uploads say which limits (lib/images.ts); these are for anything else.

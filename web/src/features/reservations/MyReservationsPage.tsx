@@ -3,6 +3,7 @@ import { Alert, EmptyState, Loaded, PageHeader, Pager } from '../../components/u
 import { useTitle } from '../../hooks.js';
 import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
+import { useMyPendingApprovals } from '../approvals/queries.js';
 import { useMyAttendance } from '../attendance/queries.js';
 import { MySeries } from '../series/MySeries.js';
 import { ReservationItem } from './components/ReservationItem.js';
@@ -23,6 +24,8 @@ export function MyReservationsPage() {
   const mine = { userId: user.id, size: PAGE_SIZE };
   // Attendance of the reservations not ended yet, for the badges and check-in buttons.
   const attendance = useMyAttendance(user.id, now);
+  // Which of them await approval (docs/policies.md#approvals).
+  const pending = useMyPendingApprovals();
   const upcoming = useReservations({ ...mine, from: now, sort: ['startTime,asc'], page: upcomingPage });
   // Reservations that started before now; the ongoing ones are shown as upcoming.
   const past = useReservations({ ...mine, to: now, sort: ['startTime,desc'], page: pastPage });
@@ -59,6 +62,7 @@ export function MyReservationsPage() {
                       editable
                       onChanged={setNotice}
                       attendance={attendance.data?.get(reservation.id)}
+                      awaitingApproval={pending.data?.has(reservation.id) ?? false}
                     />
                   ))}
                 </ul>

@@ -6,6 +6,8 @@ import { bookingConflictMessage, errorText, problemMessage, problemOf } from '..
 import { formatRange, localDate, tomorrowWindow, windowToIso } from '../../lib/time.js';
 import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
+import { AWAITING_SENTENCE } from '../approvals/AwaitingApproval.js';
+import { awaitsApproval } from '../approvals/queries.js';
 import { useBookDesk } from '../reservations/queries.js';
 import { BookForField } from '../reservations/components/BookForField.js';
 import type { BookablePerson } from '../../api/types.js';
@@ -113,11 +115,13 @@ export function FindDeskPage() {
     booking.mutate(
       { body: { deskId: desk.id, startTime: searched.start, endTime: searched.end, ...(bookFor ? { userId: bookFor.id } : {}) } },
       {
-        onSuccess: () =>
+        onSuccess: async (created) => {
+          const pending = await awaitsApproval(created.id);
           setNotice({
             kind: 'success',
-            text: `Booked${bookFor ? ` for ${bookFor.firstName} ${bookFor.lastName}` : ''}: ${deskPhrase(desk.name)} in ${room.name}, ${range}.${equipmentSentence(kit.get(desk.id))}`,
-          }),
+            text: `Booked${bookFor ? ` for ${bookFor.firstName} ${bookFor.lastName}` : ''}: ${deskPhrase(desk.name)} in ${room.name}, ${range}.${pending ? AWAITING_SENTENCE : ''}${equipmentSentence(kit.get(desk.id))}`,
+          });
+        },
         onError: async (error) => {
           const problem = problemOf(error);
           if (problem.code === 'RESERVATION_CONFLICT') {

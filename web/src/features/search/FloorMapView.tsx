@@ -11,6 +11,8 @@ import { usePlanImage } from '../floor-plans/components/plan-image.js';
 import { PlanPatterns, STATE_ORDER, STATE_STYLE, StateSwatch } from '../floor-plans/components/PlanPatterns.js';
 import { ZoomPan, type ZoomPanState } from '../floor-plans/components/ZoomPan.js';
 import { useFloorAvailability, useFloorPlan, type DeskAvailability } from '../floor-plans/queries.js';
+import { AWAITING_SENTENCE } from '../approvals/AwaitingApproval.js';
+import { awaitsApproval } from '../approvals/queries.js';
 import { useBookDesk } from '../reservations/queries.js';
 import { DeskFeatures, equipmentSentence } from '../../components/DeskFeatures.js';
 import { useDeskEquipment } from './queries.js';
@@ -288,8 +290,13 @@ function BookDeskDialog({
             booking.mutate(
               { body: { deskId: desk.id, startTime: range.startTime, endTime: range.endTime, ...(bookFor ? { userId: bookFor.id } : {}) } },
               {
-                onSuccess: () =>
-                  onDone({ kind: 'success', text: `Booked${forWhom}: ${deskPhrase(desk.name)} in ${desk.roomName}, ${when}.${equipmentSentence(equipment)}` }),
+                onSuccess: async (created) => {
+                  const pending = await awaitsApproval(created.id);
+                  onDone({
+                    kind: 'success',
+                    text: `Booked${forWhom}: ${deskPhrase(desk.name)} in ${desk.roomName}, ${when}.${pending ? AWAITING_SENTENCE : ''}${equipmentSentence(equipment)}`,
+                  });
+                },
                 onError: (failure) => setError(problemMessage(problemOf(failure), 'This desk')),
               },
             )

@@ -5,6 +5,7 @@ import { errorText } from '../../../lib/problems.js';
 import { formatRange, isoToLocalWindow, windowToIso } from '../../../lib/time.js';
 import { Link } from '../../../router.js';
 import { departmentLabel, deskPhrase, deskTitle } from '../../../lib/labels.js';
+import { AwaitingApproval } from '../../approvals/AwaitingApproval.js';
 import { AttendanceBadge, CheckInButton } from '../../attendance/AttendanceBadge.js';
 import { useInventoryNames } from '../../inventory/queries.js';
 import { useCancelReservation, useChangeReservation } from '../queries.js';
@@ -15,12 +16,15 @@ export function ReservationItem({
   editable,
   onChanged,
   attendance,
+  awaitingApproval = false,
 }: {
   reservation: Reservation;
   editable: boolean;
   onChanged: (message: string) => void;
   /** Its attendance (docs/behaviour.md#check-in), when known. */
   attendance?: Attendance;
+  /** Whether it awaits approval (docs/policies.md#approvals): marked, and it cannot be checked in yet. */
+  awaitingApproval?: boolean;
 }) {
   const names = useInventoryNames(reservation);
   const [dialog, setDialog] = useState<'change' | 'cancel'>();
@@ -37,6 +41,7 @@ export function ReservationItem({
           <strong>{deskLabel}</strong>
           {names.room && <> in {names.room.name}</>}
           {reservation.type === 'fixed' && <span className="badge">Assigned</span>}
+          {awaitingApproval && <AwaitingApproval />}
         </p>
         {attendance && attendance.status !== 'NOT_REQUIRED' && (
           <p>
@@ -46,7 +51,7 @@ export function ReservationItem({
         {names.department && <p className="muted">{departmentLabel(names.department)}</p>}
       </div>
       <div className="reservation-actions">
-        {attendance && <CheckInButton attendance={attendance} label={`${deskLabel}, ${range}`} onDone={onChanged} />}
+        {attendance && !awaitingApproval && <CheckInButton attendance={attendance} label={`${deskLabel}, ${range}`} onDone={onChanged} />}
         <Link
           to={`/report?departmentId=${reservation.departmentId}&roomId=${reservation.roomId}&deskId=${reservation.deskId}`}
           className="button button-secondary button-small"

@@ -1,0 +1,56 @@
+import type { Database } from '../../db/client.js';
+import { DeliveryFailed, type OutboxKind } from '../../infrastructure/outbox/outbox.js';
+import type { Mailer } from '../../infrastructure/mail/mailer.js';
+import { approvalOutcomeMail, approvalRequestsMail } from '../../infrastructure/mail/templates.js';
+import { formatLocal } from '../../shared/zone.js';
+import { APPROVAL_REQUEST_KIND, ApprovalsRepository, type ApprovalRow } from './approvals.repository.js';
+
+/** Requests named in one approver's mail; the rest are counted. */
+const LINES = 10;
+/** Mails one approver is sent per hour at most; past it the requests wait and go out folded into one. */
+const MAILS_PER_HOUR = 4;
+
+const where = (row: ApprovalRow) => `desk ${row.deskName ?? '?'} (${row.roomName ?? '?'}), ${formatLocal(row.startTime, row.timeZone)} (${row.timeZone})`;
+
+/**
+ * The approvers' mail as a kind of the outbox (docs/policies.md#approvals): the rows are grouped by
+ * approver (their user id) with one topic, so every request queued for one approver before a claim
+ * leaves as one mail, and at most MAILS_PER_HOUR such mails go to one approver in an hour (the
+ * outbox's per-group limit; the rest wait and fold in). The mail says what is pending at sending
+ * time: nothing is sent when everything was decided meanwhile or the approver is disabled.
+ */
+export function approvalRequestKind(db: Database, mailer: Mailer, publicUrl: string): OutboxKind<{ reservationId: string }> {
+  const repository = new ApprovalsRepository(db);
+  return {
+    kind: APPROVAL_REQUEST_KIND,
+    perGroup: { limit: MAILS_PER_HOUR, windowMs: 3_600_000 },
+    maxAttempts: 10,
+    async deliver(rows) {
+      const digest = await repository.approverDigest(rows[0]!.groupKey, LINES);
+      if (!digest || digest.count === 0) return 0;
+      const mail = approvalRequestsMail({
+        to: digest.email,
+        firstName: digest.firstName,
+        count: digest.count,
+        lines: digest.pending.map((row) => `${`${row.firstName} ${row.lastName}`.trim()}: ${where(row)}`),
+        publicUrl,
+      });
+      if (!(await mailer.send(mail))) throw new DeliveryFailed('the SMTP server did not accept the approval mail');
+      return 1;
+    },
+  };
+}
+
+/** The owner's mail on a decision or an expiry (kind `mail`, queued in the deciding transaction). */
+export const outcomeMail = (row: ApprovalRow, publicUrl: string) =>
+  approvalOutcomeMail({
+    to: row.email,
+    firstName: row.firstName,
+    outcome: row.status as 'APPROVED' | 'REJECTED' | 'EXPIRED',
+    deskName: row.deskName ?? '?',
+    roomName: row.roomName ?? '?',
+    start: formatLocal(row.startTime, row.timeZone),
+    timeZone: row.timeZone,
+    note: row.note,
+    publicUrl,
+  });
