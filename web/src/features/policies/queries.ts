@@ -1,15 +1,29 @@
 import { $api, api, call } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
-import type { Allowance, PolicyArea, PolicyRule, PolicyRuleInput } from '../../api/types.js';
+import { useMutation } from '@tanstack/react-query';
+import type { Allowance, PolicyArea, PolicyAreaInput, PolicyRule, PolicyRuleInput } from '../../api/types.js';
 
 /** Booking policies (docs/policies.md): rules and areas for admins, the preview, the caller's allowance. */
 
-export type { Allowance, PolicyArea, PolicyRule, PolicyRuleInput };
+export type { Allowance, PolicyArea, PolicyAreaInput, PolicyRule, PolicyRuleInput };
 
 export const useRules = () => $api.useQuery('get', '/api/admin/policies/rules', {});
 export const useAreas = () => $api.useQuery('get', '/api/admin/policies/areas', {});
 export const useCreateRule = (onSuccess: () => void) =>
   $api.useMutation('post', '/api/admin/policies/rules', { meta: { invalidates: STALE_AFTER.policies }, onSuccess });
+/** Creates (no id) or replaces an area. */
+export const useSaveArea = (id: string | undefined, onSuccess: (saved: PolicyArea) => void) =>
+  useMutation({
+    mutationFn: async (body: PolicyAreaInput): Promise<PolicyArea> =>
+      id
+        ? await call(api.PUT('/api/admin/policies/areas/{id}', { params: { path: { id } }, body }))
+        : await call(api.POST('/api/admin/policies/areas', { body })),
+    meta: { invalidates: STALE_AFTER.policies },
+    onSuccess,
+  });
+/** Every team (at most 500, the most the service keeps): the choices of the areas' and rules' forms. */
+export const useAllTeams = () =>
+  $api.useQuery('get', '/api/teams', { params: { query: { size: 500 } } }, { staleTime: 60_000, select: (page) => page.content });
 export const deleteRule = (id: string) => call(api.DELETE('/api/admin/policies/rules/{id}', { params: { path: { id } } }));
 export const deleteArea = (id: string) => call(api.DELETE('/api/admin/policies/areas/{id}', { params: { path: { id } } }));
 export const usePreview = () => $api.useMutation('post', '/api/admin/policies/preview');
@@ -17,6 +31,17 @@ export const usePreview = () => $api.useMutation('post', '/api/admin/policies/pr
 /** What the caller may still book in the ISO week (`week` like 2031-W02; undefined: this week). */
 export const useAllowance = (week?: string, departmentId?: string) =>
   $api.useQuery('get', '/api/self/allowance', { params: { query: { ...(week ? { week } : {}), ...(departmentId ? { departmentId } : {}) } } });
+
+/** The weekday codes of the API with their words, Monday first. */
+export const WEEKDAYS = [
+  ['MO', 'Mondays'],
+  ['TU', 'Tuesdays'],
+  ['WE', 'Wednesdays'],
+  ['TH', 'Thursdays'],
+  ['FR', 'Fridays'],
+  ['SA', 'Saturdays'],
+  ['SU', 'Sundays'],
+] as const;
 
 export const LIMIT_LABELS: Record<PolicyRule['limit']['kind'], string> = {
   BOOKING_WINDOW: 'Booking window (days ahead)',
