@@ -1,11 +1,13 @@
 import { $api, api, call } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
 import { useMutation } from '@tanstack/react-query';
+import { reservedReason, weekdaysOf, type DeskPlace } from './reserved.js';
 import type { Allowance, PolicyArea, PolicyAreaInput, PolicyRule, PolicyRuleInput } from '../../api/types.js';
 
 /** Booking policies (docs/policies.md): rules and areas for admins, the preview, the caller's allowance. */
 
 export type { Allowance, PolicyArea, PolicyAreaInput, PolicyRule, PolicyRuleInput };
+export { WEEKDAYS } from './reserved.js';
 
 export const useRules = () => $api.useQuery('get', '/api/admin/policies/rules', {});
 export const useAreas = () => $api.useQuery('get', '/api/admin/policies/areas', {});
@@ -31,17 +33,6 @@ export const usePreview = () => $api.useMutation('post', '/api/admin/policies/pr
 /** What the caller may still book in the ISO week (`week` like 2031-W02; undefined: this week). */
 export const useAllowance = (week?: string, departmentId?: string) =>
   $api.useQuery('get', '/api/self/allowance', { params: { query: { ...(week ? { week } : {}), ...(departmentId ? { departmentId } : {}) } } });
-
-/** The weekday codes of the API with their words, Monday first. */
-export const WEEKDAYS = [
-  ['MO', 'Mondays'],
-  ['TU', 'Tuesdays'],
-  ['WE', 'Wednesdays'],
-  ['TH', 'Thursdays'],
-  ['FR', 'Fridays'],
-  ['SA', 'Saturdays'],
-  ['SU', 'Sundays'],
-] as const;
 
 export const LIMIT_LABELS: Record<PolicyRule['limit']['kind'], string> = {
   BOOKING_WINDOW: 'Booking window (days ahead)',
@@ -87,4 +78,17 @@ export function describeLimit(limit: PolicyRule['limit']): string {
     default:
       return '';
   }
+}
+
+/**
+ * Which desks an exclusive area keeps the caller out of in a window (docs/policies.md#why-a-desk-is-not-bookable):
+ * read from `GET /api/self/allowance` (the same query as the allowance panel, so no second request).
+ * When booking for someone else the person's teams decide, not the caller's: then nothing is marked.
+ */
+export function useReservedDesks(start: string, end: string, forSomeoneElse: boolean): (desk: DeskPlace) => string | undefined {
+  const allowance = useAllowance();
+  const closed = forSomeoneElse ? [] : (allowance.data?.closedAreas ?? []);
+  if (closed.length === 0) return () => undefined;
+  const weekdays = weekdaysOf(start, end);
+  return (desk) => reservedReason(closed, desk, weekdays);
 }
