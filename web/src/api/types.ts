@@ -29,6 +29,7 @@ export type Stats = Json<paths['/api/stats']['get']['responses'][200]>;
 export type RoomSearch = NonNullable<paths['/api/search/rooms']['post']['requestBody']>['content']['application/json'];
 export type PolicyRule = Json<paths['/api/admin/policies/rules']['get']['responses'][200]>['items'][number];
 export type PolicyRuleInput = NonNullable<paths['/api/admin/policies/rules']['post']['requestBody']>['content']['application/json'];
+export type PolicyAreaInput = NonNullable<paths['/api/admin/policies/areas']['post']['requestBody']>['content']['application/json'];
 export type PolicyArea = Json<paths['/api/admin/policies/areas']['get']['responses'][200]>['items'][number];
 export type Allowance = Json<paths['/api/self/allowance']['get']['responses'][200]>;
 export type ReportSearch = NonNullable<paths['/api/search/reports']['post']['requestBody']>['content']['application/json'];

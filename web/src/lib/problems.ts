@@ -145,6 +145,11 @@ const FIELD_LABELS: Record<string, string> = {
   rrule: 'Repeat rule',
   startDate: 'First day',
   departmentId: 'Office',
+  roomId: 'Room',
+  areaId: 'Area',
+  deskIds: 'Desks',
+  teamIds: 'Teams',
+  teamId: 'Team',
 };
 
 export function fieldLabel(field: string): string {
@@ -254,7 +259,11 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
     'This desk cannot be booked on the spot now: the working day there is over, it is reserved soon, or its bookings need approval (book it ahead).',
   APPROVAL_PENDING: () => 'This booking awaits approval; you can check in once it is approved.',
   APPROVAL_DECIDED: () => 'Someone already decided this request, or it expired. The list has been reloaded.',
-  CONFLICT: () => 'This cannot be done in the current state. Reload the page and try again.',
+  // A CONFLICT naming fields (an area's name in use, docs/errors.md) says which; else the state changed.
+  CONFLICT: (problem) => {
+    const fields = fieldErrorMessages(problem);
+    return fields.length > 0 ? fields.join(' ') : 'This cannot be done in the current state. Reload the page and try again.';
+  },
   REQUEST_TIMEOUT: () => 'The request took too long to arrive. Check your connection and try again.',
   // Image uploads say which limits (lib/images.ts); these are for anything else.
   PAYLOAD_TOO_LARGE: () => 'The file is too large.',

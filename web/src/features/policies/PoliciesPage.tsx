@@ -1,20 +1,24 @@
 import { useState, type FormEvent } from 'react';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
-import { Alert, EmptyState, Loaded, PageHeader, SelectField, SubmitButton, TextField } from '../../components/ui.js';
+import { Alert, Checkbox, EmptyState, Loaded, PageHeader, SelectField, SubmitButton, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { STALE_AFTER } from '../../api/query.js';
 import { errorText } from '../../lib/problems.js';
 import { departmentLabel } from '../../lib/labels.js';
-import { useAllDepartments } from '../inventory/queries.js';
+import { useAllDepartments, useAllRooms } from '../inventory/queries.js';
+import { AreaForm } from './AreaForm.js';
 import {
   deleteArea,
   deleteRule,
   describeLimit,
   LIMIT_LABELS,
+  useAllTeams,
   useAreas,
   useCreateRule,
   usePreview,
   useRules,
+  WEEKDAYS,
+  type PolicyArea,
   type PolicyRule,
   type PolicyRuleInput,
 } from './queries.js';
@@ -44,6 +48,9 @@ export function PoliciesPage() {
   const rules = useRules();
   const areas = useAreas();
   const departments = useAllDepartments();
+  const teams = useAllTeams();
+  const [editing, setEditing] = useState<string>();
+  const [areaSaved, setAreaSaved] = useState<string>();
   const [deleting, setDeleting] = useState<{ kind: 'rule' | 'area'; id: string; name: string } | undefined>();
   const departmentName = (id?: string | null) => {
     const department = departments.data?.find((d) => d.id === id);
@@ -59,7 +66,19 @@ export function PoliciesPage() {
           : scope.kind === 'ROOM'
             ? 'A room'
             : `${scope.deskType} desks`;
-  const whoText = (who: PolicyRule['who']) => (who.kind === 'EVERYONE' ? 'Everyone' : who.kind === 'ROLE' ? roleLabel(who.role) : 'A team');
+  const teamName = (id?: string) => teams.data?.find((team) => team.id === id)?.name ?? 'a team';
+  const whoText = (who: PolicyRule['who']) =>
+    who.kind === 'EVERYONE' ? 'Everyone' : who.kind === 'ROLE' ? roleLabel(who.role) : `Team ${teamName(who.teamId)}`;
+  const weekdayText = (area: PolicyArea) =>
+    area.weekdays.length > 0
+      ? `On ${WEEKDAYS.filter(([code]) => area.weekdays.includes(code))
+          .map(([, word]) => word)
+          .join(', ')}`
+      : 'Every day';
+  const saved = (area: PolicyArea) => {
+    setEditing(undefined);
+    setAreaSaved(`Area ${area.name} saved.`);
+  };
 
   return (
     <div className="page policies">
@@ -95,7 +114,11 @@ export function PoliciesPage() {
           }
         </Loaded>
       </section>
-      <NewRuleForm departments={(departments.data ?? []).map((d) => ({ id: d.id, label: departmentLabel(d) }))} />
+      <NewRuleForm
+        departments={(departments.data ?? []).map((d) => ({ id: d.id, label: departmentLabel(d) }))}
+        areas={areas.data?.items ?? []}
+        teams={teams.data ?? []}
+      />
       <section className="panel" aria-labelledby="areas-heading">
         <h2 id="areas-heading">Areas</h2>
         <Loaded query={areas} label="Loading the areas…">
@@ -104,25 +127,44 @@ export function PoliciesPage() {
               <EmptyState>No areas are reserved for teams.</EmptyState>
             ) : (
               <ul className="rule-list">
-                {items.map((area) => (
-                  <li key={area.id}>
-                    <span className="rule-kind">{area.name}</span>
-                    <span>
-                      {area.kind === 'DEPARTMENT' ? departmentName(area.departmentId) : area.kind === 'ROOM' ? 'A room' : `${area.deskIds.length} desks`}
-                    </span>
-                    <span className="rule-where">
-                      {area.weekdays.length > 0 ? area.weekdays.join(', ') : 'Every day'} · {area.teamIds.length} team(s)
-                      {area.exclusive ? ' · others may not book' : ''}
-                    </span>
-                    <button type="button" className="small" onClick={() => setDeleting({ kind: 'area', id: area.id, name: area.name })}>
-                      Remove<span className="visually-hidden"> area {area.name}</span>
-                    </button>
-                  </li>
-                ))}
+                {items.map((area) =>
+                  editing === area.id ? (
+                    <li key={area.id} className="area-editing">
+                      <AreaForm area={area} onDone={saved} />
+                    </li>
+                  ) : (
+                    <li key={area.id}>
+                      <span className="rule-kind">{area.name}</span>
+                      <span>
+                        {area.kind === 'DEPARTMENT' ? departmentName(area.departmentId) : area.kind === 'ROOM' ? 'A room' : `${area.deskIds.length} desks`}
+                      </span>
+                      <span className="rule-where">
+                        {weekdayText(area)} · {area.teamIds.map((id) => teamName(id)).join(', ')}
+                        {area.exclusive ? ' · others may not book' : ' · others may book too'}
+                      </span>
+                      <button
+                        type="button"
+                        className="small"
+                        onClick={() => {
+                          setAreaSaved(undefined);
+                          setEditing(area.id);
+                        }}
+                      >
+                        Change<span className="visually-hidden"> area {area.name}</span>
+                      </button>
+                      <button type="button" className="small" onClick={() => setDeleting({ kind: 'area', id: area.id, name: area.name })}>
+                        Remove<span className="visually-hidden"> area {area.name}</span>
+                      </button>
+                    </li>
+                  ),
+                )}
               </ul>
             )
           }
         </Loaded>
+        {areaSaved && <Alert kind="success">{areaSaved}</Alert>}
+        <h3>Add an area</h3>
+        <AreaForm key={areaSaved ?? 'new'} onDone={saved} />
       </section>
       <PreviewForm />
       {deleting && (
@@ -142,15 +184,33 @@ export function PoliciesPage() {
 
 const roleLabel = (role?: string) => (role === 'TEAM_MANAGER' ? 'Team managers' : role === 'ADMIN' ? 'Admins' : 'Users');
 
-function NewRuleForm({ departments }: { departments: { id: string; label: string }[] }) {
+function NewRuleForm({
+  departments,
+  areas,
+  teams,
+}: {
+  departments: { id: string; label: string }[];
+  areas: PolicyArea[];
+  teams: { id: string; name: string }[];
+}) {
   const [kind, setKind] = useState<Kind>('MAX_BOOKINGS');
   const [figure, setFigure] = useState('2');
   const [per, setPer] = useState<'DAY' | 'WEEK' | 'MONTH'>('WEEK');
+  const [unit, setUnit] = useState<'DAY' | 'HOUR'>('DAY');
+  const [days, setDays] = useState<string[]>(['MO', 'TU', 'WE', 'TH', 'FR']);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
   const [scope, setScope] = useState<ScopeKind>('EVERYWHERE');
   const [departmentId, setDepartmentId] = useState('');
-  const [who, setWho] = useState('EVERYONE');
+  const [roomId, setRoomId] = useState('');
+  const [areaId, setAreaId] = useState('');
+  const [deskType, setDeskType] = useState<'FLEX' | 'FIXED'>('FLEX');
+  const [who, setWho] = useState<'EVERYONE' | 'TEAM' | 'USER' | 'ADMIN' | 'TEAM_MANAGER'>('EVERYONE');
+  const [teamId, setTeamId] = useState('');
+  const [appliesToAdmins, setAppliesToAdmins] = useState(false);
   const [name, setName] = useState('');
   const [saved, setSaved] = useState(false);
+  const rooms = useAllRooms(scope === 'ROOM' && departmentId ? departmentId : undefined);
   const create = useCreateRule(() => setSaved(true));
   const need = FIGURE[kind];
 
@@ -160,15 +220,24 @@ function NewRuleForm({ departments }: { departments: { id: string; label: string
     const limit: Record<string, unknown> = { kind };
     if (need) limit[need.member] = Number(figure);
     if (kind === 'MAX_BOOKINGS' || kind === 'MAX_HOURS') limit.per = per;
-    if (kind === 'GRANULARITY') limit.unit = 'DAY';
-    if (kind === 'WEEKDAYS_HOURS') limit.weekdays = ['MO', 'TU', 'WE', 'TH', 'FR'];
-    const body = {
-      name,
-      scope: scope === 'DEPARTMENT' ? { kind: scope, departmentId } : { kind: 'EVERYWHERE' },
-      who: who === 'EVERYONE' ? { kind: 'EVERYONE' } : { kind: 'ROLE', role: who },
-      limit,
-    } as PolicyRuleInput;
-    create.mutate({ body });
+    if (kind === 'GRANULARITY') limit.unit = unit;
+    if (kind === 'WEEKDAYS_HOURS') {
+      limit.weekdays = WEEKDAYS.map(([code]) => code).filter((code) => days.includes(code));
+      if (from) limit.from = from;
+      if (to) limit.to = to;
+    }
+    const where =
+      scope === 'DEPARTMENT'
+        ? { kind: scope, departmentId }
+        : scope === 'ROOM'
+          ? { kind: scope, roomId }
+          : scope === 'AREA'
+            ? { kind: scope, areaId }
+            : scope === 'DESK_TYPE'
+              ? { kind: scope, deskType }
+              : { kind: scope };
+    const whom = who === 'EVERYONE' ? { kind: who } : who === 'TEAM' ? { kind: who, teamId } : { kind: 'ROLE', role: who };
+    create.mutate({ body: { name, scope: where, who: whom, limit, appliesToAdmins } as PolicyRuleInput });
   };
 
   return (
@@ -190,12 +259,48 @@ function NewRuleForm({ departments }: { departments: { id: string; label: string
             <option value="MONTH">Month</option>
           </SelectField>
         )}
+        {kind === 'GRANULARITY' && (
+          <SelectField label="Booked in" value={unit} onChange={(event) => setUnit(event.target.value as typeof unit)}>
+            <option value="DAY">Whole days</option>
+            <option value="HOUR">Whole hours</option>
+          </SelectField>
+        )}
+        {kind === 'WEEKDAYS_HOURS' && (
+          <>
+            <fieldset>
+              <legend>Allowed on</legend>
+              <div className="checkbox-grid">
+                {WEEKDAYS.map(([code, word]) => (
+                  <Checkbox
+                    key={code}
+                    label={word}
+                    checked={days.includes(code)}
+                    onChange={(event) => setDays(event.target.checked ? [...days, code] : days.filter((day) => day !== code))}
+                  />
+                ))}
+              </div>
+            </fieldset>
+            <TextField label="Earliest start (optional)" type="time" value={from} onChange={(event) => setFrom(event.target.value)} />
+            <TextField label="Latest end (optional)" type="time" value={to} onChange={(event) => setTo(event.target.value)} />
+          </>
+        )}
         <SelectField label="Where" value={scope} onChange={(event) => setScope(event.target.value as ScopeKind)}>
           <option value="EVERYWHERE">Everywhere</option>
           <option value="DEPARTMENT">One office</option>
+          <option value="ROOM">One room</option>
+          <option value="AREA">One area</option>
+          <option value="DESK_TYPE">One kind of desk</option>
         </SelectField>
-        {scope === 'DEPARTMENT' && (
-          <SelectField label="Office" required value={departmentId} onChange={(event) => setDepartmentId(event.target.value)}>
+        {(scope === 'DEPARTMENT' || scope === 'ROOM') && (
+          <SelectField
+            label="Office"
+            required
+            value={departmentId}
+            onChange={(event) => {
+              setDepartmentId(event.target.value);
+              setRoomId('');
+            }}
+          >
             <option value="">Choose an office</option>
             {departments.map((d) => (
               <option key={d.id} value={d.id}>
@@ -204,15 +309,54 @@ function NewRuleForm({ departments }: { departments: { id: string; label: string
             ))}
           </SelectField>
         )}
-        <SelectField label="Who" value={who} onChange={(event) => setWho(event.target.value)}>
+        {scope === 'ROOM' && (
+          <SelectField label="Room" required value={roomId} disabled={!departmentId} onChange={(event) => setRoomId(event.target.value)}>
+            <option value="">{departmentId ? 'Choose a room' : 'Choose an office first'}</option>
+            {(rooms.data ?? []).map((room) => (
+              <option key={room.id} value={room.id}>
+                {room.name}
+              </option>
+            ))}
+          </SelectField>
+        )}
+        {scope === 'AREA' && (
+          <SelectField label="Area" required value={areaId} onChange={(event) => setAreaId(event.target.value)}>
+            <option value="">{areas.length > 0 ? 'Choose an area' : 'No areas yet'}</option>
+            {areas.map((area) => (
+              <option key={area.id} value={area.id}>
+                {area.name}
+              </option>
+            ))}
+          </SelectField>
+        )}
+        {scope === 'DESK_TYPE' && (
+          <SelectField label="Kind of desk" value={deskType} onChange={(event) => setDeskType(event.target.value as typeof deskType)}>
+            <option value="FLEX">Flexible desks</option>
+            <option value="FIXED">Fixed desks</option>
+          </SelectField>
+        )}
+        <SelectField label="Who" value={who} onChange={(event) => setWho(event.target.value as typeof who)}>
           <option value="EVERYONE">Everyone</option>
+          <option value="TEAM">One team</option>
           <option value="USER">Users</option>
           <option value="TEAM_MANAGER">Team managers</option>
+          <option value="ADMIN">Admins</option>
         </SelectField>
+        {who === 'TEAM' && (
+          <SelectField label="Team" required value={teamId} onChange={(event) => setTeamId(event.target.value)}>
+            <option value="">{teams.length > 0 ? 'Choose a team' : 'No teams yet'}</option>
+            {teams.map((team) => (
+              <option key={team.id} value={team.id}>
+                {team.name}
+              </option>
+            ))}
+          </SelectField>
+        )}
+        <Checkbox label="Binds admins too" checked={appliesToAdmins} onChange={(event) => setAppliesToAdmins(event.target.checked)} />
         <TextField label="Name (optional)" maxLength={100} value={name} onChange={(event) => setName(event.target.value)} />
         <SubmitButton busy={create.isPending}>Add rule</SubmitButton>
       </form>
-      {create.error && <Alert kind="error">{errorText(create.error)}</Alert>}
+      {create.error && <Alert kind="error">{errorText(create.error, 'This rule')}</Alert>}
       {saved && !create.error && <Alert kind="success">Rule added.</Alert>}
     </section>
   );

@@ -1,15 +1,31 @@
 import { $api, api, call } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
-import type { Allowance, PolicyArea, PolicyRule, PolicyRuleInput } from '../../api/types.js';
+import { useMutation } from '@tanstack/react-query';
+import { reservedReason, weekdaysOf, type DeskPlace } from './reserved.js';
+import type { Allowance, PolicyArea, PolicyAreaInput, PolicyRule, PolicyRuleInput } from '../../api/types.js';
 
 /** Booking policies (docs/policies.md): rules and areas for admins, the preview, the caller's allowance. */
 
-export type { Allowance, PolicyArea, PolicyRule, PolicyRuleInput };
+export type { Allowance, PolicyArea, PolicyAreaInput, PolicyRule, PolicyRuleInput };
+export { WEEKDAYS } from './reserved.js';
 
 export const useRules = () => $api.useQuery('get', '/api/admin/policies/rules', {});
 export const useAreas = () => $api.useQuery('get', '/api/admin/policies/areas', {});
 export const useCreateRule = (onSuccess: () => void) =>
   $api.useMutation('post', '/api/admin/policies/rules', { meta: { invalidates: STALE_AFTER.policies }, onSuccess });
+/** Creates (no id) or replaces an area. */
+export const useSaveArea = (id: string | undefined, onSuccess: (saved: PolicyArea) => void) =>
+  useMutation({
+    mutationFn: async (body: PolicyAreaInput): Promise<PolicyArea> =>
+      id
+        ? await call(api.PUT('/api/admin/policies/areas/{id}', { params: { path: { id } }, body }))
+        : await call(api.POST('/api/admin/policies/areas', { body })),
+    meta: { invalidates: STALE_AFTER.policies },
+    onSuccess,
+  });
+/** Every team (at most 500, the most the service keeps): the choices of the areas' and rules' forms. */
+export const useAllTeams = () =>
+  $api.useQuery('get', '/api/teams', { params: { query: { size: 500 } } }, { staleTime: 60_000, select: (page) => page.content });
 export const deleteRule = (id: string) => call(api.DELETE('/api/admin/policies/rules/{id}', { params: { path: { id } } }));
 export const deleteArea = (id: string) => call(api.DELETE('/api/admin/policies/areas/{id}', { params: { path: { id } } }));
 export const usePreview = () => $api.useMutation('post', '/api/admin/policies/preview');
@@ -62,4 +78,17 @@ export function describeLimit(limit: PolicyRule['limit']): string {
     default:
       return '';
   }
+}
+
+/**
+ * Which desks an exclusive area keeps the caller out of in a window (docs/policies.md#why-a-desk-is-not-bookable):
+ * read from `GET /api/self/allowance` (the same query as the allowance panel, so no second request).
+ * When booking for someone else the person's teams decide, not the caller's: then nothing is marked.
+ */
+export function useReservedDesks(start: string, end: string, forSomeoneElse: boolean): (desk: DeskPlace) => string | undefined {
+  const allowance = useAllowance();
+  const closed = forSomeoneElse ? [] : (allowance.data?.closedAreas ?? []);
+  if (closed.length === 0) return () => undefined;
+  const weekdays = weekdaysOf(start, end);
+  return (desk) => reservedReason(closed, desk, weekdays);
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Checkbox, Loading, PageHeader, SelectField, TextField } from '../../components/ui.js';
 import { AllowancePanel } from '../policies/AllowancePanel.js';
+import { useReservedDesks } from '../policies/queries.js';
 import { useTitle } from '../../hooks.js';
 import { bookingConflictMessage, errorText, problemMessage, problemOf } from '../../lib/problems.js';
 import { formatRange, localDate, tomorrowWindow, windowToIso } from '../../lib/time.js';
@@ -86,6 +87,8 @@ export function FindDeskPage() {
   const booking = useBookDesk({ onMutate: () => setNotice(undefined) });
   // Whom the next booking is for: the caller unless they choose someone (docs/policies.md#booking-for-someone-else).
   const [bookFor, setBookFor] = useState<BookablePerson>();
+  // Desks an exclusive area keeps the caller out of that day, with why (docs/policies.md#why-a-desk-is-not-bookable).
+  const reservedFor = useReservedDesks(searched.start, searched.end, bookFor !== undefined);
 
   // Text criteria match substrings on the server; the exact department is kept here.
   const rooms = roomsOfPages(found.data?.pages ?? []).filter((room) => {
@@ -284,44 +287,50 @@ export function FindDeskPage() {
                     {department && <p className="muted">{departmentLabel(department)}</p>}
                   </div>
                   <ul className="desk-list">
-                    {room.desks.map((desk) => (
-                      <li key={desk.id} className="desk-row">
-                        <span className="desk-about">
-                          <span className="desk-name">
-                            <span className="desk-icon" aria-hidden="true" />
-                            {desk.name}
+                    {room.desks.map((desk) => {
+                      const reserved = reservedFor({ id: desk.id, roomId: room.id, departmentId: room.departmentId });
+                      return (
+                        <li key={desk.id} className={reserved ? 'desk-row desk-row-reserved' : 'desk-row'}>
+                          <span className="desk-about">
+                            <span className="desk-name">
+                              <span className="desk-icon" aria-hidden="true" />
+                              {desk.name}
+                            </span>
+                            <DeskFeatures type={desk.type} equipment={kit.get(desk.id)} />
+                            {reserved && <span className="desk-reserved">Not bookable for you: {reserved}.</span>}
                           </span>
-                          <DeskFeatures type={desk.type} equipment={kit.get(desk.id)} />
-                        </span>
-                        <span className="desk-actions">
-                          <Link
-                            to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`}
-                            className="button-link small"
-                            aria-label={`Report a problem with ${deskPhrase(desk.name)} in ${room.name}`}
-                          >
-                            Report a problem
-                          </Link>
-                          <button
-                            type="button"
-                            className="button-secondary button-small"
-                            disabled={bookingDesk !== undefined}
-                            onClick={() => setRepeating({ id: desk.id, name: desk.name, roomName: room.name })}
-                            aria-label={`Repeat ${deskPhrase(desk.name)} in ${room.name} on several dates`}
-                          >
-                            Repeat…
-                          </button>
-                          <button
-                            type="button"
-                            className="button-primary button-small"
-                            disabled={bookingDesk !== undefined}
-                            onClick={() => book(desk, room)}
-                            aria-label={`Book ${deskPhrase(desk.name)} in ${room.name}`}
-                          >
-                            {bookingDesk === desk.id ? 'Booking…' : 'Book'}
-                          </button>
-                        </span>
-                      </li>
-                    ))}
+                          <span className="desk-actions">
+                            <Link
+                              to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`}
+                              className="button-link small"
+                              aria-label={`Report a problem with ${deskPhrase(desk.name)} in ${room.name}`}
+                            >
+                              Report a problem
+                            </Link>
+                            <button
+                              type="button"
+                              className="button-secondary button-small"
+                              disabled={bookingDesk !== undefined}
+                              onClick={() => setRepeating({ id: desk.id, name: desk.name, roomName: room.name })}
+                              aria-label={`Repeat ${deskPhrase(desk.name)} in ${room.name} on several dates`}
+                            >
+                              Repeat…
+                            </button>
+                            {!reserved && (
+                              <button
+                                type="button"
+                                className="button-primary button-small"
+                                disabled={bookingDesk !== undefined}
+                                onClick={() => book(desk, room)}
+                                aria-label={`Book ${deskPhrase(desk.name)} in ${room.name}`}
+                              >
+                                {bookingDesk === desk.id ? 'Booking…' : 'Book'}
+                              </button>
+                            )}
+                          </span>
+                        </li>
+                      );
+                    })}
                   </ul>
                 </li>
               );

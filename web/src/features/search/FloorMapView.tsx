@@ -8,7 +8,8 @@ import { departmentLabel, deskPhrase, deskTitle } from '../../lib/labels.js';
 import type { Equipment } from '../../api/types.js';
 import { fitDeskLabels, uprightRotation, type DeskLabel } from '../floor-plans/fit.js';
 import { usePlanImage } from '../floor-plans/components/plan-image.js';
-import { PlanPatterns, STATE_ORDER, STATE_STYLE, StateSwatch } from '../floor-plans/components/PlanPatterns.js';
+import { PlanPatterns, RESERVED_STYLE, STATE_ORDER, STATE_STYLE, StateSwatch, Swatch } from '../floor-plans/components/PlanPatterns.js';
+import { useReservedDesks } from '../policies/queries.js';
 import { ZoomPan, type ZoomPanState } from '../floor-plans/components/ZoomPan.js';
 import { useFloorAvailability, useFloorPlan, type DeskAvailability } from '../floor-plans/queries.js';
 import { AWAITING_SENTENCE } from '../approvals/AwaitingApproval.js';
@@ -23,7 +24,8 @@ type Notice = { kind: 'success' | 'error'; text: string };
 const bookable = (desk: DeskAvailability) => desk.state === 'FREE' || desk.state === 'PARTLY_FREE';
 
 /** What a desk says to a screen reader: its name, room, state and what pressing it does. */
-function deskLabel(desk: DeskAvailability): string {
+function deskLabel(desk: DeskAvailability, reserved?: string): string {
+  if (reserved) return `${deskTitle(desk.name)}, ${desk.roomName}: not bookable for you (${reserved}). Press for details`;
   const style = STATE_STYLE[desk.state];
   const free = desk.state === 'PARTLY_FREE' && desk.longestFree ? `, free ${formatRange(desk.longestFree.startTime, desk.longestFree.endTime)}` : '';
   return `${deskTitle(desk.name)}, ${desk.roomName}: ${style.label.toLowerCase()}${free}${bookable(desk) ? '. Press to book' : ''}`;
@@ -51,6 +53,8 @@ export function FloorMapView({
   const departmentId = departments.some((department) => department.id === chosen) ? chosen : departments[0]?.id;
   const [notice, setNotice] = useState<Notice>();
   const [booking, setBooking] = useState<DeskAvailability>();
+  // Free desks an exclusive area keeps the caller out of (docs/policies.md#why-a-desk-is-not-bookable).
+  const reservedFor = useReservedDesks(start, end, bookFor !== undefined);
   const kit = useDeskEquipment(departmentId ? [departmentId] : []);
   // A booking's outcome takes focus (docs/behaviour.md#focus-after-booking).
   const noticeBox = useRef<HTMLDivElement>(null);
@@ -75,10 +79,20 @@ export function FloorMapView({
           </Alert>
         )}
       </div>
-      {departmentId && <OfficeMap key={departmentId} departmentId={departmentId} start={start} end={end} onChoose={setBooking} />}
+      {departmentId && (
+        <OfficeMap
+          key={departmentId}
+          departmentId={departmentId}
+          start={start}
+          end={end}
+          onChoose={setBooking}
+          reservedOf={(desk) => (bookable(desk) ? reservedFor({ id: desk.id, roomId: desk.roomId, departmentId }) : undefined)}
+        />
+      )}
       {booking && departmentId && (
         <BookDeskDialog
           desk={booking}
+          reserved={bookable(booking) ? reservedFor({ id: booking.id, roomId: booking.roomId, departmentId }) : undefined}
           equipment={kit.get(booking.id)}
           start={start}
           end={end}
@@ -94,7 +108,19 @@ export function FloorMapView({
   );
 }
 
-function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: string; start: string; end: string; onChoose: (desk: DeskAvailability) => void }) {
+function OfficeMap({
+  departmentId,
+  start,
+  end,
+  onChoose,
+  reservedOf,
+}: {
+  departmentId: string;
+  start: string;
+  end: string;
+  onChoose: (desk: DeskAvailability) => void;
+  reservedOf: (desk: DeskAvailability) => string | undefined;
+}) {
   const plan = useFloorPlan(departmentId);
   const availability = useFloorAvailability(departmentId, start, end);
   const image = usePlanImage(departmentId, Boolean(plan.data?.image));
@@ -111,7 +137,8 @@ function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: strin
   if (!plan.data || !availability.data || image.loading) return <Loading label="Loading the floor plan…" />;
   const desks = availability.data.desks;
   if (desks.length === 0) return <p className="empty">No desk of this office has been placed on its floor plan yet. Use the list instead.</p>;
-  const counts = STATE_ORDER.map((state) => [state, desks.filter((desk) => desk.state === state).length] as const);
+  const reasons = new Map(desks.flatMap((desk) => ((reason) => (reason ? [[desk.id, reason] as const] : []))(reservedOf(desk))));
+  const counts = STATE_ORDER.map((state) => [state, desks.filter((desk) => desk.state === state && !reasons.has(desk.id)).length] as const);
   // The shorter side of the smallest desk one can press: the map never draws it below a 24 px target.
   const pressable = desks.filter(bookable);
   const smallest =
@@ -131,6 +158,14 @@ function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: strin
             </span>
           </li>
         ))}
+        {reasons.size > 0 && (
+          <li>
+            <Swatch style={RESERVED_STYLE} />
+            <span>
+              <strong>{RESERVED_STYLE.label}</strong> ({reasons.size}): {RESERVED_STYLE.description}
+            </span>
+          </li>
+        )}
       </ul>
       <p className="muted" id="map-help">
         Drag to move the plan, pinch or use the buttons to zoom. Tab to a desk and press Enter, or click it, to book it.
@@ -149,7 +184,7 @@ function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: strin
                   id: desk.id,
                   group: desk.roomId,
                   name: desk.name,
-                  mark: STATE_STYLE[desk.state].mark,
+                  mark: reasons.has(desk.id) ? RESERVED_STYLE.mark : STATE_STYLE[desk.state].mark,
                   width: desk.position.width * image.width,
                   height: desk.position.height * image.height,
                 })),
@@ -159,6 +194,7 @@ function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: strin
                 <MapDesk
                   key={desk.id}
                   desk={desk}
+                  reserved={reasons.get(desk.id)}
                   label={labels.get(desk.id)}
                   width={image.width}
                   height={image.height}
@@ -181,6 +217,7 @@ function OfficeMap({ departmentId, start, end, onChoose }: { departmentId: strin
  */
 function MapDesk({
   desk,
+  reserved,
   label,
   width,
   height,
@@ -188,6 +225,7 @@ function MapDesk({
   onChoose,
 }: {
   desk: DeskAvailability;
+  reserved: string | undefined;
   label: DeskLabel | undefined;
   width: number;
   height: number;
@@ -195,19 +233,19 @@ function MapDesk({
   onChoose: () => void;
 }) {
   const { x, y, width: w, height: h, rotation } = desk.position;
-  const style = STATE_STYLE[desk.state];
+  const style = reserved ? RESERVED_STYLE : STATE_STYLE[desk.state];
   const box = { x: x * width, y: y * height, width: w * width, height: h * height };
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const canBook = bookable(desk);
-  const name = deskLabel(desk);
+  const name = deskLabel(desk, reserved);
   return (
     <g
-      className={`plan-desk plan-desk-${desk.state.toLowerCase()}`}
+      className={`plan-desk plan-desk-${reserved ? 'reserved' : desk.state.toLowerCase()}`}
       transform={`rotate(${rotation} ${centre.x} ${centre.y})`}
       role={canBook ? 'button' : 'img'}
       tabIndex={canBook ? 0 : undefined}
       aria-label={name}
-      aria-describedby={canBook ? 'map-help' : undefined}
+      aria-describedby={canBook && !reserved ? 'map-help' : undefined}
       data-desk-id={desk.id}
       onClick={canBook ? onChoose : undefined}
       onFocus={() => zoom.reveal(box)}
@@ -249,6 +287,7 @@ function MapDesk({
 
 function BookDeskDialog({
   desk,
+  reserved,
   equipment,
   start,
   end,
@@ -257,6 +296,8 @@ function BookDeskDialog({
   onDone,
 }: {
   desk: DeskAvailability;
+  /** Why the caller may not book it, when an exclusive area keeps them out. */
+  reserved?: string;
   equipment: Equipment[] | undefined;
   start: string;
   end: string;
@@ -270,6 +311,19 @@ function BookDeskDialog({
   const booking = useBookDesk();
   const when = formatRange(range.startTime, range.endTime);
   const forWhom = bookFor ? ` for ${bookFor.firstName} ${bookFor.lastName}` : '';
+  if (reserved)
+    return (
+      <Dialog title={`${deskTitle(desk.name)} is not bookable for you`} onClose={onClose}>
+        <p>
+          <strong>{deskTitle(desk.name)}</strong> in {desk.roomName} is free, {when}, but not for you: {reserved}. Only people in those teams may book it then.
+        </p>
+        <div className="dialog-actions">
+          <button type="button" className="button-primary" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </Dialog>
+    );
   return (
     <Dialog title={`Book ${deskPhrase(desk.name)}${forWhom}`} onClose={onClose}>
       <p>

@@ -12,6 +12,17 @@ export const STATE_STYLE: Record<DeskState, { label: string; fill: string; mark:
   MINE: { label: 'Yours', fill: '#1d4ed8', mark: '★', description: 'you have a reservation of it in this time' },
 };
 
+/**
+ * Not a state of the desk but of the caller: free, but an exclusive area keeps them out that day
+ * (docs/policies.md#why-a-desk-is-not-bookable). Its own colour, pattern and letter like the states.
+ */
+export const RESERVED_STYLE = {
+  label: 'Reserved for a team',
+  fill: 'url(#fp-team)',
+  mark: '⊘',
+  description: 'free, but reserved that day for teams you are not in; press it to see why',
+};
+
 export const STATE_ORDER: DeskState[] = ['FREE', 'PARTLY_FREE', 'BOOKED', 'NOT_BOOKABLE', 'MINE'];
 
 /** Pattern definitions, once per SVG. */
@@ -30,6 +41,10 @@ export function PlanPatterns() {
         <rect width="6" height="6" fill="#e5e7eb" />
         <circle cx="3" cy="3" r="1.3" fill="#4b5563" />
       </pattern>
+      <pattern id="fp-team" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
+        <rect width="8" height="8" fill="#ede9fe" />
+        <rect width="2" height="8" fill="#5b21b6" />
+      </pattern>
       <pattern id="fp-grid" width="50" height="50" patternUnits="userSpaceOnUse">
         <rect width="50" height="50" fill="#f8fafc" />
         <path d="M50,0 L0,0 0,50" fill="none" stroke="#cbd5e1" strokeWidth="1" />
@@ -40,7 +55,11 @@ export function PlanPatterns() {
 
 /** One swatch of the legend (the patterns come from the map's PlanPatterns on the same page). */
 export function StateSwatch({ state }: { state: DeskState }) {
-  const style = STATE_STYLE[state];
+  return <Swatch style={STATE_STYLE[state]} />;
+}
+
+/** A swatch of any fill and letter. */
+export function Swatch({ style }: { style: { fill: string; mark: string } }) {
   return (
     <svg width="36" height="24" viewBox="0 0 36 24" aria-hidden="true" focusable="false">
       <rect x="1" y="1" width="34" height="22" rx="3" fill={style.fill} stroke="#111827" strokeWidth="1.5" />
