@@ -154,12 +154,19 @@ export function processesWhere(test: (pid: number) => boolean): number[] {
   return found;
 }
 
-/** The postgres processes started on the embedded cluster of `dataDir` (`-D <dataDir>/postgres/data` on their command line). */
+/**
+ * The postmasters of the embedded cluster of `dataDir`: postgres processes with `-D
+ * <dataDir>/postgres/data` on their command line whose parent is not one of them. A backend just
+ * forked still shows its postmaster's command line until it sets its own title, so under load it
+ * would otherwise be counted as a second postmaster.
+ */
 export function postmastersOf(dataDir: string): number[] {
-  return processesWhere((pid) => {
+  const started = processesWhere((pid) => {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     return cmdline.includes(`${dataDir}/postgres/data`) && cmdline.includes('-D');
   });
+  const all = new Set(started);
+  return started.filter((pid) => !all.has(parentOf(pid) ?? -1));
 }
 
 /**

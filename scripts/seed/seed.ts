@@ -94,12 +94,14 @@ async function refuseUnlessEmpty(session: BulkSession): Promise<void> {
  * Removes everything a seed writes: every row of departments, rooms, desks, equipment,
  * department images, floor plans, reservations and reports (also those not seeded), and the users whose
  * e-mail is userNNNNN@example.test with their sessions, avatars and password links. Other
- * users (admin@example.test included) stay.
+ * users (admin@example.test included) stay. The booking policies name the places removed
+ * (areas, rules, closures, approval requirements: docs/policies.md), so they go too (CASCADE),
+ * with the approval state of the reservations.
  */
 async function resetSeededData(session: BulkSession): Promise<number> {
   // With the tables that reference them (attendance: docs/behaviour.md#attendance).
   await session.query(
-    `truncate ${[...SEEDED_TABLES, 'department_images', 'floor_plan_positions', ...CALENDAR_TABLES, 'department_settings', 'attendance', 'reservation_series'].join(', ')}`,
+    `truncate ${[...SEEDED_TABLES, 'department_images', 'floor_plan_positions', ...CALENDAR_TABLES, 'department_settings', 'attendance', 'reservation_series', 'reservation_approvals'].join(', ')} cascade`,
   );
   // Their invitation mails still queued (docs/architecture.md#the-outbox); other mails stay.
   await session.query(`delete from outbox where kind = 'calendar.invitation'`);

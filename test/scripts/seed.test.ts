@@ -253,8 +253,15 @@ describe('seed (small profile)', () => {
     expect(await tableCounts(db)).toEqual(before);
   });
 
-  it('with reset, replaces the seeded rows and users but keeps other users', async () => {
+  it('with reset, replaces the seeded rows and users but keeps other users, and teams; the policies naming removed places go', async () => {
     await db.insert(users).values({ email: 'keeper@other.test', firstName: 'Kim', lastName: 'Keeper' });
+    // A team, an area of a seeded office and a closure of it (docs/policies.md): the area and the
+    // closure name places the reset removes, the team does not.
+    await db.execute(sql`insert into teams (name) values ('Keepers')`);
+    await db.execute(sql`insert into policy_areas (name, kind, department_id) select 'North wing', 'DEPARTMENT', id from departments limit 1`);
+    await db.execute(
+      sql`insert into closures (scope, department_id, reason, dates, start_date) select 'DEPARTMENT', id, 'Move', '{2031-01-02}', '2031-01-02' from departments limit 1`,
+    );
     const [firstBefore] = await db
       .select()
       .from(users)
@@ -268,6 +275,8 @@ describe('seed (small profile)', () => {
       .where(sql`${users.email} = 'user00001@example.test'`);
     expect(firstAfter!.id).not.toBe(firstBefore!.id);
     expect(await count(db, sql`select count(*)::int as n from users where email in ('keeper@other.test', ${SEED_ADMIN_EMAIL})`)).toBe(2);
+    expect(await count(db, sql`select count(*)::int as n from teams`)).toBe(1);
+    expect(await count(db, sql`select (select count(*) from policy_areas) + (select count(*) from closures)::int as n`)).toBe(0);
   });
 });
 
