@@ -309,7 +309,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     horizonMs: config.RESERVATION_HORIZON,
     onePerUser: config.RESERVATION_ONE_PER_USER,
   };
-  const onBehalf = new OnBehalf(db, clock, { mails: mailConfigured, publicUrl: config.PUBLIC_URL }, app.log);
+  const onBehalf = new OnBehalf(db, clock, { mails: mailConfigured, publicUrl: config.PUBLIC_URL });
   const reservations = new ReservationsService(db, clock, reservationRules, reads, onBehalf);
   const teams = new TeamsService(db, clock);
   const delegates = new DelegatesService(db, clock);

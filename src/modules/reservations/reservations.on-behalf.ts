@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import { queueMails } from '../../infrastructure/mail/mail-kind.js';
 import { onBehalfMail } from '../../infrastructure/mail/templates.js';
@@ -34,7 +33,6 @@ export class OnBehalf {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly settings: NoticeSettings,
-    private readonly log?: FastifyBaseLogger,
   ) {}
 
   /** The people the caller may book for (themselves left out), by name: every enabled user for an admin. */
@@ -51,18 +49,20 @@ export class OnBehalf {
   }
 
   /**
-   * Tells the person by mail that `caller` booked, changed or cancelled their reservation (nothing
-   * when they did it themselves). Queued in the outbox right after the write has committed; the
-   * calendar invitation the write queued itself goes out as for any booking.
+   * The notice telling the person by mail that `caller` booked, changed or cancelled their
+   * reservation, as a step of the writing transaction (`undefined` when there is nothing to tell:
+   * they did it themselves, or no mail goes out). Queued in the outbox in that transaction, so it
+   * leaves once the write commits and never for a write rolled back; the calendar invitation the
+   * write queued itself goes out as for any booking (docs/policies.md#booking-for-someone-else).
    */
-  async notify(
+  notice(
     caller: Caller,
     reservation: { userId: string; deskId: string; startTime: Date; endTime: Date },
     action: 'booked' | 'changed' | 'cancelled',
-  ): Promise<void> {
-    if (caller.user.id === reservation.userId || !this.settings.mails) return;
-    try {
-      const details = await new OnBehalfRepository(this.db).noticeDetails(reservation.userId, caller.user.id, reservation.deskId);
+  ): ((tx: Database) => Promise<void>) | undefined {
+    if (caller.user.id === reservation.userId || !this.settings.mails) return undefined;
+    return async (tx) => {
+      const details = await new OnBehalfRepository(tx).noticeDetails(reservation.userId, caller.user.id, reservation.deskId);
       if (!details) return;
       const mail = onBehalfMail({
         to: details.email,
@@ -76,10 +76,7 @@ export class OnBehalf {
         end: formatLocal(reservation.endTime, details.timeZone),
         publicUrl: this.settings.publicUrl,
       });
-      await queueMails(this.db, [mail]);
-    } catch (error) {
-      // The write stands; a notice that could not be queued is logged, not answered as a failure.
-      this.log?.error({ err: error, reservationOwner: reservation.userId }, 'could not queue the notice of a booking made for someone else');
-    }
+      await queueMails(tx, [mail]);
+    };
   }
 }

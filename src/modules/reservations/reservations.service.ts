@@ -87,8 +87,7 @@ export class ReservationsService {
       ...(userId === caller.user.id ? {} : { bookedBy: caller.user.id }),
     };
     // The rules bind as for the person: their figures count; only an admin booker is exempt, as ever.
-    const { id, desk } = await this.writer.book(this.rules, { id: caller.user.id, admin }, booking);
-    await this.onBehalf?.notify(caller, booking, 'booked');
+    const { id, desk } = await this.writer.book(this.rules, { id: caller.user.id, admin }, booking, this.onBehalf?.notice(caller, booking, 'booked'));
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
   }
 
@@ -104,17 +103,16 @@ export class ReservationsService {
       type: body.type ?? existing.type,
     };
     const startMoved = booking.startTime.getTime() !== existing.startTime.getTime();
-    const desk = await this.writer.move(this.rules, { id: caller.user.id, admin: isAdmin(caller) }, id, booking, startMoved);
+    const notice = this.onBehalf?.notice(caller, booking, 'changed');
+    const desk = await this.writer.move(this.rules, { id: caller.user.id, admin: isAdmin(caller) }, id, booking, startMoved, notice);
     if (!desk) throw notFound('Reservation', id);
-    await this.onBehalf?.notify(caller, booking, 'changed');
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });
   }
 
   async delete(caller: Caller, id: string): Promise<void> {
     const existing = await this.visible(caller, id);
     this.ensureUserMayChange(caller, existing);
-    if (!(await this.writer.cancel(id, isAdmin(caller)))) throw notFound('Reservation', id);
-    await this.onBehalf?.notify(caller, existing, 'cancelled');
+    if (!(await this.writer.cancel(id, isAdmin(caller), this.onBehalf?.notice(caller, existing, 'cancelled')))) throw notFound('Reservation', id);
   }
 
   /**

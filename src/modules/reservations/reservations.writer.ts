@@ -114,9 +114,15 @@ export class ReservationWriter {
 
   /**
    * Books one reservation for `caller` (a single booking) under the rules of `checkBooking`, checked
-   * once before the first try; answers its id and desk.
+   * once before the first try; answers its id and desk. `then` runs in the writing transaction (the
+   * notice to a person someone else booked for: docs/policies.md#booking-for-someone-else).
    */
-  async book(rules: ReservationRules, caller: { id: string; admin: boolean }, booking: NewReservation): Promise<{ id: string; desk: BookableDesk }> {
+  async book(
+    rules: ReservationRules,
+    caller: { id: string; admin: boolean },
+    booking: NewReservation,
+    then?: (tx: Database) => Promise<void>,
+  ): Promise<{ id: string; desk: BookableDesk }> {
     const desk = await this.checkBooking(rules, caller.admin, booking, { startMoved: true, capped: true });
     const { id } = await this.retrying(
       () => ({ callerId: caller.id, ...booking }),
@@ -124,6 +130,7 @@ export class ReservationWriter {
         writeUnderPolicies(this.db, booking, this.clock.now(), undefined, async (tx) => {
           const row = await new ReservationsRepository(tx).insert({ ...booking, userExclusive: this.onePerUser }, this.clock.now());
           await this.askApproval(tx, [row.id], caller);
+          await then?.(tx);
           return row;
         }),
     );
@@ -170,6 +177,7 @@ export class ReservationWriter {
     id: string,
     booking: NewReservation,
     startMoved: boolean,
+    then?: (tx: Database) => Promise<void>,
   ): Promise<BookableDesk | undefined> {
     const desk = await this.checkBooking(rules, caller.admin, booking, { startMoved, capped: false });
     const { userId: _userId, bookedBy: _bookedBy, ...values } = booking;
@@ -178,7 +186,10 @@ export class ReservationWriter {
       () =>
         writeUnderPolicies(this.db, booking, this.clock.now(), id, async (tx) => {
           const updated = await new ReservationsRepository(tx).update(id, { ...values, userExclusive: this.onePerUser }, this.clock.now());
-          if (updated) await this.askApproval(tx, [id], caller, true);
+          if (updated) {
+            await this.askApproval(tx, [id], caller, true);
+            await then?.(tx);
+          }
           return updated;
         }),
     );
@@ -241,9 +252,14 @@ export class ReservationWriter {
   }
 
   /** Cancels reservation `id` (a USER within a cancellation lead time is refused: `byAdmin` passes); false when it is gone. */
-  async cancel(id: string, byAdmin = false): Promise<boolean> {
+  async cancel(id: string, byAdmin = false, then?: (tx: Database) => Promise<void>): Promise<boolean> {
     await checkCancellation(this.db, id, byAdmin, this.clock.now());
-    return new ReservationsRepository(this.db).delete(id);
+    if (!then) return new ReservationsRepository(this.db).delete(id);
+    return this.db.transaction(async (tx) => {
+      const deleted = await new ReservationsRepository(tx).delete(id);
+      if (deleted) await then(tx);
+      return deleted;
+    });
   }
 
   /** Cancels the occurrences of a series that have not ended and start at or after `from` (all without it); answers how many. */
