@@ -110,6 +110,13 @@ describe('teams and booking for someone else in the browser', () => {
     await page.getByText('Sales').first().waitFor();
     await page.getByRole('heading', { name: 'Delegates' }).waitFor();
     await expectAxeClean(page, 'the profile');
+
+    // The member sees on My reservations who booked it for them.
+    const member = await app.tab();
+    await signIn(member, app.baseUrl, MEMBER.email, MEMBER.password);
+    await member.goto(`${app.baseUrl}/reservations`);
+    await member.getByText(`Booked for you by ${MANAGER.firstName} ${MANAGER.lastName}`).waitFor();
+    await expectAxeClean(member, 'My reservations with a booking made for the member');
     expect(app.problems).toEqual([]);
   });
 

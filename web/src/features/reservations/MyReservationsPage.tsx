@@ -7,7 +7,7 @@ import { useMyPendingApprovals } from '../approvals/queries.js';
 import { useMyAttendance } from '../attendance/queries.js';
 import { MySeries } from '../series/MySeries.js';
 import { ReservationItem } from './components/ReservationItem.js';
-import { useReservations } from './queries.js';
+import { useBookedByOthers, useReservations } from './queries.js';
 import { WeekView } from './WeekView.js';
 
 const PAGE_SIZE = 20;
@@ -26,6 +26,9 @@ export function MyReservationsPage() {
   const attendance = useMyAttendance(user.id, now);
   // Which of them await approval (docs/policies.md#approvals).
   const pending = useMyPendingApprovals();
+  // Who booked which of them for the caller (docs/policies.md#booking-for-someone-else).
+  const bookedByOthers = useBookedByOthers();
+  const bookers = new Map((bookedByOthers.data ?? []).map((entry) => [entry.reservationId, entry.bookedBy]));
   const upcoming = useReservations({ ...mine, from: now, sort: ['startTime,asc'], page: upcomingPage });
   // Reservations that started before now; the ongoing ones are shown as upcoming.
   const past = useReservations({ ...mine, to: now, sort: ['startTime,desc'], page: pastPage });
@@ -63,6 +66,7 @@ export function MyReservationsPage() {
                       onChanged={setNotice}
                       attendance={attendance.data?.get(reservation.id)}
                       awaitingApproval={pending.data?.has(reservation.id) ?? false}
+                      bookedBy={bookers.get(reservation.id)}
                     />
                   ))}
                 </ul>

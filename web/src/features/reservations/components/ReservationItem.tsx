@@ -17,6 +17,7 @@ export function ReservationItem({
   onChanged,
   attendance,
   awaitingApproval = false,
+  bookedBy,
 }: {
   reservation: Reservation;
   editable: boolean;
@@ -25,6 +26,8 @@ export function ReservationItem({
   attendance?: Attendance;
   /** Whether it awaits approval (docs/policies.md#approvals): marked, and it cannot be checked in yet. */
   awaitingApproval?: boolean;
+  /** Who booked it for its owner, when someone else did (docs/policies.md#booking-for-someone-else). */
+  bookedBy?: { firstName: string; lastName: string };
 }) {
   const names = useInventoryNames(reservation);
   const [dialog, setDialog] = useState<'change' | 'cancel'>();
@@ -49,6 +52,11 @@ export function ReservationItem({
           </p>
         )}
         {names.department && <p className="muted">{departmentLabel(names.department)}</p>}
+        {bookedBy && (
+          <p className="muted">
+            Booked for you by {bookedBy.firstName} {bookedBy.lastName}
+          </p>
+        )}
       </div>
       <div className="reservation-actions">
         {attendance && !awaitingApproval && <CheckInButton attendance={attendance} label={`${deskLabel}, ${range}`} onDone={onChanged} />}
