@@ -54,7 +54,11 @@ export const CreateSeriesBody = Type.Object(
       }),
     ),
     type: Type.Optional({ ...ReservationType, description: 'Default shared; fixed is for admins only (403).' }),
-    userId: Type.Optional(Uuid('Whom the series is for: default the caller; another user for admins only (403).')),
+    userId: Type.Optional(
+      Uuid(
+        'Whom the series is for: default the caller; another person for admins, managers of a team the person is in and delegates the person named (403 otherwise; docs/policies.md#booking-for-someone-else).',
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -5,6 +5,7 @@ import { AppError, forbidden, invalid, notFound, type ClosedDay, type Occurrence
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import type { BookableDesk } from '../reservations/reservations.repository.js';
+import { mayActFor } from '../reservations/reservations.on-behalf.js';
 import { ReservationWriter } from '../reservations/reservations.writer.js';
 import type { ReservationRules } from '../reservations/reservations.rules.js';
 import { describeConflicts, toOccurrenceDto, toSeriesCore, toSeriesDto, toSeriesSummaryDto } from './series.mappers.js';
@@ -123,7 +124,7 @@ export class SeriesService {
         tx,
         { id: caller.user.id, admin: isAdmin(caller) },
         id,
-        { userId: plan.userId, deskId: plan.deskId, type: plan.type },
+        { userId: plan.userId, deskId: plan.deskId, type: plan.type, ...(plan.userId === caller.user.id ? {} : { bookedBy: caller.user.id }) },
         free,
       );
       const row: SeriesRow = {
@@ -162,9 +163,12 @@ export class SeriesService {
 
   async list(caller: Caller, query: SeriesListQuery): Promise<PageOf<SeriesSummaryDto>> {
     const admin = isAdmin(caller);
-    if (!admin && query.userId !== undefined && query.userId !== caller.user.id) throw forbidden('You may list only your own series');
+    // Another person's series: for those who may book for them (docs/policies.md#booking-for-someone-else).
+    if (!admin && query.userId !== undefined && !(await mayActFor(this.db, caller, query.userId))) {
+      throw forbidden('You may list only your own series and those of the people you may book for');
+    }
     const request = parsePageRequest(query, SERIES_SORTABLE);
-    const { rows, total } = await new SeriesRepository(this.db).page(admin ? query.userId : caller.user.id, request, this.clock.now());
+    const { rows, total } = await new SeriesRepository(this.db).page(admin ? query.userId : (query.userId ?? caller.user.id), request, this.clock.now());
     return pageOf(rows.map(toSeriesSummaryDto), total, request);
   }
 
@@ -180,7 +184,7 @@ export class SeriesService {
 
   private async visible(repository: SeriesRepository, caller: Caller, id: string): Promise<SeriesRow> {
     const row = await repository.findById(id);
-    if (!row || (!isAdmin(caller) && row.userId !== caller.user.id)) throw notFound('Series', id);
+    if (!row || !(await mayActFor(this.db, caller, row.userId))) throw notFound('Series', id);
     return row;
   }
 
@@ -188,7 +192,10 @@ export class SeriesService {
   private async plan(caller: Caller, body: CreateSeriesBody): Promise<Plan> {
     const admin = isAdmin(caller);
     const userId = body.userId ?? caller.user.id;
-    if (!admin && userId !== caller.user.id) throw forbidden('You may book only for yourself');
+    // Admins, managers of the person's team and their delegates book for them (docs/policies.md#booking-for-someone-else).
+    if (!(await mayActFor(this.db, caller, userId))) {
+      throw forbidden('You may book only for yourself, the members of teams you manage and the people who named you their delegate');
+    }
     const type = body.type ?? 'shared';
     if (!admin && type !== 'shared') throw forbidden('Only admins make fixed reservations');
     const firstStart = parseInstant('startTime', body.startTime);

@@ -165,6 +165,34 @@ describe('teams and booking for someone else', () => {
       }
     });
 
+    it('books a recurring series for the person too: a manager for a member, never for someone outside the team; the person owns it, it says who booked it', async () => {
+      const series = (token: string, userId: string, deskId: string) =>
+        call(token, 'POST', '/api/reservation/series', {
+          deskId,
+          userId,
+          startTime: at(10 * DAY),
+          endTime: at(10 * DAY + 2 * HOUR),
+          timeZone: 'UTC',
+          rule: { frequency: 'DAILY', count: 3 },
+        });
+      expectProblem(await series(tokens.manny!, users.otto!.id, await freshDesk()), 403, 'FORBIDDEN');
+      const made = await series(tokens.manny!, users.mia!.id, await freshDesk());
+      expect(made.statusCode, made.body).toBe(200);
+      const created = made.json<{ id: string; userId: string; occurrences: { reservationId: string }[] }>();
+      expect(created.userId).toBe(users.mia!.id);
+      expect(created.occurrences).toHaveLength(3);
+      // Mia's to see and cancel; the manager may read it and cancel it for her; otto may not even see it.
+      const byOthers = (await call(tokens.mia!, 'GET', '/api/self/booked-by-others')).json<{ reservationId: string; bookedBy: { id: string } }[]>();
+      for (const occurrence of created.occurrences) {
+        expect(byOthers.find((entry) => entry.reservationId === occurrence.reservationId)?.bookedBy.id).toBe(users.manny!.id);
+      }
+      expect((await call(tokens.manny!, 'GET', `/api/reservation/series/${created.id}`)).statusCode).toBe(200);
+      expectProblem(await call(tokens.otto!, 'GET', `/api/reservation/series/${created.id}`), 404, 'NOT_FOUND');
+      expect((await call(tokens.manny!, 'GET', `/api/reservation/series?userId=${users.mia!.id}`)).json<{ totalElements: number }>().totalElements).toBe(1);
+      expectProblem(await call(tokens.manny!, 'GET', `/api/reservation/series?userId=${users.otto!.id}`), 403, 'FORBIDDEN');
+      expect((await call(tokens.manny!, 'DELETE', `/api/reservation/series/${created.id}`)).statusCode).toBe(200);
+    });
+
     it('tells the person by mail who booked, changed and cancelled for them, and shows who booked it', async () => {
       const booked = (await book(tokens.manny!, users.mia!.id, 2 * DAY)).json<{ id: string }>();
       await drainOutbox(t.app);

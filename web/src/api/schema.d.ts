@@ -8833,7 +8833,7 @@ export interface paths {
                         type?: "shared" | "fixed";
                         /**
                          * Format: uuid
-                         * @description Whom the series is for: default the caller; another user for admins only (403).
+                         * @description Whom the series is for: default the caller; another person for admins, managers of a team the person is in and delegates the person named (403 otherwise; docs/policies.md#booking-for-someone-else).
                          */
                         userId?: string;
                     };
@@ -9104,7 +9104,7 @@ export interface paths {
                         type?: "shared" | "fixed";
                         /**
                          * Format: uuid
-                         * @description Whom the series is for: default the caller; another user for admins only (403).
+                         * @description Whom the series is for: default the caller; another person for admins, managers of a team the person is in and delegates the person named (403 otherwise; docs/policies.md#booking-for-someone-else).
                          */
                         userId?: string;
                     };
