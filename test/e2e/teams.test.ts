@@ -97,10 +97,21 @@ describe('teams and booking for someone else in the browser', () => {
     await page.getByRole('button', { name: /^Book desk T2 in / }).click();
     await page.getByText(`Booked for ${MEMBER.firstName} ${MEMBER.lastName}:`).waitFor();
     await expectAxeClean(page, 'Find a desk with "Book for…"');
+    // "Repeat…" books the series for the member too (docs/policies.md#booking-for-someone-else).
+    await page
+      .getByRole('button', { name: /^Repeat / })
+      .first()
+      .click();
+    const repeat = page.getByRole('dialog', { name: new RegExp(`for ${MEMBER.firstName} ${MEMBER.lastName}$`) });
+    await repeat.getByRole('button', { name: 'Show the dates' }).click();
+    await repeat.getByRole('button', { name: /^Book (the )?\d+ (free )?dates$/ }).click();
+    await page.getByText(new RegExp(`for ${MEMBER.firstName} ${MEMBER.lastName} on \\d+ dates`)).waitFor();
 
     const token = (await api(undefined, 'POST', '/api/auth/login', { email: MEMBER.email, password: MEMBER.password })).accessToken as string;
     const mine = await api(token, 'GET', '/api/reservation');
-    expect(mine.content).toHaveLength(1);
+    expect(mine.content.length).toBeGreaterThan(1);
+    const series = await api(token, 'GET', `/api/reservation/series?userId=${ids[MEMBER.email]}`);
+    expect(series.totalElements).toBe(1);
     expect(mine.content[0].userId).toBe(ids[MEMBER.email]);
     const byOthers = await api(token, 'GET', '/api/self/booked-by-others');
     expect(byOthers[0].bookedBy.firstName).toBe(MANAGER.firstName);
@@ -115,7 +126,7 @@ describe('teams and booking for someone else in the browser', () => {
     const member = await app.tab();
     await signIn(member, app.baseUrl, MEMBER.email, MEMBER.password);
     await member.goto(`${app.baseUrl}/reservations`);
-    await member.getByText(`Booked for you by ${MANAGER.firstName} ${MANAGER.lastName}`).waitFor();
+    await member.getByText(`Booked for you by ${MANAGER.firstName} ${MANAGER.lastName}`).first().waitFor();
     await expectAxeClean(member, 'My reservations with a booking made for the member');
     expect(app.problems).toEqual([]);
   });

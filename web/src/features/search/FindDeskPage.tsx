@@ -342,6 +342,7 @@ export function FindDeskPage() {
             desk={repeating}
             start={searched.start}
             end={searched.end}
+            bookFor={bookFor}
             onClose={() => setRepeating(undefined)}
             onBooked={(text) => {
               setRepeating(undefined);

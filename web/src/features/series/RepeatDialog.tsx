@@ -26,12 +26,15 @@ export function RepeatDialog({
   end,
   onClose,
   onBooked,
+  bookFor,
 }: {
   desk: { id: string; name: string; roomName: string };
   start: string;
   end: string;
   onClose: () => void;
   onBooked: (message: string) => void;
+  /** The person the series is for, when someone books for them (docs/policies.md#booking-for-someone-else). */
+  bookFor?: { id: string; firstName: string; lastName: string };
 }) {
   const first = new Date(start);
   const form = useForm<RepeatValues>({
@@ -59,6 +62,7 @@ export function RepeatDialog({
       ...(v.ends === 'count' ? { count: Number(v.count) } : { until: v.until }),
     },
     ...(skipConflicts ? { skipConflicts } : {}),
+    ...(bookFor ? { userId: bookFor.id } : {}),
   });
 
   const show = form.handleSubmit((v) => preview.mutate({ body: body(v) }));
@@ -70,7 +74,7 @@ export function RepeatDialog({
       {
         onSuccess: (created) =>
           onBooked(
-            `Booked ${deskPhrase(desk.name)} in ${desk.roomName} on ${created.occurrences.length} dates` +
+            `Booked ${deskPhrase(desk.name)} in ${desk.roomName}${bookFor ? ` for ${bookFor.firstName} ${bookFor.lastName}` : ''} on ${created.occurrences.length} dates` +
               (created.skipped.length > 0 ? ` (${created.skipped.length} skipped: taken).` : '.'),
           ),
       },
@@ -78,7 +82,7 @@ export function RepeatDialog({
   const failure = errorText(preview.error ?? booking.error, 'This desk');
 
   return (
-    <Dialog title={`Repeat: ${deskPhrase(desk.name)} in ${desk.roomName}`} onClose={onClose}>
+    <Dialog title={`Repeat: ${deskPhrase(desk.name)} in ${desk.roomName}${bookFor ? ` for ${bookFor.firstName} ${bookFor.lastName}` : ''}`} onClose={onClose}>
       <form onSubmit={show} noValidate className="stack repeat-form" aria-label="Repeat the booking">
         <p className="muted">From {formatRange(start, end)}, same hours.</p>
         <fieldset>
