@@ -1,10 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { BROWSER_TIME_ZONE as TIME_ZONE, DESKTOP, openMenu, PHONE, signIn, startBrowserApp, tomorrowIn, type BrowserApp } from '../helpers/browser.js';
+import {
+  BROWSER_TIME_ZONE as TIME_ZONE,
+  type BrowserApp,
+  expectAccessibleAtBothWidths,
+  openMenu,
+  signIn,
+  startBrowserApp,
+  tomorrowIn,
+} from '../helpers/browser.js';
 
 /**
  * Approvals in a real browser (docs/policies.md#approvals): a booking of a room under an approval
@@ -13,28 +18,7 @@ import { BROWSER_TIME_ZONE as TIME_ZONE, DESKTOP, openMenu, PHONE, signIn, start
  * axe-core (WCAG A/AA) at 1280 and 390 px on the approvals page and My reservations.
  */
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const ALICE = { firstName: 'Alice', lastName: 'Waiting', email: 'alice.approvals@example.test', password: 'alice-password-1' };
-
-async function axeAtBothWidths(page: Page, what: string): Promise<void> {
-  for (const viewport of [DESKTOP, PHONE]) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(AXE);
-    const found = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG)} }, resultTypes: ['violations'] })
-      .then((result) => result.violations.map((v) => v.impact + ' ' + v.id + ': ' + v.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')))`)) as string[];
-    expect(found, `${what} at ${viewport.width} px`).toEqual([]);
-    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-    const culprits =
-      overflow > 0
-        ? await page.evaluate(
-            `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(0, 5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`,
-          )
-        : [];
-    expect(overflow, `${what} scrolls sideways at ${viewport.width} px: ${JSON.stringify(culprits)}`).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize(DESKTOP);
-}
 
 describe('approvals in a browser', () => {
   let app: BrowserApp;
@@ -90,7 +74,7 @@ describe('approvals in a browser', () => {
     await signIn(user, app.baseUrl, ALICE.email, ALICE.password);
     await openMenu(user, 'My reservations');
     await user.getByText('Awaiting approval').waitFor();
-    await axeAtBothWidths(user, 'My reservations with a booking awaiting approval');
+    await expectAccessibleAtBothWidths(user, 'My reservations with a booking awaiting approval');
     // Alice may decide nothing: no Approvals link for her.
     expect(
       await user
@@ -109,11 +93,11 @@ describe('approvals in a browser', () => {
     await admin.getByText('1 booking awaits a decision.', { exact: false }).waitFor();
     await admin.getByText('Alice Waiting', { exact: true }).waitFor();
     await admin.getByRole('heading', { name: 'Approval requirements' }).waitFor();
-    await axeAtBothWidths(admin, 'Approvals with a request');
+    await expectAccessibleAtBothWidths(admin, 'Approvals with a request');
     await admin.getByRole('button', { name: /^Approve Alice Waiting's booking/ }).click();
     const dialog = admin.getByRole('dialog');
     await dialog.getByLabel('Note to them (optional)').fill('Enjoy the board room');
-    await axeAtBothWidths(admin, 'The approve dialog');
+    await expectAccessibleAtBothWidths(admin, 'The approve dialog');
     await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
     await admin.getByText("Approved: Alice Waiting's booking. They are told by mail.").waitFor();
     await admin.getByText('No booking awaits your approval.').waitFor();

@@ -1,10 +1,15 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { BROWSER_TIME_ZONE as TIME_ZONE, DESKTOP, openMenu, PHONE, signIn, startBrowserApp, tomorrowIn, type BrowserApp } from '../helpers/browser.js';
+import {
+  BROWSER_TIME_ZONE as TIME_ZONE,
+  type BrowserApp,
+  expectAccessibleAtBothWidths,
+  openMenu,
+  signIn,
+  startBrowserApp,
+  tomorrowIn,
+} from '../helpers/browser.js';
 
 /**
  * Closures in a real browser (docs/policies.md#closures-and-holidays): an admin closes an office
@@ -13,28 +18,7 @@ import { BROWSER_TIME_ZONE as TIME_ZONE, DESKTOP, openMenu, PHONE, signIn, start
  * at 1280 and 390 px on the closures page and on Find a desk.
  */
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const ALICE = { firstName: 'Alice', lastName: 'Closed', email: 'alice.closures@example.test', password: 'alice-password-1' };
-
-async function axeAtBothWidths(page: Page, what: string): Promise<void> {
-  for (const viewport of [DESKTOP, PHONE]) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(AXE);
-    const found = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG)} }, resultTypes: ['violations'] })
-      .then((result) => result.violations.map((v) => v.impact + ' ' + v.id + ': ' + v.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')))`)) as string[];
-    expect(found, `${what} at ${viewport.width} px`).toEqual([]);
-    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-    const culprits =
-      overflow > 0
-        ? await page.evaluate(
-            `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(0, 5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`,
-          )
-        : [];
-    expect(overflow, `${what} scrolls sideways at ${viewport.width} px: ${JSON.stringify(culprits)}`).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize(DESKTOP);
-}
 
 describe('closures in a browser', () => {
   let app: BrowserApp;
@@ -100,7 +84,7 @@ describe('closures in a browser', () => {
     const preview = admin.getByRole('region', { name: /^Closes / });
     await preview.getByText('1 reservation is booked on these days:').waitFor();
     await expect(preview.getByRole('listitem').first().textContent()).resolves.toContain('Alice Closed, desk A1');
-    await axeAtBothWidths(admin, 'Closures with a preview');
+    await expectAccessibleAtBothWidths(admin, 'Closures with a preview');
     await preview.getByLabel('Cancel them and tell their owners the reason').check();
     await preview.getByRole('button', { name: 'Create the closure' }).click();
     await admin.getByText(/1 reservation cancelled, 0 kept/).waitFor();
@@ -115,7 +99,7 @@ describe('closures in a browser', () => {
     await user.getByLabel('Date', { exact: true }).fill(day.toString());
     await user.getByRole('button', { name: 'Search free desks' }).click();
     await user.getByText(/is closed in Berlin · Spree House · Floor 2: Staff outing\./).waitFor();
-    await axeAtBothWidths(user, 'Find a desk on a closed day');
+    await expectAccessibleAtBothWidths(user, 'Find a desk on a closed day');
 
     // Deleting the closure opens the day again.
     await admin.getByRole('button', { name: 'Delete the closure Staff outing' }).click();

@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { eq } from 'drizzle-orm';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { BROWSER_TIME_ZONE, DESKTOP, PHONE, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { BROWSER_TIME_ZONE, type BrowserApp, expectAccessibleAtBothWidths, signIn, startBrowserApp } from '../helpers/browser.js';
 
 /**
  * What a newcomer meets (issue 26, items 3, 5, 6, 8 and 9), in a real browser on a fresh install:
@@ -18,8 +15,6 @@ import { BROWSER_TIME_ZONE, DESKTOP, PHONE, signIn, startBrowserApp, type Browse
  */
 
 // Evaluated (not added as a <script>): the app's Content-Security-Policy rightly refuses inline scripts.
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const USER = { email: 'nina@example.test', firstName: 'Nina', lastName: 'New', password: 'set-by-admin-1', own: 'ninas-own-choice-1' };
 
 /** Of a few zones, the one whose local time is earliest now: a walk-in there lasts a while. */
@@ -27,20 +22,6 @@ function earliestZone(): string {
   const zones = ['UTC', 'Pacific/Honolulu', 'Asia/Tokyo', 'America/New_York', 'Australia/Sydney'];
   const hourIn = (zone: string) => Number(new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
   return zones.reduce((best, zone) => (hourIn(zone) < hourIn(best) ? zone : best));
-}
-
-/** axe-core's violations of the WCAG A/AA rules on the page as it is now, at desktop and at phone width. */
-async function axeAtBothWidths(page: Page, what: string): Promise<void> {
-  for (const viewport of [DESKTOP, PHONE]) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(AXE);
-    const found = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG)} }, resultTypes: ['violations'] })
-      .then((result) => result.violations.map((v) => v.impact + ' ' + v.id + ': ' + v.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')))`)) as string[];
-    expect(found, `${what} at ${viewport.width} px`).toEqual([]);
-    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-    expect(overflow, `${what} scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize(DESKTOP);
 }
 
 describe('what a newcomer meets', () => {
@@ -76,7 +57,7 @@ describe('what a newcomer meets', () => {
     await user.getByLabel('Password', { exact: true }).fill(USER.password);
     await user.getByRole('button', { name: 'Sign in' }).click();
     await user.getByRole('heading', { name: 'Choose your password' }).waitFor();
-    await axeAtBothWidths(user, 'Choose your password');
+    await expectAccessibleAtBothWidths(user, 'Choose your password');
     await user.getByLabel('Current password').fill(USER.password);
     await user.getByLabel('New password', { exact: true }).fill(USER.password);
     await user.getByLabel('Repeat the new password').fill(USER.password);
@@ -90,14 +71,14 @@ describe('what a newcomer meets', () => {
     // Item 5, a user: a sentence, not "No desk is free".
     await user.getByRole('heading', { name: 'No offices yet' }).waitFor();
     expect(await user.getByText('No desk is free').count()).toBe(0);
-    await axeAtBothWidths(user, 'Find a desk without offices (user)');
+    await expectAccessibleAtBothWidths(user, 'Find a desk without offices (user)');
 
     // Item 5, the admin: the first steps, and the sample office. Item 9: greeted by a name.
     const admin = await app.tab();
     await signIn(admin, app.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
     await admin.getByRole('heading', { name: 'Set up Deskbook' }).waitFor();
     expect(await admin.locator('.lead').textContent()).toBe('Hello Admin.');
-    await axeAtBothWidths(admin, 'Find a desk without offices (admin)');
+    await expectAccessibleAtBothWidths(admin, 'Find a desk without offices (admin)');
     await admin.getByRole('button', { name: 'Add a sample office' }).click();
     await admin
       .getByRole('heading', { name: /^Sample office/ })
@@ -109,7 +90,7 @@ describe('what a newcomer meets', () => {
     const departments = await api<{ content: { id: string; location: string }[] }>('GET', '/api/departments');
     const sample = departments.content.find((department) => department.location === 'Sample office')!;
     expect((await api<{ timeZone: string }>('GET', `/api/departments/${sample.id}/settings`)).timeZone).toBe(BROWSER_TIME_ZONE);
-    await axeAtBothWidths(admin, 'the office page');
+    await expectAccessibleAtBothWidths(admin, 'the office page');
 
     // A second office, by hand: the zone is asked for, proposed from the browser.
     await admin.goto(`${app.baseUrl}/admin/departments`);
@@ -118,7 +99,7 @@ describe('what a newcomer meets', () => {
     await newOffice.getByLabel('Location', { exact: true }).fill('Lisbon');
     await newOffice.getByLabel('Building', { exact: true }).fill('Tejo');
     expect(await newOffice.getByLabel('Time zone', { exact: true }).inputValue()).toBe(BROWSER_TIME_ZONE);
-    await axeAtBothWidths(admin, 'the offices page with the new office form');
+    await expectAccessibleAtBothWidths(admin, 'the offices page with the new office form');
     await newOffice.getByLabel('Time zone', { exact: true }).selectOption('Europe/Lisbon');
     await admin.getByRole('button', { name: 'Create the office' }).click();
     await admin.getByRole('heading', { name: 'Time zone and check-in' }).waitFor();
@@ -180,7 +161,7 @@ describe('what a newcomer meets', () => {
       'Row 2 FLEX',
       'Row 3 FLEX',
     ]);
-    await axeAtBothWidths(admin, 'the room page');
+    await expectAccessibleAtBothWidths(admin, 'the room page');
   });
 
   it('messages: a walk-in while holding a booking, a repeat of too many times; the desk page in the office’s zone', async () => {
@@ -208,7 +189,7 @@ describe('what a newcomer meets', () => {
     const until = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: zone }).format(new Date(day.walkInUntil));
     await user.getByText(`This desk is free now, until ${until}.`).waitFor();
     if (zone !== BROWSER_TIME_ZONE) await user.getByText(`Times are the office's local time (${zone}).`).waitFor();
-    await axeAtBothWidths(user, 'the desk page');
+    await expectAccessibleAtBothWidths(user, 'the desk page');
     await user.getByRole('button', { name: 'Book it now' }).click();
     await user.getByText(/^You already have a booking at that time/).waitFor();
     expect(await user.getByText('That time is already booked').count()).toBe(0);
@@ -223,7 +204,7 @@ describe('what a newcomer meets', () => {
     await dialog.getByLabel('Times').fill('300');
     await dialog.getByRole('button', { name: 'Show the dates' }).click();
     await dialog.getByText('Please check: Number of times may be at most 260.').waitFor();
-    await axeAtBothWidths(user, 'the repeat dialog');
+    await expectAccessibleAtBothWidths(user, 'the repeat dialog');
   });
 
   it('the first admin edits their own user record, admin@localhost and all', async () => {
@@ -236,7 +217,7 @@ describe('what a newcomer meets', () => {
     const dialog = admin.getByRole('dialog');
     await dialog.getByLabel('First name').fill('Ada');
     await dialog.getByLabel('Last name').fill('Lovelace');
-    await axeAtBothWidths(admin, 'the user dialog');
+    await expectAccessibleAtBothWidths(admin, 'the user dialog');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
     const self = await app.server.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'admin@localhost', password: ADMIN_PASSWORD } });

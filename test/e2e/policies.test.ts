@@ -1,20 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layoutPlan, renderPlanImage } from '../../scripts/seed/floor-plan.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
 import {
   BROWSER_TIME_ZONE as TIME_ZONE,
-  DESKTOP,
+  type BrowserApp,
+  expectAccessibleAtBothWidths,
   openMenu,
-  PHONE,
   screenshots,
   signIn,
   startBrowserApp,
   tomorrowIn,
-  type BrowserApp,
 } from '../helpers/browser.js';
 
 /**
@@ -25,24 +21,9 @@ import {
  * (docs/policies.md#why-a-desk-is-not-bookable). axe-core (WCAG A/AA) at 1280 and 390 px.
  */
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const ALICE = { firstName: 'Alice', lastName: 'Design', email: 'alice.policies@example.test', password: 'alice-password-1' };
 const OFFICE = 'Berlin · Spree House · Floor 2';
 const WEEKDAY_WORDS = ['Mondays', 'Tuesdays', 'Wednesdays', 'Thursdays', 'Fridays', 'Saturdays', 'Sundays'];
-
-async function axeAtBothWidths(page: Page, what: string): Promise<void> {
-  for (const viewport of [DESKTOP, PHONE]) {
-    await page.setViewportSize(viewport);
-    await page.evaluate(AXE);
-    const found = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG)} }, resultTypes: ['violations'] })
-      .then((result) => result.violations.map((v) => v.impact + ' ' + v.id + ': ' + v.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')))`)) as string[];
-    expect(found, `${what} at ${viewport.width} px`).toEqual([]);
-    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-    expect(overflow, `${what} scrolls sideways at ${viewport.width} px`).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize(DESKTOP);
-}
 
 describe('booking policies in a browser', () => {
   let app: BrowserApp;
@@ -155,7 +136,7 @@ describe('booking policies in a browser', () => {
     await preview.getByLabel('Desk (desk id)').fill(desks.get('A1')!);
     await preview.getByRole('button', { name: 'Test' }).click();
     await preview.getByText('The rules allow this booking.').waitFor();
-    await axeAtBothWidths(admin, 'the Booking rules page');
+    await expectAccessibleAtBothWidths(admin, 'the Booking rules page');
     await screenshots(admin, 'admin-booking-rules');
 
     // ---- the user: allowance, the reserved desks in the list and on the map, the refusal in words
@@ -169,7 +150,7 @@ describe('booking policies in a browser', () => {
     await a3.getByText(`Not bookable for you: Sales corner: reserved for Sales on ${weekday}.`).waitFor();
     await expect(a3.getByRole('button', { name: /^Book / }).count()).resolves.toBe(0);
     await user.getByRole('button', { name: 'Book desk A1 in Open space' }).waitFor();
-    await axeAtBothWidths(user, 'Find a desk with the allowance and reserved desks');
+    await expectAccessibleAtBothWidths(user, 'Find a desk with the allowance and reserved desks');
     await screenshots(user, 'find-a-desk-allowance');
 
     // Two bookings that day (before the searched hours) use up the week.
@@ -190,9 +171,9 @@ describe('booking policies in a browser', () => {
     await map.getByRole('button', { name: /^Desk A3, Open space: not bookable for you/ }).click();
     const dialog = user.getByRole('dialog', { name: 'Desk A3 is not bookable for you' });
     await dialog.getByText(`not for you: Sales corner: reserved for Sales on ${weekday}.`, { exact: false }).waitFor();
-    await axeAtBothWidths(user, 'the dialog of a reserved desk');
+    await expectAccessibleAtBothWidths(user, 'the dialog of a reserved desk');
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await axeAtBothWidths(user, 'the map with reserved desks');
+    await expectAccessibleAtBothWidths(user, 'the map with reserved desks');
     expect(app.problems.filter((problem) => !problem.includes('POLICY_LIMIT_REACHED'))).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -182,4 +184,32 @@ export async function screenshots(page: Page, name: string, { pictures = true }:
   await screenshot(page, `${name}-phone.png`);
   await page.setViewportSize(DESKTOP);
   await page.evaluate(TWO_FRAMES);
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+/** The axe-core tags of the WCAG 2.0, 2.1 and 2.2 A and AA rules (docs/testing.md). */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/**
+ * The page as it is now, at 1280 px and at 390 px: no violation of axe-core's WCAG 2.0–2.2 A and
+ * AA rules (any impact), and nothing wider than the window (the first elements past its right edge
+ * are named). Leaves the page at desktop width.
+ */
+export async function expectAccessibleAtBothWidths(page: Page, what: string): Promise<void> {
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await page.evaluate(AXE_SOURCE);
+    const found = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_TAGS)} }, resultTypes: ['violations'] })
+      .then((result) => result.violations.map((v) => v.impact + ' ' + v.id + ': ' + v.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')))`)) as string[];
+    expect(found, `${what} at ${viewport.width} px`).toEqual([]);
+    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
+    const culprits =
+      overflow > 0
+        ? await page.evaluate(
+            `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(0, 5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`,
+          )
+        : [];
+    expect(overflow, `${what} scrolls sideways at ${viewport.width} px: ${JSON.stringify(culprits)}`).toBeLessThanOrEqual(0);
+  }
+  await page.setViewportSize(DESKTOP);
 }
