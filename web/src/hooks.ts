@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 export function useTitle(title: string): void {
   useEffect(() => {
@@ -32,4 +32,23 @@ export function useObjectUrl(blob: Blob | null | undefined): string | undefined 
     return () => URL.revokeObjectURL(next);
   }, [blob]);
   return url;
+}
+
+/**
+ * A search box's text once typing pauses (300 ms), trimmed, so that a list or a picker asks the
+ * server once per pause rather than per key; `onSettled` runs with each new text (a paged list goes
+ * back to its first page).
+ */
+export function useSettledSearch(query: string, onSettled?: () => void): string {
+  const [search, setSearch] = useState('');
+  const settled = useRef(onSettled);
+  settled.current = onSettled;
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setSearch(query.trim());
+      settled.current?.();
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [query]);
+  return search;
 }

@@ -1,7 +1,7 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { Team } from '../../api/types.js';
 import { Alert, Dialog, EmptyState, ItemTable, Loaded, PageHeader, TextArea, TextField } from '../../components/ui.js';
-import { useTitle } from '../../hooks.js';
+import { useSettledSearch, useTitle } from '../../hooks.js';
 import { errorText } from '../../lib/problems.js';
 import { PersonPicker } from '../users/components/PersonPicker.js';
 import { useAddMembers, useCreateTeam, useDeleteTeam, useRemoveMember, useSetMemberRole, useTeamMembers, useTeams, useUpdateTeam } from './queries.js';
@@ -11,18 +11,11 @@ import './styles.css';
 export function TeamsPage() {
   useTitle('Teams');
   const [query, setQuery] = useState('');
-  const [search, setSearch] = useState('');
   const [page, setPage] = useState(0);
+  const search = useSettledSearch(query, () => setPage(0));
   const [dialog, setDialog] = useState<{ kind: 'new' } | { kind: 'edit' | 'members' | 'delete'; team: Team }>();
   const [notice, setNotice] = useState<string>();
   const teams = useTeams(page, search);
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(query.trim());
-      setPage(0);
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [query]);
   const done = (message: string) => {
     setDialog(undefined);
     setNotice(message);

@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { STALE_AFTER } from '../../api/query.js';
 import type { User } from '../../api/types.js';
 import { Avatar } from '../../components/Avatar.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { Alert, EmptyState, ItemTable, Loaded, PageHeader, TextField } from '../../components/ui.js';
-import { useTitle } from '../../hooks.js';
+import { useSettledSearch, useTitle } from '../../hooks.js';
 import { OidcLinkDialog } from '../oidc/OidcLinkDialog.js';
 import { useOidcStatus } from '../oidc/queries.js';
 import { PasswordDialog } from './components/PasswordDialog.js';
@@ -15,21 +15,12 @@ import { deleteUser, useUsers } from './queries.js';
 export function UsersPage() {
   useTitle('Users');
   const [query, setQuery] = useState('');
-  const [search, setSearch] = useState('');
   const [page, setPage] = useState(0);
+  const search = useSettledSearch(query, () => setPage(0));
   const [dialog, setDialog] = useState<{ kind: 'new' } | { kind: 'edit' | 'password' | 'oidc' | 'delete'; user: User }>();
   const oidc = useOidcStatus().data?.enabled === true;
   const [notice, setNotice] = useState<string>();
   const users = useUsers(page, search);
-
-  // Searching waits for a pause in typing.
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(query.trim());
-      setPage(0);
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [query]);
 
   const done = (message: string) => {
     setDialog(undefined);

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { BookablePerson } from '../../../api/types.js';
 import { SelectField, TextField } from '../../../components/ui.js';
 import { useBookablePeople } from '../queries.js';
 import '../styles.css';
+import { useSettledSearch } from '../../../hooks.js';
 
 /**
  * "Book for…" (docs/policies.md#booking-for-someone-else): whom a booking is for, the caller or one
@@ -11,12 +12,8 @@ import '../styles.css';
  */
 export function BookForField({ value, onChange }: { value: BookablePerson | undefined; onChange: (person: BookablePerson | undefined) => void }) {
   const [query, setQuery] = useState('');
-  const [search, setSearch] = useState('');
+  const search = useSettledSearch(query);
   const people = useBookablePeople(search);
-  useEffect(() => {
-    const timer = setTimeout(() => setSearch(query.trim()), 300);
-    return () => clearTimeout(timer);
-  }, [query]);
   const found = people.data ?? [];
   if (!search && !value && found.length === 0) return null;
   // The chosen person stays a choice even when a new search no longer lists them.

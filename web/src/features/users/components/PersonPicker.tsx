@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { SelectField, TextField } from '../../../components/ui.js';
 import { fullName } from '../person.js';
 import { useUsers } from '../queries.js';
 import '../styles.css';
+import { useSettledSearch } from '../../../hooks.js';
 
 /**
  * Finds one person by name or e-mail (GET /api/users, which everyone may read) and hands their id
@@ -10,13 +11,9 @@ import '../styles.css';
  */
 export function PersonPicker({ label, action, busy, onPick }: { label: string; action: string; busy?: boolean; onPick: (userId: string) => void }) {
   const [query, setQuery] = useState('');
-  const [search, setSearch] = useState('');
   const [chosen, setChosen] = useState('');
+  const search = useSettledSearch(query);
   const users = useUsers(0, search);
-  useEffect(() => {
-    const timer = setTimeout(() => setSearch(query.trim()), 300);
-    return () => clearTimeout(timer);
-  }, [query]);
   const people = users.data?.content ?? [];
   const picked = chosen && people.some((person) => person.id === chosen) ? chosen : (people[0]?.id ?? '');
   return (
