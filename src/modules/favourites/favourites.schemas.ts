@@ -60,9 +60,7 @@ export const BookingDefaultsBody = Type.Object(bookingDefaultsFields, { addition
 export type BookingDefaultsBody = Static<typeof BookingDefaultsBody>;
 
 export const UsualQuery = Type.Object({
-  week: Type.Optional(
-    LocalDate('Any date of the week to book (Monday–Sunday); default the coming week (the Monday after today in the home office’s zone).'),
-  ),
+  week: Type.Optional(LocalDate('Any date of the week to book (Monday–Sunday); default the coming week (the Monday after today in the home office’s zone).')),
 });
 export type UsualQuery = Static<typeof UsualQuery>;
 
@@ -167,10 +165,14 @@ export const NearTeam = Type.Object(
         roomName: Type.String(),
         departmentId: Uuid(),
         nearness: Nearness,
-        teammates: Type.Integer({ description: 'How many people of your teams are booked there (room, area or office, as nearness says) that day; never who.' }),
+        teammates: Type.Integer({
+          description: 'How many people of your teams are booked there (room, area or office, as nearness says) that day; never who.',
+        }),
         reason: Type.String({ description: 'Why, in a sentence: "3 of Sales are in Atlas".' }),
       }),
-      { description: 'Free desks near your teams, nearest first (ROOM, AREA, DEPARTMENT; more teammates first; then by name). Desks near no one are left out.' },
+      {
+        description: 'Free desks near your teams, nearest first (ROOM, AREA, DEPARTMENT; more teammates first; then by name). Desks near no one are left out.',
+      },
     ),
   },
   { title: 'NearTeam' },

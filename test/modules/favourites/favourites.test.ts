@@ -36,7 +36,12 @@ describe('favourites, home office, book my usual, near my team', () => {
     t = await createTestApp({ clock: new TestClock(NOW) });
     admin = await t.adminToken();
     for (const name of ['me', 'mia', 'otto', 'ola', 'solo']) {
-      const user = await t.createUser({ email: `${name}@example.test`, firstName: name[0]!.toUpperCase() + name.slice(1), lastName: 'Fav', password: PASSWORD });
+      const user = await t.createUser({
+        email: `${name}@example.test`,
+        firstName: name[0]!.toUpperCase() + name.slice(1),
+        lastName: 'Fav',
+        password: PASSWORD,
+      });
       users[name] = { ...user, token: (await t.login(user.email, PASSWORD)).accessToken };
     }
     const db = t.database.handle.db;
@@ -59,7 +64,13 @@ describe('favourites, home office, book my usual, near my team', () => {
     const sales = (await call(admin, 'POST', '/api/teams', { name: 'Sales' })).json<{ id: string }>();
     expect((await call(admin, 'POST', `/api/teams/${sales.id}/members`, { userIds: [users.me!.id, users.mia!.id, users.otto!.id] })).statusCode).toBe(204);
     // Cosmos is Sales's area (docs/policies.md#areas), not exclusive.
-    const area = await call(admin, 'POST', '/api/admin/policies/areas', { name: 'North wing', kind: 'ROOM', roomId: rooms.Cosmos, teamIds: [sales.id], exclusive: false });
+    const area = await call(admin, 'POST', '/api/admin/policies/areas', {
+      name: 'North wing',
+      kind: 'ROOM',
+      roomId: rooms.Cosmos,
+      teamIds: [sales.id],
+      exclusive: false,
+    });
     expect(area.statusCode, area.body).toBe(200);
   });
   afterAll(async () => {
@@ -141,7 +152,9 @@ describe('favourites, home office, book my usual, near my team', () => {
       }
       expect((await call(otto, 'GET', '/api/self/booking-defaults')).json()).toMatchObject({ homeDepartmentId: null, window: 'NONE' });
       // 24:00 ends a window at midnight.
-      expect((await call(otto, 'PUT', '/api/self/booking-defaults', { homeDepartmentId: null, window: 'HOURS', startTime: '18:00', endTime: '24:00' })).statusCode).toBe(200);
+      expect(
+        (await call(otto, 'PUT', '/api/self/booking-defaults', { homeDepartmentId: null, window: 'HOURS', startTime: '18:00', endTime: '24:00' })).statusCode,
+      ).toBe(200);
     });
   });
 
@@ -177,9 +190,20 @@ describe('favourites, home office, book my usual, near my team', () => {
         await insertReservation(db, { userId: me, deskId: desks[desk]!.id, startTime: iso(start), endTime: iso(end) });
       }
       // Someone else's reservation of my usual desk on the Tuesday to come.
-      await insertReservation(db, { userId: users.ola!.id, deskId: desks.B1!.id, startTime: iso('2030-03-12T10:00:00Z'), endTime: iso('2030-03-12T11:00:00Z') });
+      await insertReservation(db, {
+        userId: users.ola!.id,
+        deskId: desks.B1!.id,
+        startTime: iso('2030-03-12T10:00:00Z'),
+        endTime: iso('2030-03-12T11:00:00Z'),
+      });
       // The office is closed on Friday 15 March.
-      const closure = await call(admin, 'POST', '/api/closures', { scope: 'DEPARTMENT', departmentId: berlin, reason: 'Move', dates: ['2030-03-15'], onExisting: 'keep' });
+      const closure = await call(admin, 'POST', '/api/closures', {
+        scope: 'DEPARTMENT',
+        departmentId: berlin,
+        reason: 'Move',
+        dates: ['2030-03-15'],
+        onExisting: 'keep',
+      });
       expect(closure.statusCode, closure.body).toBe(200);
       // Borealis needs an approval (docs/policies.md#approvals).
       const requirement = await call(admin, 'POST', '/api/approval-requirements', { scope: 'ROOM', roomId: rooms.Borealis });
@@ -247,11 +271,31 @@ describe('favourites, home office, book my usual, near my team', () => {
     beforeAll(async () => {
       const db = t.database.handle.db;
       // Wednesday 20 March: mia and otto in Atlas (A1, A2), ola (not of Sales) in Borealis, mia not at all elsewhere.
-      await insertReservation(db, { userId: users.mia!.id, deskId: desks.A1!.id, startTime: iso('2030-03-20T08:00:00Z'), endTime: iso('2030-03-20T12:00:00Z') });
-      await insertReservation(db, { userId: users.otto!.id, deskId: desks.A2!.id, startTime: iso('2030-03-20T13:00:00Z'), endTime: iso('2030-03-20T17:00:00Z') });
-      await insertReservation(db, { userId: users.ola!.id, deskId: desks.B1!.id, startTime: iso('2030-03-20T08:00:00Z'), endTime: iso('2030-03-20T16:00:00Z') });
+      await insertReservation(db, {
+        userId: users.mia!.id,
+        deskId: desks.A1!.id,
+        startTime: iso('2030-03-20T08:00:00Z'),
+        endTime: iso('2030-03-20T12:00:00Z'),
+      });
+      await insertReservation(db, {
+        userId: users.otto!.id,
+        deskId: desks.A2!.id,
+        startTime: iso('2030-03-20T13:00:00Z'),
+        endTime: iso('2030-03-20T17:00:00Z'),
+      });
+      await insertReservation(db, {
+        userId: users.ola!.id,
+        deskId: desks.B1!.id,
+        startTime: iso('2030-03-20T08:00:00Z'),
+        endTime: iso('2030-03-20T16:00:00Z'),
+      });
       // Another day: does not count.
-      await insertReservation(db, { userId: users.mia!.id, deskId: desks.M1!.id, startTime: iso('2030-03-21T08:00:00Z'), endTime: iso('2030-03-21T16:00:00Z') });
+      await insertReservation(db, {
+        userId: users.mia!.id,
+        deskId: desks.M1!.id,
+        startTime: iso('2030-03-21T08:00:00Z'),
+        endTime: iso('2030-03-21T16:00:00Z'),
+      });
     });
 
     it('ranks free desks: same room, then the team’s area, then the same office; says why in counts, never names', async () => {
