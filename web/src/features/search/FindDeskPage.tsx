@@ -191,12 +191,6 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
       <PageHeader title="Find a desk" />
       <AllowancePanel />
       <p className="lead">Hello {user.firstName}. Choose when you need a desk; the free ones are listed below.</p>
-      <p>
-        <button type="button" className="button-secondary" onClick={() => setUsualOpen(true)}>
-          Book my usual…
-        </button>{' '}
-        <span className="muted">Last week’s desks and hours again, for the coming week.</span>
-      </p>
       {usualOpen && (
         <UsualDialog
           onClose={() => setUsualOpen(false)}
@@ -273,27 +267,38 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
         <h2 id="results-heading" ref={resultsHeading} tabIndex={-1}>
           {`Free desks, ${formatRange(searched.start, searched.end)}`}
         </h2>
-        <div className="view-switch" role="group" aria-label="Show the free desks as">
-          <button type="button" className="button-secondary button-small" aria-pressed={view === 'list'} onClick={() => setView('list')}>
-            List
-          </button>
-          <button type="button" className="button-secondary button-small" aria-pressed={view === 'map'} onClick={() => setView('map')}>
-            Map
+        <div className="results-tools">
+          <div className="view-switch" role="group" aria-label="Show the free desks as">
+            <button type="button" className="button-secondary button-small" aria-pressed={view === 'list'} onClick={() => setView('list')}>
+              List
+            </button>
+            <button type="button" className="button-secondary button-small" aria-pressed={view === 'map'} onClick={() => setView('map')}>
+              Map
+            </button>
+          </div>
+          {view === 'list' && (
+            <span className="desk-order">
+              <label htmlFor="desk-order">Order</label>
+              <select id="desk-order" value={order} onChange={(event) => setOrder(event.target.value as DeskOrder)}>
+                <option value="FOUND">By room</option>
+                <option value="FAVOURITES">Favourites first</option>
+                <option value="NEAR_TEAM">Near my team</option>
+              </select>
+            </span>
+          )}
+          <button
+            type="button"
+            className="button-secondary button-small"
+            onClick={() => setUsualOpen(true)}
+            title="Last week’s desks and hours again, for the coming week"
+          >
+            Book my usual…
           </button>
         </div>
+        {view === 'list' && order === 'NEAR_TEAM' && near.isFetching && <Loading label="Looking where your team sits…" />}
+        {view === 'list' && order === 'NEAR_TEAM' && near.data?.teams === 0 && <p className="muted">You are in no team yet, so no desk is near your team.</p>}
+        {view === 'list' && order === 'NEAR_TEAM' && near.error && <Alert kind="error">{errorText(near.error)}</Alert>}
         <BookForField value={bookFor} onChange={setBookFor} />
-        {view === 'list' && (
-          <div className="desk-order">
-            <SelectField label="Order" value={order} onChange={(event) => setOrder(event.target.value as DeskOrder)}>
-              <option value="FOUND">By room</option>
-              <option value="FAVOURITES">Favourites first</option>
-              <option value="NEAR_TEAM">Near my team</option>
-            </SelectField>
-            {order === 'NEAR_TEAM' && near.isFetching && <Loading label="Looking where your team sits…" />}
-            {order === 'NEAR_TEAM' && near.data?.teams === 0 && <p className="muted">You are in no team yet, so no desk is near your team.</p>}
-            {order === 'NEAR_TEAM' && near.error && <Alert kind="error">{errorText(near.error)}</Alert>}
-          </div>
-        )}
         {view === 'map' && (
           <FloorMapView
             bookFor={bookFor}

@@ -362,9 +362,6 @@ function BookDeskDialog({
         {desk.state === 'PARTLY_FREE' && ' It is booked for part of the time you chose; this is its longest free stretch.'}
       </p>
       <DeskFeatures type={desk.type} equipment={equipment} />
-      <p className="map-star">
-        <StarButton desk={desk} roomName={desk.roomName} starred={starred} /> {starred ? 'One of your favourites.' : 'Star it to find it first next time.'}
-      </p>
       {error && <Alert kind="error">{error}</Alert>}
       <div className="dialog-actions">
         <button type="button" className="button-secondary" onClick={onClose} disabled={booking.isPending}>
@@ -393,6 +390,10 @@ function BookDeskDialog({
           {booking.isPending ? 'Booking…' : 'Book'}
         </button>
       </div>
+      {/* After the actions: Tab from the dialog's start still reaches Cancel, then Book. */}
+      <p className="map-star">
+        <StarButton desk={desk} roomName={desk.roomName} starred={starred} /> {starred ? 'One of your favourites.' : 'Star it to find it first next time.'}
+      </p>
     </Dialog>
   );
 }
