@@ -247,7 +247,9 @@ export class FavouritesRepository {
             mates as (
               select distinct tm.user_id from team_members tm join my_teams using (team_id) where tm.user_id <> ${userId}
             ),
-            -- Each teammate's places that day: the local day of the window's start in the office's zone.
+            -- Each teammate's places that day: the local day of the window's start in the office's zone. A
+            -- reservation starting more than two days before it is not counted (a user's lasts at most
+            -- RESERVATION_MAX_LENGTH, 24 hours by default): the bound lets reservations_start_idx find them.
             present as (
               select distinct r.user_id, r.desk_id, d.room_id, ro.department_id
                 from reservations r
@@ -255,7 +257,8 @@ export class FavouritesRepository {
                 join desks d on d.id = r.desk_id
                 join rooms ro on ro.id = d.room_id
                 left join department_settings s on s.department_id = ro.department_id
-               where r.start_time < ${endText}::timestamptz + interval '1 day' and r.end_time > ${startText}::timestamptz - interval '1 day'
+               where r.start_time >= ${startText}::timestamptz - interval '2 days' and r.start_time < ${endText}::timestamptz + interval '1 day'
+                 and r.end_time > ${startText}::timestamptz - interval '1 day'
                  and (r.start_time at time zone coalesce(s.time_zone, 'UTC'))::date <= (${startText}::timestamptz at time zone coalesce(s.time_zone, 'UTC'))::date
                  and ((r.end_time - interval '1 microsecond') at time zone coalesce(s.time_zone, 'UTC'))::date >= (${startText}::timestamptz at time zone coalesce(s.time_zone, 'UTC'))::date
                  ${departmentId === undefined ? sql`` : sql`and ro.department_id = ${departmentId}`}
@@ -298,7 +301,10 @@ export class FavouritesRepository {
                  case when c.room_n > 0 then c.room_n when c.area_name is not null then c.area_n else c.dep_n end as teammates,
                  case when c.room_n > 0 then c.room_name when c.area_name is not null then c.area_name else c.location || ' · ' || c.building end as place
             from candidates c
-           where not exists (select 1 from reservations r where r.desk_id = c.desk_id and r.start_time < ${endText}::timestamptz and r.end_time > ${startText}::timestamptz)
+           -- Free: a desk's reservations never overlap, so the last one starting before the window's end
+           -- decides, in one descent of reservations_desk_start_idx (docs/query-plans.md#room-search-post-apisearchrooms).
+           where coalesce((select r.end_time from reservations r where r.desk_id = c.desk_id and r.start_time < ${endText}::timestamptz
+                            order by r.start_time desc limit 1) <= ${startText}::timestamptz, true)
              and not exists (select 1 from closure_on(c.desk_id, ${startText}::timestamptz, ${endText}::timestamptz))
            order by case when c.room_n > 0 then 0 when c.area_name is not null then 1 else 2 end,
                     case when c.room_n > 0 then c.room_n when c.area_name is not null then c.area_n else c.dep_n end desc,
