@@ -257,6 +257,33 @@ describe('favourites, home office, book my usual, near my team', () => {
       expect(mine.json<{ totalElements: number }>().totalElements).toBe(10);
     });
 
+    it("holds the caller's booking policies: a weekly limit refuses the second day in the preview and in the booking (docs/policies.md#series)", async () => {
+      const db = t.database.handle.db;
+      // ola's pattern: Wednesday and Thursday at M1 in Munich, where one booking a week is the rule.
+      for (const day of ['2030-03-06', '2030-03-07']) {
+        await insertReservation(db, { userId: users.ola!.id, deskId: desks.M1!.id, startTime: iso(`${day}T08:00:00Z`), endTime: iso(`${day}T12:00:00Z`) });
+      }
+      const rule = await call(admin, 'POST', '/api/admin/policies/rules', {
+        name: 'Munich once a week',
+        scope: { kind: 'DEPARTMENT', departmentId: munich },
+        who: { kind: 'EVERYONE' },
+        limit: { kind: 'MAX_BOOKINGS', count: 1, per: 'WEEK' },
+      });
+      expect(rule.statusCode, rule.body).toBe(200);
+      try {
+        const preview = (await call(users.ola!.token, 'GET', '/api/self/usual')).json<{ days: Day[] }>();
+        expect(preview.days.map((day) => [day.date, day.conflict])).toEqual([
+          ['2030-03-13', null],
+          ['2030-03-14', 'POLICY'],
+        ]);
+        const booked = (await call(users.ola!.token, 'POST', '/api/self/usual', {})).json<{ booked: Day[]; refused: Day[] }>();
+        expect(booked.booked.map((day) => day.date)).toEqual(['2030-03-13']);
+        expect(booked.refused.map((day) => [day.date, day.reason, day.code])).toEqual([['2030-03-14', 'POLICY', 'POLICY_LIMIT_REACHED']]);
+      } finally {
+        expect((await call(admin, 'DELETE', `/api/admin/policies/rules/${rule.json<{ id: string }>().id}`)).statusCode).toBe(204);
+      }
+    });
+
     it('answers two empty lists to someone with nothing to repeat, and refuses a body with unknown members', async () => {
       expect((await call(users.solo!.token, 'POST', '/api/self/usual', {})).json()).toMatchObject({ booked: [], refused: [] });
       expectProblem(await call(users.solo!.token, 'POST', '/api/self/usual', { week: '2030-03-11', userId: users.me!.id }), 400, 'VALIDATION_FAILED');
