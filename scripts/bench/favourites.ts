@@ -44,7 +44,7 @@ export const FAVOURITES_SCENARIOS: Scenario[] = [
     title: 'GET /api/self/near-my-team (teams of 25, 09–17)',
     server: 'app',
     expected: [200],
-    maxStatements: 3,
+    maxStatements: 2,
     fixedRate: 100,
     postgresOnly: true,
     prepare: prepareNearTeam,

@@ -209,24 +209,21 @@ export class FavouritesRepository {
     return new Set(rows.map((row) => row.id));
   }
 
-  /** The names of the teams `userId` is in, by name. */
-  async teamNames(userId: string): Promise<string[]> {
-    const rows = await queryRows<{ name: string }>(
-      this.db,
-      sql`select t.name from team_members tm join teams t on t.id = tm.team_id where tm.user_id = ${userId} order by lower(t.name)`,
-    );
-    return rows.map((row) => row.name);
-  }
-
   /**
    * The near-my-team ranking (docs/favourites.md#book-near-my-team) in one statement: the people of
    * the caller's teams (never the caller) with a reservation on the window's local day in each
    * office's zone, counted per room, per area of the caller's teams and per department; then every
    * free desk (flexible, in an available room, no reservation in the window, no closed day) near
-   * any of them, ranked ROOM, AREA, DEPARTMENT, more teammates first, then by name; at most `limit`.
-   * Only counts leave the statement, never who.
+   * any of them, ranked ROOM, AREA, DEPARTMENT, more teammates first, then by name; at most `limit`;
+   * with how many teams the caller is in and the name of one. Only counts leave the statement, never who.
    */
-  async nearTeam(userId: string, start: Date, end: Date, departmentId: string | undefined, limit: number): Promise<NearDeskRow[]> {
+  async nearTeam(
+    userId: string,
+    start: Date,
+    end: Date,
+    departmentId: string | undefined,
+    limit: number,
+  ): Promise<{ teamCount: number; teamName: string | null; desks: NearDeskRow[] }> {
     const startText = start.toISOString();
     const endText = end.toISOString();
     const rows = await queryRows<{
@@ -239,6 +236,8 @@ export class FavouritesRepository {
       teammates: number;
       place: string;
       floor: number;
+      team_count: number;
+      team_name: string | null;
     }>(
       this.db,
       sql`with my_teams as (
@@ -296,7 +295,17 @@ export class FavouritesRepository {
                  ${departmentId === undefined ? sql`` : sql`and ro.department_id = ${departmentId}`}
                  and (br.n is not null or bd.n is not null or d.id in (select desk_id from area_desks))
             )
-          select c.desk_id, c.desk_name, c.room_id, c.room_name, c.department_id, c.floor,
+          -- One row at least, carrying the caller's teams (how many, and the name of the only one): the
+          -- answer's wording needs them, and a caller in no team gets them without a second statement.
+          select (select count(*)::int from my_teams) as team_count,
+                 (select t.name from my_teams mt join teams t on t.id = mt.team_id limit 1) as team_name,
+                 ranked.*
+            from (select 1) as one
+            left join lateral (
+          select row_number() over (order by case when c.room_n > 0 then 0 when c.area_name is not null then 1 else 2 end,
+                                      case when c.room_n > 0 then c.room_n when c.area_name is not null then c.area_n else c.dep_n end desc,
+                                      lower(c.room_name), lower(c.desk_name), c.desk_id) as rank,
+                 c.desk_id, c.desk_name, c.room_id, c.room_name, c.department_id, c.floor,
                  case when c.room_n > 0 then 'ROOM' when c.area_name is not null then 'AREA' else 'DEPARTMENT' end as nearness,
                  case when c.room_n > 0 then c.room_n when c.area_name is not null then c.area_n else c.dep_n end as teammates,
                  case when c.room_n > 0 then c.room_name when c.area_name is not null then c.area_name else c.location || ' · ' || c.building end as place
@@ -309,18 +318,27 @@ export class FavouritesRepository {
            order by case when c.room_n > 0 then 0 when c.area_name is not null then 1 else 2 end,
                     case when c.room_n > 0 then c.room_n when c.area_name is not null then c.area_n else c.dep_n end desc,
                     lower(c.room_name), lower(c.desk_name), c.desk_id
-           limit ${limit}`,
+           limit ${limit}
+            ) as ranked on true
+           order by ranked.rank`,
     );
-    return rows.map((row) => ({
-      deskId: row.desk_id,
-      deskName: row.desk_name,
-      roomId: row.room_id,
-      roomName: row.room_name,
-      departmentId: row.department_id,
-      nearness: row.nearness,
-      teammates: Number(row.teammates),
-      place: row.place,
-      floor: Number(row.floor),
-    }));
+    const [first] = rows;
+    return {
+      teamCount: first?.team_count ?? 0,
+      teamName: first?.team_name ?? null,
+      desks: rows
+        .filter((row) => row.desk_id !== null)
+        .map((row) => ({
+          deskId: row.desk_id,
+          deskName: row.desk_name,
+          roomId: row.room_id,
+          roomName: row.room_name,
+          departmentId: row.department_id,
+          nearness: row.nearness,
+          teammates: Number(row.teammates),
+          place: row.place,
+          floor: Number(row.floor),
+        })),
+    };
   }
 }

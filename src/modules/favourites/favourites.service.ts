@@ -93,21 +93,18 @@ export class FavouritesService {
 
   /**
    * Free desks ranked by nearness to the people of the caller's teams booked that day
-   * (docs/favourites.md#book-near-my-team): one statement, at most `limit` desks, counts and never names.
+   * (docs/favourites.md#book-near-my-team): one statement (the caller's teams with it), at most `limit` desks, counts and never names.
    */
   async nearTeam(caller: Caller, query: NearTeamQuery): Promise<NearTeamDto> {
     const start = parseInstant('startTime', query.startTime);
     const end = parseInstant('endTime', query.endTime);
     if (end <= start) throw invalid('endTime', 'must be after startTime');
     if (end.getTime() - start.getTime() > NEAR_TEAM_WINDOW_MAX_MS) throw invalid('endTime', 'the window may be at most 24 hours long');
-    const repository = new FavouritesRepository(this.db);
-    const teams = await repository.teamNames(caller.user.id);
-    if (teams.length === 0) return { teams: 0, desks: [] };
-    const rows = await repository.nearTeam(caller.user.id, start, end, query.departmentId, query.limit ?? NEAR_TEAM_LIMIT_DEFAULT);
-    const team = teams.length === 1 ? teams[0]! : undefined;
+    const near = await new FavouritesRepository(this.db).nearTeam(caller.user.id, start, end, query.departmentId, query.limit ?? NEAR_TEAM_LIMIT_DEFAULT);
+    const team = near.teamCount === 1 && near.teamName !== null ? near.teamName : undefined;
     return {
-      teams: teams.length,
-      desks: rows.map((row) => ({
+      teams: near.teamCount,
+      desks: near.desks.map((row) => ({
         deskId: row.deskId,
         deskName: row.deskName,
         roomId: row.roomId,
