@@ -87,7 +87,6 @@ const usualDay = {
   departmentId: Uuid(),
   startTime: Timestamp(),
   endTime: Timestamp(),
-  /** Of the pattern week: the reservation repeated. */
   fromReservationId: Uuid('The reservation of the pattern week this day repeats.'),
 };
 

@@ -156,6 +156,22 @@ describe('favourites, home office, book my usual, near my team', () => {
         (await call(otto, 'PUT', '/api/self/booking-defaults', { homeDepartmentId: null, window: 'HOURS', startTime: '18:00', endTime: '24:00' })).statusCode,
       ).toBe(200);
     });
+
+    it('forgets a home office that is deleted, keeping the window', async () => {
+      const otto = users.otto!.token;
+      const gone = await insertDepartment(t.database.handle.db, { location: 'Hamburg', building: 'Elbe', floor: 2 });
+      const saved = await call(otto, 'PUT', '/api/self/booking-defaults', { homeDepartmentId: gone.id, window: 'HOURS', startTime: '08:30', endTime: '16:30' });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const deleted = await call(admin, 'DELETE', `/api/departments/${gone.id}`);
+      expect(deleted.statusCode, deleted.body).toBeLessThan(300);
+      expect((await call(otto, 'GET', '/api/self/booking-defaults')).json()).toEqual({
+        homeDepartmentId: null,
+        window: 'HOURS',
+        startTime: '08:30',
+        endTime: '16:30',
+        timeZone: 'UTC',
+      });
+    });
   });
 
   describe('book my usual (docs/favourites.md#book-my-usual)', () => {
