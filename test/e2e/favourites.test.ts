@@ -9,8 +9,9 @@ import { insertDepartment, insertDesk, insertReservation, insertRoom } from '../
  * Favourites and book near my team on Find a desk (docs/favourites.md): the page opens on the
  * person's home office and usual hours; a desk is starred and "Favourites first" lists it first;
  * "Near my team" ranks the desks beside a teammate's booking and says why in counts; "Book my
- * usual…" previews the coming week from this one and books it. axe-core finds nothing on the page
- * with the ranking, the dialog and the profile's booking defaults at 1280 and 390 px.
+ * usual…" previews the coming week from this one and books it; the map marks the starred desk and
+ * its booking dialog has the star. axe-core finds nothing on the page with the ranking, the map's
+ * dialog, the Book my usual dialog and the profile's booking defaults at 1280 and 390 px.
  */
 
 const FAY = { firstName: 'Fay', lastName: 'Favourite', email: 'fay@example.test', password: 'fay-password-1' };
@@ -48,6 +49,15 @@ describe('favourites, home office, near my team and book my usual in the browser
     const borealis = await insertRoom(db, berlin.id, { name: 'Borealis' });
     for (const name of ['A1', 'A2', 'A3']) ids[name] = (await insertDesk(db, atlas.id, { name })).id;
     ids.B1 = (await insertDesk(db, borealis.id, { name: 'B1' })).id;
+    // The desks on the office's plan, for the map.
+    const positions = ['A1', 'A2', 'A3', 'B1'].map((name, i) => ({ deskId: ids[name], x: 0.05 + i * 0.22, y: 0.4, width: 0.15, height: 0.15, rotation: 0 }));
+    const placed = await app.server.inject({
+      method: 'PUT',
+      url: `/api/departments/${berlin.id}/floor-plan`,
+      payload: { positions },
+      headers: { authorization: `Bearer ${admin}`, 'if-match': '*' },
+    });
+    expect(placed.statusCode, placed.body).toBe(200);
     // Mia sits in Atlas tomorrow.
     const tomorrow = dayIn(ZONE, 1);
     await insertReservation(db, { userId: ids[MIA.email]!, deskId: ids.A1!, startTime: at(tomorrow, '09:00'), endTime: at(tomorrow, '17:00') });
@@ -90,6 +100,15 @@ describe('favourites, home office, near my team and book my usual in the browser
     // Nobody is named.
     expect(await page.locator('.results').textContent()).not.toContain('Mia');
     await expectAccessibleAtBothWidths(page, 'Find a desk near my team, with a starred desk');
+
+    // The map marks the starred desk, and its booking dialog has the same star.
+    await page.getByRole('button', { name: 'Map', exact: true }).click();
+    const map = page.getByRole('group', { name: /^Floor plan, / });
+    await map.getByRole('button', { name: /^Desk A3 \(a favourite\), Atlas: free/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Book desk A3' });
+    expect(await dialog.getByRole('button', { name: 'Favourite: desk A3 in Atlas' }).getAttribute('aria-pressed')).toBe('true');
+    await expectAccessibleAtBothWidths(page, 'the map’s booking dialog with its star');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(app.problems).toEqual([]);
   });
 
