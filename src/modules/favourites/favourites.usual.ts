@@ -5,6 +5,7 @@ import type { Clock } from '../../shared/clock.js';
 import { AppError, invalid } from '../../shared/errors.js';
 // "Book my usual" books through the one writer under every rule (docs/architecture.md#the-one-writer-of-reservations).
 import { ReservationWriter } from '../reservations/reservations.writer.js';
+import { ReservationsRepository } from '../reservations/reservations.repository.js';
 import type { ReservationRules } from '../reservations/reservations.rules.js';
 import { FavouritesRepository, type PatternRow } from './favourites.repository.js';
 import { USUAL_MAX, type UsualBookedDto, type UsualPreviewDto } from './favourites.schemas.js';
@@ -85,6 +86,21 @@ export class UsualService {
       for (const conflict of refused) {
         const i = indexes.find((index) => plan.proposals[index]!.date === conflict.date);
         if (i !== undefined) refusals[i] = { reason: 'POLICY', code: 'POLICY_VIOLATION', message: conflict.message ?? 'A booking policy refuses it' };
+      }
+    }
+    // The cap on reservations not yet ended (RESERVATION_MAX_FUTURE), counting the free days in time
+    // order as the booking will: the k-th is refused when the caller would then hold more than the cap.
+    if (!admin) {
+      let held = await new ReservationsRepository(this.db).countNotEnded(userId, this.clock.now());
+      for (const [i] of plan.proposals.entries()) {
+        if (refusals[i]) continue;
+        if (held + 1 > this.rules.maxFuture) {
+          refusals[i] = {
+            reason: 'NOT_ALLOWED',
+            code: 'RESERVATION_LIMIT_REACHED',
+            message: `You may hold at most ${this.rules.maxFuture} reservations that have not ended`,
+          };
+        } else held++;
       }
     }
     return {

@@ -371,3 +371,37 @@ describe('favourites, home office, book my usual, near my team', () => {
     });
   });
 });
+
+describe('book my usual under the cap on reservations not yet ended (docs/favourites.md#book-my-usual)', () => {
+  let t: TestApp;
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses the days past RESERVATION_MAX_FUTURE, counted in time order, alike in the preview and the booking', async () => {
+    // Saturday 9 March 2030: the pattern week has ended.
+    t = await createTestApp({ clock: new TestClock(new Date('2030-03-09T10:00:00.000Z')), env: { RESERVATION_MAX_FUTURE: '2' } });
+    const user = await t.createUser({ email: 'capped@example.test', password: PASSWORD });
+    const token = (await t.login(user.email, PASSWORD)).accessToken;
+    const db = t.database.handle.db;
+    const department = await insertDepartment(db);
+    const desk = await insertDesk(db, (await insertRoom(db, department.id, { name: 'Capped' })).id, { name: 'K1' });
+    for (const day of ['2030-03-04', '2030-03-05', '2030-03-06']) {
+      await insertReservation(db, { userId: user.id, deskId: desk.id, startTime: iso(`${day}T08:00:00Z`), endTime: iso(`${day}T16:00:00Z`) });
+    }
+    const preview = (await t.request({ method: 'GET', url: '/api/self/usual', token })).json<{
+      days: { date: string; conflict: string | null; code?: string }[];
+    }>();
+    expect(preview.days.map((day) => [day.date, day.conflict, day.code ?? null])).toEqual([
+      ['2030-03-11', null, null],
+      ['2030-03-12', null, null],
+      ['2030-03-13', 'NOT_ALLOWED', 'RESERVATION_LIMIT_REACHED'],
+    ]);
+    const booked = (await t.request({ method: 'POST', url: '/api/self/usual', token, payload: {} })).json<{
+      booked: { date: string }[];
+      refused: { date: string; reason: string; code: string }[];
+    }>();
+    expect(booked.booked.map((day) => day.date)).toEqual(['2030-03-11', '2030-03-12']);
+    expect(booked.refused.map((day) => [day.date, day.reason, day.code])).toEqual([['2030-03-13', 'NOT_ALLOWED', 'RESERVATION_LIMIT_REACHED']]);
+  });
+});
