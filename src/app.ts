@@ -71,6 +71,9 @@ import { delegatesRoutes } from './modules/delegates/delegates.routes.js';
 import { DelegatesService } from './modules/delegates/delegates.service.js';
 import { ReservationsService } from './modules/reservations/reservations.service.js';
 import { seriesRoutes } from './modules/series/series.routes.js';
+import { favouritesRoutes } from './modules/favourites/favourites.routes.js';
+import { FavouritesService } from './modules/favourites/favourites.service.js';
+import { UsualService } from './modules/favourites/favourites.usual.js';
 import { SeriesService } from './modules/series/series.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
@@ -365,6 +368,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(teamsRoutes, { teams });
   await app.register(delegatesRoutes, { delegates });
   await app.register(seriesRoutes, { series });
+  await app.register(favouritesRoutes, { favourites: new FavouritesService(db, clock), usual: new UsualService(db, clock, reservationRules) });
   await app.register(policiesRoutes, { policies: new PoliciesService(db, clock) });
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });

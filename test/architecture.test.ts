@@ -115,6 +115,7 @@ const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
   'modules/reservations -> modules/approvals': 'the one writer asks for approval in the booking transaction (requestApprovals)',
   'modules/closures -> modules/reservations': 'a closure cancels the reservations on its days through the one writer',
   'modules/series -> modules/reservations': "a series books its occurrences under the reservations' rules and repository",
+  'modules/favourites -> modules/reservations': '"Book my usual" books each day through the one writer under its rules (docs/favourites.md#book-my-usual)',
   'modules/reservations -> modules/policies':
     "the one writer checks the owner's booking policies in its transaction (docs/policies.md#where-the-rules-are-checked)",
   'modules/auth -> modules/sessions': 'sign-in, refresh and sign-out create, rotate and end sessions',

@@ -3,6 +3,7 @@ import { ATTENDANCE_SCENARIOS } from './attendance.js';
 import { BENCH_FEED_PATH, prepareFeed, removeFeedRows } from './calendar.js';
 import { bearer, json, usersOverConnections, type Scenario } from './kit.js';
 import { POLICY_SCENARIOS } from './policies.js';
+import { FAVOURITES_SCENARIOS } from './favourites.js';
 
 /**
  * The extension point for features that land on other branches: append one Scenario per request
@@ -93,4 +94,6 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   ...ABUSE_SCENARIOS,
   // Issue 27: booking with ten policy rules in force, beside `book` with none (scripts/bench/policies.ts).
   ...POLICY_SCENARIOS,
+  // Free desks near my team (docs/favourites.md#book-near-my-team).
+  ...FAVOURITES_SCENARIOS,
 ];

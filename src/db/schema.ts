@@ -946,3 +946,50 @@ export const reservationApprovals = pgTable(
     check('reservation_approvals_decided_check', sql`(${t.status} = 'PENDING') = (${t.decidedAt} IS NULL)`),
   ],
 );
+
+// ---- favourites: favourite desks, home office, default window (docs/favourites.md) -----------
+
+/** A person's starred desks (docs/favourites.md#favourite-desks, migration 0028); written only by modules/favourites. */
+export const favouriteDesks = pgTable(
+  'favourite_desks',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    deskId: uuid('desk_id')
+      .notNull()
+      .references(() => desks.id, { onDelete: 'cascade' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deskId] }), index('favourite_desks_desk_idx').on(t.deskId)],
+);
+
+/** NONE: no default window; HOURS: window_start_minute–window_end_minute; WHOLE_DAY: 00:00–24:00 (docs/favourites.md#home-office-and-default-window). */
+export const bookingWindowKind = pgEnum('booking_window_kind', ['NONE', 'HOURS', 'WHOLE_DAY']);
+
+/**
+ * A person's home office and default booking window, in minutes of the day on the office's wall
+ * clock (docs/favourites.md#home-office-and-default-window, migration 0028); written only by modules/favourites.
+ */
+export const bookingDefaults = pgTable(
+  'booking_defaults',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    homeDepartmentId: uuid('home_department_id').references(() => departments.id, { onDelete: 'set null' }),
+    windowKind: bookingWindowKind('window_kind').notNull().default('NONE'),
+    windowStartMinute: smallint('window_start_minute'),
+    windowEndMinute: smallint('window_end_minute'),
+    modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('booking_defaults_home_department_idx')
+      .on(t.homeDepartmentId)
+      .where(sql`${t.homeDepartmentId} IS NOT NULL`),
+    check(
+      'booking_defaults_hours_check',
+      sql`(${t.windowKind} = 'HOURS') = (${t.windowStartMinute} IS NOT NULL AND ${t.windowEndMinute} IS NOT NULL) AND (${t.windowKind} <> 'HOURS' OR (0 <= ${t.windowStartMinute} AND ${t.windowStartMinute} < ${t.windowEndMinute} AND ${t.windowEndMinute} <= 1440))`,
+    ),
+  ],
+);

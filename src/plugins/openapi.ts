@@ -48,6 +48,10 @@ export default fp(
           { name: 'Reservation Series' },
           { name: 'Closures', description: 'Closed days and holidays of offices, buildings or everywhere (docs/policies.md#closures-and-holidays).' },
           { name: 'Approvals', description: "Approval requirements, the approvers' inbox and their decisions (docs/policies.md#approvals)." },
+          {
+            name: 'Favourites',
+            description: 'Favourite desks, home office and default window, "Book my usual", free desks near my team (docs/favourites.md).',
+          },
           { name: 'Team', description: 'Teams and their members, from admins, the directory and single sign-on (docs/policies.md#teams).' },
           { name: 'Report' },
           { name: 'Search' },

@@ -79,6 +79,23 @@ export const STALE_AFTER = {
   /** Teams and their members (docs/policies.md#teams): who one may book for follows them. */
   teams: ['/api/teams', '/api/self/teams', '/api/self/book-for'],
   delegates: ['/api/self/delegates'],
+  /** Favourite desks and the home office (docs/favourites.md). */
+  favourites: ['/api/self/favourite-desks'],
+  bookingDefaults: ['/api/self/booking-defaults'],
+  /** "Book my usual" books reservations: everything a booking makes stale, and its own preview (docs/favourites.md#book-my-usual). */
+  usual: [
+    '/api/reservation',
+    '/api/self/approvals',
+    '/api/approvals',
+    '/api/search/rooms',
+    '/api/stats',
+    '/api/departments/{departmentId}/floor-plan/availability',
+    '/api/attendance',
+    '/api/desks',
+    '/api/self/allowance',
+    '/api/self/usual',
+    '/api/self/near-my-team',
+  ],
   sessions: ['/api/users', '/api/sessions'],
   /** A retried message: the admins' outbox list and its counts. */
   outbox: ['/api/admin/outbox'],

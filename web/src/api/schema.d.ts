@@ -9559,6 +9559,958 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/self/favourite-desks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's favourite desks
+         * @description Every desk the caller starred, oldest star first (at most 50), with its room and office. Only the caller sees them.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The caller's starred desks, oldest star first (at most 50). */
+                            content: {
+                                /** Format: uuid */
+                                deskId: string;
+                                deskName: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The room of the desk.
+                                 */
+                                roomId: string;
+                                roomName: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The department (office) of the desk.
+                                 */
+                                departmentId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description When the desk was starred.
+                                 */
+                                createdAt: string;
+                            }[];
+                            /** @description How many desks one person may star. */
+                            max: number;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/favourite-desks/{deskId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Star a desk
+         * @description Adds the desk to the caller's favourites; starring it again changes nothing. An unknown desk is 404; a 51th star is 409 TOO_MANY_FAVOURITES.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The desk. */
+                    deskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            deskId: string;
+                            deskName: string;
+                            /**
+                             * Format: uuid
+                             * @description The room of the desk.
+                             */
+                            roomId: string;
+                            roomName: string;
+                            /**
+                             * Format: uuid
+                             * @description The department (office) of the desk.
+                             */
+                            departmentId: string;
+                            /**
+                             * Format: date-time
+                             * @description When the desk was starred.
+                             */
+                            createdAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Unstar a desk
+         * @description Removes the desk from the caller’s favourites; 404 when it was not one.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The desk. */
+                    deskId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/booking-defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's home office and default booking window
+         * @description What Find a desk opens on: the home office preselected and the window prefilled, on the wall clock of the home office’s time zone (`timeZone`). Nothing chosen: homeDepartmentId null and window NONE.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            homeDepartmentId: string | null;
+                            /**
+                             * @description NONE: no default window (Find a desk opens on 09:00–17:00). HOURS: startTime–endTime. WHOLE_DAY: 00:00–24:00.
+                             * @enum {string}
+                             */
+                            window: "NONE" | "HOURS" | "WHOLE_DAY";
+                            startTime: string | null;
+                            endTime: string | null;
+                            /** @description The home office's IANA time zone (UTC without a home office or office settings): the wall clock of the window. */
+                            timeZone: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set the caller's home office and default booking window
+         * @description Replaces both. An unknown department is 400 on homeDepartmentId; HOURS needs startTime before endTime (HH:MM, 24:00 as an end), NONE and WHOLE_DAY take null for both (400 naming the field otherwise). A deleted department stops being anyone’s home office.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        homeDepartmentId: string | null;
+                        /**
+                         * @description NONE: no default window (Find a desk opens on 09:00–17:00). HOURS: startTime–endTime. WHOLE_DAY: 00:00–24:00.
+                         * @enum {string}
+                         */
+                        window: "NONE" | "HOURS" | "WHOLE_DAY";
+                        startTime: string | null;
+                        endTime: string | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            homeDepartmentId: string | null;
+                            /**
+                             * @description NONE: no default window (Find a desk opens on 09:00–17:00). HOURS: startTime–endTime. WHOLE_DAY: 00:00–24:00.
+                             * @enum {string}
+                             */
+                            window: "NONE" | "HOURS" | "WHOLE_DAY";
+                            startTime: string | null;
+                            endTime: string | null;
+                            /** @description The home office's IANA time zone (UTC without a home office or office settings): the wall clock of the window. */
+                            timeZone: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/usual": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * "Book my usual": preview the coming week
+         * @description The caller's own shared reservations of the week before (Monday–Sunday in each desk's office zone; at most 50; released no-shows left out) are proposed again seven days later at the same wall-clock times. See docs/favourites.md, "Book my usual". Books nothing; each day says whether it could be booked now and, if not, why (conflict, code, message), from the same checks a booking makes (booking rules, closed days, the desk or you already booked then, your booking policies).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Any date of the week to book (Monday–Sunday); default the coming week (the Monday after today in the home office’s zone). */
+                    week?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: date
+                             * @description Monday of the week proposed.
+                             */
+                            week: string;
+                            /**
+                             * Format: date
+                             * @description Monday of the week repeated (the week before).
+                             */
+                            patternWeek: string;
+                            /** @description The proposed reservations in time order; conflict null: free and bookable now. */
+                            days: {
+                                /**
+                                 * Format: date
+                                 * @description The day to book, in the office's time zone.
+                                 */
+                                date: string;
+                                /**
+                                 * @description Its weekday.
+                                 * @enum {string}
+                                 */
+                                weekday: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
+                                /** Format: uuid */
+                                deskId: string;
+                                deskName: string;
+                                roomName: string;
+                                /** Format: uuid */
+                                departmentId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The reservation of the pattern week this day repeats.
+                                 */
+                                fromReservationId: string;
+                                conflict: ("DESK_RESERVED" | "USER_OVERLAP" | "CLOSED" | "POLICY" | "NOT_ALLOWED") | null;
+                                /** @description The problem code a booking would answer (docs/errors.md). */
+                                code?: string;
+                                /** @description Why, in a sentence. */
+                                message?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * "Book my usual": book the coming week
+         * @description The caller's own shared reservations of the week before (Monday–Sunday in each desk's office zone; at most 50; released no-shows left out) are proposed again seven days later at the same wall-clock times. See docs/favourites.md, "Book my usual". Each day is booked on its own as POST /api/reservation books it, under every rule (booking rules, policies, closures, approvals): the free ones are booked (`booked`, each saying whether it awaits approval), the others listed in `refused` with the reason and the problem code the booking answered. Nothing to repeat answers two empty lists.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date
+                         * @description Any date of the week to book (Monday–Sunday); default the coming week (the Monday after today in the home office’s zone).
+                         */
+                        week?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: date
+                             * @description Monday of the week booked.
+                             */
+                            week: string;
+                            /**
+                             * Format: date
+                             * @description Monday of the week repeated.
+                             */
+                            patternWeek: string;
+                            /** @description The days booked, in time order. */
+                            booked: {
+                                /**
+                                 * Format: date
+                                 * @description The day to book, in the office's time zone.
+                                 */
+                                date: string;
+                                /**
+                                 * @description Its weekday.
+                                 * @enum {string}
+                                 */
+                                weekday: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
+                                /** Format: uuid */
+                                deskId: string;
+                                deskName: string;
+                                roomName: string;
+                                /** Format: uuid */
+                                departmentId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The reservation of the pattern week this day repeats.
+                                 */
+                                fromReservationId: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The new reservation (an ordinary Reservation).
+                                 */
+                                reservationId: string;
+                                /** @description It holds its slot pending an approver’s decision (docs/policies.md#approvals). */
+                                awaitingApproval: boolean;
+                            }[];
+                            /** @description The days not booked, in time order, each with why. */
+                            refused: {
+                                /**
+                                 * Format: date
+                                 * @description The day to book, in the office's time zone.
+                                 */
+                                date: string;
+                                /**
+                                 * @description Its weekday.
+                                 * @enum {string}
+                                 */
+                                weekday: "MO" | "TU" | "WE" | "TH" | "FR" | "SA" | "SU";
+                                /** Format: uuid */
+                                deskId: string;
+                                deskName: string;
+                                roomName: string;
+                                /** Format: uuid */
+                                departmentId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                                /**
+                                 * Format: uuid
+                                 * @description The reservation of the pattern week this day repeats.
+                                 */
+                                fromReservationId: string;
+                                /**
+                                 * @description Why a day cannot be booked. DESK_RESERVED: the desk is taken then. USER_OVERLAP: you already have a reservation then. CLOSED: the office is closed that day. POLICY: a booking policy refuses it. NOT_ALLOWED: a booking rule refuses it (in the past, too far ahead, a desk no longer bookable, the limit of reservations); `code` names it.
+                                 * @enum {string}
+                                 */
+                                reason: "DESK_RESERVED" | "USER_OVERLAP" | "CLOSED" | "POLICY" | "NOT_ALLOWED";
+                                /** @description The problem code the booking answered (docs/errors.md). */
+                                code: string;
+                                /** @description Why, in a sentence. */
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/near-my-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free desks near my team
+         * @description Free desks for the window (flexible, in an available room, not reserved, no closed day), ranked by nearness to the people of the caller's teams booked on the window's day: the same room first, then an area of the caller's teams, then the same office (department, i.e. floor); more of them first. Each says why in counts ("3 of Sales are in Atlas"), never who. Desks near nobody are left out; no team answers an empty list. The window is at most 24 hours.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Start of the window the desks must be free in. ISO 8601 with an offset (Z or ±hh:mm); answered in UTC. */
+                    startTime: string;
+                    /** @description End of the window (exclusive). ISO 8601 with an offset (Z or ±hh:mm); answered in UTC. */
+                    endTime: string;
+                    /** @description Only desks of this department (office); default every office. */
+                    departmentId?: string;
+                    /** @description Most desks answered (default 50, at most 200). */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description How many teams the caller is in (0: nothing can be near). */
+                            teams: number;
+                            /** @description Free desks near your teams, nearest first (ROOM, AREA, DEPARTMENT; more teammates first; then by name). Desks near no one are left out. */
+                            desks: {
+                                /** Format: uuid */
+                                deskId: string;
+                                deskName: string;
+                                /** Format: uuid */
+                                roomId: string;
+                                roomName: string;
+                                /** Format: uuid */
+                                departmentId: string;
+                                /**
+                                 * @description ROOM: people of your teams have a booking in the desk's room that day. AREA: the desk lies in an area of one of your teams (docs/policies.md#areas). DEPARTMENT: people of your teams are in the desk's office (floor) that day.
+                                 * @enum {string}
+                                 */
+                                nearness: "ROOM" | "AREA" | "DEPARTMENT";
+                                /** @description How many people of your teams are booked there (room, area or office, as nearness says) that day; never who. */
+                                teammates: number;
+                                /** @description Why, in a sentence: "3 of Sales are in Atlas". */
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/policies/areas": {
         parameters: {
             query?: never;

@@ -21,12 +21,15 @@ import { NoOffices } from '../inventory/components/FirstSteps.js';
 import { useWindowForm } from '../reservations/window-form.js';
 import { RepeatDialog } from '../series/RepeatDialog.js';
 import { ClosedDayNotice } from '../closures/ClosedDayNotice.js';
+import { StarButton } from '../favourites/StarButton.js';
+import { UsualDialog } from '../favourites/UsualDialog.js';
+import { useBookingDefaults, useFavourites, useNearTeam } from '../favourites/queries.js';
+import { initialSearch, orderRooms, type DeskOrder } from './order.js';
 import {
   changeFilter,
   departmentMatches,
   filterChoices,
   freeDeskCount,
-  NO_FILTERS,
   roomSearchBody,
   roomsOfPages,
   type DeskFilters,
@@ -54,15 +57,38 @@ function searchSummary(filters: DeskFilters): string {
   return `${place.join(' · ')}; ${kit}`;
 }
 
+/**
+ * Find a desk opens on the person's home office and usual hours (docs/favourites.md#home-office-and-default-window):
+ * the page waits for them (and the offices) so that the first search is already theirs.
+ */
 export function FindDeskPage() {
   useTitle('Find a desk');
+  const defaults = useBookingDefaults();
+  const departments = useAllDepartments();
+  if ((defaults.isPending && !defaults.error) || (departments.isPending && !departments.error))
+    return (
+      <div className="page">
+        <PageHeader title="Find a desk" />
+        <Loading label="Loading…" />
+      </div>
+    );
+  const initial = initialSearch(tomorrowWindow(new Date()), defaults.data, departments.data ?? []);
+  return <FindDesk initialWindow={initial.window} initialFilters={initial.filters} />;
+}
+
+function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType<typeof tomorrowWindow>; initialFilters: DeskFilters }) {
   const { user, isAdmin } = useUser();
   const departments = useAllDepartments();
-  const when = useWindowForm(tomorrowWindow(new Date()));
-  const [filters, setFilters] = useState<DeskFilters>(NO_FILTERS);
+  const when = useWindowForm(initialWindow);
+  const [filters, setFilters] = useState<DeskFilters>(initialFilters);
   // The search shown: results stay tied to the time and filters they were found for. The default
-  // one (tomorrow, 09:00–17:00, anywhere) runs on arrival.
-  const [searched, setSearched] = useState<Search>(() => ({ filters: NO_FILTERS, ...windowToIso(when.getValues())! }));
+  // one (tomorrow, the usual hours or 09:00–17:00, the home office or anywhere) runs on arrival.
+  const [searched, setSearched] = useState<Search>(() => ({ filters: initialFilters, ...windowToIso(when.getValues())! }));
+  // The order of the free desks (docs/favourites.md): as found, favourites first, or near my team.
+  const [order, setOrder] = useState<DeskOrder>('FOUND');
+  const [usualOpen, setUsualOpen] = useState(false);
+  const favourites = new Set((useFavourites().data?.content ?? []).map((favourite) => favourite.deskId));
+  const near = useNearTeam(searched.start, searched.end, order === 'NEAR_TEAM');
   const [notice, setNotice] = useState<Notice>();
   // The list, or the map of one office (docs/behaviour.md#the-map-and-the-plan-editor-web-app); the list stays the accessible alternative.
   const [view, setView] = useState<'list' | 'map'>('list');
@@ -91,10 +117,13 @@ export function FindDeskPage() {
   const reservedFor = useReservedDesks(searched.start, searched.end, bookFor !== undefined);
 
   // Text criteria match substrings on the server; the exact department is kept here.
-  const rooms = roomsOfPages(found.data?.pages ?? []).filter((room) => {
+  const matching = roomsOfPages(found.data?.pages ?? []).filter((room) => {
     const department = departmentsById.get(room.departmentId);
     return !department || departmentMatches(department, searched.filters);
   });
+  const nearDesks = order === 'NEAR_TEAM' ? (near.data?.desks ?? []) : [];
+  const reasons = new Map(nearDesks.map((desk) => [desk.deskId, desk.reason]));
+  const rooms = orderRooms(matching, order, favourites, nearDesks);
   const kit = useDeskEquipment(rooms.map((room) => room.departmentId));
 
   const submit = when.handleSubmit((window) => {
@@ -162,6 +191,16 @@ export function FindDeskPage() {
       <PageHeader title="Find a desk" />
       <AllowancePanel />
       <p className="lead">Hello {user.firstName}. Choose when you need a desk; the free ones are listed below.</p>
+      {usualOpen && (
+        <UsualDialog
+          onClose={() => setUsualOpen(false)}
+          onBooked={(text) => {
+            setUsualOpen(false);
+            setView('list');
+            setNotice({ kind: 'success', text });
+          }}
+        />
+      )}
       <div className="panel search-summary" data-folded={!changing}>
         <p>
           <span className="visually-hidden">Searching: </span>
@@ -228,14 +267,37 @@ export function FindDeskPage() {
         <h2 id="results-heading" ref={resultsHeading} tabIndex={-1}>
           {`Free desks, ${formatRange(searched.start, searched.end)}`}
         </h2>
-        <div className="view-switch" role="group" aria-label="Show the free desks as">
-          <button type="button" className="button-secondary button-small" aria-pressed={view === 'list'} onClick={() => setView('list')}>
-            List
-          </button>
-          <button type="button" className="button-secondary button-small" aria-pressed={view === 'map'} onClick={() => setView('map')}>
-            Map
+        <div className="results-tools">
+          <div className="view-switch" role="group" aria-label="Show the free desks as">
+            <button type="button" className="button-secondary button-small" aria-pressed={view === 'list'} onClick={() => setView('list')}>
+              List
+            </button>
+            <button type="button" className="button-secondary button-small" aria-pressed={view === 'map'} onClick={() => setView('map')}>
+              Map
+            </button>
+          </div>
+          {view === 'list' && (
+            <span className="desk-order">
+              <label htmlFor="desk-order">Order</label>
+              <select id="desk-order" value={order} onChange={(event) => setOrder(event.target.value as DeskOrder)}>
+                <option value="FOUND">By room</option>
+                <option value="FAVOURITES">Favourites first</option>
+                <option value="NEAR_TEAM">Near my team</option>
+              </select>
+            </span>
+          )}
+          <button
+            type="button"
+            className="button-secondary button-small"
+            onClick={() => setUsualOpen(true)}
+            title="Last week’s desks and hours again, for the coming week"
+          >
+            Book my usual…
           </button>
         </div>
+        {view === 'list' && order === 'NEAR_TEAM' && near.isFetching && <Loading label="Looking where your team sits…" />}
+        {view === 'list' && order === 'NEAR_TEAM' && near.data?.teams === 0 && <p className="muted">You are in no team yet, so no desk is near your team.</p>}
+        {view === 'list' && order === 'NEAR_TEAM' && near.error && <Alert kind="error">{errorText(near.error)}</Alert>}
         <BookForField value={bookFor} onChange={setBookFor} />
         {view === 'map' && (
           <FloorMapView
@@ -296,10 +358,12 @@ export function FindDeskPage() {
                               <span className="desk-icon" aria-hidden="true" />
                               {desk.name}
                             </span>
+                            {reasons.has(desk.id) && <span className="near-reason">{reasons.get(desk.id)}</span>}
                             <DeskFeatures type={desk.type} equipment={kit.get(desk.id)} />
                             {reserved && <span className="desk-reserved">Not bookable for you: {reserved}.</span>}
                           </span>
                           <span className="desk-actions">
+                            <StarButton desk={desk} roomName={room.name} starred={favourites.has(desk.id)} />
                             <Link
                               to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`}
                               className="button-link small"

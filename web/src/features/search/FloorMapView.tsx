@@ -1,3 +1,5 @@
+import { StarButton } from '../favourites/StarButton.js';
+import { useFavourites } from '../favourites/queries.js';
 import { useEffect, useRef, useState } from 'react';
 import type { BookablePerson, Department } from '../../api/types.js';
 import { Alert, Dialog, Loading, SelectField } from '../../components/ui.js';
@@ -24,11 +26,12 @@ type Notice = { kind: 'success' | 'error'; text: string };
 const bookable = (desk: DeskAvailability) => desk.state === 'FREE' || desk.state === 'PARTLY_FREE';
 
 /** What a desk says to a screen reader: its name, room, state and what pressing it does. */
-function deskLabel(desk: DeskAvailability, reserved?: string): string {
-  if (reserved) return `${deskTitle(desk.name)}, ${desk.roomName}: not bookable for you (${reserved}). Press for details`;
+function deskLabel(desk: DeskAvailability, reserved?: string, favourite = false): string {
+  const title = `${deskTitle(desk.name)}${favourite ? ' (a favourite)' : ''}`;
+  if (reserved) return `${title}, ${desk.roomName}: not bookable for you (${reserved}). Press for details`;
   const style = STATE_STYLE[desk.state];
   const free = desk.state === 'PARTLY_FREE' && desk.longestFree ? `, free ${formatRange(desk.longestFree.startTime, desk.longestFree.endTime)}` : '';
-  return `${deskTitle(desk.name)}, ${desk.roomName}: ${style.label.toLowerCase()}${free}${bookable(desk) ? '. Press to book' : ''}`;
+  return `${title}, ${desk.roomName}: ${style.label.toLowerCase()}${free}${bookable(desk) ? '. Press to book' : ''}`;
 }
 
 /**
@@ -56,6 +59,8 @@ export function FloorMapView({
   // Free desks an exclusive area keeps the caller out of (docs/policies.md#why-a-desk-is-not-bookable).
   const reservedFor = useReservedDesks(start, end, bookFor !== undefined);
   const kit = useDeskEquipment(departmentId ? [departmentId] : []);
+  // Starred desks are marked on the plan and starred in the booking dialog (docs/favourites.md#favourite-desks).
+  const favourites = new Set((useFavourites().data?.content ?? []).map((favourite) => favourite.deskId));
   // A booking's outcome takes focus (docs/behaviour.md#focus-after-booking).
   const noticeBox = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -86,6 +91,7 @@ export function FloorMapView({
           start={start}
           end={end}
           onChoose={setBooking}
+          favourites={favourites}
           reservedOf={(desk) => (bookable(desk) ? reservedFor({ id: desk.id, roomId: desk.roomId, departmentId }) : undefined)}
         />
       )}
@@ -94,6 +100,7 @@ export function FloorMapView({
           desk={booking}
           reserved={bookable(booking) ? reservedFor({ id: booking.id, roomId: booking.roomId, departmentId }) : undefined}
           equipment={kit.get(booking.id)}
+          starred={favourites.has(booking.id)}
           start={start}
           end={end}
           bookFor={bookFor}
@@ -114,12 +121,14 @@ function OfficeMap({
   end,
   onChoose,
   reservedOf,
+  favourites,
 }: {
   departmentId: string;
   start: string;
   end: string;
   onChoose: (desk: DeskAvailability) => void;
   reservedOf: (desk: DeskAvailability) => string | undefined;
+  favourites: Set<string>;
 }) {
   const plan = useFloorPlan(departmentId);
   const availability = useFloorAvailability(departmentId, start, end);
@@ -195,6 +204,7 @@ function OfficeMap({
                   key={desk.id}
                   desk={desk}
                   reserved={reasons.get(desk.id)}
+                  favourite={favourites.has(desk.id)}
                   label={labels.get(desk.id)}
                   width={image.width}
                   height={image.height}
@@ -218,6 +228,7 @@ function OfficeMap({
 function MapDesk({
   desk,
   reserved,
+  favourite,
   label,
   width,
   height,
@@ -226,6 +237,7 @@ function MapDesk({
 }: {
   desk: DeskAvailability;
   reserved: string | undefined;
+  favourite: boolean;
   label: DeskLabel | undefined;
   width: number;
   height: number;
@@ -237,7 +249,7 @@ function MapDesk({
   const box = { x: x * width, y: y * height, width: w * width, height: h * height };
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const canBook = bookable(desk);
-  const name = deskLabel(desk, reserved);
+  const name = deskLabel(desk, reserved, favourite);
   return (
     <g
       className={`plan-desk plan-desk-${reserved ? 'reserved' : desk.state.toLowerCase()}`}
@@ -281,6 +293,23 @@ function MapDesk({
           {label.text}
         </text>
       )}
+      {favourite && (
+        <text
+          x={box.x + box.width - Math.min(box.width, box.height) * 0.05}
+          y={box.y + Math.min(box.width, box.height) * 0.05}
+          textAnchor="end"
+          dominantBaseline="hanging"
+          fontSize={Math.max(10, Math.min(box.width, box.height) * 0.35)}
+          fill="#8a5a00"
+          stroke="#ffffff"
+          strokeWidth={2}
+          paintOrder="stroke"
+          aria-hidden="true"
+          className="plan-desk-star"
+        >
+          ★
+        </text>
+      )}
     </g>
   );
 }
@@ -289,6 +318,7 @@ function BookDeskDialog({
   desk,
   reserved,
   equipment,
+  starred,
   start,
   end,
   bookFor,
@@ -296,6 +326,7 @@ function BookDeskDialog({
   onDone,
 }: {
   desk: DeskAvailability;
+  starred: boolean;
   /** Why the caller may not book it, when an exclusive area keeps them out. */
   reserved?: string;
   equipment: Equipment[] | undefined;
@@ -359,6 +390,10 @@ function BookDeskDialog({
           {booking.isPending ? 'Booking…' : 'Book'}
         </button>
       </div>
+      {/* After the actions: Tab from the dialog's start still reaches Cancel, then Book. */}
+      <p className="map-star">
+        <StarButton desk={desk} roomName={desk.roomName} starred={starred} /> {starred ? 'One of your favourites.' : 'Star it to find it first next time.'}
+      </p>
     </Dialog>
   );
 }

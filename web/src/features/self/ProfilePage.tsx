@@ -10,6 +10,7 @@ import { formatDateTime } from '../../lib/time.js';
 import { useAuth, useUser } from '../auth/AuthProvider.js';
 import { CalendarSection } from '../calendar/CalendarSection.js';
 import { DelegatesSection } from '../delegates/DelegatesSection.js';
+import { BookingDefaultsSection } from '../favourites/BookingDefaultsSection.js';
 import { MyTeamsSection } from '../teams/MyTeamsSection.js';
 import { SignInMethodsSection } from '../oidc/SignInMethods.js';
 import { NAME_FIELDS, PersonNames } from '../users/person.js';
@@ -38,6 +39,7 @@ export function ProfilePage() {
         </section>
       )}
       <MyTeamsSection />
+      <BookingDefaultsSection />
       <DelegatesSection />
       <CalendarSection />
       <SessionsSection />

@@ -1,0 +1,31 @@
+import { deskPhrase } from '../../lib/labels.js';
+import { useStar, useUnstar } from './queries.js';
+import './styles.css';
+
+/**
+ * The star of a desk on Find a desk (docs/favourites.md#favourite-desks): a toggle button, pressed
+ * when the desk is a favourite; its name says which desk.
+ */
+export function StarButton({ desk, roomName, starred }: { desk: { id: string; name: string }; roomName: string; starred: boolean }) {
+  const star = useStar();
+  const unstar = useUnstar();
+  const busy = star.isPending || unstar.isPending;
+  const toggle = () => {
+    const params = { params: { path: { deskId: desk.id } } };
+    if (starred) unstar.mutate(params);
+    else star.mutate(params);
+  };
+  return (
+    <button
+      type="button"
+      className="star-button"
+      aria-pressed={starred}
+      aria-label={`Favourite: ${deskPhrase(desk.name)} in ${roomName}`}
+      title={starred ? 'A favourite: press to unstar' : 'Star as a favourite'}
+      disabled={busy}
+      onClick={toggle}
+    >
+      <span aria-hidden="true">{starred ? '★' : '☆'}</span>
+    </button>
+  );
+}
