@@ -52,7 +52,7 @@ function tableRows(markdown: string): Map<string, string[]> {
 
 /** Statement cells: "2", "2–3", optionally "(first 6)". */
 const STATEMENTS = /^\d+(–\d+)?( \(first \d+\))?$/;
-const QUICK = ['--quick', '--source', '--duration', '1', '--warmup', '0'];
+const QUICK = ['--quick', '--source', '--duration', '0.5', '--warmup', '0'];
 
 function expectEveryScenario(stdout: string, heading: RegExp, scenarios = SCENARIOS) {
   expect(stdout).toMatch(heading);
