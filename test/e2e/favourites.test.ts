@@ -2,7 +2,7 @@ import { Temporal } from 'temporal-polyfill';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { departmentSettings } from '../../src/db/schema.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { BROWSER_TIME_ZONE, dayIn, expectAccessibleAtBothWidths, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { BROWSER_TIME_ZONE, dayIn, expectAccessibleAtBothWidths, screenshots, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
 import { insertDepartment, insertDesk, insertReservation, insertRoom } from '../helpers/fixtures.js';
 
 /**
@@ -100,6 +100,7 @@ describe('favourites, home office, near my team and book my usual in the browser
     // Nobody is named.
     expect(await page.locator('.results').textContent()).not.toContain('Mia');
     await expectAccessibleAtBothWidths(page, 'Find a desk near my team, with a starred desk');
+    await screenshots(page, 'find-a-desk-near-my-team');
 
     // The map marks the starred desk, and its booking dialog has the same star.
     await page.getByRole('button', { name: 'Map', exact: true }).click();
@@ -120,6 +121,7 @@ describe('favourites, home office, near my team and book my usual in the browser
     await dialog.getByText('1 of 1 day is free.').waitFor();
     await dialog.getByText('desk A2 in Atlas').waitFor();
     await expectAccessibleAtBothWidths(page, 'the Book my usual dialog');
+    await screenshots(page, 'book-my-usual');
     await dialog.getByRole('button', { name: 'Book the 1 free day' }).click();
     await dialog.getByText('Booked 1 day.').waitFor();
     await dialog.getByRole('button', { name: 'Done' }).click();
