@@ -131,6 +131,10 @@ const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
   'modules/reservations -> modules/delegates': 'a delegate books for the person who named them, read through delegates.access.ts',
   'modules/auth -> modules/teams': "directory sign-in keeps the person's LDAP team memberships in step (teams.access.ts)",
   'modules/oidc -> modules/teams': "single sign-on keeps the person's OIDC team memberships in step (teams.access.ts)",
+  'modules/attendance -> modules/notifications':
+    "the release and the check-in reminders queue their notices as the owner's switches allow (notifications.queue.ts)",
+  'modules/approvals -> modules/notifications': "a decision or an expiry queues the owner's notice as their switches allow (notifications.queue.ts)",
+  'modules/reservations -> modules/notifications': "a booking by someone else queues the owner's notice as their switches allow (notifications.queue.ts)",
 };
 
 /** The server's folders below the feature modules: they never import one. */

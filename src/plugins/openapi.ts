@@ -48,6 +48,11 @@ export default fp(
           { name: 'Reservation Series' },
           { name: 'Closures', description: 'Closed days and holidays of offices, buildings or everywhere (docs/policies.md#closures-and-holidays).' },
           { name: 'Approvals', description: "Approval requirements, the approvers' inbox and their decisions (docs/policies.md#approvals)." },
+          {
+            name: 'Notifications',
+            description:
+              "Push reminders: the server's public key, the caller's browsers (push subscriptions) and switches per event and channel (docs/notifications.md).",
+          },
           { name: 'Team', description: 'Teams and their members, from admins, the directory and single sign-on (docs/policies.md#teams).' },
           { name: 'Report' },
           { name: 'Search' },
