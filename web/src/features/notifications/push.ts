@@ -1,0 +1,56 @@
+/**
+ * The browser's side of push (docs/notifications.md#the-web-app): whether it can, the permission,
+ * the service worker web/public/push-sw.js and its push subscription.
+ */
+
+/** The worker that shows pushes; a full PWA worker will take its place (docs/notifications.md#the-web-app). */
+export const PUSH_WORKER = '/push-sw.js';
+
+export type PushSupport = 'supported' | 'unsupported' | 'denied';
+
+export function pushSupport(): PushSupport {
+  if (typeof window === 'undefined' || !('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) return 'unsupported';
+  return Notification.permission === 'denied' ? 'denied' : 'supported';
+}
+
+/** This browser's push subscription, if it has one (no worker registered: none). */
+export async function browserSubscription(): Promise<PushSubscription | null> {
+  if (pushSupport() === 'unsupported') return null;
+  const registration = await navigator.serviceWorker.getRegistration('/');
+  return (await registration?.pushManager.getSubscription()) ?? null;
+}
+
+/** base64url (the server's key) to bytes (applicationServerKey). */
+function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
+  const base64 = base64url
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(base64url.length / 4) * 4, '=');
+  const binary = atob(base64);
+  const bytes = new Uint8Array(new ArrayBuffer(binary.length));
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+export class PushRefused extends Error {}
+
+/**
+ * Asks the permission, registers the worker and subscribes with the server's key; answers the
+ * subscription as the server takes it (PushSubscription.toJSON()).
+ */
+export async function subscribeBrowser(publicKey: string): Promise<{ endpoint: string; keys: { p256dh: string; auth: string } }> {
+  const permission = await Notification.requestPermission();
+  if (permission !== 'granted') throw new PushRefused('Notifications are not allowed for this site in this browser.');
+  await navigator.serviceWorker.register(PUSH_WORKER, { scope: '/' });
+  const registration = await navigator.serviceWorker.ready;
+  const existing = await registration.pushManager.getSubscription();
+  const subscription = existing ?? (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+  const json = subscription.toJSON();
+  if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth) throw new PushRefused('The browser gave no usable push subscription.');
+  return { endpoint: json.endpoint, keys: { p256dh: json.keys.p256dh, auth: json.keys.auth } };
+}
+
+/** Ends this browser's push subscription (the server's row is deleted by the caller). */
+export async function unsubscribeBrowser(): Promise<void> {
+  await (await browserSubscription())?.unsubscribe();
+}
