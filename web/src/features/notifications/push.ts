@@ -34,6 +34,20 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 
 export class PushRefused extends Error {}
 
+/** How long the browser's push service may take to subscribe (one that cannot be reached never answers). */
+const SUBSCRIBE_TIMEOUT_MS = 15_000;
+
+function withTimeout<T>(promise: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new PushRefused("The browser's push service did not answer. Try again later, or in another browser.")),
+      SUBSCRIBE_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 /**
  * Asks the permission, registers the worker and subscribes with the server's key; answers the
  * subscription as the server takes it (PushSubscription.toJSON()).
@@ -44,7 +58,8 @@ export async function subscribeBrowser(publicKey: string): Promise<{ endpoint: s
   await navigator.serviceWorker.register(PUSH_WORKER, { scope: '/' });
   const registration = await navigator.serviceWorker.ready;
   const existing = await registration.pushManager.getSubscription();
-  const subscription = existing ?? (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+  const subscription =
+    existing ?? (await withTimeout(registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) })));
   const json = subscription.toJSON();
   if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth) throw new PushRefused('The browser gave no usable push subscription.');
   return { endpoint: json.endpoint, keys: { p256dh: json.keys.p256dh, auth: json.keys.auth } };
