@@ -1,3 +1,5 @@
+import { api } from '../../api/client.js';
+
 /**
  * The browser's side of push (docs/notifications.md#the-web-app): whether it can, the permission,
  * the service worker web/public/push-sw.js and its push subscription.
@@ -68,4 +70,25 @@ export async function subscribeBrowser(publicKey: string): Promise<{ endpoint: s
 /** Ends this browser's push subscription (the server's row is deleted by the caller). */
 export async function unsubscribeBrowser(): Promise<void> {
   await (await browserSubscription())?.unsubscribe();
+}
+
+/** How long signing out waits for push to be turned off in this browser. */
+const FORGET_TIMEOUT_MS = 3000;
+
+/**
+ * Turns push off in this browser before its person signs out (docs/notifications.md#threat-model:
+ * the next person at a shared computer gets none of their pushes): deletes the server's row of this
+ * browser's endpoint and ends the browser's subscription. Bounded in time, and never fails: signing
+ * out goes on whatever happens here.
+ */
+export async function forgetThisBrowser(): Promise<void> {
+  const work = (async () => {
+    const subscription = await browserSubscription();
+    if (!subscription) return;
+    const { data } = await api.GET('/api/self/push-subscriptions');
+    const mine = data?.find((entry) => entry.endpoint === subscription.endpoint);
+    if (mine) await api.DELETE('/api/self/push-subscriptions/{id}', { params: { path: { id: mine.id } } });
+    await subscription.unsubscribe();
+  })();
+  await Promise.race([work.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, FORGET_TIMEOUT_MS))]);
 }
