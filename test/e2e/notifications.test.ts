@@ -83,13 +83,23 @@ describe('the notifications section of the profile page', () => {
     const scope = `${app.baseUrl}/`;
     await page.evaluate(`navigator.serviceWorker.register('/push-sw.js', { scope: '/' }).then(() => navigator.serviceWorker.ready)`);
     const cdp = await app.context.newCDPSession(page);
-    const registrations: Array<{ registrationId: string; scopeURL: string }> = [];
-    cdp.on('ServiceWorker.workerRegistrationUpdated', (event: { registrations: Array<{ registrationId: string; scopeURL: string }> }) => {
-      registrations.push(...event.registrations);
+    const registrations = new Map<string, string>();
+    const activated = new Set<string>();
+    cdp.on('ServiceWorker.workerRegistrationUpdated', (event: { registrations: Array<{ registrationId: string; scopeURL: string; isDeleted: boolean }> }) => {
+      for (const registration of event.registrations) {
+        if (registration.scopeURL !== scope) continue;
+        if (registration.isDeleted) registrations.delete(registration.registrationId);
+        else registrations.set(registration.registrationId, registration.scopeURL);
+      }
+    });
+    cdp.on('ServiceWorker.workerVersionUpdated', (event: { versions: Array<{ registrationId: string; status: string }> }) => {
+      for (const version of event.versions) if (version.status === 'activated') activated.add(version.registrationId);
     });
     await cdp.send('ServiceWorker.enable');
-    await expect.poll(() => registrations.find((registration) => registration.scopeURL === scope), { timeout: 10_000 }).toBeDefined();
-    const registrationId = registrations.find((registration) => registration.scopeURL === scope)!.registrationId;
+    const registrationId = async () => {
+      await expect.poll(() => [...registrations.keys()].find((id) => activated.has(id)), { timeout: 10_000 }).toBeDefined();
+      return [...registrations.keys()].find((id) => activated.has(id))!;
+    };
     const message = {
       title: 'Check-in is open',
       body: 'Desk O-7 (Open space), 09:00 (Europe/Berlin).',
@@ -97,14 +107,18 @@ describe('the notifications section of the profile page', () => {
       tag: 'reservation-1',
       event: 'check-in-open',
     };
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: app.baseUrl, registrationId, data: JSON.stringify(message) });
+    const shown = () =>
+      page.evaluate(
+        `navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))`,
+      );
+    // Delivered again until it shows (a worker just activated may miss the first): the tag keeps it one notification.
     await expect
       .poll(
-        () =>
-          page.evaluate(
-            `navigator.serviceWorker.ready.then((r) => r.getNotifications()).then((list) => list.map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url })))`,
-          ),
-        { timeout: 10_000 },
+        async () => {
+          await cdp.send('ServiceWorker.deliverPushMessage', { origin: app.baseUrl, registrationId: await registrationId(), data: JSON.stringify(message) });
+          return shown();
+        },
+        { timeout: 15_000, interval: 500 },
       )
       .toEqual([{ title: message.title, body: message.body, tag: message.tag, url: '/reservations' }]);
     // The worker is served as JavaScript and revalidated on every load.
