@@ -56,13 +56,14 @@ export class NotificationsRepository {
     return row;
   }
 
-  /** The subscriptions of these people (for queueing one push per browser). */
+  /** The subscriptions of these people while their account is enabled (for queueing one push per browser). */
   async subscriptionIdsOf(userIds: string[]): Promise<Array<{ id: string; userId: string }>> {
     if (userIds.length === 0) return [];
     return this.db
       .select({ id: pushSubscriptions.id, userId: pushSubscriptions.userId })
       .from(pushSubscriptions)
-      .where(inArray(pushSubscriptions.userId, userIds))
+      .innerJoin(users, eq(users.id, pushSubscriptions.userId))
+      .where(and(inArray(pushSubscriptions.userId, userIds), eq(users.enabled, true)))
       .orderBy(asc(pushSubscriptions.createdAt));
   }
 

@@ -235,6 +235,16 @@ describe('push notifications', () => {
     expect(mailsTo('alice@example.test', /^Cancelled for you/)).toHaveLength(1);
     await preferences(people.alice.token, [{ event: 'booked-by-others', push: true }]);
 
+    // A disabled account is pushed nothing (its mail goes as before push).
+    const disable = (enabled: boolean) => t.request({ method: 'PUT', url: `/api/users/${people.alice.user.id}`, token: admin, payload: { enabled } });
+    expect((await disable(false)).statusCode).toBe(200);
+    await bookFor(people.alice.user.id);
+    await drainOutbox(t.app);
+    expect(pushesTo(browser)).toHaveLength(2);
+    expect(mailsTo('alice@example.test', /^Booked for you/)).toHaveLength(2);
+    expect((await disable(true)).statusCode).toBe(200);
+    people.alice.token = (await t.login(people.alice.user.email, PASSWORD)).accessToken;
+
     // Booking for yourself tells nobody.
     const own = await t.request({ method: 'POST', url: '/api/reservation', token: people.alice.token, payload: { deskId, ...nextSlot() } });
     expect(own.statusCode).toBe(200);
