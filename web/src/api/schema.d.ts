@@ -18244,7 +18244,7 @@ export interface paths {
                             size: number;
                             content: {
                                 id: number;
-                                /** @description mail (a release mail), password.link (a reset or account link) or calendar.invitation. */
+                                /** @description mail (a release mail), password.link (a reset or account link), calendar.invitation or push (docs/notifications.md#delivery). */
                                 kind: string;
                                 /** @description The person's e-mail address (as it is now), or the address the message was asked for. */
                                 recipient: string;
