@@ -22,6 +22,7 @@ import { measureAtRate } from './bench/paced.js';
 import { freePort, RssSampler, serverArguments, ServerProcess } from './bench/processes.js';
 import { benchFloorPlan, removeBenchFloorPlan } from './bench/floor-plan.js';
 import { benchOutbox, OUTBOX_SIZES, type OutboxBench } from './bench/outbox.js';
+import { benchPush, PUSH_SIZES, type PushBench } from './bench/push.js';
 import { documentSection, resultsMarkdown, type BenchReport, type DatabaseRun } from './bench/report.js';
 import { Bookings, nextWorkdayWindow, SCENARIOS, type BenchContext, type Scenario, type ScenarioId } from './bench/scenarios.js';
 import { countStatements } from './bench/statements.js';
@@ -30,6 +31,8 @@ import { PROFILES, SEED_ADMIN_EMAIL, SEED_PASSWORD, seed } from './seed/seed.js'
 
 /** The name of the outbox measurement in --only (it is no request scenario). */
 const OUTBOX_ID = 'outbox';
+/** The name of the push measurement in --only (scripts/bench/push.ts; no request scenario either). */
+const PUSH_ID = 'push';
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/deskbook_large';
 const HOT_DESKS = 5;
 const DAY = 86_400_000;
@@ -55,7 +58,8 @@ the tables; a full run also writes them to docs/benchmarks.md. Takes about 10 mi
                     are reported.
   --only <list>     only these scenarios (R1 always runs: the ratios need it):
                     ${SCENARIOS.map((scenario) => scenario.id).join(', ')},
-                    ${OUTBOX_ID} (the outbox job, not a request: PostgreSQL server only)
+                    ${OUTBOX_ID} (the outbox job, not a request: PostgreSQL server only),
+                    ${PUSH_ID} (pushes through the outbox to a local push service: PostgreSQL server only)
   --database <db>   both (default), postgres (BENCH_DATABASE_URL only) or embedded (the embedded
                     PostgreSQL only; needs no server: R2 and R3 are left out)
   --embedded-profile <p>  what the bench seeds into the embedded PostgreSQL: large (default, as the
@@ -85,6 +89,8 @@ interface Options {
   scenarios: readonly Scenario[];
   /** Whether the outbox measurement runs (scripts/bench/outbox.ts). */
   outbox: boolean;
+  /** Whether the push measurement runs (scripts/bench/push.ts). */
+  push: boolean;
   quick: boolean;
   writeDocs: boolean;
   build: boolean;
@@ -134,7 +140,7 @@ function parseCommandLine(): Options {
       .split(',')
       .map((id) => id.trim())
       .filter(Boolean);
-    const unknown = wanted.filter((id) => id !== OUTBOX_ID && !SCENARIOS.some((scenario) => scenario.id === id));
+    const unknown = wanted.filter((id) => id !== OUTBOX_ID && id !== PUSH_ID && !SCENARIOS.some((scenario) => scenario.id === id));
     if (unknown.length > 0 || wanted.length === 0)
       fail(`--only: unknown scenario ${unknown.join(', ') || '(none given)'}; choose from ${SCENARIOS.map((s) => s.id).join(', ')}`);
     scenarios = SCENARIOS.filter((scenario) => scenario.id === 'r1' || wanted.includes(scenario.id));
@@ -155,6 +161,7 @@ function parseCommandLine(): Options {
     fixedRateSeconds: seconds,
     scenarios,
     outbox: values.only === undefined || values.only.split(',').some((id) => id.trim() === OUTBOX_ID),
+    push: values.only === undefined || values.only.split(',').some((id) => id.trim() === PUSH_ID),
     quick,
     writeDocs: values.write || (!quick && values.only === undefined && values.database === 'both'),
     build: !values['skip-build'] && !values.source,
@@ -475,6 +482,8 @@ async function runOnPostgres(shared: Shared, url: string, dataset: Dataset, db: 
     // The outbox job in this process, with the servers idle (their outbox jobs send no bench kind).
     let outbox: OutboxBench | undefined;
     if (options.outbox) outbox = await benchOutbox(url, options.quick ? OUTBOX_SIZES.quick : OUTBOX_SIZES.full, progress);
+    let push: PushBench | undefined;
+    if (options.push) push = await benchPush(url, options.quick ? PUSH_SIZES.quick : PUSH_SIZES.full, progress);
     return {
       kind: 'postgres',
       label: `PostgreSQL (database ${new URL(url).pathname.slice(1)})`,
@@ -487,6 +496,7 @@ async function runOnPostgres(shared: Shared, url: string, dataset: Dataset, db: 
       memory,
       overlaps,
       outbox,
+      push,
     };
   } finally {
     await stop();

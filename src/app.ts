@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { LogController, type FastifyHttpOptions, type FastifyInstance, type FastifyServerOptions, type RawServerDefault } from 'fastify';
 import fp from 'fastify-plugin';
-import { mailConfigured as smtpConfigured, plainHttpRemote, publicUrlIsLocal, type Config } from './config.js';
+import { mailConfigured as smtpConfigured, plainHttpRemote, publicUrlIsLocal, pushSubject, type Config } from './config.js';
 import { DatabaseBreaker } from './infrastructure/database-gate/breaker.js';
 import type { DatabaseHandle } from './db/client.js';
 import { migrate } from './db/migrate.js';
@@ -12,6 +12,11 @@ import { AuthService } from './modules/auth/auth.service.js';
 import { attendanceRoutes } from './modules/attendance/attendance.routes.js';
 import { RELEASE_JOB, releaseJob } from './modules/attendance/attendance.release.js';
 import { AttendanceService, attendanceRules } from './modules/attendance/attendance.service.js';
+import { checkInRemindersPurge, REMINDER_JOB, reminderJob } from './modules/attendance/attendance.reminders.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { NotificationsService } from './modules/notifications/notifications.service.js';
+import { endpointPolicy, pushKind } from './modules/notifications/notifications.push.js';
+import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import type { DirectoryAuthenticator } from './modules/auth/directory.js';
 import { LdapDirectory } from './modules/auth/ldap.js';
@@ -137,6 +142,7 @@ export function purgeJobs(
     calendarTombstonesPurge,
     expiredOidcFlowsPurge,
     outboxPurge(config.MAIL_RETENTION, config.OUTBOX_DEAD_RETENTION),
+    checkInRemindersPurge,
   ];
 }
 const MAX_PARAM_LENGTH = 16_384;
@@ -189,6 +195,8 @@ export interface BackgroundWork {
   releaseRound(): Promise<number>;
   /** Runs the approval expiry (after the run in flight, if any), with how many requests expired. */
   expireApprovals(): Promise<number>;
+  /** Runs the check-in reminders (after the run in flight, if any), with how many were queued (docs/notifications.md#events). */
+  checkInReminders(): Promise<number>;
 }
 
 declare module 'fastify' {
@@ -330,6 +338,17 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   } else {
     for (const kind of [MAIL_KIND, PASSWORD_LINK_KIND, INVITATION_KIND, APPROVAL_REQUEST_KIND]) outbox.discard(kind, 'SMTP_URL is not configured');
   }
+  // Push (docs/notifications.md): the key pair made at first start, pushes as one more kind of the outbox.
+  const vapidKeys = await new NotificationsRepository(db).vapidKeys();
+  const pushPolicy = endpointPolicy(config.PUSH_ENDPOINT_HOSTS, config.PUSH_ALLOW_LOOPBACK);
+  outbox.register(
+    pushKind(db, { keys: vapidKeys, subject: pushSubject(config), ttlMs: config.PUSH_TTL, timeoutMs: config.PUSH_TIMEOUT, policy: pushPolicy }, app.log),
+  );
+  const notifications = new NotificationsService(db, clock, {
+    publicKey: vapidKeys.publicKey,
+    policy: pushPolicy,
+    perUser: config.PUSH_SUBSCRIPTIONS_PER_USER,
+  });
   const stats = new StatsService(db, clock, reads);
   const search = new SearchService(reads);
   const attendance = new AttendanceService(db, clock, attendanceRules(config));
@@ -367,6 +386,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(onBehalfRoutes, { onBehalf });
   await app.register(teamsRoutes, { teams });
   await app.register(delegatesRoutes, { delegates });
+  await app.register(notificationsRoutes, { notifications });
   await app.register(seriesRoutes, { series });
   await app.register(favouritesRoutes, { favourites: new FavouritesService(db, clock), usual: new UsualService(db, clock, reservationRules) });
   await app.register(policiesRoutes, { policies: new PoliciesService(db, clock) });
@@ -389,6 +409,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   // do it twice (docs/architecture.md#background-jobs).
   jobs.add(housekeepingJob(db, clock, purgeJobs(config), HOUSEKEEPING_INTERVAL_MS));
   jobs.add(releaseJob({ db, clock, log: app.log, intervalMs: config.ATTENDANCE_RELEASE_INTERVAL, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
+  jobs.add(reminderJob({ db, clock, log: app.log }));
   jobs.add(expiryJob({ db, clock, log: app.log, cancel: cancelForApproval, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
   // Every mail leaves from the outbox (docs/architecture.md#the-outbox); OUTBOX_INTERVAL 0: not from this process.
   jobs.add({ name: OUTBOX_JOB, intervalMs: config.OUTBOX_INTERVAL, run: (signal) => outbox.drain(signal) });
@@ -404,6 +425,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     },
     releaseRound: async () => (await jobs.runNow<number>(RELEASE_JOB)) ?? 0,
     expireApprovals: async () => (await jobs.runNow<number>(EXPIRY_JOB)) ?? 0,
+    checkInReminders: async () => (await jobs.runNow<number>(REMINDER_JOB)) ?? 0,
   } satisfies BackgroundWork);
   if (replica) app.addHook('onReady', async () => replica.start());
   app.addHook('onClose', async () => {

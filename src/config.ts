@@ -402,6 +402,35 @@ const specs = {
     default: '30d',
     parse: duration(60_000, 365 * 86_400_000),
   },
+  PUSH_SUBJECT: {
+    doc: 'Contact the push services are given with every push (the VAPID subject): a mailto: address or an https: URL. Unset: PUBLIC_URL when it is https and not this machine, else mailto: the address of MAIL_FROM (docs/notifications.md#configuration).',
+    parse: text({ max: 400, pattern: /^(mailto:\S+@\S+|https:\/\/\S+)$/, hint: 'must be a mailto: address or an https: URL' }),
+  },
+  PUSH_ENDPOINT_HOSTS: {
+    doc: 'The push services a browser subscription may point at, as host names separated by commas; a leading dot also admits every host below it. The default admits those of Chrome/Edge (FCM), Firefox (Mozilla), Safari (Apple) and Windows (WNS). Deskbook sends pushes only to https endpoints on port 443 of these hosts, so a subscription cannot make it call anything else (docs/notifications.md#threat-model).',
+    default: 'fcm.googleapis.com,updates.push.services.mozilla.com,.push.apple.com,.notify.windows.com',
+    parse: text({ max: 2000, pattern: /^\s*\.?[a-z0-9.-]+(\s*,\s*\.?[a-z0-9.-]+)*\s*$/i, hint: 'must be host names separated by commas' }),
+  },
+  PUSH_ALLOW_LOOPBACK: {
+    doc: 'Also accept subscriptions whose endpoint is http(s) on this machine (localhost, 127.0.0.0/8, ::1), any port: for tests that run their own push service. Never on a real service.',
+    default: 'false',
+    parse: boolean,
+  },
+  PUSH_SUBSCRIPTIONS_PER_USER: {
+    doc: 'Browsers (push subscriptions) one person may have at once; another answers 409 TOO_MANY_PUSH_SUBSCRIPTIONS.',
+    default: '10',
+    parse: integer(1, 100),
+  },
+  PUSH_TIMEOUT: {
+    doc: 'How long one push may take to be accepted by the push service before it counts as failed and is tried again later.',
+    default: '10s',
+    parse: duration(100, 120_000),
+  },
+  PUSH_TTL: {
+    doc: 'How long a push service keeps a push for a browser that is offline before dropping it (the TTL header): a reminder that comes later than this is worth nothing.',
+    default: '1h',
+    parse: duration(0, 7 * 86_400_000),
+  },
   RESERVATION_WRITES_PER_MINUTE: {
     doc: 'Reservation and series writes (book, change, cancel, check in) one user may make per minute in each server process; more answer 429 TOO_MANY_WRITES with Retry-After.',
     default: '60',
@@ -534,6 +563,23 @@ export function publicUrlIsLocal(config: Pick<Config, 'PUBLIC_URL'>): boolean {
 /** Whether the service can send mail at all (SMTP_URL set); without it no mail leaves (docs/configuration.md#mail). */
 export function mailConfigured(config: Pick<Config, 'SMTP_URL'>): boolean {
   return config.SMTP_URL !== undefined;
+}
+
+/**
+ * The VAPID subject of pushes (docs/notifications.md#configuration): PUSH_SUBJECT, else PUBLIC_URL
+ * when it is https and not this machine, else mailto: the address in MAIL_FROM.
+ */
+export function pushSubject(config: Pick<Config, 'PUSH_SUBJECT' | 'PUBLIC_URL' | 'MAIL_FROM'>): string {
+  if (config.PUSH_SUBJECT !== undefined) return config.PUSH_SUBJECT;
+  const publicUrl = new URL(config.PUBLIC_URL);
+  if (publicUrl.protocol === 'https:' && !loopbackHost(publicUrl)) return publicUrl.origin;
+  const address = /<([^>]+)>/.exec(config.MAIL_FROM)?.[1] ?? config.MAIL_FROM.trim();
+  return `mailto:${address}`;
+}
+
+/** Whether a URL names this machine (localhost, 127.0.0.0/8, ::1). */
+export function isLoopbackUrl(url: URL): boolean {
+  return loopbackHost(url);
 }
 
 /** Markdown table of every key, used by `npm run docs` and checked by a test. */

@@ -113,6 +113,7 @@ const folderEdges = (edges: Import[], nested: string[]): Array<[string, string]>
 const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
   'modules/attendance -> modules/reservations': 'walk-in and the release write reservations through the one writer; check-in reads them',
   'modules/reservations -> modules/approvals': 'the one writer asks for approval in the booking transaction (requestApprovals)',
+  'modules/policies -> modules/approvals': "the booking check's context says whether an approval requirement could hold at the desk (APPROVAL_POSSIBLE)",
   'modules/closures -> modules/reservations': 'a closure cancels the reservations on its days through the one writer',
   'modules/series -> modules/reservations': "a series books its occurrences under the reservations' rules and repository",
   'modules/favourites -> modules/reservations': '"Book my usual" books each day through the one writer under its rules (docs/favourites.md#book-my-usual)',
@@ -132,6 +133,10 @@ const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
   'modules/reservations -> modules/delegates': 'a delegate books for the person who named them, read through delegates.access.ts',
   'modules/auth -> modules/teams': "directory sign-in keeps the person's LDAP team memberships in step (teams.access.ts)",
   'modules/oidc -> modules/teams': "single sign-on keeps the person's OIDC team memberships in step (teams.access.ts)",
+  'modules/attendance -> modules/notifications':
+    "the release and the check-in reminders queue their notices as the owner's switches allow (notifications.queue.ts)",
+  'modules/approvals -> modules/notifications': "a decision or an expiry queues the owner's notice as their switches allow (notifications.queue.ts)",
+  'modules/reservations -> modules/notifications': "a booking by someone else queues the owner's notice as their switches allow (notifications.queue.ts)",
 };
 
 /** The server's folders below the feature modules: they never import one. */

@@ -7,7 +7,8 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   plugins: [react()],
   base: '/',
-  publicDir: false,
+  // web/public holds push-sw.js, copied to the build's root as is (docs/notifications.md#the-web-app).
+  publicDir: 'public',
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

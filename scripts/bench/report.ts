@@ -1,6 +1,7 @@
 import type { DatasetCounts, OverlapCounts } from './database.js';
 import type { Summary } from './measure.js';
 import { outboxMarkdown, type OutboxBench } from './outbox.js';
+import { pushMarkdown, type PushBench } from './push.js';
 import { SCENARIOS, type ScenarioId } from './scenarios.js';
 import type { StatementCount } from './statements.js';
 
@@ -34,6 +35,8 @@ export interface DatabaseRun {
   overlaps?: OverlapCounts;
   /** The outbox job: sending to an SMTP server, and the cost of a claim with a backlog (PostgreSQL server only). */
   outbox?: OutboxBench;
+  /** Pushes through the outbox to a push service on this machine (PostgreSQL server only). */
+  push?: PushBench;
 }
 
 export interface BenchReport {
@@ -220,6 +223,7 @@ export function runMarkdown(run: DatabaseRun, targets: boolean): string {
   }
   if (facts.length > 0) parts.push(facts.join('\n'));
   if (run.outbox) parts.push(outboxMarkdown(run.outbox));
+  if (run.push) parts.push(pushMarkdown(run.push));
 
   const checks = targets ? checkTargets(run) : [];
   if (checks.length > 0)

@@ -574,6 +574,9 @@ export const attendance = pgTable(
       .on(t.releaseAt)
       .where(sql`${t.status} = 'PENDING'`),
     index('attendance_released_idx').on(t.releasedAt),
+    index('attendance_opens_idx')
+      .on(t.checkInOpensAt)
+      .where(sql`${t.status} = 'PENDING'`),
   ],
 );
 
@@ -992,4 +995,69 @@ export const bookingDefaults = pgTable(
       sql`(${t.windowKind} = 'HOURS') = (${t.windowStartMinute} IS NOT NULL AND ${t.windowEndMinute} IS NOT NULL) AND (${t.windowKind} <> 'HOURS' OR (0 <= ${t.windowStartMinute} AND ${t.windowStartMinute} < ${t.windowEndMinute} AND ${t.windowEndMinute} <= 1440))`,
     ),
   ],
+);
+// ---- push reminders and notification switches (docs/notifications.md) -----------------------
+
+/** The server's VAPID key pair (one row, id 1), made at first start by whichever process comes first. */
+export const pushVapidKeys = pgTable(
+  'push_vapid_keys',
+  {
+    id: smallint('id').primaryKey().default(1),
+    publicKey: text('public_key').notNull(),
+    privateKey: text('private_key').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [check('push_vapid_keys_one_row_check', sql`${t.id} = 1`)],
+);
+
+/** A browser's push subscription (its push service endpoint and keys); one endpoint belongs to one person. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_idx').on(t.endpoint),
+    index('push_subscriptions_user_idx').on(t.userId, t.createdAt),
+    check('push_subscriptions_endpoint_check', sql`length(${t.endpoint}) <= 2048`),
+    check('push_subscriptions_keys_check', sql`length(${t.p256dh}) <= 100 AND length(${t.auth}) <= 40`),
+  ],
+);
+
+/** A person's switch of one event on one channel; a missing row is the default (docs/notifications.md#switches). */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    channel: text('channel').notNull(),
+    enabled: boolean('enabled').notNull(),
+    updatedAt: timestamptz('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.event, t.channel] }),
+    check('notification_preferences_event_check', sql`${t.event} IN ('check-in-open', 'released', 'approval-decided', 'booked-by-others')`),
+    check('notification_preferences_channel_check', sql`${t.channel} IN ('push', 'mail')`),
+  ],
+);
+
+/** The reservations whose "check-in is open" reminder was queued (written by modules/attendance, once each). */
+export const checkInReminders = pgTable(
+  'check_in_reminders',
+  {
+    reservationId: uuid('reservation_id')
+      .primaryKey()
+      .references(() => reservations.id, { onDelete: 'cascade' }),
+    queuedAt: timestamptz('queued_at').notNull(),
+  },
+  (t) => [index('check_in_reminders_queued_idx').on(t.queuedAt)],
 );

@@ -52,6 +52,11 @@ export default fp(
             name: 'Favourites',
             description: 'Favourite desks, home office and default window, "Book my usual", free desks near my team (docs/favourites.md).',
           },
+          {
+            name: 'Notifications',
+            description:
+              "Push reminders: the server's public key, the caller's browsers (push subscriptions) and switches per event and channel (docs/notifications.md).",
+          },
           { name: 'Team', description: 'Teams and their members, from admins, the directory and single sign-on (docs/policies.md#teams).' },
           { name: 'Report' },
           { name: 'Search' },

@@ -87,6 +87,16 @@ async function webRoutes(app: FastifyInstance, options: WebOptions) {
     return reply.type('text/html; charset=utf-8').send(page);
   };
 
+  // The push service worker (docs/notifications.md#the-web-app): at the root, so its scope may be the whole app; revalidated on every load.
+  app.get('/push-sw.js', async (_request, reply) => {
+    let script: Buffer;
+    try {
+      script = await readFile(path.join(root, 'push-sw.js'));
+    } catch {
+      throw new AppError('ROUTE_NOT_FOUND', 'No operation GET /push-sw.js: the web app is not built');
+    }
+    return reply.headers({ 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }).type('text/javascript; charset=utf-8').send(script);
+  });
   app.get('/', sendPage);
   app.get('/*', async (request, reply) => {
     const pathname = request.url.split('?')[0]!;

@@ -55,6 +55,7 @@ export const catalogue = {
   TOO_MANY_TEAMS: { status: 409, title: 'There are as many teams as the service keeps; remove one first' },
   TOO_MANY_DELEGATES: { status: 409, title: 'You have as many delegates as one person may; remove one first' },
   TOO_MANY_FAVOURITES: { status: 409, title: 'You have starred as many desks as one person may; unstar one first' },
+  TOO_MANY_PUSH_SUBSCRIPTIONS: { status: 409, title: 'You have push turned on in as many browsers as one person may; turn it off in one first' },
   PLAN_CHANGED: { status: 412, title: 'The floor plan changed since you read it; read it again (its new ETag) and redo your change' },
   PRECONDITION_REQUIRED: { status: 428, title: 'Send If-Match with the ETag you read (or * to overwrite whatever is there)' },
   REQUEST_TIMEOUT: { status: 408, title: 'The request did not arrive in time' },

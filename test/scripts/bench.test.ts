@@ -79,6 +79,7 @@ describe('npm run bench (command line)', () => {
     expect(help.code).toBe(0);
     for (const scenario of SCENARIOS) expect(help.stdout).toContain(scenario.id);
     expect(help.stdout).toContain('outbox (the outbox job');
+    expect(help.stdout).toContain('push (pushes through the outbox');
     const refused = await runBench(['--only', 'self,nonsense']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('unknown scenario nonsense');
@@ -120,6 +121,10 @@ describe('npm run bench --quick on PostgreSQL', () => {
       for (const backlog of ['100', '1,000', '10,000']) expect(stdout).toMatch(new RegExp(`\\| ${backlog} \\| [\\d.]+ \\| \\d+ \\|`));
       const [outboxLeft] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from outbox where kind = 'bench.mail'`);
       expect(outboxLeft!.n).toBe(0);
+      // Push (docs/benchmarks.md#push): every quick push reached the local push service; the bench's users are gone.
+      expect(stdout).toMatch(/Push \(docs\/benchmarks\.md#push\): 100 notices for 20 people .+ [\d,]+ pushes\/s, [\d.]+ statements per push \(100 received\)/);
+      const [pushLeft] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from users where email like 'push-bench-%'`);
+      expect(pushLeft!.n).toBe(0);
 
       const [after] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from reservations`);
       expect(after!.n).toBe(before[0]!.n);

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Job } from '../../infrastructure/jobs/runner.js';
-import { queueMails } from '../../infrastructure/mail/mail-kind.js';
 import type { Clock } from '../../shared/clock.js';
-import { outcomeMail } from './approvals.mail.js';
+import { queueNotices } from '../notifications/notifications.queue.js';
+import { outcomeNotice } from './approvals.mail.js';
 import { ApprovalsRepository } from './approvals.repository.js';
 import type { CancelReservations } from './approvals.service.js';
 
@@ -49,11 +49,10 @@ export function expiryJob(options: ExpiryJobOptions): Job<number> {
             tx,
             rows.map((row) => row.reservationId),
           );
-          if (options.mails)
-            await queueMails(
-              tx,
-              rows.map((row) => outcomeMail(row, options.publicUrl)),
-            );
+          await queueNotices(
+            tx,
+            rows.map((row) => outcomeNotice(row, options)),
+          );
           return rows.length;
         });
         total += expired;

@@ -3,6 +3,8 @@ import { DeliveryFailed, type OutboxKind } from '../../infrastructure/outbox/out
 import type { Mailer } from '../../infrastructure/mail/mailer.js';
 import { approvalOutcomeMail, approvalRequestsMail } from '../../infrastructure/mail/templates.js';
 import { formatLocal } from '../../shared/zone.js';
+import type { Notice } from '../notifications/notifications.queue.js';
+import { approvalPush } from '../notifications/notifications.texts.js';
 import { APPROVAL_REQUEST_KIND, ApprovalsRepository, type ApprovalRow } from './approvals.repository.js';
 
 /** Requests named in one approver's mail; the rest are counted. */
@@ -54,3 +56,23 @@ export const outcomeMail = (row: ApprovalRow, publicUrl: string) =>
     note: row.note,
     publicUrl,
   });
+
+/**
+ * The owner's notice of a decision or an expiry (docs/notifications.md#events): the mail above when
+ * mail can go out, and a push; each as the owner's switches of `approval-decided` allow.
+ */
+export const outcomeNotice = (row: ApprovalRow, options: { publicUrl: string; mails: boolean }): Notice => ({
+  userId: row.userId,
+  event: 'approval-decided',
+  push: approvalPush(
+    {
+      reservationId: row.reservationId,
+      deskName: row.deskName ?? '?',
+      roomName: row.roomName ?? '?',
+      start: formatLocal(row.startTime, row.timeZone),
+      timeZone: row.timeZone,
+    },
+    row.status as 'APPROVED' | 'REJECTED' | 'EXPIRED',
+  ),
+  mail: options.mails ? outcomeMail(row, options.publicUrl) : undefined,
+});

@@ -1,10 +1,10 @@
 import type { Database } from '../../db/client.js';
-import { queueMails } from '../../infrastructure/mail/mail-kind.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
-import { outcomeMail } from './approvals.mail.js';
+import { queueNotices } from '../notifications/notifications.queue.js';
+import { outcomeNotice } from './approvals.mail.js';
 import { toApprovalDto, toRequirementDto } from './approvals.mappers.js';
 import { ApprovalsRepository, type Booker } from './approvals.repository.js';
 import type { ApprovalDto, ApprovalListQuery, DecisionBody, RequirementDto, RequirementInput, RequirementListQuery } from './approvals.schemas.js';
@@ -98,7 +98,7 @@ export class ApprovalsService {
   /**
    * Approves or rejects a pending request, in one transaction: the status (one statement, so of two
    * approvers at once one wins and the other gets 409), a rejected reservation cancelled through
-   * the one writer, and the owner's mail.
+   * the one writer, and the owner's mail and push (docs/notifications.md#events).
    */
   async decide(caller: Caller, reservationId: string, decision: 'APPROVED' | 'REJECTED', body: DecisionBody): Promise<ApprovalDto> {
     const note = body.note?.trim() ? body.note.trim() : null;
@@ -106,7 +106,7 @@ export class ApprovalsService {
       const row = await new ApprovalsRepository(tx).decide(reservationId, booker(caller), decision, note, this.clock.now());
       if (!row) return undefined;
       if (decision === 'REJECTED') await this.cancel(tx, [reservationId]);
-      if (this.options.mails) await queueMails(tx, [outcomeMail(row, this.options.publicUrl)]);
+      await queueNotices(tx, [outcomeNotice(row, this.options)]);
       return row;
     });
     if (decided) return toApprovalDto(decided);

@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Job } from '../../infrastructure/jobs/runner.js';
-import { queueMails } from '../../infrastructure/mail/mail-kind.js';
 import { releaseMail } from '../../infrastructure/mail/templates.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatLocal } from '../../shared/zone.js';
+import { queueNotices } from '../notifications/notifications.queue.js';
+import { releasedPush } from '../notifications/notifications.texts.js';
 import { AttendanceRepository, type ReleasedRow } from './attendance.repository.js';
 
 /** Reservations released per transaction. */
@@ -33,7 +34,7 @@ export interface ReleaseJobOptions {
   log: FastifyBaseLogger;
   /** ATTENDANCE_RELEASE_INTERVAL. */
   intervalMs: number;
-  /** Whether mail can go out (SMTP_URL set): only then does a release queue its mails. */
+  /** Whether mail can go out (SMTP_URL set): only then does a release queue its mails (pushes go out either way). */
   mails: boolean;
   publicUrl: string;
 }
@@ -42,8 +43,8 @@ export interface ReleaseJobOptions {
  * The release of no-shows as a job of the runner (docs/behaviour.md#release-of-no-shows): every
  * server process runs it every ATTENDANCE_RELEASE_INTERVAL, from start-up on; each round releases
  * what is due in batches, claimed FOR UPDATE SKIP LOCKED, so processes share the work and never
- * do it twice. The owners' mails are queued in the outbox in the release's own transaction, and
- * the outbox job sends them. Answers the reservations released.
+ * do it twice. The owners' mails and pushes (as their switches allow, docs/notifications.md#events)
+ * are queued in the outbox in the release's own transaction, and the outbox job sends them. Answers the reservations released.
  */
 export function releaseJob(options: ReleaseJobOptions): Job<number> {
   const { db, clock, log, publicUrl } = options;
@@ -55,16 +56,22 @@ export function releaseJob(options: ReleaseJobOptions): Job<number> {
       const repository = new AttendanceRepository(db);
       let total = 0;
       for (let batch = 0; batch < MAX_BATCHES_PER_ROUND && !signal.aborted; batch++) {
-        const { released } = await repository.releaseDue(
-          clock.now(),
-          RELEASE_BATCH,
-          options.mails
-            ? (tx, rows) =>
-                queueMails(
-                  tx,
-                  rows.map((row) => mailOf(row, publicUrl)),
-                )
-            : undefined,
+        const { released } = await repository.releaseDue(clock.now(), RELEASE_BATCH, (tx, rows) =>
+          queueNotices(
+            tx,
+            rows.map((row) => ({
+              userId: row.userId,
+              event: 'released' as const,
+              push: releasedPush({
+                reservationId: row.reservationId,
+                deskName: row.deskName,
+                roomName: row.roomName,
+                start: formatLocal(row.startTime, row.timeZone),
+                timeZone: row.timeZone,
+              }),
+              mail: options.mails ? mailOf(row, publicUrl) : undefined,
+            })),
+          ),
         );
         total += released;
         if (released < RELEASE_BATCH) break;

@@ -47,6 +47,7 @@ export interface SettingsRow {
 
 export interface ReleasedRow {
   reservationId: string;
+  userId: string;
   email: string;
   firstName: string;
   deskName: string;
@@ -295,7 +296,7 @@ export class AttendanceRepository {
    * process or a check-in holds are left to them), marks them NO_SHOW, cuts the end of those not
    * yet ended to the release time, and lets `mails` write the owners' mails in the same transaction.
    */
-  async releaseDue(now: Date, limit: number, mails?: (tx: Database, released: ReleasedRow[]) => Promise<void>): Promise<{ released: number; cut: number }> {
+  async releaseDue(now: Date, limit: number, notify?: (tx: Database, released: ReleasedRow[]) => Promise<void>): Promise<{ released: number; cut: number }> {
     return this.db.transaction(async (tx) => {
       const due = await tx
         .select({ id: attendance.reservationId })
@@ -309,10 +310,11 @@ export class AttendanceRepository {
       await tx.update(attendance).set({ status: 'NO_SHOW', releasedAt: now }).where(inArray(attendance.reservationId, ids));
       // The reservations module writes the table (docs/architecture.md#the-one-writer-of-reservations).
       const cut = await ReservationWriter.cutForRelease(tx, ids, now);
-      if (mails && cut.length > 0) {
+      if (notify && cut.length > 0) {
         const released = await tx
           .select({
             reservationId: reservations.id,
+            userId: reservations.userId,
             email: users.email,
             firstName: users.firstName,
             deskName: desks.name,
@@ -327,7 +329,7 @@ export class AttendanceRepository {
           .innerJoin(rooms, eq(rooms.id, desks.roomId))
           .leftJoin(departmentSettings, eq(departmentSettings.departmentId, rooms.departmentId))
           .where(inArray(reservations.id, cut));
-        await mails(tx, released);
+        await notify(tx, released);
       }
       return { released: ids.length, cut: cut.length };
     });

@@ -73,7 +73,7 @@ export class OutboxRepository {
       this.db,
       sql`select o.id, o.kind, coalesce(u.email, o.group_key) as recipient, o.status, o.attempts, o.last_error,
             o.created_at, o.next_attempt_at, o.sent_at, o.dead_at, count(*) over ()::int as total
-          from outbox o left join users u on o.kind = 'calendar.invitation' and u.id::text = o.group_key
+          from outbox o left join users u on o.kind in ('calendar.invitation', 'push') and u.id::text = o.group_key
           where ${where}
           order by ${sql.join(orders, sql`, `)}
           limit ${request.size} offset ${offsetOf(request)}`,

@@ -11,7 +11,9 @@ export const OutboxStatus = Type.Union([Type.Literal('pending'), Type.Literal('s
 export const OutboxMessage = Type.Object(
   {
     id: Type.Integer({ minimum: 1 }),
-    kind: Type.String({ description: 'mail (a release mail), password.link (a reset or account link) or calendar.invitation.' }),
+    kind: Type.String({
+      description: 'mail (a release mail), password.link (a reset or account link), calendar.invitation or push (docs/notifications.md#delivery).',
+    }),
     recipient: Type.String({ description: "The person's e-mail address (as it is now), or the address the message was asked for." }),
     status: OutboxStatus,
     attempts: Type.Integer({ minimum: 0, description: 'Tries so far.' }),

@@ -1,11 +1,12 @@
 import type { Database } from '../../db/client.js';
-import { queueMails } from '../../infrastructure/mail/mail-kind.js';
 import { onBehalfMail } from '../../infrastructure/mail/templates.js';
 import type { Clock } from '../../shared/clock.js';
 import { formatLocal } from '../../shared/zone.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import { isManagerOf, managedMemberIdsQuery } from '../teams/teams.access.js';
 import { grantorIdsQuery, isDelegateOf } from '../delegates/delegates.access.js';
+import { queueNotices } from '../notifications/notifications.queue.js';
+import { bookedByOthersPush } from '../notifications/notifications.texts.js';
 import { OnBehalfRepository, type Person } from './reservations.on-behalf.repository.js';
 
 /** Most people the "Book for…" picker answers at once, and most reservations "booked by others" lists. */
@@ -49,34 +50,48 @@ export class OnBehalf {
   }
 
   /**
-   * The notice telling the person by mail that `caller` booked, changed or cancelled their
-   * reservation, as a step of the writing transaction (`undefined` when there is nothing to tell:
-   * they did it themselves, or no mail goes out). Queued in the outbox in that transaction, so it
-   * leaves once the write commits and never for a write rolled back; the calendar invitation the
-   * write queued itself goes out as for any booking (docs/policies.md#booking-for-someone-else).
+   * The notice telling the person that `caller` booked, changed or cancelled their reservation, as
+   * a step of the writing transaction (`undefined` when they did it themselves): by mail when mail
+   * can go out, and by push, each as the person's switches of `booked-by-others` allow
+   * (docs/notifications.md#events). Queued in the outbox in that transaction, so it leaves once the
+   * write commits and never for a write rolled back; the calendar invitation the write queued itself
+   * goes out as for any booking (docs/policies.md#booking-for-someone-else).
    */
   notice(
     caller: Caller,
-    reservation: { userId: string; deskId: string; startTime: Date; endTime: Date },
+    reservation: { id?: string; userId: string; deskId: string; startTime: Date; endTime: Date },
     action: 'booked' | 'changed' | 'cancelled',
   ): ((tx: Database) => Promise<void>) | undefined {
-    if (caller.user.id === reservation.userId || !this.settings.mails) return undefined;
+    if (caller.user.id === reservation.userId) return undefined;
     return async (tx) => {
       const details = await new OnBehalfRepository(tx).noticeDetails(reservation.userId, caller.user.id, reservation.deskId);
       if (!details) return;
-      const mail = onBehalfMail({
-        to: details.email,
-        firstName: details.firstName,
-        bookerName: details.bookerName,
+      const start = formatLocal(reservation.startTime, details.timeZone);
+      const mail = this.settings.mails
+        ? onBehalfMail({
+            to: details.email,
+            firstName: details.firstName,
+            bookerName: details.bookerName,
+            action,
+            deskName: details.deskName,
+            roomName: details.roomName,
+            timeZone: details.timeZone,
+            start,
+            end: formatLocal(reservation.endTime, details.timeZone),
+            publicUrl: this.settings.publicUrl,
+          })
+        : undefined;
+      const push = bookedByOthersPush(
+        {
+          reservationId: reservation.id ?? `${reservation.deskId}-${reservation.startTime.getTime()}`,
+          deskName: details.deskName,
+          roomName: details.roomName,
+          start,
+          timeZone: details.timeZone,
+        },
         action,
-        deskName: details.deskName,
-        roomName: details.roomName,
-        timeZone: details.timeZone,
-        start: formatLocal(reservation.startTime, details.timeZone),
-        end: formatLocal(reservation.endTime, details.timeZone),
-        publicUrl: this.settings.publicUrl,
-      });
-      await queueMails(tx, [mail]);
+      );
+      await queueNotices(tx, [{ userId: reservation.userId, event: 'booked-by-others', push, mail }]);
     };
   }
 }

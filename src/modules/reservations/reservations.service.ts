@@ -103,7 +103,7 @@ export class ReservationsService {
       type: body.type ?? existing.type,
     };
     const startMoved = booking.startTime.getTime() !== existing.startTime.getTime();
-    const notice = this.onBehalf?.notice(caller, booking, 'changed');
+    const notice = this.onBehalf?.notice(caller, { ...booking, id }, 'changed');
     const desk = await this.writer.move(this.rules, { id: caller.user.id, admin: isAdmin(caller) }, id, booking, startMoved, notice);
     if (!desk) throw notFound('Reservation', id);
     return toReservationDto({ id, ...booking, roomId: desk.roomId, departmentId: desk.departmentId });

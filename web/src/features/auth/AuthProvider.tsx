@@ -3,6 +3,7 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState, us
 import { $api, api, call, publicApi, sessionOf } from '../../api/client.js';
 import { getSession, onSessionChange, setSession } from '../../api/session.js';
 import type { User } from '../../api/types.js';
+import { forgetThisBrowser } from '../notifications/push.js';
 
 type AuthState = { status: 'checking' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; user: User; sessionId: string };
 
@@ -58,6 +59,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const signOut = async () => {
+    // Push stops in this browser first, while the session may still delete its subscription (docs/notifications.md#threat-model).
+    await forgetThisBrowser();
     // The session is revoked on the server when it can be reached; it is forgotten here in any case.
     await api.POST('/api/auth/logout').catch(() => undefined);
     signingOut.current = true;

@@ -13,7 +13,7 @@ export function DelegatesSection() {
   return (
     <section className="panel" aria-labelledby="delegates-heading">
       <h2 id="delegates-heading">Delegates</h2>
-      <p className="muted">Delegates may book, change and cancel desks for you. You are told by mail each time.</p>
+      <p className="muted">Delegates may book, change and cancel desks for you. You are told each time, as your notification settings below say.</p>
       {failure && <Alert kind="error">{failure}</Alert>}
       <Loaded query={delegates} label="Loading your delegates…">
         {(list) =>

@@ -36,6 +36,7 @@ const KIND_LABELS: Record<string, string> = {
   mail: 'Released-desk notice',
   'password.link': 'Password link',
   'calendar.invitation': 'Calendar invitation',
+  push: 'Push notification',
 };
 
 /** A kind in words; one this page does not know yet keeps its name. */

@@ -11,6 +11,7 @@ import { useAuth, useUser } from '../auth/AuthProvider.js';
 import { CalendarSection } from '../calendar/CalendarSection.js';
 import { DelegatesSection } from '../delegates/DelegatesSection.js';
 import { BookingDefaultsSection } from '../favourites/BookingDefaultsSection.js';
+import { NotificationsSection } from '../notifications/NotificationsSection.js';
 import { MyTeamsSection } from '../teams/MyTeamsSection.js';
 import { SignInMethodsSection } from '../oidc/SignInMethods.js';
 import { NAME_FIELDS, PersonNames } from '../users/person.js';
@@ -42,6 +43,7 @@ export function ProfilePage() {
       <BookingDefaultsSection />
       <DelegatesSection />
       <CalendarSection />
+      <NotificationsSection />
       <SessionsSection />
     </div>
   );
