@@ -165,6 +165,14 @@ export class ClosuresRepository {
     return raw ? { ...toRow(raw), days: dateArray(raw.days) ?? [] } : undefined;
   }
 
+  /** The closures of `ids`, in that order. */
+  async findAll(ids: string[]): Promise<ClosureRow[]> {
+    if (ids.length === 0) return [];
+    const raws = await queryRows<RawClosure>(this.db, sql`select ${CLOSURE_COLUMNS} from closures c where c.id = any(${`{${ids.join(',')}}`}::uuid[])`);
+    const rows = new Map(raws.map((raw) => [raw.id, toRow(raw)]));
+    return ids.flatMap((id) => rows.get(id) ?? []);
+  }
+
   async delete(id: string): Promise<boolean> {
     const rows = await queryRows<{ id: string }>(this.db, sql`delete from closures where id = ${id} returning id`);
     return rows.length > 0;
@@ -298,6 +306,29 @@ export class ClosuresRepository {
       location: raw.location,
       building: raw.building,
     }));
+  }
+
+  /**
+   * Of `days`, those a closure already closes in the whole scope `where` (docs/policies.md#public-holidays):
+   * one everywhere; for a department, also its own and its building's; for a building, also the building's.
+   * Date → the (oldest) closure.
+   */
+  async closedThroughout(where: Where, days: string[]): Promise<Map<string, string>> {
+    if (days.length === 0) return new Map();
+    const covers =
+      where.scope === 'EVERYWHERE'
+        ? sql`c.scope = 'EVERYWHERE'`
+        : where.scope === 'BUILDING'
+          ? sql`(c.scope = 'EVERYWHERE' or (c.scope = 'BUILDING' and c.location = ${where.location} and c.building = ${where.building}))`
+          : sql`exists (select 1 from departments dep where dep.id = ${where.departmentId} and ${holdsIn})`;
+    const rows = await queryRows<{ day: string; id: string }>(
+      this.db,
+      sql`select distinct on (cd.day) cd.day::text as day, c.id
+            from closure_days cd join closures c on c.id = cd.closure_id
+           where cd.day = any(${`{${days.join(',')}}`}::date[]) and ${covers}
+           order by cd.day, c.created_at, c.id`,
+    );
+    return new Map(rows.map((row) => [row.day, row.id]));
   }
 
   async departmentExists(id: string): Promise<boolean> {
