@@ -9391,7 +9391,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a series, or its occurrences from one on
-         * @description Cancels the occurrences starting at or after `from` (all without it) that have not ended; ended ones stay as history, as for single reservations. Answers the series as it now is. A single occurrence is cancelled with DELETE /api/reservation/{id} and leaves the others. A USER cannot cancel a fixed series (403).
+         * @description Cancels the occurrences starting at or after `from` (all without it) that have not ended; ended ones stay as history, as for single reservations. Answers the series as it now is. A single occurrence is cancelled with DELETE /api/reservation/{id} and leaves the others. A USER cannot cancel a fixed series (403). Cancelled by anyone but an admin, an occurrence that starts within the cancellation lead time in force (a CANCEL_LEAD rule) stays booked and is listed in `kept` with the rule; the others are cancelled (docs/policies.md#cancelling-a-series).
          */
         delete: {
             parameters: {
@@ -9485,6 +9485,30 @@ export interface paths {
                                  * @description ISO 8601 date-time in UTC (ends in Z).
                                  */
                                 endTime: string;
+                            }[];
+                            /** @description Occurrences not cancelled because they start within the cancellation lead time in force (CANCEL_LEAD; never for admins): they stay booked (docs/policies.md#cancelling-a-series). */
+                            kept: {
+                                /** Format: uuid */
+                                reservationId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                                /** @description The CANCEL_LEAD rule that keeps it. */
+                                rule: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    kind: string;
+                                    name: string;
+                                };
+                                /** @description Why, in a sentence. */
+                                message: string;
                             }[];
                         };
                     };
