@@ -17961,12 +17961,13 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                                 /**
-                                 * @description DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType).
+                                 * @description AREA: the desks of one area (areaId: its department, room or desks; every day). DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType). The most specific holds: area, room, department, desk type.
                                  * @enum {string}
                                  */
-                                scope: "DEPARTMENT" | "ROOM" | "DESK_TYPE";
+                                scope: "AREA" | "DEPARTMENT" | "ROOM" | "DESK_TYPE";
                                 departmentId: string | null;
                                 roomId: string | null;
+                                areaId: string | null;
                                 deskType: ("FLEX" | "FIXED") | null;
                                 /**
                                  * @description Whose bookings need approval: everyone, the people of teamId, or the people outside teamId.
@@ -18081,10 +18082,10 @@ export interface paths {
                 content: {
                     "application/json": {
                         /**
-                         * @description DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType).
+                         * @description AREA: the desks of one area (areaId: its department, room or desks; every day). DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType). The most specific holds: area, room, department, desk type.
                          * @enum {string}
                          */
-                        scope: "DEPARTMENT" | "ROOM" | "DESK_TYPE";
+                        scope: "AREA" | "DEPARTMENT" | "ROOM" | "DESK_TYPE";
                         /**
                          * Format: uuid
                          * @description DEPARTMENT scope only.
@@ -18095,6 +18096,11 @@ export interface paths {
                          * @description ROOM scope only.
                          */
                         roomId?: string;
+                        /**
+                         * Format: uuid
+                         * @description AREA scope only: the area (GET /api/admin/policies/areas).
+                         */
+                        areaId?: string;
                         /**
                          * @description DESK_TYPE scope only.
                          * @enum {string}
@@ -18129,12 +18135,13 @@ export interface paths {
                             /** Format: uuid */
                             id: string;
                             /**
-                             * @description DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType).
+                             * @description AREA: the desks of one area (areaId: its department, room or desks; every day). DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType). The most specific holds: area, room, department, desk type.
                              * @enum {string}
                              */
-                            scope: "DEPARTMENT" | "ROOM" | "DESK_TYPE";
+                            scope: "AREA" | "DEPARTMENT" | "ROOM" | "DESK_TYPE";
                             departmentId: string | null;
                             roomId: string | null;
+                            areaId: string | null;
                             deskType: ("FLEX" | "FIXED") | null;
                             /**
                              * @description Whose bookings need approval: everyone, the people of teamId, or the people outside teamId.
