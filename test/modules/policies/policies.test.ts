@@ -118,6 +118,29 @@ describe('booking policies', () => {
         });
         expect(expectProblem(min, 409, 'POLICY_RULE_CONFLICT').errors).toEqual([{ field: 'limit.minutes', message: expect.any(String) }]);
       });
+      // The reverse: a maximum below a minimum in force, and a rule changed into a taken slot.
+      await withRule({ ...everyone, limit: { kind: 'MIN_DURATION', minutes: 120 } }, async () => {
+        const max = await t.request({
+          method: 'POST',
+          url: '/api/admin/policies/rules',
+          token: admin,
+          payload: { ...everyone, limit: { kind: 'MAX_DURATION', minutes: 60 } },
+        });
+        expect(expectProblem(max, 409, 'POLICY_RULE_CONFLICT').errors).toEqual([{ field: 'limit.minutes', message: expect.any(String) }]);
+      });
+      await withRule({ ...everyone, limit: { kind: 'BOOKING_WINDOW', days: 14 } }, async () => {
+        await withRule({ ...everyone, limit: { kind: 'MAX_CONCURRENT', count: 3 } }, async (other) => {
+          const changed = await t.request({
+            method: 'PUT',
+            url: `/api/admin/policies/rules/${other}`,
+            token: admin,
+            payload: { ...everyone, limit: { kind: 'BOOKING_WINDOW', days: 30 } },
+          });
+          expect(expectProblem(changed, 409, 'POLICY_RULE_CONFLICT').errors).toEqual([{ field: 'limit.kind', message: expect.any(String) }]);
+        });
+      });
+      const left = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from policy_rules`);
+      expect(left[0]!.n).toBe(0);
     });
 
     it('is for admins only', async () => {
