@@ -81,12 +81,12 @@ export function publicHolidays(query: HolidayQuery, thisYear: number): PublicHol
   }
   const language = query.language?.toLowerCase() ?? country.languages[0] ?? 'en';
   if (!country.languages.includes(language)) throw invalid('language', `${country.code} names its holidays in ${country.languages.join(', ')}`);
-  const years = [...new Set(query.years)].sort();
-  if (years.length > MAX_HOLIDAY_YEARS) throw invalid('years', `at most ${MAX_HOLIDAY_YEARS} years at once`);
-  for (const [i, year] of years.entries()) {
+  for (const [i, year] of query.years.entries()) {
     if (year < thisYear || year > thisYear + HOLIDAY_YEAR_HORIZON)
       throw invalid(`years.${i}`, `must lie from ${thisYear} to ${thisYear + HOLIDAY_YEAR_HORIZON}`);
   }
+  const years = [...new Set(query.years)].sort((a, b) => a - b);
+  if (years.length > MAX_HOLIDAY_YEARS) throw invalid('years', `at most ${MAX_HOLIDAY_YEARS} years at once`);
   const source = new Holidays(country.code, state?.code ?? '', query.region?.toUpperCase() ?? '', { types: ['public'], languages: [language] });
   const names = new Map<string, string[]>();
   for (const year of years) {

@@ -97,6 +97,7 @@ describe('public-holiday import', () => {
     await field({ language: 'fr' }, 'language');
     await field({ years: [2029] }, 'years.0');
     await field({ years: [2030, 2041] }, 'years.1');
+    await field({ years: [2041, 2030] }, 'years.0');
     await field({ years: [2030, 2031, 2032] }, 'years');
     await field({ years: [] }, 'years');
     await field({ scope: 'EVERYWHERE' }, 'departmentId');
