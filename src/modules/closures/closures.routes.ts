@@ -18,6 +18,7 @@ import {
   PreviewQuery,
 } from './closures.schemas.js';
 import { HOLIDAY_ATTRIBUTION } from './closures.holidays.js';
+import { etagMatches } from '../../shared/etag.js';
 import type { ClosuresService } from './closures.service.js';
 
 /** Closures and holidays (docs/policies.md#closures-and-holidays). */
@@ -108,13 +109,16 @@ export const closuresRoutes: FastifyPluginAsyncTypebox<{ closures: ClosuresServi
       schema: {
         tags: ['Closures'],
         summary: 'Countries, states and regions with public holidays',
-        description: `Admins only (403 otherwise). Every country the holiday data knows, with its languages, states and regions (English names). The answer changes only with the service's version: a browser may keep it a day. ${HOLIDAY_ATTRIBUTION}.`,
-        response: { 200: HolidayCatalogue, ...problemResponses(403) },
+        description: `Admins only (403 otherwise). Every country the holiday data knows, with its languages, states and regions (English names). The answer changes only with the service's version: a browser may keep it a day, then revalidate with its ETag (If-None-Match: 304). ${HOLIDAY_ATTRIBUTION}.`,
+        response: { 200: HolidayCatalogue, 304: { type: 'null', description: 'Not modified (If-None-Match named the ETag).' }, ...problemResponses(403) },
       },
     },
-    async (_request, reply) => {
-      reply.header('cache-control', 'private, max-age=86400');
-      return closures.holidayCatalogue();
+    async (request, reply) => {
+      // Made once per process; a browser keeps it a day, then revalidates (304 while unchanged).
+      const { json, etag } = closures.holidayCatalogueJson();
+      reply.header('cache-control', 'private, max-age=86400').header('etag', etag);
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(json);
     },
   );
 

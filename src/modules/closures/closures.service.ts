@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import type { Database } from '../../db/client.js';
 import { queueMails } from '../../infrastructure/mail/mail-kind.js';
@@ -159,6 +160,17 @@ export class ClosuresService {
   holidayCatalogue(): HolidayCatalogueDto {
     return { attribution: HOLIDAY_ATTRIBUTION, countries: holidayCatalogue() };
   }
+
+  /** The catalogue as JSON and its ETag, made once per process: it changes only with the service's version. */
+  holidayCatalogueJson(): { json: string; etag: string } {
+    this.catalogueJson ??= (() => {
+      const json = JSON.stringify(this.holidayCatalogue());
+      return { json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 22)}"` };
+    })();
+    return this.catalogueJson;
+  }
+
+  private catalogueJson: { json: string; etag: string } | undefined;
 
   /** The public holidays of the years and what an import would do with each, and a page of the reservations on the new days. */
   async previewHolidays(input: HolidayImportInput, query: PreviewQuery): Promise<HolidayPreviewDto> {

@@ -64,6 +64,7 @@ describe('public-holiday import', () => {
     const response = await t.request({ method: 'GET', url: '/api/closures/holidays/regions', token: admin });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('private, max-age=86400');
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
     const body = response.json<{
       attribution: string;
       countries: { code: string; name: string; languages: string[]; states: { code: string; name: string; regions: { code: string }[] }[] }[];
@@ -76,6 +77,11 @@ describe('public-holiday import', () => {
       name: 'Bayern',
       regions: expect.arrayContaining([expect.objectContaining({ code: 'A' })]),
     });
+    const etag = String(response.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await t.request({ method: 'GET', url: '/api/closures/holidays/regions', token: admin, headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
     expectProblem(await t.request({ method: 'GET', url: '/api/closures/holidays/regions', token: aliceToken }), 403, 'FORBIDDEN');
   });
 

@@ -17415,7 +17415,7 @@ export interface paths {
         };
         /**
          * Countries, states and regions with public holidays (admin)
-         * @description Admins only (403 otherwise). Every country the holiday data knows, with its languages, states and regions (English names). The answer changes only with the service's version: a browser may keep it a day. Holiday data: date-holidays (CC BY 3.0).
+         * @description Admins only (403 otherwise). Every country the holiday data knows, with its languages, states and regions (English names). The answer changes only with the service's version: a browser may keep it a day, then revalidate with its ETag (If-None-Match: 304). Holiday data: date-holidays (CC BY 3.0).
          */
         get: {
             parameters: {
@@ -17456,6 +17456,13 @@ export interface paths {
                             }[];
                         };
                     };
+                };
+                /** @description Not modified (If-None-Match named the ETag). */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid input (problem+json, with `errors`). */
                 400: {
