@@ -65,11 +65,17 @@ export interface ApprovalRow {
  * owner (an area before a room before a department before a desk type, then the oldest), or null.
  * An area holds its desks: a whole department's, a room's, or those listed (policy_area_desks).
  */
+/**
+ * Requirement `q` holds on desk `d` whose department is `departmentId` (SQL): its room, department or
+ * desk type, or its area's (the area's department, room or listed desks).
+ */
+const holdsOnDesk = (departmentId: SQL) => sql`(q.room_id = d.room_id or q.department_id = ${departmentId} or q.desk_type = d.type
+    or (q.area_id is not null and (
+        exists (select 1 from policy_areas pa where pa.id = q.area_id and (pa.department_id = ${departmentId} or pa.room_id = d.room_id))
+        or exists (select 1 from policy_area_desks pad where pad.area_id = q.area_id and pad.desk_id = d.id))))`;
+
 const requirementOf = sql`(select q.id from approval_requirements q
-    where (q.room_id = d.room_id or q.department_id = ro.department_id or q.desk_type = d.type
-           or (q.area_id is not null and (
-               exists (select 1 from policy_areas pa where pa.id = q.area_id and (pa.department_id = ro.department_id or pa.room_id = d.room_id))
-               or exists (select 1 from policy_area_desks pad where pad.area_id = q.area_id and pad.desk_id = d.id))))
+    where ${holdsOnDesk(sql`ro.department_id`)}
       and (q.applies_to = 'EVERYONE'
            or (q.applies_to = 'MEMBERS') = exists (select 1 from team_members m where m.team_id = q.team_id and m.user_id = r.user_id))
     order by case q.scope when 'AREA' then 0 when 'ROOM' then 1 when 'DEPARTMENT' then 2 else 3 end, q.created_at, q.id
@@ -80,8 +86,7 @@ const requirementOf = sql`(select q.id from approval_requirements q
  * whoever books: the booking check reads it with its context, and a booking where it is false asks
  * for no approval, sparing the booking transaction a statement (docs/policies.md#approvals).
  */
-export const APPROVAL_POSSIBLE = sql`exists (select 1 from approval_requirements q
-    where q.room_id = d.room_id or q.department_id = r.department_id or q.desk_type = d.type)`;
+export const APPROVAL_POSSIBLE = sql`exists (select 1 from approval_requirements q where ${holdsOnDesk(sql`r.department_id`)})`;
 
 /** `booker` may decide requests of requirement `q`: an admin, or a manager of its approver team. */
 const decides = (booker: Booker, q: SQL) =>

@@ -380,6 +380,24 @@ describe('approvals', () => {
     expect((await decide(inArea, 'approve', users.oscar.token)).statusCode).toBe(200);
     expect((await decide(inRoom, 'reject', users.oscar.token)).statusCode).toBe(200);
 
+    // An area's requirement alone (no room, office or desk-type requirement on the desk) asks too.
+    const alone = await t.request({
+      method: 'POST',
+      url: '/api/admin/policies/areas',
+      token: admin,
+      payload: { name: 'Team corner', kind: 'DESKS', deskIds: [teamRoomDesk], teamIds: [salesTeam], exclusive: false },
+    });
+    expect(alone.statusCode, alone.body).toBe(200);
+    const aloneId = alone.json<{ id: string }>().id;
+    const before = await booked(users.bob.token, teamRoomDesk);
+    expectProblem(await approval(before, users.bob.token), 404, 'NOT_FOUND');
+    const aloneRequirement = await t.request({ method: 'POST', url: '/api/approval-requirements', token: admin, payload: { scope: 'AREA', areaId: aloneId } });
+    expect(aloneRequirement.statusCode, aloneRequirement.body).toBe(200);
+    const inCorner = await booked(users.bob.token, teamRoomDesk);
+    expect((await approval(inCorner, users.bob.token)).json<ApprovalBody>().status).toBe('PENDING');
+    expect((await decide(inCorner, 'approve', admin)).statusCode).toBe(200);
+    expect((await t.request({ method: 'DELETE', url: `/api/admin/policies/areas/${aloneId}`, token: admin })).statusCode).toBe(204);
+
     // Deleting the area deletes its requirement (as deleting a room does).
     expect((await t.request({ method: 'DELETE', url: `/api/admin/policies/areas/${areaId}`, token: admin })).statusCode).toBe(204);
     expect((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from approval_requirements where area_id = ${areaId}`))[0]!.n).toBe(0);
