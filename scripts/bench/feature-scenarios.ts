@@ -96,4 +96,31 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   ...POLICY_SCENARIOS,
   // Free desks near my team (docs/favourites.md#book-near-my-team).
   ...FAVOURITES_SCENARIOS,
+  // Public holidays (docs/policies.md#public-holidays): the admin's catalogue of countries (built once
+  // per process, no SQL) and the preview of next year's German holidays everywhere, which writes nothing.
+  {
+    id: 'holiday-regions',
+    title: 'GET /api/closures/holidays/regions (ADMIN)',
+    server: 'app',
+    expected: [200],
+    maxStatements: 2,
+    load: (context) => ({ method: 'GET', headers: bearer(context.adminToken), requests: [{ path: '/api/closures/holidays/regions' }] }),
+  },
+  {
+    id: 'holiday-preview',
+    title: 'POST /api/closures/holidays/preview (DE, a year, everywhere)',
+    server: 'app',
+    expected: [200],
+    maxStatements: 4,
+    load: (context) => ({
+      method: 'POST',
+      headers: { ...json, ...bearer(context.adminToken) },
+      requests: [
+        {
+          path: '/api/closures/holidays/preview',
+          body: JSON.stringify({ scope: 'EVERYWHERE', country: 'DE', language: 'en', years: [new Date().getUTCFullYear() + 1] }),
+        },
+      ],
+    }),
+  },
 ];

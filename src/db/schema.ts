@@ -881,7 +881,6 @@ export const policyRules = pgTable(
 
 // ---- approvals: requirements and the approval of reservations (docs/policies.md#approvals) ----
 
-export const approvalScope = pgEnum('approval_scope', ['DEPARTMENT', 'ROOM', 'DESK_TYPE']);
 /** EVERYONE; MEMBERS: the people of `team_id`; NON_MEMBERS: the people outside it. */
 export const approvalAppliesTo = pgEnum('approval_applies_to', ['EVERYONE', 'MEMBERS', 'NON_MEMBERS']);
 export const approvalStatus = pgEnum('approval_status', ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED']);
@@ -894,9 +893,11 @@ export const approvalRequirements = pgTable(
   'approval_requirements',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    scope: approvalScope('scope').notNull(),
+    /** AREA, ROOM, DEPARTMENT or DESK_TYPE (text with a check: migration 0030). */
+    scope: text('scope').$type<'AREA' | 'ROOM' | 'DEPARTMENT' | 'DESK_TYPE'>().notNull(),
     departmentId: uuid('department_id').references(() => departments.id, { onDelete: 'cascade' }),
     roomId: uuid('room_id').references(() => rooms.id, { onDelete: 'cascade' }),
+    areaId: uuid('area_id').references(() => policyAreas.id, { onDelete: 'cascade' }),
     deskType: deskType('desk_type'),
     appliesTo: approvalAppliesTo('applies_to').notNull().default('EVERYONE'),
     teamId: uuid('team_id').references(() => teams.id, { onDelete: 'cascade' }),
@@ -909,9 +910,12 @@ export const approvalRequirements = pgTable(
     index('approval_requirements_department_idx').on(t.departmentId),
     index('approval_requirements_room_idx').on(t.roomId),
     index('approval_requirements_approver_team_idx').on(t.approverTeamId),
+    index('approval_requirements_area_idx').on(t.areaId),
+    check('approval_requirements_scope_check', sql`${t.scope} IN ('AREA', 'ROOM', 'DEPARTMENT', 'DESK_TYPE')`),
     check('approval_requirements_department_check', sql`(${t.scope} = 'DEPARTMENT') = (${t.departmentId} IS NOT NULL)`),
     check('approval_requirements_room_check', sql`(${t.scope} = 'ROOM') = (${t.roomId} IS NOT NULL)`),
     check('approval_requirements_desk_type_check', sql`(${t.scope} = 'DESK_TYPE') = (${t.deskType} IS NOT NULL)`),
+    check('approval_requirements_area_check', sql`(${t.scope} = 'AREA') = (${t.areaId} IS NOT NULL)`),
     check('approval_requirements_team_check', sql`(${t.appliesTo} = 'EVERYONE') = (${t.teamId} IS NULL)`),
   ],
 );

@@ -107,4 +107,40 @@ describe('closures in a browser', () => {
     await admin.getByText('No closure lies ahead.').waitFor();
     expect(app.problems).toEqual([]);
   });
+
+  it('an admin imports next year’s public holidays for an office, with the data’s attribution; importing again finds nothing new', async () => {
+    const next = Temporal.Now.plainDateISO(TIME_ZONE).year + 1;
+    const admin = await app.tab();
+    await signIn(admin, app.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await openMenu(admin, 'Closures');
+    await admin.getByRole('button', { name: 'Import public holidays' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Import public holidays' });
+    await dialog.getByText('Holiday data: date-holidays (CC BY 3.0)').waitFor();
+    await dialog.getByLabel('Where', { exact: true }).selectOption('DEPARTMENT');
+    await dialog.getByLabel('Office', { exact: true }).selectOption({ label: 'Berlin · Spree House · Floor 2' });
+    await dialog.getByLabel('Country', { exact: true }).selectOption({ label: 'Germany' });
+    await dialog.getByLabel('State or province (optional)').selectOption({ label: 'Berlin' });
+    await dialog.getByLabel('Names in').selectOption('en');
+    await dialog.getByLabel('Years', { exact: true }).selectOption(String(next));
+    await dialog.getByRole('button', { name: 'Show the holidays' }).click();
+    const preview = dialog.getByRole('region', { name: /holidays to close/ });
+    await preview.getByText(/ 25 Dec \d{4}: Christmas Day \(will be closed\)$/).waitFor();
+    await expectAccessibleAtBothWidths(admin, 'Import public holidays with a preview');
+    await preview.getByRole('button', { name: /^Import \d+ holidays$/ }).click();
+    await admin.getByText(/Imported \d+ holidays as \d+ closures\. 0 reservations cancelled, 0 kept\./).waitFor();
+    await admin.getByText('Christmas Day', { exact: true }).waitFor();
+    const closed = await api<{ days: { reason: string }[] }>('GET', `/api/closures/days?from=${next}-12-20&to=${next}-12-31`);
+    expect(closed.days.map((day) => day.reason)).toEqual(['Christmas Day', 'Boxing Day']);
+
+    await admin.getByRole('button', { name: 'Import public holidays' }).click();
+    await dialog.getByLabel('Where', { exact: true }).selectOption('DEPARTMENT');
+    await dialog.getByLabel('Office', { exact: true }).selectOption({ label: 'Berlin · Spree House · Floor 2' });
+    await dialog.getByLabel('Country', { exact: true }).selectOption({ label: 'Germany' });
+    await dialog.getByLabel('State or province (optional)').selectOption({ label: 'Berlin' });
+    await dialog.getByLabel('Years', { exact: true }).selectOption(String(next));
+    await dialog.getByRole('button', { name: 'Show the holidays' }).click();
+    await dialog.getByText('Nothing to import: every holiday is already closed or past').waitFor();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    expect(app.problems).toEqual([]);
+  });
 });

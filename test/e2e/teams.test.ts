@@ -1,3 +1,4 @@
+import { Temporal } from 'temporal-polyfill';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -57,6 +58,8 @@ describe('teams and booking for someone else in the browser', () => {
     await insertDesk(app.database.handle.db, place.room.id, { name: 'T2' });
     await insertDesk(app.database.handle.db, place.room.id, { name: 'F1', type: 'FIXED' });
     ids.room = `/admin/departments/${place.department.id}/rooms/${place.room.id}`;
+    // The office is in Auckland, the browser in Berlin: a FIXED assignment takes the office's days.
+    await api(admin, 'PUT', `/api/departments/${place.department.id}/settings`, { timeZone: 'Pacific/Auckland' });
   });
   afterAll(async () => {
     await app?.close();
@@ -136,6 +139,10 @@ describe('teams and booking for someone else in the browser', () => {
     await signIn(page, app.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
     await page.goto(`${app.baseUrl}${ids.room}`);
     await page.getByRole('button', { name: 'Assign desk F1' }).click();
+    // A day of the office (Auckland) after the member's weekly series (8 weeks from tomorrow) ends.
+    const day = Temporal.Now.plainDateISO('Pacific/Auckland').add({ days: 60 });
+    await page.getByLabel('First day', { exact: true }).fill(day.toString());
+    await page.getByLabel('Last day', { exact: true }).fill(day.toString());
     await page.getByLabel('Assign to: search').fill(MEMBER.lastName);
     await page.getByLabel('Assign to', { exact: true }).selectOption({ label: `${MEMBER.firstName} ${MEMBER.lastName} (${MEMBER.email})` });
     await page.getByRole('button', { name: 'Assign the desk' }).click();
@@ -145,6 +152,9 @@ describe('teams and booking for someone else in the browser', () => {
     const fixed = await api(token, 'GET', '/api/reservation?type=fixed');
     expect(fixed.content).toHaveLength(1);
     expect(fixed.content[0].userId).toBe(ids[MEMBER.email]);
+    // The whole day in the office's zone (docs/behaviour.md#office-time-zone), not the browser's.
+    expect(new Date(fixed.content[0].startTime).getTime()).toBe(day.toZonedDateTime({ timeZone: 'Pacific/Auckland' }).epochMilliseconds);
+    expect(new Date(fixed.content[0].endTime).getTime()).toBe(day.add({ days: 1 }).toZonedDateTime({ timeZone: 'Pacific/Auckland' }).epochMilliseconds);
     expect(app.problems).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@ import { offsetOf, type PageRequest } from '../../shared/paging.js';
  * keeps calendars in step.
  */
 
-export type ApprovalScope = 'DEPARTMENT' | 'ROOM' | 'DESK_TYPE';
+export type ApprovalScope = 'AREA' | 'DEPARTMENT' | 'ROOM' | 'DESK_TYPE';
 export type AppliesTo = 'EVERYONE' | 'MEMBERS' | 'NON_MEMBERS';
 export type ApprovalStatus = 'PENDING' | 'APPROVED' | 'REJECTED' | 'EXPIRED';
 
@@ -31,6 +31,7 @@ export interface RequirementRow {
   scope: ApprovalScope;
   departmentId: string | null;
   roomId: string | null;
+  areaId: string | null;
   deskType: 'FLEX' | 'FIXED' | null;
   appliesTo: AppliesTo;
   teamId: string | null;
@@ -61,13 +62,23 @@ export interface ApprovalRow {
 
 /**
  * The most specific requirement over reservation `r` on desk `d` in room `ro` that applies to its
- * owner (a room before a department before a desk type, then the oldest), or null.
+ * owner (an area before a room before a department before a desk type, then the oldest), or null.
+ * An area holds its desks: a whole department's, a room's, or those listed (policy_area_desks).
  */
+/**
+ * Requirement `q` holds on desk `d` whose department is `departmentId` (SQL): its room, department or
+ * desk type, or its area's (the area's department, room or listed desks).
+ */
+const holdsOnDesk = (departmentId: SQL) => sql`(q.room_id = d.room_id or q.department_id = ${departmentId} or q.desk_type = d.type
+    or (q.area_id is not null and (
+        exists (select 1 from policy_areas pa where pa.id = q.area_id and (pa.department_id = ${departmentId} or pa.room_id = d.room_id))
+        or exists (select 1 from policy_area_desks pad where pad.area_id = q.area_id and pad.desk_id = d.id))))`;
+
 const requirementOf = sql`(select q.id from approval_requirements q
-    where (q.room_id = d.room_id or q.department_id = ro.department_id or q.desk_type = d.type)
+    where ${holdsOnDesk(sql`ro.department_id`)}
       and (q.applies_to = 'EVERYONE'
            or (q.applies_to = 'MEMBERS') = exists (select 1 from team_members m where m.team_id = q.team_id and m.user_id = r.user_id))
-    order by case q.scope when 'ROOM' then 0 when 'DEPARTMENT' then 1 else 2 end, q.created_at, q.id
+    order by case q.scope when 'AREA' then 0 when 'ROOM' then 1 when 'DEPARTMENT' then 2 else 3 end, q.created_at, q.id
     limit 1)`;
 
 /**
@@ -75,8 +86,7 @@ const requirementOf = sql`(select q.id from approval_requirements q
  * whoever books: the booking check reads it with its context, and a booking where it is false asks
  * for no approval, sparing the booking transaction a statement (docs/policies.md#approvals).
  */
-export const APPROVAL_POSSIBLE = sql`exists (select 1 from approval_requirements q
-    where q.room_id = d.room_id or q.department_id = r.department_id or q.desk_type = d.type)`;
+export const APPROVAL_POSSIBLE = sql`exists (select 1 from approval_requirements q where ${holdsOnDesk(sql`r.department_id`)})`;
 
 /** `booker` may decide requests of requirement `q`: an admin, or a manager of its approver team. */
 const decides = (booker: Booker, q: SQL) =>
@@ -152,6 +162,7 @@ interface RawRequirement {
   scope: ApprovalScope;
   department_id: string | null;
   room_id: string | null;
+  area_id: string | null;
   desk_type: 'FLEX' | 'FIXED' | null;
   applies_to: AppliesTo;
   team_id: string | null;
@@ -165,6 +176,7 @@ const toRequirement = (raw: RawRequirement): RequirementRow => ({
   scope: raw.scope,
   departmentId: raw.department_id,
   roomId: raw.room_id,
+  areaId: raw.area_id,
   deskType: raw.desk_type,
   appliesTo: raw.applies_to,
   teamId: raw.team_id,
@@ -251,7 +263,7 @@ export class ApprovalsRepository {
     return raw ? toRequirement(raw) : undefined;
   }
 
-  async exists(table: 'departments' | 'rooms' | 'teams', id: string): Promise<boolean> {
+  async exists(table: 'departments' | 'rooms' | 'teams' | 'policy_areas', id: string): Promise<boolean> {
     const rows = await queryRows<{ one: number }>(this.db, sql`select 1 as one from ${sql.identifier(table)} where id = ${id}`);
     return rows.length > 0;
   }
@@ -259,8 +271,8 @@ export class ApprovalsRepository {
   async insertRequirement(values: Omit<RequirementRow, 'id' | 'createdAt'>, createdBy: string, now: Date): Promise<RequirementRow> {
     const [raw] = await queryRows<RawRequirement>(
       this.db,
-      sql`insert into approval_requirements (scope, department_id, room_id, desk_type, applies_to, team_id, approver_team_id, created_by, created_at)
-          values (${values.scope}::approval_scope, ${values.departmentId}, ${values.roomId}, ${values.deskType}::desk_type,
+      sql`insert into approval_requirements (scope, department_id, room_id, area_id, desk_type, applies_to, team_id, approver_team_id, created_by, created_at)
+          values (${values.scope}, ${values.departmentId}, ${values.roomId}, ${values.areaId}, ${values.deskType}::desk_type,
                   ${values.appliesTo}::approval_applies_to, ${values.teamId}, ${values.approverTeamId}, ${createdBy}, ${now.toISOString()}::timestamptz)
           returning *`,
     );

@@ -2,8 +2,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Page, pageQueryProperties } from '../../shared/paging.js';
 import { Nullable, StringEnum, Timestamp, Uuid } from '../../shared/schemas.js';
 
-export const ApprovalScope = StringEnum(['DEPARTMENT', 'ROOM', 'DESK_TYPE'] as const, {
-  description: 'DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType).',
+export const ApprovalScope = StringEnum(['AREA', 'DEPARTMENT', 'ROOM', 'DESK_TYPE'] as const, {
+  description:
+    'AREA: the desks of one area (areaId: its department, room or desks; every day). DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType). The most specific holds: area, room, department, desk type.',
 });
 export const AppliesTo = StringEnum(['EVERYONE', 'MEMBERS', 'NON_MEMBERS'] as const, {
   description: 'Whose bookings need approval: everyone, the people of teamId, or the people outside teamId.',
@@ -18,6 +19,7 @@ export const RequirementInput = Type.Object(
     scope: ApprovalScope,
     departmentId: Type.Optional(Uuid('DEPARTMENT scope only.')),
     roomId: Type.Optional(Uuid('ROOM scope only.')),
+    areaId: Type.Optional(Uuid('AREA scope only: the area (GET /api/admin/policies/areas).')),
     deskType: Type.Optional(StringEnum(['FLEX', 'FIXED'] as const, { description: 'DESK_TYPE scope only.' })),
     appliesTo: Type.Optional(AppliesTo),
     teamId: Type.Optional(Uuid('With appliesTo MEMBERS or NON_MEMBERS: the team.')),
@@ -33,6 +35,7 @@ export const Requirement = Type.Object(
     scope: ApprovalScope,
     departmentId: Nullable(Uuid()),
     roomId: Nullable(Uuid()),
+    areaId: Nullable(Uuid()),
     deskType: Nullable(StringEnum(['FLEX', 'FIXED'] as const)),
     appliesTo: AppliesTo,
     teamId: Nullable(Uuid()),

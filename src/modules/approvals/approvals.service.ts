@@ -40,7 +40,7 @@ export class ApprovalsService {
   /** A requirement, checked: the scope's one field and none of the others, the teams; 400 names the field. */
   async createRequirement(caller: Caller, input: RequirementInput): Promise<RequirementDto> {
     const repository = new ApprovalsRepository(this.db);
-    const fields = { DEPARTMENT: 'departmentId', ROOM: 'roomId', DESK_TYPE: 'deskType' } as const;
+    const fields = { AREA: 'areaId', DEPARTMENT: 'departmentId', ROOM: 'roomId', DESK_TYPE: 'deskType' } as const;
     for (const [scope, field] of Object.entries(fields)) {
       const given = input[field] !== undefined;
       if (scope === input.scope && !given) throw invalid(field, `is required for the ${scope} scope`);
@@ -51,6 +51,7 @@ export class ApprovalsService {
     if (appliesTo !== 'EVERYONE' && input.teamId === undefined) throw invalid('teamId', `is required with appliesTo ${appliesTo}`);
     if (input.departmentId !== undefined && !(await repository.exists('departments', input.departmentId))) throw invalid('departmentId', 'no such department');
     if (input.roomId !== undefined && !(await repository.exists('rooms', input.roomId))) throw invalid('roomId', 'no such room');
+    if (input.areaId !== undefined && !(await repository.exists('policy_areas', input.areaId))) throw invalid('areaId', 'no such area');
     if (input.teamId !== undefined && !(await repository.exists('teams', input.teamId))) throw invalid('teamId', 'no such team');
     if (input.approverTeamId !== undefined && !(await repository.exists('teams', input.approverTeamId))) throw invalid('approverTeamId', 'no such team');
     const row = await repository.insertRequirement(
@@ -58,6 +59,7 @@ export class ApprovalsService {
         scope: input.scope,
         departmentId: input.departmentId ?? null,
         roomId: input.roomId ?? null,
+        areaId: input.areaId ?? null,
         deskType: input.deskType ?? null,
         appliesTo,
         teamId: input.teamId ?? null,

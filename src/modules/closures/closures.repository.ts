@@ -165,6 +165,14 @@ export class ClosuresRepository {
     return raw ? { ...toRow(raw), days: dateArray(raw.days) ?? [] } : undefined;
   }
 
+  /** The closures of `ids`, in that order. */
+  async findAll(ids: string[]): Promise<ClosureRow[]> {
+    if (ids.length === 0) return [];
+    const raws = await queryRows<RawClosure>(this.db, sql`select ${CLOSURE_COLUMNS} from closures c where c.id = any(${`{${ids.join(',')}}`}::uuid[])`);
+    const rows = new Map(raws.map((raw) => [raw.id, toRow(raw)]));
+    return ids.flatMap((id) => rows.get(id) ?? []);
+  }
+
   async delete(id: string): Promise<boolean> {
     const rows = await queryRows<{ id: string }>(this.db, sql`delete from closures where id = ${id} returning id`);
     return rows.length > 0;
@@ -198,11 +206,11 @@ export class ClosuresRepository {
   /**
    * The reservations not yet ended (at `now`) in scope `where` that touch one of `days` (local dates
    * in each reservation's office zone), in start order; a page of them, or all with `page` undefined.
-   * Read through reservations_time_idx on the span the days can cover (zones lie within ±14 h of UTC).
+   * Each closed day is probed on its own through the range index (reservations_range_idx) over the
+   * span its local day can cover in any zone (the day ±1, zones lie within ±14 h of UTC), so a few
+   * days spread over a year (public holidays) read only the reservations near them.
    */
   async affected(where: Where, days: string[], now: Date, page?: PageRequest): Promise<{ rows: AffectedRow[]; total: number }> {
-    const first = days[0]!;
-    const last = days[days.length - 1]!;
     const dayList = `{${days.join(',')}}`;
     const raws = await queryRows<{
       id: string;
@@ -225,7 +233,12 @@ export class ClosuresRepository {
       sql`select r.id, r.user_id, u.email, u.first_name, u.last_name, r.desk_id, d.name as desk_name, ro.name as room_name, dep.id as department_id,
                  dep.location || ' · ' || dep.building || ' · Floor ' || dep.floor as place, z.zone, hit.day::text as day, r.start_time, r.end_time,
                  count(*) over ()::int as total
-            from reservations r
+            from (select distinct on (r0.id) r0.id, r0.user_id, r0.desk_id, r0.start_time, r0.end_time
+                    from unnest(${dayList}::date[]) as dd(day)
+                    join reservations r0 on tstzrange(r0.start_time, r0.end_time, '[)')
+                      && tstzrange((dd.day - 1)::timestamp at time zone 'UTC', (dd.day + 2)::timestamp at time zone 'UTC', '[)')
+                   where r0.end_time > ${now.toISOString()}::timestamptz
+                   order by r0.id) r
             join desks d on d.id = r.desk_id
             join rooms ro on ro.id = d.room_id
             join departments dep on dep.id = ro.department_id
@@ -235,8 +248,7 @@ export class ClosuresRepository {
             cross join lateral (
               select min(day) as day from unnest(${dayList}::date[]) as day
                where day between (r.start_time at time zone z.zone)::date and ((r.end_time - interval '1 microsecond') at time zone z.zone)::date) hit
-           where r.end_time > ${now.toISOString()}::timestamptz and r.end_time > ${first}::date - 1 and r.start_time < ${last}::date + 2
-             and ${inScope(where)} and hit.day is not null
+           where ${inScope(where)} and hit.day is not null
            order by r.start_time, r.id
            ${page ? sql`limit ${page.size} offset ${offsetOf(page)}` : sql``}`,
     );
@@ -298,6 +310,29 @@ export class ClosuresRepository {
       location: raw.location,
       building: raw.building,
     }));
+  }
+
+  /**
+   * Of `days`, those a closure already closes in the whole scope `where` (docs/policies.md#public-holidays):
+   * one everywhere; for a department, also its own and its building's; for a building, also the building's.
+   * Date → the (oldest) closure.
+   */
+  async closedThroughout(where: Where, days: string[]): Promise<Map<string, string>> {
+    if (days.length === 0) return new Map();
+    const covers =
+      where.scope === 'EVERYWHERE'
+        ? sql`c.scope = 'EVERYWHERE'`
+        : where.scope === 'BUILDING'
+          ? sql`(c.scope = 'EVERYWHERE' or (c.scope = 'BUILDING' and c.location = ${where.location} and c.building = ${where.building}))`
+          : sql`exists (select 1 from departments dep where dep.id = ${where.departmentId} and ${holdsIn})`;
+    const rows = await queryRows<{ day: string; id: string }>(
+      this.db,
+      sql`select distinct on (cd.day) cd.day::text as day, c.id
+            from closure_days cd join closures c on c.id = cd.closure_id
+           where cd.day = any(${`{${days.join(',')}}`}::date[]) and ${covers}
+           order by cd.day, c.created_at, c.id`,
+    );
+    return new Map(rows.map((row) => [row.day, row.id]));
   }
 
   async departmentExists(id: string): Promise<boolean> {

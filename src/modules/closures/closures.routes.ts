@@ -10,8 +10,15 @@ import {
   ClosurePreview,
   CreateClosureBody,
   CreatedClosure,
+  HolidayCatalogue,
+  HolidayImportBody,
+  HolidayImportInput,
+  HolidayImportResult,
+  HolidayPreview,
   PreviewQuery,
 } from './closures.schemas.js';
+import { HOLIDAY_ATTRIBUTION } from './closures.holidays.js';
+import { etagMatches } from '../../shared/etag.js';
 import type { ClosuresService } from './closures.service.js';
 
 /** Closures and holidays (docs/policies.md#closures-and-holidays). */
@@ -92,6 +99,58 @@ export const closuresRoutes: FastifyPluginAsyncTypebox<{ closures: ClosuresServi
       },
     },
     async (request) => closures.create(request.caller!, request.body),
+  );
+
+  // Public holidays (docs/policies.md#public-holidays).
+  app.get(
+    '/api/closures/holidays/regions',
+    {
+      config: { role: 'ADMIN' },
+      schema: {
+        tags: ['Closures'],
+        summary: 'Countries, states and regions with public holidays',
+        description: `Admins only (403 otherwise). Every country the holiday data knows, with its languages, states and regions (English names). The answer changes only with the service's version: a browser may keep it a day, then revalidate with its ETag (If-None-Match: 304). ${HOLIDAY_ATTRIBUTION}.`,
+        response: { 200: HolidayCatalogue, 304: { type: 'null', description: 'Not modified (If-None-Match named the ETag).' }, ...problemResponses(403) },
+      },
+    },
+    async (request, reply) => {
+      // Made once per process; a browser keeps it a day, then revalidates (304 while unchanged).
+      const { json, etag } = closures.holidayCatalogueJson();
+      reply.header('cache-control', 'private, max-age=86400').header('etag', etag);
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      return reply.type('application/json; charset=utf-8').send(json);
+    },
+  );
+
+  app.post(
+    '/api/closures/holidays/preview',
+    {
+      config: { role: 'ADMIN' },
+      schema: {
+        tags: ['Closures'],
+        summary: 'Preview a public-holiday import',
+        description: `Admins only (403 otherwise). The public holidays of a country (state, region) in one or two years, each NEW (the import would close it), CLOSED (a closure already closes it throughout the scope) or PAST (before today in the scope's offices), and a page of the reservations not yet ended on the NEW days. 400 naming the field for an unknown country, state, region or language, or years out of bounds. Writes nothing. ${HOLIDAY_ATTRIBUTION}.`,
+        body: HolidayImportInput,
+        querystring: PreviewQuery,
+        response: { 200: HolidayPreview, ...problemResponses(400, 403) },
+      },
+    },
+    async (request) => closures.previewHolidays(request.body, request.query),
+  );
+
+  app.post(
+    '/api/closures/holidays',
+    {
+      config: { role: 'ADMIN' },
+      schema: {
+        tags: ['Closures'],
+        summary: 'Import public holidays as closures',
+        description: `Admins only (403 otherwise). Creates one-off closures of the scope from the public holidays of one or two years, one per holiday name (its reason), with the dates not already closed throughout the scope and not past: importing again adds nothing. Reservations on the new days are cancelled or kept as onExisting says, as when creating a closure. Answers the closures made (possibly none) and each holiday's status. ${HOLIDAY_ATTRIBUTION}.`,
+        body: HolidayImportBody,
+        response: { 200: HolidayImportResult, ...problemResponses(400, 403) },
+      },
+    },
+    async (request) => closures.importHolidays(request.caller!, request.body),
   );
 
   app.delete(

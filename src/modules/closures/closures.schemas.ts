@@ -155,3 +155,99 @@ export const ClosedDays = Type.Object(
   { title: 'ClosedDays' },
 );
 export type ClosedDaysDto = Static<typeof ClosedDays>;
+
+// Public holidays (docs/policies.md#public-holidays).
+
+const HolidayRegion = Type.Object({ code: Type.String(), name: Type.String({ description: 'English name.' }) }, { title: 'HolidayRegion' });
+
+export const HolidayCatalogue = Type.Object(
+  {
+    attribution: Type.String({ description: 'The attribution the holiday data (CC BY 3.0) asks for; show it next to the import.' }),
+    countries: Type.Array(
+      Type.Object(
+        {
+          code: Type.String({ description: 'ISO 3166-1 alpha-2 code.' }),
+          name: Type.String({ description: 'English name.' }),
+          languages: Type.Array(Type.String(), { description: 'Languages the holiday names come in; the first is the default.' }),
+          states: Type.Array(
+            Type.Object(
+              {
+                code: Type.String(),
+                name: Type.String(),
+                regions: Type.Array(HolidayRegion, { description: 'Regions of the state with holidays of their own.' }),
+              },
+              { title: 'HolidayState' },
+            ),
+            { description: 'States (or provinces) with holidays of their own.' },
+          ),
+        },
+        { title: 'HolidayCountry' },
+      ),
+    ),
+  },
+  { title: 'HolidayCatalogue' },
+);
+export type HolidayCatalogueDto = Static<typeof HolidayCatalogue>;
+
+const holidayImport = {
+  scope: ClosureScope,
+  departmentId: closureWhere.departmentId,
+  location: closureWhere.location,
+  building: closureWhere.building,
+  country: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Country code (ISO 3166-1 alpha-2), from GET /api/closures/holidays/regions.' }),
+  state: Type.Optional(Type.String({ minLength: 1, maxLength: 10, description: 'A state (or province) of the country with holidays of its own.' })),
+  region: Type.Optional(Type.String({ minLength: 1, maxLength: 10, description: 'A region of the state with holidays of its own.' })),
+  language: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z]{2}$',
+      description: 'Language of the holiday names (the closures’ reasons): one of the country’s languages; its first by default.',
+    }),
+  ),
+  years: Type.Array(Type.Integer({ minimum: 2000, maximum: 2200 }), {
+    minItems: 1,
+    maxItems: 2,
+    description: 'The years to import (one or two), from the current year to 10 years ahead.',
+  }),
+};
+
+export const HolidayImportInput = Type.Object(holidayImport, { additionalProperties: false });
+export type HolidayImportInput = Static<typeof HolidayImportInput>;
+
+export const HolidayImportBody = Type.Object({ ...holidayImport, onExisting: CreateClosureBody.properties.onExisting }, { additionalProperties: false });
+export type HolidayImportBody = Static<typeof HolidayImportBody>;
+
+export const HolidayStatus = StringEnum(['NEW', 'CLOSED', 'PAST'] as const, {
+  description: 'NEW: would be closed by the import. CLOSED: already closed in the whole scope (closureId). PAST: before today in the scope’s offices.',
+});
+
+export const PublicHoliday = Type.Object(
+  {
+    date: LocalDate('The holiday, a local date.'),
+    name: Type.String({ description: 'Its name (several on one date joined with " / "): the closure’s reason.' }),
+    status: HolidayStatus,
+    closureId: Nullable(Uuid('CLOSED: a closure that already closes the date in the whole scope.')),
+  },
+  { title: 'PublicHoliday' },
+);
+export type PublicHolidayDto = Static<typeof PublicHoliday>;
+
+export const HolidayPreview = Type.Object(
+  {
+    attribution: Type.String(),
+    holidays: Type.Array(PublicHoliday, { description: 'The public holidays of the years, by date.' }),
+    reservations: Page(AffectedReservation, 'PageOfHolidayAffectedReservation'),
+  },
+  { title: 'HolidayPreview' },
+);
+export type HolidayPreviewDto = Static<typeof HolidayPreview>;
+
+export const HolidayImportResult = Type.Object(
+  {
+    closures: Type.Array(Closure, { description: 'The closures made: one per holiday name, with its new dates.' }),
+    holidays: Type.Array(PublicHoliday, { description: 'Every holiday of the years and what became of it (NEW: closed now).' }),
+    cancelled: Type.Integer({ minimum: 0, description: 'Reservations cancelled (onExisting cancel).' }),
+    kept: Type.Integer({ minimum: 0, description: 'Reservations on the new closed days that stay (onExisting keep, or already started).' }),
+  },
+  { title: 'HolidayImportResult' },
+);
+export type HolidayImportResultDto = Static<typeof HolidayImportResult>;

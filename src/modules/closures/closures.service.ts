@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import type { Database } from '../../db/client.js';
 import { queueMails } from '../../infrastructure/mail/mail-kind.js';
@@ -21,8 +22,15 @@ import type {
   ClosurePreviewDto,
   CreateClosureBody,
   CreatedClosureDto,
+  HolidayCatalogueDto,
+  HolidayImportBody,
+  HolidayImportInput,
+  HolidayImportResultDto,
+  HolidayPreviewDto,
   PreviewQuery,
+  PublicHolidayDto,
 } from './closures.schemas.js';
+import { HOLIDAY_ATTRIBUTION, holidayCatalogue, publicHolidays, type PublicHoliday } from './closures.holidays.js';
 
 /** Days the closed-days query may span. */
 export const MAX_CLOSED_DAYS_RANGE = 92;
@@ -90,37 +98,149 @@ export class ClosuresService {
   async create(caller: Caller, body: CreateClosureBody): Promise<CreatedClosureDto> {
     const { onExisting, ...input } = body;
     const plan = await this.plan(new ClosuresRepository(this.db), input);
-    const { id, cancelled, kept } = await this.db.transaction(async (tx) => {
+    const { ids, cancelled, kept } = await this.db.transaction(async (tx) => {
       const repository = new ClosuresRepository(tx);
       await repository.lockReservations();
-      const now = this.clock.now();
-      const closureId = await repository.insert(
-        plan.where,
-        { reason: plan.reason, dates: plan.dates, rrule: plan.rrule, startDate: plan.days[0]!, createdBy: caller.user.id },
-        plan.days,
-        now,
-      );
-      const { rows } = await repository.affected(plan.where, plan.days, now);
-      // A reservation already started stays (its past part happened); the others go when asked to.
-      const cancellable = onExisting === 'cancel' ? rows.filter((row) => row.startTime > now) : [];
-      const gone = new Set(
-        await ReservationWriter.cancelForClosure(
-          tx,
-          cancellable.map((row) => row.id),
+      return this.write(repository, tx, caller, plan.where, [plan], onExisting);
+    });
+    return { closure: await this.get(ids[0]!), cancelled, kept };
+  }
+
+  /**
+   * Writes closures of one scope and handles the reservations on their days (docs/policies.md#closures-and-holidays),
+   * in the caller's transaction, which holds the reservations lock: cancels those not started when asked to,
+   * mails each owner once. Shared by a closure's creation and the holiday import.
+   */
+  private async write(
+    repository: ClosuresRepository,
+    tx: Database,
+    caller: Caller,
+    where: Where,
+    plans: Omit<Plan, 'where'>[],
+    onExisting: 'cancel' | 'keep',
+  ): Promise<{ ids: string[]; cancelled: number; kept: number }> {
+    const now = this.clock.now();
+    const ids: string[] = [];
+    const reasonOf = new Map<string, string>();
+    for (const plan of plans) {
+      ids.push(
+        await repository.insert(
+          where,
+          { reason: plan.reason, dates: plan.dates, rrule: plan.rrule, startDate: plan.days[0]!, createdBy: caller.user.id },
+          plan.days,
+          now,
         ),
       );
-      // Without SMTP the outbox drops them unsent (docs/architecture.md#the-outbox).
-      if (gone.size > 0)
-        await queueMails(
-          tx,
-          this.mailsFor(
-            plan.reason,
-            cancellable.filter((row) => gone.has(row.id)),
-          ),
-        );
-      return { id: closureId, cancelled: gone.size, kept: rows.length - gone.size };
+      for (const day of plan.days) if (!reasonOf.has(day)) reasonOf.set(day, plan.reason);
+    }
+    const days = [...reasonOf.keys()].sort();
+    if (days.length === 0) return { ids, cancelled: 0, kept: 0 };
+    const { rows } = await repository.affected(where, days, now);
+    // A reservation already started stays (its past part happened); the others go when asked to.
+    const cancellable = onExisting === 'cancel' ? rows.filter((row) => row.startTime > now) : [];
+    const gone = new Set(
+      await ReservationWriter.cancelForClosure(
+        tx,
+        cancellable.map((row) => row.id),
+      ),
+    );
+    // Without SMTP the outbox drops them unsent (docs/architecture.md#the-outbox).
+    if (gone.size > 0)
+      await queueMails(
+        tx,
+        this.mailsFor(
+          reasonOf,
+          cancellable.filter((row) => gone.has(row.id)),
+        ),
+      );
+    return { ids, cancelled: gone.size, kept: rows.length - gone.size };
+  }
+
+  /** Countries, states and regions with public holidays (docs/policies.md#public-holidays). */
+  holidayCatalogue(): HolidayCatalogueDto {
+    return { attribution: HOLIDAY_ATTRIBUTION, countries: holidayCatalogue() };
+  }
+
+  /** The catalogue as JSON and its ETag, made once per process: it changes only with the service's version. */
+  holidayCatalogueJson(): { json: string; etag: string } {
+    this.catalogueJson ??= (() => {
+      const json = JSON.stringify(this.holidayCatalogue());
+      return { json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 22)}"` };
+    })();
+    return this.catalogueJson;
+  }
+
+  private catalogueJson: { json: string; etag: string } | undefined;
+
+  /** The public holidays of the years and what an import would do with each, and a page of the reservations on the new days. */
+  async previewHolidays(input: HolidayImportInput, query: PreviewQuery): Promise<HolidayPreviewDto> {
+    const request = parsePageRequest(query, []);
+    const repository = new ClosuresRepository(this.db);
+    const { where, holidays } = await this.holidayPlan(repository, input);
+    const days = holidays.filter((holiday) => holiday.status === 'NEW').map((holiday) => holiday.date);
+    const now = this.clock.now();
+    const { rows, total } = days.length === 0 ? { rows: [], total: 0 } : await repository.affected(where, days, now, request);
+    return {
+      attribution: HOLIDAY_ATTRIBUTION,
+      holidays,
+      reservations: pageOf(
+        rows.map((row) => toAffectedDto(row, now)),
+        total,
+        request,
+      ),
+    };
+  }
+
+  /**
+   * Imports public holidays as one-off closures, one per holiday name (docs/policies.md#public-holidays).
+   * Dates already closed throughout the scope and past ones are skipped, so a second import of the same
+   * years adds nothing. What is closed is judged again under the reservations lock, which two imports
+   * cannot hold at once.
+   */
+  async importHolidays(caller: Caller, body: HolidayImportBody): Promise<HolidayImportResultDto> {
+    const { onExisting, ...input } = body;
+    const planned = await this.holidayPlan(new ClosuresRepository(this.db), input);
+    const { ids, holidays, cancelled, kept } = await this.db.transaction(async (tx) => {
+      const repository = new ClosuresRepository(tx);
+      await repository.lockReservations();
+      const { where, holidays } = await this.holidayPlan(repository, input, planned.found);
+      const byName = new Map<string, string[]>();
+      for (const holiday of holidays.filter((entry) => entry.status === 'NEW')) byName.set(holiday.name, [...(byName.get(holiday.name) ?? []), holiday.date]);
+      const plans = [...byName.entries()].map(([reason, days]) => ({ reason, dates: days, rrule: null, days }));
+      return { ...(await this.write(repository, tx, caller, where, plans, onExisting)), holidays };
     });
-    return { closure: await this.get(id), cancelled, kept };
+    const closures = await new ClosuresRepository(this.db).findAll(ids);
+    return { closures: closures.map(toClosureDto), holidays, cancelled, kept };
+  }
+
+  /** The holidays asked for, each NEW, CLOSED (throughout the scope) or PAST; 400 naming the field. */
+  private async holidayPlan(
+    repository: ClosuresRepository,
+    input: HolidayImportInput,
+    found?: PublicHoliday[],
+  ): Promise<{ where: Where; holidays: PublicHolidayDto[]; found: PublicHoliday[] }> {
+    const where = await this.where(repository, input);
+    const today = await this.today(repository, where);
+    const holidays = found ?? publicHolidays(input, Temporal.PlainDate.from(today).year);
+    const closed = await repository.closedThroughout(
+      where,
+      holidays.filter((holiday) => holiday.date >= today).map((holiday) => holiday.date),
+    );
+    return {
+      where,
+      found: holidays,
+      holidays: holidays.map((holiday) => {
+        const closureId = closed.get(holiday.date) ?? null;
+        return { ...holiday, status: holiday.date < today ? 'PAST' : closureId !== null ? 'CLOSED' : 'NEW', closureId };
+      }),
+    };
+  }
+
+  /** Today in the offices of the scope: the earliest local date among their zones (UTC without any). */
+  private async today(repository: ClosuresRepository, where: Where): Promise<string> {
+    const zones = await repository.zonesOf(where);
+    const now = this.clock.now();
+    return (zones.length > 0 ? zones : ['UTC']).map((zone) => localDate(now, zone)).sort()[0]!;
   }
 
   /** Closed days of a range, for everyone (the date picker of Find a desk says why a day is closed). */
@@ -134,8 +254,8 @@ export class ClosuresService {
     return { days };
   }
 
-  /** One mail per owner, listing their cancelled reservations. */
-  private mailsFor(reason: string, rows: AffectedRow[]) {
+  /** One mail per owner, listing their cancelled reservations with the reasons of the days they touch. */
+  private mailsFor(reasonOf: Map<string, string>, rows: AffectedRow[]) {
     const byOwner = new Map<string, AffectedRow[]>();
     for (const row of rows) {
       const own = byOwner.get(row.userId);
@@ -146,7 +266,7 @@ export class ClosuresService {
       closureMail({
         to: own[0]!.email,
         firstName: own[0]!.firstName,
-        reason,
+        reason: [...new Set(own.map((row) => reasonOf.get(row.date) ?? ''))].filter(Boolean).join(', '),
         reservations: own.map((row) => ({
           deskName: row.deskName,
           place: `${row.place} · ${row.roomName}`,
@@ -183,14 +303,12 @@ export class ClosuresService {
       throw invalid('dates', 'give dates or rrule');
     }
     // Past: before today in every office of the scope (a date still current in one of them is accepted).
-    const zones = await repository.zonesOf(where);
-    const now = this.clock.now();
-    const today = (zones.length > 0 ? zones : ['UTC']).map((zone) => localDate(now, zone)).sort()[0]!;
+    const today = await this.today(repository, where);
     if (days[0]! < today) throw invalid(field, `lies in the past (${days[0]} is before ${today})`);
     return { where, reason, dates: input.dates === undefined ? null : days, rrule: input.rrule === undefined ? null : input.rrule.trim(), days };
   }
 
-  private async where(repository: ClosuresRepository, input: ClosureInput): Promise<Where> {
+  private async where(repository: ClosuresRepository, input: Pick<ClosureInput, 'scope' | 'departmentId' | 'location' | 'building'>): Promise<Where> {
     const { scope, departmentId, location, building } = input;
     if (scope !== 'DEPARTMENT' && departmentId !== undefined) throw invalid('departmentId', 'only the DEPARTMENT scope takes a department');
     if (scope !== 'BUILDING' && (location !== undefined || building !== undefined)) {

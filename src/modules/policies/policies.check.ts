@@ -16,6 +16,8 @@ import {
   type Span,
 } from './policies.rules.js';
 
+export type { Refusal } from './policies.rules.js';
+
 /**
  * The booking policies on every write path (docs/policies.md#where-the-rules-are-checked): the one
  * writer of reservations (modules/reservations/reservations.writer.ts) calls these inside its
@@ -272,4 +274,37 @@ export async function checkCancellation(db: Database, reservationId: string, byA
   const lead = rulesInForce(context.rules, context.place, context.person).find((rule) => rule.limit.kind === 'CANCEL_LEAD');
   const refusal = cancelRefusal(lead, reservation.startTime, now);
   if (refusal) throw policyProblem(refusal);
+}
+
+/**
+ * Cancelling a series (docs/policies.md#cancelling-a-series): of the occurrences `reservations` a
+ * non-admin cancels, those within the CANCEL_LEAD in force at their desk, id → the refusal. They stay;
+ * the others go. One read of the rules per desk (a series has one, or a few after moves).
+ */
+export async function cancellationRefusals(
+  db: Database,
+  reservations: { id: string; userId: string; deskId: string; startTime: Date; type: 'shared' | 'fixed' }[],
+  byAdmin: boolean,
+  now: Date,
+): Promise<Map<string, Refusal>> {
+  const refused = new Map<string, Refusal>();
+  if (byAdmin) return refused;
+  const repository = new PoliciesRepository(db);
+  const leads = new Map<string, Rule | undefined>();
+  for (const reservation of reservations) {
+    if (reservation.type === 'fixed' || reservation.startTime <= now) continue;
+    const key = `${reservation.userId}:${reservation.deskId}`;
+    if (!leads.has(key)) {
+      const context = await repository.context(reservation.userId, reservation.deskId);
+      leads.set(
+        key,
+        context && context.rules.length > 0
+          ? rulesInForce(context.rules, context.place, context.person).find((rule) => rule.limit.kind === 'CANCEL_LEAD')
+          : undefined,
+      );
+    }
+    const refusal = cancelRefusal(leads.get(key), reservation.startTime, now);
+    if (refusal) refused.set(reservation.id, refusal);
+  }
+  return refused;
 }

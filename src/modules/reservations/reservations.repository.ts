@@ -213,6 +213,29 @@ export class ReservationsRepository {
     return rows.length;
   }
 
+  /** The occurrences of a series not ended at `now` that start at or after `from` (all without it), locked for the cancellation. */
+  async occurrencesToCancel(
+    seriesId: string,
+    from: Date | undefined,
+    now: Date,
+  ): Promise<{ id: string; userId: string; deskId: string; startTime: Date; endTime: Date; type: ReservationType }[]> {
+    const conditions: SQL[] = [eq(reservations.seriesId, seriesId), gt(reservations.endTime, now)];
+    if (from !== undefined) conditions.push(gte(reservations.startTime, from));
+    return this.db
+      .select({
+        id: reservations.id,
+        userId: reservations.userId,
+        deskId: reservations.deskId,
+        startTime: reservations.startTime,
+        endTime: reservations.endTime,
+        type: reservations.type,
+      })
+      .from(reservations)
+      .where(and(...conditions))
+      .orderBy(reservations.startTime)
+      .for('update');
+  }
+
   /** Cuts the end of those of `ids` not yet ended to `now` (at least 1 ms after their start) and marks them released; answers the ids cut. */
   async cutForRelease(ids: string[], now: Date): Promise<string[]> {
     if (ids.length === 0) return [];

@@ -6,8 +6,16 @@ import { ReservationsRepository, type BookableDesk, type OccurrenceRow, type Res
 import { requestApprovals, type Booker } from '../approvals/approvals.repository.js';
 import { ensureDeskBookable, ensureUnderFutureCap, ruleBroken, userRuleBroken, type ReservationRules } from './reservations.rules.js';
 // The booking policies of the owner, checked in the writing transaction (docs/policies.md#where-the-rules-are-checked).
-import { checkCancellation, checkOccurrencePolicies, checkPolicies, occurrenceRefusals, writeUnderPolicies } from '../policies/policies.check.js';
+import {
+  cancellationRefusals,
+  checkCancellation,
+  checkOccurrencePolicies,
+  checkPolicies,
+  occurrenceRefusals,
+  writeUnderPolicies,
+} from '../policies/policies.check.js';
 import type { OccurrenceConflict } from '../../shared/errors.js';
+import type { Refusal } from '../policies/policies.check.js';
 
 /**
  * The one writer of the `reservations` table (docs/architecture.md#the-one-writer-of-reservations).
@@ -263,9 +271,29 @@ export class ReservationWriter {
     });
   }
 
-  /** Cancels the occurrences of a series that have not ended and start at or after `from` (all without it); answers how many. */
-  async cancelOccurrences(seriesId: string, from: Date | undefined): Promise<number> {
-    return new ReservationsRepository(this.db).deleteOccurrences(seriesId, from, this.clock.now());
+  /**
+   * Cancels the occurrences of a series that have not ended and start at or after `from` (all without
+   * it). Cancelled by a non-admin (`byAdmin` false), an occurrence starting within the CANCEL_LEAD in
+   * force stays and is answered in `kept` with the rule (docs/policies.md#cancelling-a-series).
+   */
+  async cancelOccurrences(
+    seriesId: string,
+    from: Date | undefined,
+    byAdmin = true,
+  ): Promise<{ cancelled: number; kept: { id: string; startTime: Date; endTime: Date; refusal: Refusal }[] }> {
+    const now = this.clock.now();
+    if (byAdmin) return { cancelled: await new ReservationsRepository(this.db).deleteOccurrences(seriesId, from, now), kept: [] };
+    return this.db.transaction(async (tx) => {
+      const repository = new ReservationsRepository(tx);
+      const occurrences = await repository.occurrencesToCancel(seriesId, from, now);
+      const refused = await cancellationRefusals(tx, occurrences, false, now);
+      const cancelled = await repository.deleteMany(occurrences.filter((o) => !refused.has(o.id)).map((o) => o.id));
+      const kept = occurrences.flatMap((o) => {
+        const refusal = refused.get(o.id);
+        return refusal ? [{ id: o.id, startTime: o.startTime, endTime: o.endTime, refusal }] : [];
+      });
+      return { cancelled: cancelled.length, kept };
+    });
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { IdParams, problemResponses } from '../../shared/schemas.js';
-import { CancelSeriesQuery, CreatedSeries, CreateSeriesBody, Series, SeriesListQuery, SeriesPage, SeriesPreview } from './series.schemas.js';
+import { CancelledSeries, CancelSeriesQuery, CreatedSeries, CreateSeriesBody, Series, SeriesListQuery, SeriesPage, SeriesPreview } from './series.schemas.js';
 import type { SeriesService } from './series.service.js';
 
 const RULES =
@@ -83,10 +83,11 @@ export const seriesRoutes: FastifyPluginAsyncTypebox<{ series: SeriesService }> 
         summary: 'Cancel a series, or its occurrences from one on',
         description:
           'Cancels the occurrences starting at or after `from` (all without it) that have not ended; ended ones stay as history, as for single reservations. ' +
-          'Answers the series as it now is. A single occurrence is cancelled with DELETE /api/reservation/{id} and leaves the others. A USER cannot cancel a fixed series (403).',
+          'Answers the series as it now is. A single occurrence is cancelled with DELETE /api/reservation/{id} and leaves the others. A USER cannot cancel a fixed series (403). ' +
+          'Cancelled by anyone but an admin, an occurrence that starts within the cancellation lead time in force (a CANCEL_LEAD rule) stays booked and is listed in `kept` with the rule; the others are cancelled (docs/policies.md#cancelling-a-series).',
         params: IdParams,
         querystring: CancelSeriesQuery,
-        response: { 200: Series, ...problemResponses(403, 404) },
+        response: { 200: CancelledSeries, ...problemResponses(403, 404) },
       },
     },
     async (request) => series.cancel(request.caller, request.params.id, request.query),

@@ -117,6 +117,27 @@ export const Series = Type.Object(
 );
 export type SeriesDto = Static<typeof Series>;
 
+export const CancelledSeries = Type.Object(
+  {
+    ...Series.properties,
+    kept: Type.Array(
+      Type.Object({
+        reservationId: Uuid(),
+        startTime: Timestamp(),
+        endTime: Timestamp(),
+        rule: Type.Object({ id: Uuid(), kind: Type.String(), name: Type.String() }, { description: 'The CANCEL_LEAD rule that keeps it.' }),
+        message: Type.String({ description: 'Why, in a sentence.' }),
+      }),
+      {
+        description:
+          'Occurrences not cancelled because they start within the cancellation lead time in force (CANCEL_LEAD; never for admins): they stay booked (docs/policies.md#cancelling-a-series).',
+      },
+    ),
+  },
+  { title: 'CancelledReservationSeries' },
+);
+export type CancelledSeriesDto = Static<typeof CancelledSeries>;
+
 export const CreatedSeries = Type.Object(
   {
     ...seriesCore,

@@ -14,6 +14,7 @@ import { SERIES_SORTABLE, SeriesRepository, type SeriesRow } from './series.repo
 import type {
   CancelSeriesQuery,
   CreateSeriesBody,
+  CancelledSeriesDto,
   CreatedSeriesDto,
   SeriesDto,
   SeriesListQuery,
@@ -173,13 +174,23 @@ export class SeriesService {
   }
 
   /** Cancels the occurrences from `from` on (all without it) that have not ended; ended ones stay as history. */
-  async cancel(caller: Caller, id: string, query: CancelSeriesQuery): Promise<SeriesDto> {
+  async cancel(caller: Caller, id: string, query: CancelSeriesQuery): Promise<CancelledSeriesDto> {
     const repository = new SeriesRepository(this.db);
     const row = await this.visible(repository, caller, id);
     if (!isAdmin(caller) && row.type !== 'shared') throw forbidden('Fixed reservations are managed by admins');
     const from = query.from === undefined ? undefined : parseInstant('from', query.from);
-    await new ReservationWriter(this.db, this.clock, this.rules.onePerUser).cancelOccurrences(id, from);
-    return toSeriesDto(row, await repository.occurrences(id));
+    // Occurrences within the cancellation lead time stay and are listed (docs/policies.md#cancelling-a-series).
+    const { kept } = await new ReservationWriter(this.db, this.clock, this.rules.onePerUser).cancelOccurrences(id, from, isAdmin(caller));
+    return {
+      ...toSeriesDto(row, await repository.occurrences(id)),
+      kept: kept.map((occurrence) => ({
+        reservationId: occurrence.id,
+        startTime: occurrence.startTime.toISOString(),
+        endTime: occurrence.endTime.toISOString(),
+        rule: occurrence.refusal.rule,
+        message: occurrence.refusal.message,
+      })),
+    };
   }
 
   private async visible(repository: SeriesRepository, caller: Caller, id: string): Promise<SeriesRow> {

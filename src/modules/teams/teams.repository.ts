@@ -73,6 +73,11 @@ export class TeamsRepository {
     return row;
   }
 
+  /** Serialises team creations until the transaction ends (the cap: docs/policies.md#managing-teams-srcmodulesteams). */
+  async lockCreation(): Promise<void> {
+    await this.db.execute(sql`select pg_advisory_xact_lock(hashtextextended('deskbook.teams.create', 0))`);
+  }
+
   async count(): Promise<number> {
     const [row] = await this.db.select({ total: count() }).from(teams);
     return row?.total ?? 0;

@@ -54,9 +54,16 @@ export class TeamsService {
       ldapGroup: body.ldapGroup?.trim() || null,
       oidcGroup: body.oidcGroup ?? null,
     };
-    // Concurrent creations may each see the count below the cap: it holds within the creations in flight.
-    if ((await this.teams.count()) >= TEAMS_MAX) throw new AppError('TOO_MANY_TEAMS', `The service keeps at most ${TEAMS_MAX} teams`);
-    const row = await this.unique(() => this.teams.insert(values, this.clock.now()));
+    // The count and the insert run under one transaction-scoped advisory lock taken by every creation
+    // (docs/policies.md#managing-teams-srcmodulesteams), so concurrent creations, in any process, never pass the cap together.
+    const row = await this.unique(() =>
+      this.db.transaction(async (tx) => {
+        const teams = new TeamsRepository(tx);
+        await teams.lockCreation();
+        if ((await teams.count()) >= TEAMS_MAX) throw new AppError('TOO_MANY_TEAMS', `The service keeps at most ${TEAMS_MAX} teams`);
+        return teams.insert(values, this.clock.now());
+      }),
+    );
     return toTeamDto({ ...row, memberCount: 0, managerCount: 0 });
   }
 

@@ -328,4 +328,79 @@ describe('approvals', () => {
     await t.app.background.expireApprovals();
     expect((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from reservation_approvals where reservation_id = ${id}`))[0]!.n).toBe(0);
   });
+
+  it('holds in an area, before the room it lies in; bad input names areaId; deleting the area deletes its requirements', async () => {
+    // docs/policies.md#approvals: an area's requirement is the most specific.
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/admin/policies/areas',
+      token: admin,
+      payload: { name: 'Window seats', kind: 'DESKS', deskIds: [approvalDesks[1]!], teamIds: [salesTeam], exclusive: false },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const areaId = created.json<{ id: string }>().id;
+    const field = async (payload: Record<string, unknown>, name: string) => {
+      const problem = expectProblem(await t.request({ method: 'POST', url: '/api/approval-requirements', token: admin, payload }), 400, 'VALIDATION_FAILED');
+      expect(problem.errors?.map((error) => error.field)).toContain(name);
+    };
+    await field({ scope: 'AREA' }, 'areaId');
+    await field({ scope: 'AREA', areaId: '00000000-0000-4000-8000-000000000000' }, 'areaId');
+    await field({ scope: 'ROOM', roomId: approvalRoom, areaId }, 'areaId');
+    await field({ scope: 'AREA', areaId, roomId: approvalRoom }, 'roomId');
+
+    const requirement = await t.request({
+      method: 'POST',
+      url: '/api/approval-requirements',
+      token: admin,
+      payload: { scope: 'AREA', areaId, approverTeamId: opsTeam },
+    });
+    expect(requirement.statusCode, requirement.body).toBe(200);
+    expect(requirement.json()).toMatchObject({ scope: 'AREA', areaId, roomId: null, departmentId: null, deskType: null, approverTeamId: opsTeam });
+
+    // The area's desk: Ops decides (the area before the room, whose approvers are Sales' managers).
+    const inArea = await booked(users.bob.token, approvalDesks[1]!);
+    expect((await approval(inArea, users.bob.token)).json<ApprovalBody>().status).toBe('PENDING');
+    expect((await inbox(users.oscar.token)).content.map((row) => row.reservationId)).toEqual([inArea]);
+    expectProblem(await decide(inArea, 'approve', users.mia.token), 404, 'NOT_FOUND');
+    // The room's other desk is not in the area: the room's requirement holds there, Ops sees nothing.
+    const inRoom = await booked(users.bob.token, approvalDesks[0]!);
+    expect((await inbox(users.oscar.token)).content.map((row) => row.reservationId)).not.toContain(inRoom);
+    expect((await decide(inRoom, 'approve', users.mia.token)).statusCode).toBe(200);
+    // Moving into the area asks anew, of the area's approvers.
+    const span = nextSlot();
+    const moved = await t.request({
+      method: 'PUT',
+      url: `/api/reservation/${inRoom}`,
+      token: users.bob.token,
+      payload: { deskId: approvalDesks[1]!, ...span },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await approval(inRoom, users.bob.token)).json<ApprovalBody>().status).toBe('PENDING');
+    expect((await inbox(users.oscar.token)).content.map((row) => row.reservationId).sort()).toEqual([inArea, inRoom].sort());
+    expect((await decide(inArea, 'approve', users.oscar.token)).statusCode).toBe(200);
+    expect((await decide(inRoom, 'reject', users.oscar.token)).statusCode).toBe(200);
+
+    // An area's requirement alone (no room, office or desk-type requirement on the desk) asks too.
+    const alone = await t.request({
+      method: 'POST',
+      url: '/api/admin/policies/areas',
+      token: admin,
+      payload: { name: 'Team corner', kind: 'DESKS', deskIds: [teamRoomDesk], teamIds: [salesTeam], exclusive: false },
+    });
+    expect(alone.statusCode, alone.body).toBe(200);
+    const aloneId = alone.json<{ id: string }>().id;
+    const before = await booked(users.bob.token, teamRoomDesk);
+    expectProblem(await approval(before, users.bob.token), 404, 'NOT_FOUND');
+    const aloneRequirement = await t.request({ method: 'POST', url: '/api/approval-requirements', token: admin, payload: { scope: 'AREA', areaId: aloneId } });
+    expect(aloneRequirement.statusCode, aloneRequirement.body).toBe(200);
+    const inCorner = await booked(users.bob.token, teamRoomDesk);
+    expect((await approval(inCorner, users.bob.token)).json<ApprovalBody>().status).toBe('PENDING');
+    expect((await decide(inCorner, 'approve', admin)).statusCode).toBe(200);
+    expect((await t.request({ method: 'DELETE', url: `/api/admin/policies/areas/${aloneId}`, token: admin })).statusCode).toBe(204);
+
+    // Deleting the area deletes its requirement (as deleting a room does).
+    expect((await t.request({ method: 'DELETE', url: `/api/admin/policies/areas/${areaId}`, token: admin })).statusCode).toBe(204);
+    expect((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from approval_requirements where area_id = ${areaId}`))[0]!.n).toBe(0);
+    expect((await queryRows<{ n: number }>(db, sql`select count(*)::int as n from approval_requirements`))[0]!.n).toBeGreaterThan(0);
+  });
 });

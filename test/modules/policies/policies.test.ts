@@ -118,6 +118,29 @@ describe('booking policies', () => {
         });
         expect(expectProblem(min, 409, 'POLICY_RULE_CONFLICT').errors).toEqual([{ field: 'limit.minutes', message: expect.any(String) }]);
       });
+      // The reverse: a maximum below a minimum in force, and a rule changed into a taken slot.
+      await withRule({ ...everyone, limit: { kind: 'MIN_DURATION', minutes: 120 } }, async () => {
+        const max = await t.request({
+          method: 'POST',
+          url: '/api/admin/policies/rules',
+          token: admin,
+          payload: { ...everyone, limit: { kind: 'MAX_DURATION', minutes: 60 } },
+        });
+        expect(expectProblem(max, 409, 'POLICY_RULE_CONFLICT').errors).toEqual([{ field: 'limit.minutes', message: expect.any(String) }]);
+      });
+      await withRule({ ...everyone, limit: { kind: 'BOOKING_WINDOW', days: 14 } }, async () => {
+        await withRule({ ...everyone, limit: { kind: 'MAX_CONCURRENT', count: 3 } }, async (other) => {
+          const changed = await t.request({
+            method: 'PUT',
+            url: `/api/admin/policies/rules/${other}`,
+            token: admin,
+            payload: { ...everyone, limit: { kind: 'BOOKING_WINDOW', days: 30 } },
+          });
+          expect(expectProblem(changed, 409, 'POLICY_RULE_CONFLICT').errors).toEqual([{ field: 'limit.kind', message: expect.any(String) }]);
+        });
+      });
+      const left = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from policy_rules`);
+      expect(left[0]!.n).toBe(0);
     });
 
     it('is for admins only', async () => {
@@ -257,6 +280,46 @@ describe('booking policies', () => {
         expect((await t.request({ method: 'DELETE', url: `/api/reservation/${later}`, token: aliceToken })).statusCode).toBe(204);
         expect((await t.request({ method: 'DELETE', url: `/api/reservation/${soon}`, token: admin })).statusCode).toBe(204);
       });
+    });
+
+    it('CANCEL_LEAD holds for a series too: a USER cancelling it keeps the occurrences within the lead time, listed; an admin cancels them all', async () => {
+      // docs/policies.md#cancelling-a-series
+      const desk = await newDesk();
+      const payload = { deskId: desk, startTime: at(11 * HOUR), endTime: at(12 * HOUR), timeZone: 'UTC', rule: { frequency: 'DAILY', count: 4 } };
+      const create = async () => {
+        const created = await t.request({ method: 'POST', url: '/api/reservation/series', token: carolToken, payload });
+        expect(created.statusCode, created.body).toBe(200);
+        return created.json<{ id: string; occurrences: { reservationId: string; startTime: string }[] }>();
+      };
+      const series = await create();
+      expect(series.occurrences).toHaveLength(4);
+      await withRule({ ...everyone, limit: { kind: 'CANCEL_LEAD', minutes: 36 * 60 } }, async (rule) => {
+        const cancelled = await t.request({ method: 'DELETE', url: `/api/reservation/series/${series.id}`, token: carolToken });
+        expect(cancelled.statusCode, cancelled.body).toBe(200);
+        const body = cancelled.json<{
+          occurrences: { reservationId: string }[];
+          kept: { reservationId: string; startTime: string; rule: { id: string; kind: string }; message: string }[];
+        }>();
+        // Today's (in 11 h) and tomorrow's (in 35 h) start within 36 h: they stay; the other two go.
+        expect(body.kept.map((kept) => kept.reservationId)).toEqual(series.occurrences.slice(0, 2).map((o) => o.reservationId));
+        expect(body.kept[0]).toMatchObject({
+          startTime: at(11 * HOUR),
+          rule: { id: rule, kind: 'CANCEL_LEAD' },
+          message: 'A booking here may be cancelled up to 2160 minutes before it starts',
+        });
+        expect(body.occurrences.map((o) => o.reservationId)).toEqual(series.occurrences.slice(0, 2).map((o) => o.reservationId));
+        const left = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from reservations where series_id = ${series.id}`);
+        expect(left[0]!.n).toBe(2);
+
+        // An admin is not held to it.
+        const byAdmin = await t.request({ method: 'DELETE', url: `/api/reservation/series/${series.id}`, token: admin });
+        expect(byAdmin.statusCode, byAdmin.body).toBe(200);
+        expect(byAdmin.json<{ occurrences: unknown[]; kept: unknown[] }>()).toMatchObject({ occurrences: [], kept: [] });
+      });
+      // Without the rule everything goes, and `kept` is empty.
+      const again = await create();
+      const free = await t.request({ method: 'DELETE', url: `/api/reservation/series/${again.id}`, token: carolToken });
+      expect(free.json<{ occurrences: unknown[]; kept: unknown[] }>()).toMatchObject({ occurrences: [], kept: [] });
     });
   });
 

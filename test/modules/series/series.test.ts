@@ -259,11 +259,15 @@ describe('recurring reservations', () => {
       const series = await created(token, weekly(desk.id, { until: '2030-03-20' }));
       expect(series.occurrences.map((o) => o.date)).toEqual(['2030-03-06', '2030-03-08', '2030-03-18', '2030-03-20']);
       expect(series.rule).toMatchObject({ until: '2030-03-20', count: null });
+      // A rule without an end, or with two, names the field (docs/behaviour.md#recurring-reservations).
       for (const rule of [{ until: '2030-03-20', count: 2 }, {}]) {
-        expectProblem(await create(token, weekly(desk.id, rule)), 400, 'VALIDATION_FAILED');
+        const problem = expectProblem(await create(token, weekly(desk.id, rule)), 400, 'VALIDATION_FAILED');
+        expect(problem.errors?.map((error) => error.field)).toContain('rule');
       }
-      expectProblem(await create(token, weekly(desk.id, { until: '2030-03-01' })), 400, 'VALIDATION_FAILED');
-      expectProblem(await create(token, weekly(desk.id, { until: '2030-02-30' })), 400, 'VALIDATION_FAILED');
+      const fieldOf = async (rule: Record<string, unknown>) =>
+        expectProblem(await create(token, weekly(desk.id, rule)), 400, 'VALIDATION_FAILED').errors?.map((error) => error.field);
+      expect(await fieldOf({ until: '2030-03-01' })).toEqual(['until']);
+      expect(await fieldOf({ until: '2030-02-30' })).toEqual(['rule.until']);
     });
 
     it('at most 260 occurrences, by count or by until; the weekdays belong to WEEKLY rules only', async () => {

@@ -9946,7 +9946,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a series, or its occurrences from one on
-         * @description Cancels the occurrences starting at or after `from` (all without it) that have not ended; ended ones stay as history, as for single reservations. Answers the series as it now is. A single occurrence is cancelled with DELETE /api/reservation/{id} and leaves the others. A USER cannot cancel a fixed series (403).
+         * @description Cancels the occurrences starting at or after `from` (all without it) that have not ended; ended ones stay as history, as for single reservations. Answers the series as it now is. A single occurrence is cancelled with DELETE /api/reservation/{id} and leaves the others. A USER cannot cancel a fixed series (403). Cancelled by anyone but an admin, an occurrence that starts within the cancellation lead time in force (a CANCEL_LEAD rule) stays booked and is listed in `kept` with the rule; the others are cancelled (docs/policies.md#cancelling-a-series).
          */
         delete: {
             parameters: {
@@ -10040,6 +10040,30 @@ export interface paths {
                                  * @description ISO 8601 date-time in UTC (ends in Z).
                                  */
                                 endTime: string;
+                            }[];
+                            /** @description Occurrences not cancelled because they start within the cancellation lead time in force (CANCEL_LEAD; never for admins): they stay booked (docs/policies.md#cancelling-a-series). */
+                            kept: {
+                                /** Format: uuid */
+                                reservationId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                                /** @description The CANCEL_LEAD rule that keeps it. */
+                                rule: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    kind: string;
+                                    name: string;
+                                };
+                                /** @description Why, in a sentence. */
+                                message: string;
                             }[];
                         };
                     };
@@ -17937,6 +17961,517 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/closures/holidays/regions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Countries, states and regions with public holidays (admin)
+         * @description Admins only (403 otherwise). Every country the holiday data knows, with its languages, states and regions (English names). The answer changes only with the service's version: a browser may keep it a day, then revalidate with its ETag (If-None-Match: 304). Holiday data: date-holidays (CC BY 3.0).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The attribution the holiday data (CC BY 3.0) asks for; show it next to the import. */
+                            attribution: string;
+                            countries: {
+                                /** @description ISO 3166-1 alpha-2 code. */
+                                code: string;
+                                /** @description English name. */
+                                name: string;
+                                /** @description Languages the holiday names come in; the first is the default. */
+                                languages: string[];
+                                /** @description States (or provinces) with holidays of their own. */
+                                states: {
+                                    code: string;
+                                    name: string;
+                                    /** @description Regions of the state with holidays of their own. */
+                                    regions: {
+                                        code: string;
+                                        /** @description English name. */
+                                        name: string;
+                                    }[];
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not modified (If-None-Match named the ETag). */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/closures/holidays/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a public-holiday import (admin)
+         * @description Admins only (403 otherwise). The public holidays of a country (state, region) in one or two years, each NEW (the import would close it), CLOSED (a closure already closes it throughout the scope) or PAST (before today in the scope's offices), and a page of the reservations not yet ended on the NEW days. 400 naming the field for an unknown country, state, region or language, or years out of bounds. Writes nothing. Holiday data: date-holidays (CC BY 3.0).
+         */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description 0-based page number (default 0). */
+                    page?: number;
+                    /** @description Page size (default 20; values above 1000 are clamped to it). */
+                    size?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    sort?: string[];
+                    /** @description The same members as one JSON object, e.g. `{"page":0,"size":20,"sort":["name,asc"]}`. Plain `page`/`size`/`sort` win over it. */
+                    pageable?: string;
+                    /** @description Same as `page`. */
+                    "pageable[page]"?: number;
+                    /** @description Same as `size`. */
+                    "pageable[size]"?: number;
+                    /** @description `property` or `property,asc|desc` (repeatable; case-insensitive direction). */
+                    "pageable[sort]"?: string[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description EVERYWHERE: every office. DEPARTMENT: one department (departmentId). BUILDING: every department of one location and building.
+                         * @enum {string}
+                         */
+                        scope: "EVERYWHERE" | "DEPARTMENT" | "BUILDING";
+                        /**
+                         * Format: uuid
+                         * @description DEPARTMENT scope only: the department.
+                         */
+                        departmentId?: string;
+                        /** @description BUILDING scope only: the location of the building. */
+                        location?: string;
+                        /** @description BUILDING scope only: the building (as departments name it). */
+                        building?: string;
+                        /** @description Country code (ISO 3166-1 alpha-2), from GET /api/closures/holidays/regions. */
+                        country: string;
+                        /** @description A state (or province) of the country with holidays of its own. */
+                        state?: string;
+                        /** @description A region of the state with holidays of its own. */
+                        region?: string;
+                        /** @description Language of the holiday names (the closures’ reasons): one of the country’s languages; its first by default. */
+                        language?: string;
+                        /** @description The years to import (one or two), from the current year to 10 years ahead. */
+                        years: number[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attribution: string;
+                            /** @description The public holidays of the years, by date. */
+                            holidays: {
+                                /**
+                                 * Format: date
+                                 * @description The holiday, a local date.
+                                 */
+                                date: string;
+                                /** @description Its name (several on one date joined with " / "): the closure’s reason. */
+                                name: string;
+                                /**
+                                 * @description NEW: would be closed by the import. CLOSED: already closed in the whole scope (closureId). PAST: before today in the scope’s offices.
+                                 * @enum {string}
+                                 */
+                                status: "NEW" | "CLOSED" | "PAST";
+                                closureId: string | null;
+                            }[];
+                            /** PageOfHolidayAffectedReservation */
+                            reservations: {
+                                totalElements: number;
+                                /** @description 0 for an empty result. */
+                                totalPages: number;
+                                /** @description The page size applied. */
+                                size: number;
+                                content: {
+                                    /**
+                                     * Format: uuid
+                                     * @description The reservation.
+                                     */
+                                    id: string;
+                                    /** Format: uuid */
+                                    userId: string;
+                                    /** @description First and last name of the owner. */
+                                    userName: string;
+                                    /** Format: uuid */
+                                    deskId: string;
+                                    deskName: string;
+                                    roomName: string;
+                                    /** Format: uuid */
+                                    departmentId: string;
+                                    /** @description "location · building · Floor n" of the department. */
+                                    place: string;
+                                    /** @description The office’s IANA time zone, in which the day is closed. */
+                                    timeZone: string;
+                                    /**
+                                     * Format: date
+                                     * @description The first closed local day the reservation touches.
+                                     */
+                                    date: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    startTime: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    endTime: string;
+                                    /** @description Already started: it is kept whatever onExisting says. */
+                                    started: boolean;
+                                }[];
+                                /** @description 0-based page number. */
+                                number: number;
+                                /** @description The orders the caller asked for (empty when none). */
+                                sort: {
+                                    /** @description ASC or DESC. */
+                                    direction: string;
+                                    /** @description Always NATIVE. */
+                                    nullHandling: string;
+                                    ascending: boolean;
+                                    property: string;
+                                    /** @description Always false. */
+                                    ignoreCase: boolean;
+                                }[];
+                                first: boolean;
+                                last: boolean;
+                                numberOfElements: number;
+                                pageable: {
+                                    offset: number;
+                                    sort: {
+                                        /** @description ASC or DESC. */
+                                        direction: string;
+                                        /** @description Always NATIVE. */
+                                        nullHandling: string;
+                                        ascending: boolean;
+                                        property: string;
+                                        /** @description Always false. */
+                                        ignoreCase: boolean;
+                                    }[];
+                                    pageSize: number;
+                                    pageNumber: number;
+                                    paged: boolean;
+                                    unpaged: boolean;
+                                };
+                                empty: boolean;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/closures/holidays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import public holidays as closures (admin)
+         * @description Admins only (403 otherwise). Creates one-off closures of the scope from the public holidays of one or two years, one per holiday name (its reason), with the dates not already closed throughout the scope and not past: importing again adds nothing. Reservations on the new days are cancelled or kept as onExisting says, as when creating a closure. Answers the closures made (possibly none) and each holiday's status. Holiday data: date-holidays (CC BY 3.0).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description EVERYWHERE: every office. DEPARTMENT: one department (departmentId). BUILDING: every department of one location and building.
+                         * @enum {string}
+                         */
+                        scope: "EVERYWHERE" | "DEPARTMENT" | "BUILDING";
+                        /**
+                         * Format: uuid
+                         * @description DEPARTMENT scope only: the department.
+                         */
+                        departmentId?: string;
+                        /** @description BUILDING scope only: the location of the building. */
+                        location?: string;
+                        /** @description BUILDING scope only: the building (as departments name it). */
+                        building?: string;
+                        /** @description Country code (ISO 3166-1 alpha-2), from GET /api/closures/holidays/regions. */
+                        country: string;
+                        /** @description A state (or province) of the country with holidays of its own. */
+                        state?: string;
+                        /** @description A region of the state with holidays of its own. */
+                        region?: string;
+                        /** @description Language of the holiday names (the closures’ reasons): one of the country’s languages; its first by default. */
+                        language?: string;
+                        /** @description The years to import (one or two), from the current year to 10 years ahead. */
+                        years: number[];
+                        /**
+                         * @description What happens to reservations on the closed days that have not started yet (list them first with POST /api/closures/preview): cancel them (their owners are mailed the reason and get the calendar cancellation) or keep them. Either way no new booking may touch a closed day.
+                         * @enum {string}
+                         */
+                        onExisting: "cancel" | "keep";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The closures made: one per holiday name, with its new dates. */
+                            closures: {
+                                /** Format: uuid */
+                                id: string;
+                                /**
+                                 * @description EVERYWHERE: every office. DEPARTMENT: one department (departmentId). BUILDING: every department of one location and building.
+                                 * @enum {string}
+                                 */
+                                scope: "EVERYWHERE" | "DEPARTMENT" | "BUILDING";
+                                departmentId: string | null;
+                                location: string | null;
+                                building: string | null;
+                                reason: string;
+                                dates: string[] | null;
+                                rrule: string | null;
+                                /**
+                                 * Format: date
+                                 * @description The first closed day.
+                                 */
+                                startDate: string;
+                                /**
+                                 * Format: date
+                                 * @description The last closed day.
+                                 */
+                                lastDate: string;
+                                /** @description How many days are closed. */
+                                dayCount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                createdAt: string;
+                            }[];
+                            /** @description Every holiday of the years and what became of it (NEW: closed now). */
+                            holidays: {
+                                /**
+                                 * Format: date
+                                 * @description The holiday, a local date.
+                                 */
+                                date: string;
+                                /** @description Its name (several on one date joined with " / "): the closure’s reason. */
+                                name: string;
+                                /**
+                                 * @description NEW: would be closed by the import. CLOSED: already closed in the whole scope (closureId). PAST: before today in the scope’s offices.
+                                 * @enum {string}
+                                 */
+                                status: "NEW" | "CLOSED" | "PAST";
+                                closureId: string | null;
+                            }[];
+                            /** @description Reservations cancelled (onExisting cancel). */
+                            cancelled: number;
+                            /** @description Reservations on the new closed days that stay (onExisting keep, or already started). */
+                            kept: number;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/approval-requirements": {
         parameters: {
             query?: never;
@@ -17988,12 +18523,13 @@ export interface paths {
                                 /** Format: uuid */
                                 id: string;
                                 /**
-                                 * @description DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType).
+                                 * @description AREA: the desks of one area (areaId: its department, room or desks; every day). DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType). The most specific holds: area, room, department, desk type.
                                  * @enum {string}
                                  */
-                                scope: "DEPARTMENT" | "ROOM" | "DESK_TYPE";
+                                scope: "AREA" | "DEPARTMENT" | "ROOM" | "DESK_TYPE";
                                 departmentId: string | null;
                                 roomId: string | null;
+                                areaId: string | null;
                                 deskType: ("FLEX" | "FIXED") | null;
                                 /**
                                  * @description Whose bookings need approval: everyone, the people of teamId, or the people outside teamId.
@@ -18108,10 +18644,10 @@ export interface paths {
                 content: {
                     "application/json": {
                         /**
-                         * @description DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType).
+                         * @description AREA: the desks of one area (areaId: its department, room or desks; every day). DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType). The most specific holds: area, room, department, desk type.
                          * @enum {string}
                          */
-                        scope: "DEPARTMENT" | "ROOM" | "DESK_TYPE";
+                        scope: "AREA" | "DEPARTMENT" | "ROOM" | "DESK_TYPE";
                         /**
                          * Format: uuid
                          * @description DEPARTMENT scope only.
@@ -18122,6 +18658,11 @@ export interface paths {
                          * @description ROOM scope only.
                          */
                         roomId?: string;
+                        /**
+                         * Format: uuid
+                         * @description AREA scope only: the area (GET /api/admin/policies/areas).
+                         */
+                        areaId?: string;
                         /**
                          * @description DESK_TYPE scope only.
                          * @enum {string}
@@ -18156,12 +18697,13 @@ export interface paths {
                             /** Format: uuid */
                             id: string;
                             /**
-                             * @description DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType).
+                             * @description AREA: the desks of one area (areaId: its department, room or desks; every day). DEPARTMENT: the desks of one department (departmentId). ROOM: the desks of one room (roomId). DESK_TYPE: every desk of a type (deskType). The most specific holds: area, room, department, desk type.
                              * @enum {string}
                              */
-                            scope: "DEPARTMENT" | "ROOM" | "DESK_TYPE";
+                            scope: "AREA" | "DEPARTMENT" | "ROOM" | "DESK_TYPE";
                             departmentId: string | null;
                             roomId: string | null;
+                            areaId: string | null;
                             deskType: ("FLEX" | "FIXED") | null;
                             /**
                              * @description Whose bookings need approval: everyone, the people of teamId, or the people outside teamId.

@@ -8,6 +8,7 @@ import { problemMessage, problemOf } from '../../lib/problems.js';
 import { formatRangeIn } from '../../lib/time.js';
 import { useUser } from '../auth/AuthProvider.js';
 import { useAllDepartments, useAllRooms } from '../inventory/queries.js';
+import { useAreas } from '../policies/queries.js';
 import {
   deleteRequirement,
   useApprovalInbox,
@@ -173,15 +174,16 @@ interface Form {
   scope: Scope;
   departmentId: string;
   roomId: string;
+  areaId: string;
   deskType: 'FLEX' | 'FIXED';
   appliesTo: NonNullable<RequirementInput['appliesTo']>;
   teamId: string;
   approverTeamId: string;
 }
 
-const EMPTY: Form = { scope: 'ROOM', departmentId: '', roomId: '', deskType: 'FLEX', appliesTo: 'EVERYONE', teamId: '', approverTeamId: '' };
+const EMPTY: Form = { scope: 'ROOM', departmentId: '', roomId: '', areaId: '', deskType: 'FLEX', appliesTo: 'EVERYONE', teamId: '', approverTeamId: '' };
 
-const SCOPE_WORDS: Record<Scope, string> = { ROOM: 'A room', DEPARTMENT: 'An office', DESK_TYPE: 'A desk type' };
+const SCOPE_WORDS: Record<Scope, string> = { ROOM: 'A room', AREA: 'An area', DEPARTMENT: 'An office', DESK_TYPE: 'A desk type' };
 const APPLIES_WORDS: Record<Form['appliesTo'], string> = { EVERYONE: 'everyone', MEMBERS: "the team's people", NON_MEMBERS: 'people outside the team' };
 
 /** The admins' list and form of approval requirements. Teams are named by id until the teams' pages exist. */
@@ -193,6 +195,7 @@ function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
   const requirements = useRequirements(page);
   const departments = useAllDepartments();
   const rooms = useAllRooms(form.departmentId || undefined);
+  const areas = useAreas();
   const create = useCreateRequirement(() => {
     setForm(EMPTY);
     onNotice('Requirement added: new bookings in its scope now await approval.');
@@ -202,13 +205,15 @@ function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setProblem(undefined);
-    if (form.scope !== 'DESK_TYPE' && !form.departmentId) return setProblem('Choose the office.');
+    if (form.scope === 'AREA' && !form.areaId) return setProblem('Choose the area.');
+    if (form.scope !== 'DESK_TYPE' && form.scope !== 'AREA' && !form.departmentId) return setProblem('Choose the office.');
     if (form.scope === 'ROOM' && !form.roomId) return setProblem('Choose the room.');
     if (form.appliesTo !== 'EVERYONE' && !form.teamId.trim()) return setProblem('Give the team.');
     const body: RequirementInput = {
       scope: form.scope,
       ...(form.scope === 'DEPARTMENT' ? { departmentId: form.departmentId } : {}),
       ...(form.scope === 'ROOM' ? { roomId: form.roomId } : {}),
+      ...(form.scope === 'AREA' ? { areaId: form.areaId } : {}),
       ...(form.scope === 'DESK_TYPE' ? { deskType: form.deskType } : {}),
       appliesTo: form.appliesTo,
       ...(form.appliesTo !== 'EVERYONE' ? { teamId: form.teamId.trim() } : {}),
@@ -223,10 +228,12 @@ function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
         ? `Every ${requirement.deskType === 'FIXED' ? 'fixed' : 'flexible'} desk`
         : requirement.scope === 'ROOM'
           ? 'A room'
-          : (() => {
-              const department = departments.data?.find((candidate) => candidate.id === requirement.departmentId);
-              return department ? `Office ${departmentLabel(department)}` : 'An office';
-            })();
+          : requirement.scope === 'AREA'
+            ? `Area ${areas.data?.items.find((area) => area.id === requirement.areaId)?.name ?? ''}`.trim()
+            : (() => {
+                const department = departments.data?.find((candidate) => candidate.id === requirement.departmentId);
+                return department ? `Office ${departmentLabel(department)}` : 'An office';
+              })();
     return `${where}, for ${APPLIES_WORDS[requirement.appliesTo]}`;
   };
 
@@ -276,7 +283,16 @@ function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
               </option>
             ))}
           </SelectField>
-          {form.scope === 'DESK_TYPE' ? (
+          {form.scope === 'AREA' ? (
+            <SelectField label="Area" value={form.areaId} onChange={(event) => set({ areaId: event.target.value })}>
+              <option value="">Choose…</option>
+              {(areas.data?.items ?? []).map((area) => (
+                <option key={area.id} value={area.id}>
+                  {area.name}
+                </option>
+              ))}
+            </SelectField>
+          ) : form.scope === 'DESK_TYPE' ? (
             <SelectField label="Desk type" value={form.deskType} onChange={(event) => set({ deskType: event.target.value as Form['deskType'] })}>
               <option value="FLEX">Flexible desks</option>
               <option value="FIXED">Fixed desks</option>

@@ -7,6 +7,7 @@ import { departmentLabel, deskPhrase } from '../../lib/labels.js';
 import { fieldErrorMessages, problemMessage, problemOf } from '../../lib/problems.js';
 import { formatDay, formatRangeIn } from '../../lib/time.js';
 import { useAllDepartments } from '../inventory/queries.js';
+import { HolidayImportDialog } from './HolidayImportDialog.js';
 import { deleteClosure, PREVIEW_PAGE_SIZE, useClosurePreview, useClosures, useCreateClosure, type ClosureInput } from './queries.js';
 import './styles.css';
 
@@ -81,6 +82,7 @@ export function ClosuresPage() {
   const [problem, setProblem] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [deleting, setDeleting] = useState<{ id: string; reason: string }>();
+  const [importing, setImporting] = useState(false);
   const preview = useClosurePreview();
   const create = useCreateClosure(() => undefined);
 
@@ -136,7 +138,11 @@ export function ClosuresPage() {
   const result = preview.data;
   return (
     <div className="page">
-      <PageHeader title="Closures" />
+      <PageHeader title="Closures">
+        <button type="button" className="button-secondary" onClick={() => setImporting(true)}>
+          Import public holidays
+        </button>
+      </PageHeader>
       {notice && (
         <Alert kind="success" onDismiss={() => setNotice(undefined)}>
           {notice}
@@ -297,6 +303,15 @@ export function ClosuresPage() {
           }
         </Loaded>
       </section>
+      {importing && (
+        <HolidayImportDialog
+          onClose={() => setImporting(false)}
+          onImported={(message) => {
+            setNotice(message);
+            setImporting(false);
+          }}
+        />
+      )}
       {deleting && (
         <DeleteDialog
           title="Delete this closure?"

@@ -33,3 +33,16 @@ export const useClosedDays = (date: string) =>
     { params: { query: { from: date, to: date } } },
     { enabled: /^\d{4}-\d{2}-\d{2}$/.test(date), staleTime: 5 * 60_000 },
   );
+
+// Public holidays (docs/policies.md#public-holidays).
+
+export type HolidayImportInput = NonNullable<paths['/api/closures/holidays/preview']['post']['requestBody']>['content']['application/json'];
+
+/** Countries, states and regions with holidays; it changes only with the service's version. */
+export const useHolidayCatalogue = (enabled: boolean) =>
+  $api.useQuery('get', '/api/closures/holidays/regions', {}, { enabled, staleTime: Infinity, gcTime: Infinity });
+
+/** The holidays of the years, what an import would do with each, and the reservations on the new days. */
+export const useHolidayPreview = () => $api.useMutation('post', '/api/closures/holidays/preview');
+
+export const useImportHolidays = () => $api.useMutation('post', '/api/closures/holidays', { meta: { invalidates: STALE_AFTER.closures } });

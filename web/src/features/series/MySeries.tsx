@@ -67,9 +67,15 @@ function SeriesItem({ series, onChanged }: { series: SeriesSummary; onChanged: (
         <CancelSeriesDialog
           id={series.id}
           onClose={() => setCancelling(false)}
-          onDone={(count) => {
+          onDone={(count, kept) => {
             setCancelling(false);
-            onChanged(`Cancelled ${count} ${count === 1 ? 'date' : 'dates'} of your repeating booking.`);
+            // Dates within the cancellation lead time stay booked (docs/policies.md#cancelling-a-series).
+            onChanged(
+              `Cancelled ${count - kept.length} ${count - kept.length === 1 ? 'date' : 'dates'} of your repeating booking.` +
+                (kept.length === 0
+                  ? ''
+                  : ` ${kept.length} ${kept.length === 1 ? 'date stays' : 'dates stay'} booked: ${kept[0]!.message} (${kept.map((k) => formatRange(k.startTime, k.endTime)).join('; ')}).`),
+            );
           }}
         />
       )}
@@ -77,7 +83,15 @@ function SeriesItem({ series, onChanged }: { series: SeriesSummary; onChanged: (
   );
 }
 
-function CancelSeriesDialog({ id, onClose, onDone }: { id: string; onClose: () => void; onDone: (count: number) => void }) {
+function CancelSeriesDialog({
+  id,
+  onClose,
+  onDone,
+}: {
+  id: string;
+  onClose: () => void;
+  onDone: (count: number, kept: { startTime: string; endTime: string; message: string }[]) => void;
+}) {
   const detail = useSeries(id);
   const [now] = useState(() => new Date().toISOString());
   const [from, setFrom] = useState<string>();
@@ -112,7 +126,7 @@ function CancelSeriesDialog({ id, onClose, onDone }: { id: string; onClose: () =
               type="button"
               className="button-danger"
               disabled={cancel.isPending || chosen === undefined}
-              onClick={() => cancel.mutate({ params: { path: { id }, query: { from: chosen } } }, { onSuccess: () => onDone(count) })}
+              onClick={() => cancel.mutate({ params: { path: { id }, query: { from: chosen } } }, { onSuccess: (result) => onDone(count, result.kept) })}
             >
               {cancel.isPending ? 'Cancelling…' : `Cancel ${count} ${count === 1 ? 'date' : 'dates'}`}
             </button>

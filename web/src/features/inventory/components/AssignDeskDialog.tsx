@@ -1,33 +1,47 @@
 import { useState } from 'react';
 import type { Desk } from '../../../api/types.js';
-import { Alert, Dialog, TextField } from '../../../components/ui.js';
+import { Alert, Dialog, Loading, TextField } from '../../../components/ui.js';
 import { errorText } from '../../../lib/problems.js';
 import { deskPhrase, deskTitle } from '../../../lib/labels.js';
 import { PersonPicker } from '../../users/components/PersonPicker.js';
-import { useAssignDesk } from '../queries.js';
-
-/** Midnight starting a local date (YYYY-MM-DD) in the browser's zone, as an instant. */
-const startOfDay = (date: string) => new Date(`${date}T00:00:00`).toISOString();
-const dayAfter = (date: string) => {
-  const next = new Date(`${date}T00:00:00`);
-  next.setDate(next.getDate() + 1);
-  return next.toISOString();
-};
+import { assignmentSpan, todayIn } from '../assignment.js';
+import { useAssignDesk, useDepartmentSettings } from '../queries.js';
 
 /**
  * Assigns a FIXED desk to a person (docs/policies.md#booking-for-someone-else): a `fixed`
  * reservation of the desk for them over whole days, which they see as theirs and cannot move.
  */
 export function AssignDeskDialog({ desk, onClose, onAssigned }: { desk: Desk; onClose: () => void; onAssigned: (text: string) => void }) {
-  const today = new Date().toLocaleDateString('en-CA');
+  // The days are the office's: its zone, not the browser's (docs/behaviour.md#office-time-zone).
+  const settings = useDepartmentSettings(desk.departmentId);
+  return (
+    <Dialog title={`Assign ${deskPhrase(desk.name)}`} onClose={onClose}>
+      {settings.isPending ? (
+        <Loading label="Loading the office’s time zone…" />
+      ) : settings.isError ? (
+        <Alert kind="error">{errorText(settings.error, 'This office') ?? 'The office’s time zone could not be read.'}</Alert>
+      ) : (
+        <AssignForm desk={desk} timeZone={settings.data.timeZone} onAssigned={onAssigned} />
+      )}
+      <div className="dialog-actions">
+        <button type="button" className="button-secondary" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+function AssignForm({ desk, timeZone, onAssigned }: { desk: Desk; timeZone: string; onAssigned: (text: string) => void }) {
+  const today = todayIn(timeZone);
   const [from, setFrom] = useState(today);
   const [to, setTo] = useState(today);
   const assigning = useAssignDesk();
   const failure = errorText(assigning.error, 'This desk');
-  const valid = from !== '' && to !== '' && to >= from;
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(from) && /^\d{4}-\d{2}-\d{2}$/.test(to) && to >= from;
   return (
-    <Dialog title={`Assign ${deskPhrase(desk.name)}`} onClose={onClose}>
-      <p>The person holds the desk from the first day to the last, whole days; they see it among their reservations.</p>
+    <>
+      <p>The person holds the desk from the first day to the last, whole days in the office’s time zone ({timeZone}); they see it among their reservations.</p>
       {failure && <Alert kind="error">{failure}</Alert>}
       <div className="field-pair">
         <TextField label="First day" type="date" value={from} onChange={(event) => setFrom(event.target.value)} required />
@@ -39,16 +53,11 @@ export function AssignDeskDialog({ desk, onClose, onAssigned }: { desk: Desk; on
         busy={assigning.isPending || !valid}
         onPick={(userId) =>
           assigning.mutate(
-            { body: { deskId: desk.id, userId, type: 'fixed', startTime: startOfDay(from), endTime: dayAfter(to) } },
-            { onSuccess: () => onAssigned(`${deskTitle(desk.name)} is assigned from ${from} to ${to}.`) },
+            { body: { deskId: desk.id, userId, type: 'fixed', ...assignmentSpan(from, to, timeZone) } },
+            { onSuccess: () => onAssigned(`${deskTitle(desk.name)} is assigned from ${from} to ${to} (${timeZone}).`) },
           )
         }
       />
-      <div className="dialog-actions">
-        <button type="button" className="button-secondary" onClick={onClose}>
-          Close
-        </button>
-      </div>
-    </Dialog>
+    </>
   );
 }
