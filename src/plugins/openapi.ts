@@ -49,6 +49,8 @@ export default fp(
           { name: 'Closures', description: 'Closed days and holidays of offices, buildings or everywhere (docs/policies.md#closures-and-holidays).' },
           { name: 'Approvals', description: "Approval requirements, the approvers' inbox and their decisions (docs/policies.md#approvals)." },
           { name: 'Team', description: 'Teams and their members, from admins, the directory and single sign-on (docs/policies.md#teams).' },
+          { name: 'Organisation', description: "The organisation's settings: what colleagues see of each other (docs/people.md)." },
+          { name: 'People', description: "Who's in, the week of one's teams, whose desk is whose, lobby displays (docs/people.md)." },
           { name: 'Report' },
           { name: 'Search' },
           { name: 'Stats' },

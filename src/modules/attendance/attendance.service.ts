@@ -6,6 +6,7 @@ import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import { atLocalTime, daysBetween, isTimeZone, localDate, nextDate, startOfLocalDate } from '../../shared/zone.js';
+import { readPrivacySettings } from '../organisation/organisation.access.js';
 import { ReservationsRepository } from '../reservations/reservations.repository.js';
 import { ensureDeskBookable } from '../reservations/reservations.rules.js';
 import { ReservationWriter } from '../reservations/reservations.writer.js';
@@ -134,12 +135,21 @@ export class AttendanceService {
   async get(caller: Caller, reservationId: string): Promise<AttendanceDto> {
     const row = await this.repository.findById(reservationId);
     if (!row || (!isAdmin(caller) && row.userId !== caller.user.id)) throw notFound('Reservation', reservationId);
+    if (row.userId !== caller.user.id) await this.ensurePerPersonShown();
     return toAttendanceDto(row);
+  }
+
+  /** Works-council mode (docs/people.md#works-council-mode): nobody's attendance but one's own, admins included; the daily rates stay. */
+  private async ensurePerPersonShown(): Promise<void> {
+    if ((await readPrivacySettings(this.db)).worksCouncilMode) {
+      throw new AppError('AGGREGATES_ONLY', "Works-council mode is on: attendance is shown as aggregates only (GET /api/stats/no-shows), never per person but one's own");
+    }
   }
 
   async list(caller: Caller, query: AttendanceListQuery): Promise<PageOf<AttendanceDto>> {
     const admin = isAdmin(caller);
     if (!admin && query.userId !== undefined && query.userId !== caller.user.id) throw forbidden('You may list only your own attendance');
+    if (admin && query.userId !== caller.user.id) await this.ensurePerPersonShown();
     const from = query.from === undefined ? undefined : parseInstant('from', query.from);
     const to = query.to === undefined ? undefined : parseInstant('to', query.to);
     if (from && to && from >= to) throw invalid('to', 'must be after from');

@@ -1,0 +1,23 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { organisationSettings } from '../../db/schema.js';
+import type { NameVisibility } from './organisation.schemas.js';
+
+/** What other modules read of the organisation's settings (docs/people.md#the-organisations-settings). */
+export interface PrivacySettings {
+  nameVisibility: NameVisibility;
+  worksCouncilMode: boolean;
+  modifiedAt: Date;
+}
+
+/** The most private settings: what applies should the row be missing (migration 0030 inserts it). */
+export const MOST_PRIVATE: PrivacySettings = { nameVisibility: 'nobody', worksCouncilMode: true, modifiedAt: new Date(0) };
+
+/** The one row of organisation_settings, by its key. */
+export async function readPrivacySettings(db: Database): Promise<PrivacySettings> {
+  const [row] = await db
+    .select({ nameVisibility: organisationSettings.nameVisibility, worksCouncilMode: organisationSettings.worksCouncilMode, modifiedAt: organisationSettings.modifiedAt })
+    .from(organisationSettings)
+    .where(eq(organisationSettings.id, 1));
+  return row ? { ...row, nameVisibility: row.nameVisibility as NameVisibility } : MOST_PRIVATE;
+}
