@@ -133,9 +133,10 @@ const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
   'modules/oidc -> modules/teams': "single sign-on keeps the person's OIDC team memberships in step (teams.access.ts)",
   'modules/people -> modules/teams': "who's in groups by team and shows names to team mates (teams.access.ts; docs/people.md#who-is-in)",
   'modules/people -> modules/organisation': "names follow the organisation's nameVisibility (organisation.access.ts; docs/people.md#what-is-shown-to-whom)",
-  'modules/attendance -> modules/organisation': 'works-council mode shows attendance as aggregates only (organisation.access.ts; docs/people.md#works-council-mode)',
+  'modules/attendance -> modules/organisation':
+    'works-council mode shows attendance as aggregates only (organisation.access.ts; docs/people.md#works-council-mode)',
   'modules/displays -> modules/people': "the lobby display shows the office's bookings under the same rules (people.repository.ts, people.visibility.ts)",
-  'modules/displays -> modules/organisation': "the lobby display shows names only where the organisation shows them to everyone (organisation.access.ts)",
+  'modules/displays -> modules/organisation': 'the lobby display shows names only where the organisation shows them to everyone (organisation.access.ts)',
 };
 
 /** The server's folders below the feature modules: they never import one. */

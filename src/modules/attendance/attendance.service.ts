@@ -142,7 +142,10 @@ export class AttendanceService {
   /** Works-council mode (docs/people.md#works-council-mode): nobody's attendance but one's own, admins included; the daily rates stay. */
   private async ensurePerPersonShown(): Promise<void> {
     if ((await readPrivacySettings(this.db)).worksCouncilMode) {
-      throw new AppError('AGGREGATES_ONLY', "Works-council mode is on: attendance is shown as aggregates only (GET /api/stats/no-shows), never per person but one's own");
+      throw new AppError(
+        'AGGREGATES_ONLY',
+        "Works-council mode is on: attendance is shown as aggregates only (GET /api/stats/no-shows), never per person but one's own",
+      );
     }
   }
 

@@ -16,7 +16,11 @@ export class DisplaysRepository {
   constructor(private readonly db: Database) {}
 
   async list(departmentId: string): Promise<DisplayRow[]> {
-    return this.db.select(columns).from(displayTokens).where(eq(displayTokens.departmentId, departmentId)).orderBy(asc(displayTokens.createdAt), asc(displayTokens.id));
+    return this.db
+      .select(columns)
+      .from(displayTokens)
+      .where(eq(displayTokens.departmentId, departmentId))
+      .orderBy(asc(displayTokens.createdAt), asc(displayTokens.id));
   }
 
   /** Adds a display unless the office has `max`; undefined: no such office; 'full': it has as many as it may. Serialised per office by locking its row. */
@@ -39,7 +43,10 @@ export class DisplaysRepository {
 
   /** The office of a token, by its hash (the unique index); undefined: no such token. */
   async officeOf(tokenHash: string): Promise<string | undefined> {
-    const [row] = await this.db.select({ departmentId: displayTokens.departmentId }).from(displayTokens).where(and(eq(displayTokens.tokenHash, tokenHash)));
+    const [row] = await this.db
+      .select({ departmentId: displayTokens.departmentId })
+      .from(displayTokens)
+      .where(and(eq(displayTokens.tokenHash, tokenHash)));
     return row?.departmentId;
   }
 }

@@ -46,13 +46,15 @@ export const DisplayBoard = Type.Object(
         roomId: Uuid(),
         roomName: Type.String(),
         position: Nullable(
-          Type.Object({ x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number(), rotation: Type.Number() }, { description: 'On the plan, in fractions of its size; null: not placed.' }),
+          Type.Object(
+            { x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number(), rotation: Type.Number() },
+            { description: 'On the plan, in fractions of its size; null: not placed.' },
+          ),
         ),
         state: StringEnum(['FREE', 'BOOKED'] as const, { description: 'Now.' }),
-        bookings: Type.Array(
-          Type.Object({ startTime: Timestamp(), endTime: Timestamp(), name: Nullable(Type.String({ description: 'null: "booked".' })) }),
-          { description: "Today's bookings of the desk." },
-        ),
+        bookings: Type.Array(Type.Object({ startTime: Timestamp(), endTime: Timestamp(), name: Nullable(Type.String({ description: 'null: "booked".' })) }), {
+          description: "Today's bookings of the desk.",
+        }),
       }),
     ),
   },

@@ -86,7 +86,8 @@ export class DisplaysService {
     }
     const second = Math.floor(now / 1000);
     if (this.lookups.second !== second) this.lookups = { second, count: 0 };
-    if (++this.lookups.count > TOKEN_LOOKUPS_PER_SECOND) throw new AppError('TOO_MANY_REQUESTS', 'Too many display requests at once; retry shortly', { retryAfter: 1 });
+    if (++this.lookups.count > TOKEN_LOOKUPS_PER_SECOND)
+      throw new AppError('TOO_MANY_REQUESTS', 'Too many display requests at once; retry shortly', { retryAfter: 1 });
     const departmentId = await this.displays.officeOf(hash);
     this.tokens.delete(hash);
     lruGet(this.tokens, hash, TOKENS_KEPT, () => ({ departmentId, until: now + TOKEN_TRUST_MS }));
@@ -136,8 +137,7 @@ export class DisplaysService {
         name: desk.name,
         roomId: desk.roomId,
         roomName: desk.roomName,
-        position:
-          desk.x === null ? null : { x: desk.x, y: desk.y!, width: desk.width!, height: desk.height!, rotation: desk.rotation ?? 0 },
+        position: desk.x === null ? null : { x: desk.x, y: desk.y!, width: desk.width!, height: desk.height!, rotation: desk.rotation ?? 0 },
         state: bookedNow ? 'BOOKED' : 'FREE',
         bookings: todays.map((booking) => ({ startTime: booking.startTime, endTime: booking.endTime, name: booking.name })),
       };
@@ -154,7 +154,10 @@ export class DisplaysService {
       desks: board,
     };
     // Over what the board shows, not the minute it was computed: a board that did not change answers 304.
-    const etag = `"db-${createHash('sha256').update(JSON.stringify({ ...body, generatedAt: undefined })).digest('base64url').slice(0, 27)}"`;
+    const etag = `"db-${createHash('sha256')
+      .update(JSON.stringify({ ...body, generatedAt: undefined }))
+      .digest('base64url')
+      .slice(0, 27)}"`;
     return { body, etag };
   }
 }

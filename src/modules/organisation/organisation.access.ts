@@ -16,7 +16,11 @@ export const MOST_PRIVATE: PrivacySettings = { nameVisibility: 'nobody', worksCo
 /** The one row of organisation_settings, by its key. */
 export async function readPrivacySettings(db: Database): Promise<PrivacySettings> {
   const [row] = await db
-    .select({ nameVisibility: organisationSettings.nameVisibility, worksCouncilMode: organisationSettings.worksCouncilMode, modifiedAt: organisationSettings.modifiedAt })
+    .select({
+      nameVisibility: organisationSettings.nameVisibility,
+      worksCouncilMode: organisationSettings.worksCouncilMode,
+      modifiedAt: organisationSettings.modifiedAt,
+    })
     .from(organisationSettings)
     .where(eq(organisationSettings.id, 1));
   return row ? { ...row, nameVisibility: row.nameVisibility as NameVisibility } : MOST_PRIVATE;

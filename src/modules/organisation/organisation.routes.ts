@@ -28,7 +28,8 @@ export const organisationRoutes: FastifyPluginAsyncTypebox<{ organisation: Organ
       schema: {
         tags: TAGS,
         summary: "Change the organisation's settings",
-        description: 'Admins only (403 otherwise). Members left out keep their value; an unknown member is 400. Applies to the next request of every view (docs/people.md#what-is-shown-to-whom).',
+        description:
+          'Admins only (403 otherwise). Members left out keep their value; an unknown member is 400. Applies to the next request of every view (docs/people.md#what-is-shown-to-whom).',
         body: PatchOrganisationSettingsBody,
         response: { 200: OrganisationSettings, ...problemResponses(403) },
       },

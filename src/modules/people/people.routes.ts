@@ -15,7 +15,7 @@ import {
 } from './people.schemas.js';
 import type { PeopleService } from './people.service.js';
 
-const RULES = 'Names follow the organisation\'s nameVisibility and each person\'s switches; admins see every name (docs/people.md#what-is-shown-to-whom).';
+const RULES = "Names follow the organisation's nameVisibility and each person's switches; admins see every name (docs/people.md#what-is-shown-to-whom).";
 
 /** Who's in, the week view, the desks' occupants, and a person's privacy switches and stars (docs/people.md). */
 export const peopleRoutes: FastifyPluginAsyncTypebox<{ people: PeopleService }> = async (app, { people }) => {
@@ -27,7 +27,7 @@ export const peopleRoutes: FastifyPluginAsyncTypebox<{ people: PeopleService }> 
         summary: "Who's in",
         description:
           `Who booked a desk of the office (a department) on a local day, grouped by team, with desk and room ids to find them on the floor plan, and whether they checked in where check-in is required. ${RULES} ` +
-          'People a caller may not see are counted in `anonymous`. In works-council mode nobody\'s check-in is shown but the caller\'s own; the counts stay (docs/people.md#works-council-mode). Two statements, at most 2000 bookings. Unknown office: 404.',
+          "People a caller may not see are counted in `anonymous`. In works-council mode nobody's check-in is shown but the caller's own; the counts stay (docs/people.md#works-council-mode). Two statements, at most 2000 bookings. Unknown office: 404.",
         querystring: PeopleInQuery,
         response: { 200: PeopleIn, ...problemResponses(404) },
       },
@@ -55,8 +55,7 @@ export const peopleRoutes: FastifyPluginAsyncTypebox<{ people: PeopleService }> 
       schema: {
         tags: ['People'],
         summary: "Whose desk is whose in an office's window",
-        description:
-          `The booked desks of the office in [from, to) (at most 24 hours), each with its bookings and, where the caller may see it, whose they are: for the floor plan beside its availability (docs/people.md#the-floor-plan). ${RULES} A person who books anonymously shows as booked (null name) to everyone but admins and themselves.`,
+        description: `The booked desks of the office in [from, to) (at most 24 hours), each with its bookings and, where the caller may see it, whose they are: for the floor plan beside its availability (docs/people.md#the-floor-plan). ${RULES} A person who books anonymously shows as booked (null name) to everyone but admins and themselves.`,
         querystring: DeskOccupantsQuery,
         response: { 200: DeskOccupants, ...problemResponses(404) },
       },
@@ -83,7 +82,8 @@ export const peopleRoutes: FastifyPluginAsyncTypebox<{ people: PeopleService }> 
       schema: {
         tags: ['Self'],
         summary: "Change the caller's privacy switches",
-        description: 'Members left out keep their value; they hold for every booking of the person, past and future, from the next request on (docs/people.md#a-persons-switches).',
+        description:
+          'Members left out keep their value; they hold for every booking of the person, past and future, from the next request on (docs/people.md#a-persons-switches).',
         body: PutPersonPrivacyBody,
         response: { 200: PersonPrivacy, ...problemResponses() },
       },

@@ -131,7 +131,10 @@ export type PeopleWeekDto = Static<typeof PeopleWeek>;
 export const DeskOccupantsQuery = Type.Object(
   {
     departmentId: Uuid(),
-    from: Type.String({ format: 'date-time', description: 'Start of the window (inclusive), ISO 8601 with Z or an offset (as the floor plan\'s availability).' }),
+    from: Type.String({
+      format: 'date-time',
+      description: "Start of the window (inclusive), ISO 8601 with Z or an offset (as the floor plan's availability).",
+    }),
     to: Type.String({ format: 'date-time', description: `End of the window (exclusive); after from, at most ${OCCUPANTS_MAX_WINDOW_HOURS} hours later.` }),
   },
   { additionalProperties: false },

@@ -169,7 +169,8 @@ export class PeopleService {
     const start = parseInstant('from', query.from);
     const end = parseInstant('to', query.to);
     if (end <= start) throw invalid('to', 'must be after from');
-    if (end.getTime() - start.getTime() > OCCUPANTS_MAX_WINDOW_HOURS * 3_600_000) throw invalid('to', `must be at most ${OCCUPANTS_MAX_WINDOW_HOURS} hours after from`);
+    if (end.getTime() - start.getTime() > OCCUPANTS_MAX_WINDOW_HOURS * 3_600_000)
+      throw invalid('to', `must be at most ${OCCUPANTS_MAX_WINDOW_HOURS} hours after from`);
     if (!(await this.people.office(query.departmentId))) throw notFound('Department', query.departmentId);
     const [settings, rows] = await Promise.all([
       readPrivacySettings(this.db),
