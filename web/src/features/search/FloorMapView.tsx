@@ -17,6 +17,7 @@ import { awaitsApproval } from '../approvals/queries.js';
 import { useBookDesk } from '../reservations/queries.js';
 import { DeskFeatures, equipmentSentence } from '../../components/DeskFeatures.js';
 import { useDeskEquipment } from './queries.js';
+import { useWhoseDesks } from '../people/queries.js';
 import './styles.css';
 
 type Notice = { kind: 'success' | 'error'; text: string };
@@ -24,11 +25,13 @@ type Notice = { kind: 'success' | 'error'; text: string };
 const bookable = (desk: DeskAvailability) => desk.state === 'FREE' || desk.state === 'PARTLY_FREE';
 
 /** What a desk says to a screen reader: its name, room, state and what pressing it does. */
-function deskLabel(desk: DeskAvailability, reserved?: string): string {
+function deskLabel(desk: DeskAvailability, reserved?: string, whose?: string): string {
   if (reserved) return `${deskTitle(desk.name)}, ${desk.roomName}: not bookable for you (${reserved}). Press for details`;
   const style = STATE_STYLE[desk.state];
   const free = desk.state === 'PARTLY_FREE' && desk.longestFree ? `, free ${formatRange(desk.longestFree.startTime, desk.longestFree.endTime)}` : '';
-  return `${deskTitle(desk.name)}, ${desk.roomName}: ${style.label.toLowerCase()}${free}${bookable(desk) ? '. Press to book' : ''}`;
+  // Whose it is, where the caller may see it (docs/people.md#the-floor-plan).
+  const by = whose ? `, booked by ${whose}` : '';
+  return `${deskTitle(desk.name)}, ${desk.roomName}: ${style.label.toLowerCase()}${free}${by}${bookable(desk) ? '. Press to book' : ''}`;
 }
 
 /**
@@ -123,6 +126,7 @@ function OfficeMap({
 }) {
   const plan = useFloorPlan(departmentId);
   const availability = useFloorAvailability(departmentId, start, end);
+  const whose = useWhoseDesks(departmentId, start, end);
   const image = usePlanImage(departmentId, Boolean(plan.data?.image));
 
   if (plan.error || availability.error)
@@ -195,6 +199,7 @@ function OfficeMap({
                   key={desk.id}
                   desk={desk}
                   reserved={reasons.get(desk.id)}
+                  whose={whose.get(desk.id)}
                   label={labels.get(desk.id)}
                   width={image.width}
                   height={image.height}
@@ -218,6 +223,7 @@ function OfficeMap({
 function MapDesk({
   desk,
   reserved,
+  whose,
   label,
   width,
   height,
@@ -226,6 +232,7 @@ function MapDesk({
 }: {
   desk: DeskAvailability;
   reserved: string | undefined;
+  whose: string | undefined;
   label: DeskLabel | undefined;
   width: number;
   height: number;
@@ -237,7 +244,7 @@ function MapDesk({
   const box = { x: x * width, y: y * height, width: w * width, height: h * height };
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const canBook = bookable(desk);
-  const name = deskLabel(desk, reserved);
+  const name = deskLabel(desk, reserved, whose);
   return (
     <g
       className={`plan-desk plan-desk-${reserved ? 'reserved' : desk.state.toLowerCase()}`}

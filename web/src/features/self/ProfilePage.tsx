@@ -10,6 +10,7 @@ import { formatDateTime } from '../../lib/time.js';
 import { useAuth, useUser } from '../auth/AuthProvider.js';
 import { CalendarSection } from '../calendar/CalendarSection.js';
 import { DelegatesSection } from '../delegates/DelegatesSection.js';
+import { PrivacySection, StarredSection } from '../people/PrivacySection.js';
 import { MyTeamsSection } from '../teams/MyTeamsSection.js';
 import { SignInMethodsSection } from '../oidc/SignInMethods.js';
 import { NAME_FIELDS, PersonNames } from '../users/person.js';
@@ -39,6 +40,8 @@ export function ProfilePage() {
       )}
       <MyTeamsSection />
       <DelegatesSection />
+      <PrivacySection />
+      <StarredSection />
       <CalendarSection />
       <SessionsSection />
     </div>
