@@ -65,6 +65,7 @@ export const displaysRoutes: FastifyPluginAsyncTypebox<{ displays: DisplaysServi
       schema: {
         tags: TAGS,
         summary: "A lobby display's board",
+        security: [],
         description:
           "No sign-in: the token is the credential (unknown or revoked: 404). The office's desks, free or booked now, with today's bookings; names only where the organisation shows names to everyone and the person neither hides their bookings nor books anonymously (docs/people.md#what-is-shown-to-whom). " +
           `Computed at most once per office and minute per server process, whatever the number of viewers; answered with an ETag (If-None-Match: 304). Tokens not known to the process are looked up at most ${TOKEN_LOOKUPS_PER_SECOND} times a second per process (429 with Retry-After beyond).`,
