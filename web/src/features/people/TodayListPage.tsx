@@ -39,30 +39,32 @@ export function TodayListPage() {
                   {formatDay(data.date)}: {data.booked} booked
                 </h2>
                 {data.anonymous > 0 && <p>{data.anonymous} more booked; their names are not shown to you.</p>}
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Desk</th>
-                      <th scope="col">Room</th>
-                      <th scope="col">Time</th>
-                      <th scope="col">Present</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {people.map((person) => (
-                      <tr key={`${person.userId}-${person.startTime}`}>
-                        <td>
-                          {person.lastName}, {person.firstName}
-                        </td>
-                        <td>{person.deskName ?? '—'}</td>
-                        <td>{person.roomName ?? '—'}</td>
-                        <td>{formatRangeIn(person.startTime, person.endTime, data.timeZone)}</td>
-                        <td>{person.checkedIn === true ? 'checked in' : person.checkedIn === false ? 'not yet' : ''}</td>
+                <div className="table-scroll" role="region" aria-label="Everyone in the building today" tabIndex={0}>
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">Name</th>
+                        <th scope="col">Desk</th>
+                        <th scope="col">Room</th>
+                        <th scope="col">Time</th>
+                        <th scope="col">Present</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
+                    </thead>
+                    <tbody>
+                      {people.map((person) => (
+                        <tr key={`${person.userId}-${person.startTime}`}>
+                          <td>
+                            {person.lastName}, {person.firstName}
+                          </td>
+                          <td>{person.deskName ?? '—'}</td>
+                          <td>{person.roomName ?? '—'}</td>
+                          <td>{formatRangeIn(person.startTime, person.endTime, data.timeZone)}</td>
+                          <td>{person.checkedIn === true ? 'checked in' : person.checkedIn === false ? 'not yet' : ''}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
               </section>
             );
           }}

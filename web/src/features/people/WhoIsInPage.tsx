@@ -47,7 +47,8 @@ function WeekSection({ from }: { from: string }) {
         {(data) => {
           const days = data.anonymous.map((entry) => entry.date);
           return (
-            <div className="table-scroll">
+            // Scrolls sideways on its own on a phone; focusable so a keyboard can scroll it.
+            <div className="table-scroll" role="region" aria-label="The week, day by day" tabIndex={0}>
               <table className="people-week">
                 <caption className="visually-hidden">Where each person is booked, day by day</caption>
                 <thead>
