@@ -5,7 +5,6 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { lruGet } from '../../shared/lru.js';
 import { localDate, nextDate, startOfLocalDate } from '../../shared/zone.js';
 import type { Caller } from '../../identity/caller.js';
-import { readPrivacySettings } from '../organisation/organisation.access.js';
 import { occupantsOf } from '../people/people.mappers.js';
 import { PeopleRepository } from '../people/people.repository.js';
 import { PEOPLE_IN_MAX } from '../people/people.schemas.js';
@@ -117,11 +116,8 @@ export class DisplaysService {
     if (!office) throw notFound('Display');
     const date = localDate(at, office.timeZone);
     const window = { start: startOfLocalDate(date, office.timeZone), end: startOfLocalDate(nextDate(date), office.timeZone) };
-    const [settings, desks, bookings] = await Promise.all([
-      readPrivacySettings(this.db),
-      people.desksOf(departmentId),
-      people.bookings(departmentId, window, NO_ONE, PEOPLE_IN_MAX),
-    ]);
+    const settings = office;
+    const [desks, bookings] = await Promise.all([people.desksOf(departmentId), people.bookings(departmentId, window, NO_ONE, PEOPLE_IN_MAX)]);
     const occupied = new Map(
       occupantsOf(bookings, (row) => showsName({ kind: 'display' }, { ...row, sharesTeam: false }, settings.nameVisibility, 'desk')).map((desk) => [
         desk.deskId,

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { organisationSettings } from '../../db/schema.js';
 import type { NameVisibility } from './organisation.schemas.js';
@@ -25,3 +25,11 @@ export async function readPrivacySettings(db: Database): Promise<PrivacySettings
     .where(eq(organisationSettings.id, 1));
   return row ? { ...row, nameVisibility: row.nameVisibility as NameVisibility } : MOST_PRIVATE;
 }
+
+/**
+ * SQL for another module's statement to embed, so that one round trip reads what it needs and the
+ * settings together: the two privacy settings as columns "nameVisibility" and "worksCouncilMode"
+ * (the most private values should the row be missing).
+ */
+export const privacySettingsColumns: SQL = sql`coalesce((select name_visibility from organisation_settings where id = 1), 'nobody') as "nameVisibility",
+  coalesce((select works_council_mode from organisation_settings where id = 1), true) as "worksCouncilMode"`;

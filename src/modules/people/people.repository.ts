@@ -3,6 +3,8 @@ import { queryRows, type Database } from '../../db/client.js';
 import { fromJson } from '../../db/paging.js';
 import { personPrivacy, starredPeople, users } from '../../db/schema.js';
 import { timestampOf, type TimeWindow } from '../../db/time-ranges.js';
+import { privacySettingsColumns } from '../organisation/organisation.access.js';
+import type { NameVisibility } from '../organisation/organisation.schemas.js';
 import { sharesTeamWith, teamMateIdsQuery, teamsJsonOf } from '../teams/teams.access.js';
 
 export interface PrivacyRow {
@@ -23,6 +25,9 @@ export interface OfficeRow {
   location: string;
   building: string;
   floor: number;
+  /** The organisation's settings, read in the same statement (docs/people.md#who-is-in). */
+  nameVisibility: NameVisibility;
+  worksCouncilMode: boolean;
 }
 
 /** One booking of an office's day, with what deciding who may see it needs (docs/people.md#what-is-shown-to-whom). */
@@ -143,11 +148,11 @@ export class PeopleRepository {
     return rows.length > 0;
   }
 
-  /** The office's time zone (department_settings, default UTC) and location; undefined: no such department. */
+  /** The office's time zone (department_settings, default UTC) and place, and the organisation's privacy settings; undefined: no such department. */
   async office(departmentId: string): Promise<OfficeRow | undefined> {
     const [row] = await queryRows<OfficeRow>(
       this.db,
-      sql`select coalesce(s.time_zone, 'UTC') as "timeZone", d.location, d.building, d.floor
+      sql`select coalesce(s.time_zone, 'UTC') as "timeZone", d.location, d.building, d.floor, ${privacySettingsColumns}
           from departments d left join department_settings s on s.department_id = d.id
           where d.id = ${departmentId}::uuid`,
     );

@@ -71,16 +71,14 @@ export class PeopleService {
     if (!(await this.people.unstar(caller.user.id, userId))) throw notFound('Starred person', userId);
   }
 
-  /** Who's in (docs/people.md#who-is-in): two statements, the office then its bookings of the day. */
+  /** Who's in (docs/people.md#who-is-in): two statements, the office (with the organisation's settings) then its bookings of the day. */
   async whoIsIn(caller: Caller, query: PeopleInQuery): Promise<PeopleInDto> {
     const office = await this.people.office(query.departmentId);
     if (!office) throw notFound('Department', query.departmentId);
     const date = query.date ?? localDate(this.clock.now(), office.timeZone);
     const window = { start: startOfLocalDate(date, office.timeZone), end: startOfLocalDate(nextDate(date), office.timeZone) };
-    const [settings, rows] = await Promise.all([
-      readPrivacySettings(this.db),
-      this.people.bookings(query.departmentId, window, caller.user.id, PEOPLE_IN_MAX + 1),
-    ]);
+    const settings = office;
+    const rows = await this.people.bookings(query.departmentId, window, caller.user.id, PEOPLE_IN_MAX + 1);
     const truncated = rows.length > PEOPLE_IN_MAX;
     const bookings = truncated ? rows.slice(0, PEOPLE_IN_MAX) : rows;
     const viewer = viewerOf(caller);
@@ -171,11 +169,9 @@ export class PeopleService {
     if (end <= start) throw invalid('to', 'must be after from');
     if (end.getTime() - start.getTime() > OCCUPANTS_MAX_WINDOW_HOURS * 3_600_000)
       throw invalid('to', `must be at most ${OCCUPANTS_MAX_WINDOW_HOURS} hours after from`);
-    if (!(await this.people.office(query.departmentId))) throw notFound('Department', query.departmentId);
-    const [settings, rows] = await Promise.all([
-      readPrivacySettings(this.db),
-      this.people.bookings(query.departmentId, { start, end }, caller.user.id, PEOPLE_IN_MAX),
-    ]);
+    const settings = await this.people.office(query.departmentId);
+    if (!settings) throw notFound('Department', query.departmentId);
+    const rows = await this.people.bookings(query.departmentId, { start, end }, caller.user.id, PEOPLE_IN_MAX);
     return { departmentId: query.departmentId, desks: occupantsOf(rows, (row) => showsName(viewerOf(caller), row, settings.nameVisibility, 'desk')) };
   }
 }
