@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { fromJson } from '../../db/paging.js';
 import { personPrivacy, starredPeople, users } from '../../db/schema.js';
@@ -80,7 +80,40 @@ export interface WeekRow {
   endTime: string | null;
 }
 
+const withTeams = (row: BookingRow): BookingRow => ({ ...row, teams: fromJson<Array<{ id: string; name: string }>>(row.teams) });
+
 const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/**
+ * The bookings of an office's desks overlapping [start, end), as a subquery (`start`, `end`:
+ * timestamptz expressions): per desk of the department (rooms by department, desks by room), its
+ * reservations starting inside the window and the last one starting before it if it reaches into
+ * it (no two reservations of a desk overlap), both probes of reservations_desk_start_idx, as the
+ * floor plan's availability does (docs/query-plans.md#floor-plan-availability). Then the owner,
+ * their switches, their attendance, whether they share a team with the viewer and their teams. At
+ * most `limit` rows, by start.
+ */
+const bookingsOf = (departmentId: SQL, start: SQL, end: SQL, viewerId: string, limit: number): SQL => sql`(
+  select res.id as "reservationId", res.user_id as "userId", u.first_name as "firstName", u.last_name as "lastName",
+         d.id as "deskId", d.name as "deskName", r.id as "roomId", r.name as "roomName",
+         ${iso('res.start_time')} as "startTime", ${iso('res.end_time')} as "endTime",
+         a.status, coalesce(p.hide_bookings, false) as "hideBookings", coalesce(p.book_anonymously, false) as "bookAnonymously",
+         ${sharesTeamWith(viewerId, sql`res.user_id`)} as "sharesTeam", ${teamsJsonOf(sql`res.user_id`)} as "teams"
+  from rooms r
+  join desks d on d.room_id = r.id
+  cross join lateral (
+    (select id, user_id, start_time, end_time from reservations
+     where desk_id = d.id and start_time < ${start} order by start_time desc limit 1)
+    union all
+    (select id, user_id, start_time, end_time from reservations
+     where desk_id = d.id and start_time >= ${start} and start_time < ${end})
+  ) res
+  join users u on u.id = res.user_id
+  left join person_privacy p on p.user_id = res.user_id
+  left join attendance a on a.reservation_id = res.id
+  where r.department_id = ${departmentId} and res.end_time > ${start}
+  order by res.start_time, u.last_name, u.first_name, res.id
+  limit ${limit})`;
 
 /**
  * The one writer of person_privacy and starred_people, and the reads of who is in
@@ -161,40 +194,57 @@ export class PeopleRepository {
 
   /**
    * The bookings of the office's desks overlapping `window`, in ONE statement
-   * (docs/people.md#who-is-in): per desk of the department (rooms by department, desks by room),
-   * its reservations starting inside the window and the last one starting before it if it reaches
-   * into it (no two reservations of a desk overlap), both probes of reservations_desk_start_idx, as
-   * the floor plan's availability does (docs/query-plans.md#floor-plan-availability). Then the
-   * owner, their switches, their attendance, whether they share a team with the viewer and their
-   * teams. At most `limit` rows, by start.
+   * (docs/people.md#who-is-in); see bookingsOf.
    */
   async bookings(departmentId: string, window: TimeWindow, viewerId: string, limit: number): Promise<BookingRow[]> {
-    const start = timestampOf(window.start);
-    const end = timestampOf(window.end);
     const rows = await queryRows<BookingRow>(
       this.db,
-      sql`select res.id as "reservationId", res.user_id as "userId", u.first_name as "firstName", u.last_name as "lastName",
-                 d.id as "deskId", d.name as "deskName", r.id as "roomId", r.name as "roomName",
-                 ${iso('res.start_time')} as "startTime", ${iso('res.end_time')} as "endTime",
-                 a.status, coalesce(p.hide_bookings, false) as "hideBookings", coalesce(p.book_anonymously, false) as "bookAnonymously",
-                 ${sharesTeamWith(viewerId, sql`res.user_id`)} as "sharesTeam", ${teamsJsonOf(sql`res.user_id`)} as "teams"
-          from rooms r
-          join desks d on d.room_id = r.id
-          cross join lateral (
-            (select id, user_id, start_time, end_time from reservations
-             where desk_id = d.id and start_time < ${start} order by start_time desc limit 1)
-            union all
-            (select id, user_id, start_time, end_time from reservations
-             where desk_id = d.id and start_time >= ${start} and start_time < ${end})
-          ) res
-          join users u on u.id = res.user_id
-          left join person_privacy p on p.user_id = res.user_id
-          left join attendance a on a.reservation_id = res.id
-          where r.department_id = ${departmentId}::uuid and res.end_time > ${start}
-          order by res.start_time, u.last_name, u.first_name, res.id
-          limit ${limit}`,
+      sql`select b.* from ${bookingsOf(sql`${departmentId}::uuid`, timestampOf(window.start), timestampOf(window.end), viewerId, limit)} b`,
     );
-    return rows.map((row) => ({ ...row, teams: fromJson<Array<{ id: string; name: string }>>(row.teams) }));
+    return rows.map(withTeams);
+  }
+
+  /**
+   * Who's in (docs/people.md#who-is-in) in ONE statement: the office, its time zone and the
+   * organisation's settings; its local day (`date`, else the day of `now` there) as a window; and
+   * its bookings overlapping that day (bookingsOf), one row each, or one row with null booking
+   * columns when there are none. undefined: no such office.
+   */
+  async day(
+    departmentId: string,
+    date: string | undefined,
+    now: Date,
+    viewerId: string,
+    limit: number,
+  ): Promise<{ office: OfficeRow & { date: string }; bookings: BookingRow[] } | undefined> {
+    const rows = await queryRows<OfficeRow & { date: string } & Partial<BookingRow> & { reservationId: string | null }>(
+      this.db,
+      sql`with office as materialized (
+            select coalesce(s.time_zone, 'UTC') as "timeZone", d.location, d.building, d.floor, ${privacySettingsColumns},
+                   coalesce(${date ?? null}::date, (${now.toISOString()}::timestamptz at time zone coalesce(s.time_zone, 'UTC'))::date) as local_date
+            from departments d left join department_settings s on s.department_id = d.id
+            where d.id = ${departmentId}::uuid
+          ), day as materialized (
+            select office.*, to_char(local_date, 'YYYY-MM-DD') as "date",
+                   local_date::timestamp at time zone "timeZone" as day_start, (local_date + 1)::timestamp at time zone "timeZone" as day_end
+            from office
+          )
+          select day."timeZone", day.location, day.building, day.floor, day."nameVisibility", day."worksCouncilMode", day."date", b.*
+          from day
+          left join lateral ${bookingsOf(sql`${departmentId}::uuid`, sql`day.day_start`, sql`day.day_end`, viewerId, limit)} b on true`,
+    );
+    const [first] = rows;
+    if (!first) return undefined;
+    const office = {
+      timeZone: first.timeZone,
+      location: first.location,
+      building: first.building,
+      floor: first.floor,
+      nameVisibility: first.nameVisibility,
+      worksCouncilMode: first.worksCouncilMode,
+      date: first.date,
+    };
+    return { office, bookings: rows.filter((row) => row.reservationId !== null).map((row) => withTeams(row as BookingRow)) };
   }
 
   /**

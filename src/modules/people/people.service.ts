@@ -2,7 +2,7 @@ import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, invalid, notFound } from '../../shared/errors.js';
 import { parseInstant } from '../../shared/time.js';
-import { localDate, nextDate, startOfLocalDate } from '../../shared/zone.js';
+import { localDate, nextDate } from '../../shared/zone.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import { readPrivacySettings } from '../organisation/organisation.access.js';
 import { checkedIn, occupantsOf, toPersonInDto, toStarredDto } from './people.mappers.js';
@@ -71,14 +71,13 @@ export class PeopleService {
     if (!(await this.people.unstar(caller.user.id, userId))) throw notFound('Starred person', userId);
   }
 
-  /** Who's in (docs/people.md#who-is-in): two statements, the office (with the organisation's settings) then its bookings of the day. */
+  /** Who's in (docs/people.md#who-is-in): one statement (PeopleRepository.day). */
   async whoIsIn(caller: Caller, query: PeopleInQuery): Promise<PeopleInDto> {
-    const office = await this.people.office(query.departmentId);
-    if (!office) throw notFound('Department', query.departmentId);
-    const date = query.date ?? localDate(this.clock.now(), office.timeZone);
-    const window = { start: startOfLocalDate(date, office.timeZone), end: startOfLocalDate(nextDate(date), office.timeZone) };
+    const day = await this.people.day(query.departmentId, query.date, this.clock.now(), caller.user.id, PEOPLE_IN_MAX + 1);
+    if (!day) throw notFound('Department', query.departmentId);
+    const { office, bookings: rows } = day;
     const settings = office;
-    const rows = await this.people.bookings(query.departmentId, window, caller.user.id, PEOPLE_IN_MAX + 1);
+    const date = office.date;
     const truncated = rows.length > PEOPLE_IN_MAX;
     const bookings = truncated ? rows.slice(0, PEOPLE_IN_MAX) : rows;
     const viewer = viewerOf(caller);

@@ -82,8 +82,9 @@ export const managedMemberIdsQuery = (managerId: string): SQL =>
  * `person` (a uuid expression) shares a team with `viewerId`.
  */
 export const sharesTeamWith = (viewerId: string, person: SQL): SQL =>
-  sql`exists (select 1 from team_members viewer_team join team_members person_team on person_team.team_id = viewer_team.team_id
-              where viewer_team.user_id = ${viewerId}::uuid and person_team.user_id = ${person})`;
+  // An IN over the viewer's team mates, uncorrelated: computed once per statement and hashed, not probed per row.
+  sql`(${person} in (select mate.user_id from team_members mine join team_members mate on mate.team_id = mine.team_id
+                     where mine.user_id = ${viewerId}::uuid))`;
 
 /** SQL for another module's statement to embed: the teams of the person in `person` as a json array of {id, name}, by name. */
 export const teamsJsonOf = (person: SQL): SQL =>
