@@ -75,6 +75,9 @@ const DAY_MS = 86_400_000;
  * per-department settings, the desk page's day and walk-in booking, and no-show rates. The release
  * of no-shows runs in attendance.release.ts.
  */
+const aggregatesOnly = () =>
+  new AppError('AGGREGATES_ONLY', "Works-council mode is on: attendance is shown as aggregates only (GET /api/stats/no-shows), never per person but one's own");
+
 export class AttendanceService {
   constructor(
     private readonly db: Database,
@@ -133,9 +136,10 @@ export class AttendanceService {
   // ---- attendance and check-in ------------------------------------------------------------------
 
   async get(caller: Caller, reservationId: string): Promise<AttendanceDto> {
-    const row = await this.repository.findById(reservationId);
-    if (!row || (!isAdmin(caller) && row.userId !== caller.user.id)) throw notFound('Reservation', reservationId);
-    if (row.userId !== caller.user.id) await this.ensurePerPersonShown();
+    const found = await this.repository.findByIdWithMode(reservationId);
+    if (!found || (!isAdmin(caller) && found.userId !== caller.user.id)) throw notFound('Reservation', reservationId);
+    const { worksCouncilMode, ...row } = found;
+    if (row.userId !== caller.user.id && worksCouncilMode) throw aggregatesOnly();
     return toAttendanceDto(row);
   }
 
@@ -152,11 +156,12 @@ export class AttendanceService {
   async list(caller: Caller, query: AttendanceListQuery): Promise<PageOf<AttendanceDto>> {
     const admin = isAdmin(caller);
     if (!admin && query.userId !== undefined && query.userId !== caller.user.id) throw forbidden('You may list only your own attendance');
-    if (admin && query.userId !== caller.user.id) await this.ensurePerPersonShown();
     const from = query.from === undefined ? undefined : parseInstant('from', query.from);
     const to = query.to === undefined ? undefined : parseInstant('to', query.to);
     if (from && to && from >= to) throw invalid('to', 'must be after from');
     const request = parsePageRequest(query, ATTENDANCE_SORTABLE);
+    // Works-council mode first (docs/people.md#works-council-mode): a refusal reads nothing else.
+    if (admin && query.userId !== caller.user.id) await this.ensurePerPersonShown();
     const { rows, total } = await this.repository.page(
       {
         userId: admin ? query.userId : caller.user.id,

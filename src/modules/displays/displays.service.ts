@@ -55,8 +55,9 @@ export class DisplaysService {
   }
 
   async list(departmentId: string): Promise<DisplayDto[]> {
-    if (!(await new PeopleRepository(this.db).office(departmentId))) throw notFound('Department', departmentId);
-    return (await this.displays.list(departmentId)).map(toDisplayDto);
+    const rows = await this.displays.list(departmentId);
+    if (!rows) throw notFound('Department', departmentId);
+    return rows.map(toDisplayDto);
   }
 
   async create(caller: Caller, departmentId: string, name: string): Promise<CreatedDisplayDto> {

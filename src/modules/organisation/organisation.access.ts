@@ -33,3 +33,6 @@ export async function readPrivacySettings(db: Database): Promise<PrivacySettings
  */
 export const privacySettingsColumns: SQL = sql`coalesce((select name_visibility from organisation_settings where id = 1), 'nobody') as "nameVisibility",
   coalesce((select works_council_mode from organisation_settings where id = 1), true) as "worksCouncilMode"`;
+
+/** SQL for another module's statement to embed: whether works-council mode is on (true should the row be missing). */
+export const worksCouncilModeSql: SQL = sql`coalesce((select works_council_mode from organisation_settings where id = 1), true)`;

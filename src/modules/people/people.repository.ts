@@ -64,6 +64,9 @@ export interface OfficeDeskRow {
 }
 
 export interface WeekRow {
+  /** The organisation's settings, the same on every row (read in the same statement). */
+  nameVisibility: NameVisibility;
+  worksCouncilMode: boolean;
   userId: string;
   firstName: string;
   lastName: string;
@@ -264,7 +267,7 @@ export class PeopleRepository {
               union all select user_id, false, true from (${teamMateIdsQuery(viewerId)}) mates(user_id) where user_id <> ${viewerId}::uuid
             ) person group by person.id
           )
-          select w.id as "userId", u.first_name as "firstName", u.last_name as "lastName", w.starred, w.mate as "teamMate",
+          select ${privacySettingsColumns}, w.id as "userId", u.first_name as "firstName", u.last_name as "lastName", w.starred, w.mate as "teamMate",
                  coalesce(p.hide_bookings, false) as "hideBookings", coalesce(p.book_anonymously, false) as "bookAnonymously",
                  b.date, b.department_id as "departmentId", b.location, b.desk_id as "deskId", b.desk_name as "deskName",
                  b.start_time as "startTime", b.end_time as "endTime"

@@ -27,7 +27,7 @@ export const peopleRoutes: FastifyPluginAsyncTypebox<{ people: PeopleService }> 
         summary: "Who's in",
         description:
           `Who booked a desk of the office (a department) on a local day, grouped by team, with desk and room ids to find them on the floor plan, and whether they checked in where check-in is required. ${RULES} ` +
-          "People a caller may not see are counted in `anonymous`. In works-council mode nobody's check-in is shown but the caller's own; the counts stay (docs/people.md#works-council-mode). Two statements, at most 2000 bookings. Unknown office: 404.",
+          "People a caller may not see are counted in `anonymous`. In works-council mode nobody's check-in is shown but the caller's own; the counts stay (docs/people.md#works-council-mode). One statement, at most 2000 bookings. Unknown office: 404.",
         querystring: PeopleInQuery,
         response: { 200: PeopleIn, ...problemResponses(404) },
       },

@@ -4,7 +4,7 @@ import { AppError, invalid, notFound } from '../../shared/errors.js';
 import { parseInstant } from '../../shared/time.js';
 import { localDate, nextDate } from '../../shared/zone.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
-import { readPrivacySettings } from '../organisation/organisation.access.js';
+import { MOST_PRIVATE } from '../organisation/organisation.access.js';
 import { checkedIn, occupantsOf, toPersonInDto, toStarredDto } from './people.mappers.js';
 import { PeopleRepository, type BookingRow } from './people.repository.js';
 import {
@@ -114,7 +114,9 @@ export class PeopleService {
   async week(caller: Caller, from: string | undefined): Promise<PeopleWeekDto> {
     const first = from ?? localDate(this.clock.now(), 'UTC');
     const last = addDays(first, 6);
-    const [settings, rows] = await Promise.all([readPrivacySettings(this.db), this.people.week(caller.user.id, first, last, PEOPLE_WEEK_MAX + 1)]);
+    const rows = await this.people.week(caller.user.id, first, last, PEOPLE_WEEK_MAX + 1);
+    // The caller's own row is always there, and every row carries the organisation's settings.
+    const settings = rows[0] ?? MOST_PRIVATE;
     const truncated = rows.length > PEOPLE_WEEK_MAX;
     const viewer = viewerOf(caller);
     const people = new Map<string, PeopleWeekDto['people'][number]>();

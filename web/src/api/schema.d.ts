@@ -8789,7 +8789,7 @@ export interface paths {
         };
         /**
          * Who's in
-         * @description Who booked a desk of the office (a department) on a local day, grouped by team, with desk and room ids to find them on the floor plan, and whether they checked in where check-in is required. Names follow the organisation's nameVisibility and each person's switches; admins see every name (docs/people.md#what-is-shown-to-whom). People a caller may not see are counted in `anonymous`. In works-council mode nobody's check-in is shown but the caller's own; the counts stay (docs/people.md#works-council-mode). Two statements, at most 2000 bookings. Unknown office: 404.
+         * @description Who booked a desk of the office (a department) on a local day, grouped by team, with desk and room ids to find them on the floor plan, and whether they checked in where check-in is required. Names follow the organisation's nameVisibility and each person's switches; admins see every name (docs/people.md#what-is-shown-to-whom). People a caller may not see are counted in `anonymous`. In works-council mode nobody's check-in is shown but the caller's own; the counts stay (docs/people.md#works-council-mode). One statement, at most 2000 bookings. Unknown office: 404.
          */
         get: {
             parameters: {
