@@ -28,6 +28,7 @@ export const UNIT = [
   'test/shared/**/*.test.ts',
   'test/modules/closures/recurrence.test.ts',
   'test/modules/policies/rules.test.ts',
+  'test/modules/people/visibility.test.ts',
   // The web app's code, and its build; serving.test.ts serves it from a test app (api).
   ...readdirSync('test/web')
     .filter((name) => name.endsWith('.test.ts') && name !== 'serving.test.ts')
