@@ -92,6 +92,7 @@ export function FloorMapView({
           reservedOf={(desk) => (bookable(desk) ? reservedFor({ id: desk.id, roomId: desk.roomId, departmentId }) : undefined)}
         />
       )}
+      {departmentId && <WhoSitsWhere departmentId={departmentId} start={start} end={end} />}
       {booking && departmentId && (
         <BookDeskDialog
           desk={booking}
@@ -212,6 +213,26 @@ function OfficeMap({
         )}
       </ZoomPan>
     </>
+  );
+}
+
+/** Under the map: whose each booked desk is, where the caller may see it (docs/people.md#the-floor-plan). */
+function WhoSitsWhere({ departmentId, start, end }: { departmentId: string; start: string; end: string }) {
+  const whose = useWhoseDesks(departmentId, start, end);
+  const availability = useFloorAvailability(departmentId, start, end);
+  const desks = (availability.data?.desks ?? []).filter((desk) => whose.has(desk.id));
+  if (desks.length === 0) return null;
+  return (
+    <details className="who-sits-where">
+      <summary>Who sits where ({desks.length})</summary>
+      <ul>
+        {desks.map((desk) => (
+          <li key={desk.id}>
+            {deskTitle(desk.name)}, {desk.roomName}: {whose.get(desk.id)}
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
 
