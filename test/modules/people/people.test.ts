@@ -203,13 +203,16 @@ describe('people and privacy', () => {
   });
 
   describe('the week view (docs/people.md#the-week-view) in each mode', () => {
+    beforeAll(async () => {
+      for (const name of ['cat', 'dan'] as const) expect((await call(admin, 'PUT', `/api/self/starred-people/${users[name].id}`)).statusCode).toBe(200);
+    });
     const shown: Record<Mode, { names: string[]; anonymous: number }> = {
       everyone: { names: ['Ann', 'Ben', 'Cat', 'Eve'], anonymous: 0 },
       teams: { names: ['Ann', 'Ben', 'Eve'], anonymous: 1 },
       nobody: { names: ['Ann'], anonymous: 3 },
     };
     for (const mode of ['everyone', 'teams', 'nobody'] as const) {
-      it(`${mode}: ann's teams and starred cat, as far as the mode lets her; an ADMIN sees their own circle by name`, async () => {
+      it(`${mode}: ann's teams and starred cat, as far as the mode lets her; an ADMIN sees those they starred by name`, async () => {
         await setMode(mode);
         const response = await call(tokens.ann, 'GET', `/api/people/week?from=${DAY}`);
         expect(response.statusCode, response.body).toBe(200);
@@ -225,9 +228,17 @@ describe('people and privacy', () => {
         expect(week.anonymous).toHaveLength(7);
         if (mode !== 'nobody') expect(week.people.find((person) => person.firstName === 'Eve')?.days[0]?.deskId).toBeNull();
         if (mode === 'everyone') expect(week.people.find((person) => person.firstName === 'Cat')).toMatchObject({ starred: true });
-        // The admin is in no team and starred nobody: only themselves, whatever the mode.
-        const byAdmin = (await call(admin, 'GET', `/api/people/week?from=${DAY}`)).json<{ people: Array<{ me: boolean }> }>();
-        expect(byAdmin.people).toEqual([expect.objectContaining({ me: true })]);
+        // The admin starred cat and dan (who hides his bookings): both by name in every mode, nothing anonymous.
+        const byAdmin = (await call(admin, 'GET', `/api/people/week?from=${DAY}`)).json<{
+          people: Array<{ firstName: string; me: boolean; days: Array<{ deskId: string | null }> }>;
+          anonymous: Array<{ count: number }>;
+        }>();
+        expect(byAdmin.people[0]).toMatchObject({ me: true, days: [] });
+        expect(byAdmin.people.slice(1).map((person) => [person.firstName, person.days[0]?.deskId])).toEqual([
+          ['Cat', desks.cat],
+          ['Dan', desks.dan],
+        ]);
+        expect(byAdmin.anonymous.every((day) => day.count === 0)).toBe(true);
       });
     }
 
@@ -339,6 +350,17 @@ describe('people and privacy', () => {
       clock.set(at('09:32'));
       const next = await call(undefined, 'GET', `/api/display/${token}`, undefined, { 'if-none-match': etag });
       expect(next.statusCode).toBe(304);
+    });
+
+    it('shows no names in mode teams: nobody signed in shares a team', async () => {
+      await setMode('teams');
+      clock.set(at('09:33'));
+      const body = (await call(undefined, 'GET', `/api/display/${token}`)).json<{
+        names: boolean;
+        desks: Array<{ bookings: Array<{ name: string | null }> }>;
+      }>();
+      expect(body.names).toBe(false);
+      expect(body.desks.flatMap((desk) => desk.bookings.map((booking) => booking.name))).toEqual([null, null, null, null, null]);
     });
 
     it('answers 404 for a wrong or malformed token, and at once after a revocation', async () => {
