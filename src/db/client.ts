@@ -36,18 +36,33 @@ export type DatabaseOptions = {
 
 const queryLogger = (onQuery: QueryListener | undefined) => (onQuery ? { logQuery: (query: string, params: unknown[]) => onQuery(query, params) } : undefined);
 
+/** Statements with more parameters than this (multi-row inserts, long id lists) stay unnamed: each length would be a statement of its own on every connection. */
+const PREPARED_MAX_PARAMETERS = 32;
+
 /**
  * Drizzle sends its queries unnamed (parsed and planned anew each time) unless a query is built
  * with `.prepare()`. postgres.js prepares a statement once per connection and reuses it when
  * asked, which on this kind of machine doubles PostgreSQL's throughput for short reads, so every
- * query outside a transaction is sent that way. Statement texts come from the repositories'
- * query shapes (list filters add one text per list length), so each connection's cache stays small.
+ * query is sent that way, in transactions too (`begin`, `savepoint`: their scope is wrapped the
+ * same way), up to PREPARED_MAX_PARAMETERS parameters. An unnamed statement with parameters also
+ * costs a round trip of its own (postgres.js asks the server for its parameter types first) and
+ * holds back the statements behind it, so statements sent together in a transaction were not
+ * pipelined (docs/benchmarks.md#booking-policies). Statement texts come from the repositories'
+ * query shapes, so each connection's cache stays small.
  */
 function alwaysPrepared(client: Sql): Sql {
   return new Proxy(client, {
     get(target, property, receiver) {
       if (property === 'unsafe') {
-        return (query: string, parameters?: unknown[], options?: object) => target.unsafe(query, parameters as never, { ...options, prepare: true });
+        return (query: string, parameters?: unknown[], options?: object) =>
+          target.unsafe(query, parameters as never, { ...options, prepare: (parameters?.length ?? 0) <= PREPARED_MAX_PARAMETERS });
+      }
+      if (property === 'begin' || property === 'savepoint') {
+        const open = Reflect.get(target, property, receiver) as (...args: unknown[]) => Promise<unknown>;
+        return (...args: unknown[]) => {
+          const work = args.pop() as (scope: Sql) => unknown;
+          return open.call(target, ...args, (scope: Sql) => work(alwaysPrepared(scope)));
+        };
       }
       return Reflect.get(target, property, receiver);
     },

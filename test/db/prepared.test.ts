@@ -60,4 +60,31 @@ describe('prepared by shape', () => {
     expect(await names(roomB, { sort: 'name,desc' })).toEqual(['B2', 'B1']);
     expect(await names(roomB, { size: '1', page: '1' })).toEqual(['B2']);
   });
+
+  // src/db/client.ts (alwaysPrepared): in a transaction too, a statement with parameters is a named
+  // statement of the connection, so statements sent together are pipelined (docs/benchmarks.md#booking-policies);
+  // one with more than PREPARED_MAX_PARAMETERS parameters stays unnamed. Not behind PgBouncer, where
+  // nothing may live on a connection (docs/deployment.md#through-pgbouncer-in-transaction-mode).
+  it.skipIf(process.env.TEST_POOLER === 'transaction')('prepares statements in transactions and savepoints, up to 32 parameters', async () => {
+    const db = t.database.handle.db;
+    const named = (marker: string) =>
+      sql`select count(*)::int as n from pg_prepared_statements where statement like ${`%${marker}%`} and statement not like '%pg_prepared_statements%'`;
+    const found = await db.transaction(async (tx) => {
+      await tx.execute(sql`select ${1}::int as "tx_marker_short"`);
+      await tx.execute(
+        sql`select ${sql.join(
+          Array.from({ length: 33 }, (_, i) => sql`${i}::int`),
+          sql`, `,
+        )}, 'tx_marker_long' as m`,
+      );
+      const nested = await tx.transaction(async (inner) => {
+        await inner.execute(sql`select ${2}::int as "tx_marker_savepoint"`);
+        return (await inner.execute(named('tx_marker_savepoint'))) as unknown as { n: number }[];
+      });
+      const short = (await tx.execute(named('tx_marker_short'))) as unknown as { n: number }[];
+      const long = (await tx.execute(named('tx_marker_long'))) as unknown as { n: number }[];
+      return { short: short[0]!.n, long: long[0]!.n, savepoint: nested[0]!.n };
+    });
+    expect(found).toEqual({ short: 1, long: 0, savepoint: 1 });
+  });
 });

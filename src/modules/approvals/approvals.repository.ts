@@ -70,6 +70,14 @@ const requirementOf = sql`(select q.id from approval_requirements q
     order by case q.scope when 'ROOM' then 0 when 'DEPARTMENT' then 1 else 2 end, q.created_at, q.id
     limit 1)`;
 
+/**
+ * Whether any approval requirement could hold on desk `d` in room `r` (SQL over those aliases),
+ * whoever books: the booking check reads it with its context, and a booking where it is false asks
+ * for no approval, sparing the booking transaction a statement (docs/policies.md#approvals).
+ */
+export const APPROVAL_POSSIBLE = sql`exists (select 1 from approval_requirements q
+    where q.room_id = d.room_id or q.department_id = r.department_id or q.desk_type = d.type)`;
+
 /** `booker` may decide requests of requirement `q`: an admin, or a manager of its approver team. */
 const decides = (booker: Booker, q: SQL) =>
   booker.admin

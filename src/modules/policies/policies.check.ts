@@ -4,6 +4,7 @@ import { PoliciesRepository, type BookingContext } from './policies.repository.j
 import {
   cancelRefusal,
   COUNTED,
+  countedRefusals,
   evaluate,
   localDates,
   periodOf,
@@ -103,7 +104,7 @@ export async function judgeBooking(
   db: Database,
   booking: PolicyBooking,
   now: Date,
-  options: { exceptId?: string; lock: boolean; context?: BookingContext },
+  options: { exceptId?: string; lock: boolean; context?: BookingContext; staticPassed?: boolean },
 ): Promise<{ inForce: Rule[]; refusal?: Refusal } | undefined> {
   if (booking.type === 'fixed') return undefined;
   const repository = new PoliciesRepository(db);
@@ -112,20 +113,22 @@ export async function judgeBooking(
   const span = { startTime: booking.startTime, endTime: booking.endTime };
   const input = { rules: context.rules, areas: context.areas, place: context.place, person: context.person, span, now };
   const inForce = rulesInForce(context.rules, context.place, context.person);
-  const refusal = evaluate(input);
+  // `staticPassed`: the caller judged the limits that need nothing booked already (writeUnderPolicies).
+  const refusal = options.staticPassed ? undefined : evaluate(input);
   if (refusal) return { inForce, refusal };
   const counted = inForce.filter((rule) => COUNTED.has(rule.limit.kind));
   if (counted.length === 0) return { inForce };
   const range = heldRange(counted, [span], context.place.zone);
   // Sent together (pipelined on the transaction's one connection, which runs them in order): the
-  // reads are statements of their own after the lock, so their snapshot sees whatever committed
-  // while the lock was awaited (docs/policies.md#races), and the booking waits one round trip less.
-  const [, held, capacity] = await Promise.all([
-    options.lock ? repository.lock(lockKeys(context, counted, [span])) : undefined,
-    repository.held(booking.userId, range.from, range.to, now, options.exceptId, heldNeeds(counted)),
+  // held reservations are read after the locks, in the same statement, and the capacity figures in
+  // a statement of its own after it, so both see whatever committed while the locks were awaited
+  // (docs/policies.md#races).
+  const [held, capacity] = await Promise.all([
+    repository.held(booking.userId, range.from, range.to, now, options.exceptId, heldNeeds(counted), options.lock ? lockKeys(context, counted, [span]) : []),
     capacityFigures(repository, context, counted, [span], options.exceptId),
   ]);
-  return { inForce, refusal: evaluate(input, { held, capacity }) };
+  // The limits judged above pass: only the counted ones are left.
+  return { inForce, refusal: countedRefusals(inForce, input, { held, capacity }) };
 }
 
 /**
@@ -139,30 +142,44 @@ export async function checkPolicies(tx: Database, booking: PolicyBooking, now: D
 }
 
 /**
- * Writes one booking (`write`, given the transaction to write in: the reservation and what goes
- * with it, such as an approval request, commit together) under the owner's policies: the rules are
- * read and the limits that need nothing booked judged first, outside the transaction; when a
- * counted limit is in force, the transaction takes the locks and counts first (checkPolicies)
- * (docs/benchmarks.md#booking-policies).
+ * Writes one booking (`write`, given the transaction to write in and whether an approval
+ * requirement could hold at the desk: the reservation and what goes with it, such as an approval
+ * request, commit together) under the owner's policies: the rules are read and the limits that
+ * need nothing booked judged first, outside the transaction; when a counted limit is in force, the
+ * transaction takes the locks and counts beside the write (docs/benchmarks.md#booking-policies).
  */
 export async function writeUnderPolicies<T>(
   db: Database,
   booking: PolicyBooking,
   now: Date,
   exceptId: string | undefined,
-  write: (db: Database) => Promise<T>,
+  write: (db: Database, approvals: boolean) => Promise<T>,
 ): Promise<T> {
-  if (booking.type === 'fixed') return db.transaction((tx) => write(tx));
   const context = await new PoliciesRepository(db).context(booking.userId, booking.deskId);
-  if (!context || (context.rules.length === 0 && context.areas.length === 0)) return db.transaction((tx) => write(tx));
+  // An unknown desk: the write fails on its foreign key and says so.
+  const approvals = context?.approvals ?? true;
+  if (booking.type === 'fixed' || !context || (context.rules.length === 0 && context.areas.length === 0)) {
+    return db.transaction((tx) => write(tx, approvals));
+  }
   const span = { startTime: booking.startTime, endTime: booking.endTime };
   const refusal = evaluate({ rules: context.rules, areas: context.areas, place: context.place, person: context.person, span, now });
   if (refusal) throw policyProblem(refusal);
-  if (!rulesInForce(context.rules, context.place, context.person).some((rule) => COUNTED.has(rule.limit.kind))) return db.transaction((tx) => write(tx));
+  if (!rulesInForce(context.rules, context.place, context.person).some((rule) => COUNTED.has(rule.limit.kind))) {
+    return db.transaction((tx) => write(tx, approvals));
+  }
   return db.transaction(async (tx) => {
-    const judged = await judgeBooking(tx, booking, now, { exceptId, lock: true, context });
-    if (judged?.refusal) throw policyProblem(judged.refusal);
-    return write(tx);
+    // The locks and reads of the judgement and the write are sent together, pipelined on the
+    // transaction's connection: the booking waits no round trip more than one without counted
+    // rules. The reads leave out what this transaction writes, the lock serializes the owner's
+    // bookings up to their commits, and a refusal rolls the write back (docs/policies.md#races).
+    const [judged, written] = await Promise.allSettled([
+      judgeBooking(tx, booking, now, { exceptId, lock: true, context, staticPassed: true }),
+      write(tx, approvals),
+    ]);
+    if (judged.status === 'fulfilled' && judged.value?.refusal) throw policyProblem(judged.value.refusal);
+    if (written.status === 'rejected') throw written.reason;
+    if (judged.status === 'rejected') throw judged.reason;
+    return written.value;
   });
 }
 
@@ -186,9 +203,9 @@ export async function occurrenceRefusals(
   let held: Held[] = [];
   let capacity: CapacityFigures = { taken: new Map(), desks: new Map() };
   if (counted.length > 0) {
-    await repository.lock(lockKeys(context, counted, occurrences));
     const range = heldRange(counted, occurrences, context.place.zone);
-    held = await repository.held(common.userId, range.from, range.to, now, undefined, heldNeeds(counted));
+    // Held until the series commits; a preview outside a transaction holds them only for this statement.
+    held = await repository.held(common.userId, range.from, range.to, now, undefined, heldNeeds(counted), lockKeys(context, counted, occurrences));
     capacity = await capacityFigures(repository, context, counted, occurrences);
   }
   const refused: OccurrenceConflict[] = [];

@@ -2,6 +2,7 @@ import { asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { queryRows } from '../../db/client.js';
 import { policyAreaDesks, policyAreas, policyAreaTeams, policyRules, teams } from '../../db/schema.js';
+import { APPROVAL_POSSIBLE } from '../approvals/approvals.repository.js';
 import type { Area, DeskKind, Held, Limit, Person, Place, Rule, Scope, Who } from './policies.rules.js';
 
 /**
@@ -40,6 +41,8 @@ export interface BookingContext {
   person: Person;
   rules: Rule[];
   areas: Area[];
+  /** Whether an approval requirement could hold at the desk (APPROVAL_POSSIBLE): when not, the booking asks for none. */
+  approvals: boolean;
 }
 
 interface ContextRow {
@@ -52,11 +55,11 @@ interface ContextRow {
   area_ids: string[];
   rules: (Omit<RuleRow, 'createdAt' | 'modifiedAt'> & Record<string, unknown>)[];
   areas: Area[];
+  approvals: boolean;
 }
 
-/** The areas a desk lies in: its department's, its room's, and those naming it (SQL over the desk alias `d` and room alias `r`). */
-const AREAS_OF_DESK = sql`array(select a.id from policy_areas a where a.department_id = r.department_id or a.room_id = d.room_id
-  union select pad.area_id from policy_area_desks pad where pad.desk_id = d.id)`;
+/** The areas a desk lies in: its department's, its room's, and those naming it (SQL over the desk alias `d`; src/db/functions/policy_desk_areas.sql). */
+const AREAS_OF_DESK = sql`policy_desk_areas(d.id)`;
 
 export class PoliciesRepository {
   constructor(private readonly db: Database) {}
@@ -69,14 +72,14 @@ export class PoliciesRepository {
     const [row] = await queryRows<ContextRow>(
       this.db,
       sql`with place as (
-            select d.id, d.type, d.room_id, r.department_id, ${AREAS_OF_DESK} as area_ids,
+            select d.id, d.type, d.room_id, r.department_id, ${AREAS_OF_DESK} as area_ids, ${APPROVAL_POSSIBLE} as approvals,
                    coalesce((select s.time_zone from department_settings s where s.department_id = r.department_id), 'UTC') as zone
             from desks d join rooms r on r.id = d.room_id where d.id = ${deskId}
           )
           select (select u.role from users u where u.id = ${userId}) as role,
                  (select coalesce(json_agg(json_build_object('teamId', tm.team_id, 'role', tm.role)), '[]'::json)
                     from team_members tm where tm.user_id = ${userId}) as teams,
-                 p.type as desk_type, p.room_id, p.department_id, p.zone, to_json(p.area_ids) as area_ids,
+                 p.type as desk_type, p.room_id, p.department_id, p.zone, to_json(p.area_ids) as area_ids, p.approvals,
                  (select coalesce(json_agg(json_build_object(
                      'id', pr.id, 'name', pr.name, 'scope', pr.scope, 'departmentId', pr.department_id, 'roomId', pr.room_id,
                      'areaId', pr.area_id, 'deskType', pr.desk_type, 'who', pr.who, 'teamId', pr.team_id, 'role', pr.role,
@@ -98,26 +101,17 @@ export class PoliciesRepository {
       person: { id: userId, admin: row.role === 'ADMIN', teams: new Map(row.teams.map((t) => [t.teamId, t.role])) },
       rules: row.rules.map((r) => ruleOf(r as unknown as RuleRow)),
       areas: row.areas,
+      approvals: row.approvals,
     };
   }
 
   /**
-   * Transaction-scoped advisory locks (they work through PgBouncer in transaction mode), taken in
-   * one statement in sorted order so that two bookings never wait on each other in a circle:
-   * `person:<id>` for a person's counted limits, `capacity:<rule>:<date>` for a day's capacity.
-   */
-  async lock(keys: string[]): Promise<void> {
-    const sorted = [...new Set(keys)].sort();
-    if (sorted.length === 0) return;
-    await this.db.execute(
-      sql`select count(pg_advisory_xact_lock(hashtextextended('deskbook.policy:' || k.key, 0)))
-          from (select key from unnest(${toTextArray(sorted)}::text[]) as key order by key) k`,
-    );
-  }
-
-  /**
-   * The owner's reservations that count: those starting in [from, to) or not ended at `now`, but
-   * `exceptId` (a move leaves its own out), with where they are. At most 1000 (far above any limit).
+   * What the owner holds (src/db/functions/policy_held.sql), after taking the transaction-scoped
+   * advisory locks `lockKeys` (they work through PgBouncer in transaction mode) in one statement:
+   * `person:<id>` for a person's counted limits, `capacity:<rule>:<date>` for a day's capacity;
+   * none for a read that guards no write. Their reservations starting in [from, to) or not ended at
+   * `now`, but `exceptId` (a move leaves its own out) and those this transaction wrote, with where
+   * they are. At most 1000 (far above any limit).
    */
   async held(
     userId: string,
@@ -125,19 +119,15 @@ export class PoliciesRepository {
     to: Date,
     now: Date,
     exceptId?: string,
+    // The areas of each row only when an AREA-scoped rule counts, the rows not ended only when MAX_CONCURRENT does.
     needs: { notEnded: boolean; areas: boolean } = { notEnded: true, areas: true },
+    lockKeys: string[] = [],
   ): Promise<Held[]> {
     const rows = await queryRows<{ start_time: Date; end_time: Date; desk_type: DeskKind; room_id: string; department_id: string; area_ids: string[] }>(
       this.db,
-      // The areas of each row only when an AREA-scoped rule counts, the rows not ended only when MAX_CONCURRENT does.
-      sql`select res.start_time, res.end_time, d.type as desk_type, d.room_id, r.department_id,
-                 ${needs.areas ? sql`to_json(${AREAS_OF_DESK})` : sql`'[]'::json`} as area_ids
-          from reservations res join desks d on d.id = res.desk_id join rooms r on r.id = d.room_id
-          where res.user_id = ${userId}
-            and ((res.start_time >= ${from.toISOString()}::timestamptz and res.start_time < ${to.toISOString()}::timestamptz)
-                 ${needs.notEnded ? sql`or res.end_time > ${now.toISOString()}::timestamptz` : sql``})
-            ${exceptId === undefined ? sql`` : sql`and res.id <> ${exceptId}`}
-          limit 1000`,
+      sql`select start_time, end_time, desk_type, room_id, department_id, to_json(area_ids) as area_ids
+          from policy_held(${toTextArray(lockKeys)}::text[], ${userId}::uuid, ${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz,
+                           ${now.toISOString()}::timestamptz, ${needs.notEnded}::boolean, ${exceptId ?? null}::uuid, ${needs.areas}::boolean)`,
     );
     return rows.map((row) => ({
       startTime: new Date(row.start_time),

@@ -211,13 +211,23 @@ export const minutesOf = (time: string | undefined, fallback: number): number =>
 
 const zoned = (instant: Date, zone: string) => Temporal.Instant.fromEpochMilliseconds(instant.getTime()).toZonedDateTimeISO(zone);
 
+/** Periods computed lately: one booking's check asks for the same few several times (docs/benchmarks.md#booking-policies). */
+const periods = new Map<string, { from: Date; to: Date }>();
+const PERIODS_KEPT = 1024;
+
 /** The local period (day, ISO week from Monday, month) holding `instant`, as instants [from, to). */
 export function periodOf(instant: Date, period: Period, zone: string): { from: Date; to: Date } {
+  const key = `${zone} ${period} ${instant.getTime()}`;
+  const known = periods.get(key);
+  if (known) return { from: new Date(known.from), to: new Date(known.to) };
   const date = zoned(instant, zone).toPlainDate();
   const first = period === 'DAY' ? date : period === 'WEEK' ? date.subtract({ days: date.dayOfWeek - 1 }) : date.with({ day: 1 });
   const next = first.add(period === 'DAY' ? { days: 1 } : period === 'WEEK' ? { weeks: 1 } : { months: 1 });
   const at = (d: Temporal.PlainDate) => new Date(d.toZonedDateTime({ timeZone: zone }).epochMilliseconds);
-  return { from: at(first), to: at(next) };
+  const found = { from: at(first), to: at(next) };
+  if (periods.size >= PERIODS_KEPT) periods.clear();
+  periods.set(key, found);
+  return { from: new Date(found.from), to: new Date(found.to) };
 }
 
 /** The local dates a span touches (its end excluded), at most `max`. */
@@ -470,6 +480,15 @@ export function evaluate(
     if (refusal) return refusal;
   }
   if (!counted) return undefined;
+  return countedRefusals(inForce, input, counted);
+}
+
+/** The first counted limit among `inForce` that the span breaks (evaluate's last step, for a caller that judged the others already). */
+export function countedRefusals(
+  inForce: Rule[],
+  input: { place: Place; span: Span; now: Date },
+  counted: { held: Held[]; capacity: CapacityFigures },
+): Refusal | undefined {
   for (const rule of inForce) {
     if (!COUNTED.has(rule.limit.kind)) continue;
     const refusal = countedRefusal(rule, input.span, input.place, counted.held, counted.capacity, input.now);
