@@ -25,6 +25,7 @@ import { benchOutbox, OUTBOX_SIZES, type OutboxBench } from './bench/outbox.js';
 import { documentSection, resultsMarkdown, type BenchReport, type DatabaseRun } from './bench/report.js';
 import { Bookings, nextWorkdayWindow, SCENARIOS, type BenchContext, type Scenario, type ScenarioId } from './bench/scenarios.js';
 import { countStatements } from './bench/statements.js';
+import { BENCH_PRIVACY } from './bench/people.js';
 import { WireCounter } from './bench/wire-counter.js';
 import { PROFILES, SEED_ADMIN_EMAIL, SEED_PASSWORD, seed } from './seed/seed.js';
 
@@ -227,16 +228,12 @@ async function signIn(baseUrl: string, email: string, password: string): Promise
   return ((await response.json()) as { accessToken: string }).accessToken;
 }
 
-/**
- * The attendance scenario measures the admins' per-person list, which works-council mode (on by
- * default, docs/people.md#works-council-mode) refuses; the who's-in scenario measures names shown to
- * team mates. The bench sets both before each round (idempotent).
- */
+/** The organisation's settings the bench measures under (BENCH_PRIVACY), set before each round (idempotent). */
 async function measuredPrivacy(context: BenchContext): Promise<void> {
   const response = await fetch(`${context.appUrl}/api/organisation/settings`, {
     method: 'PATCH',
     headers: { 'content-type': 'application/json', 'user-agent': BENCH_USER_AGENT, authorization: `Bearer ${context.adminToken}` },
-    body: JSON.stringify({ worksCouncilMode: false, nameVisibility: 'teams' }),
+    body: JSON.stringify(BENCH_PRIVACY),
   });
   if (!response.ok) throw new BenchFailure(`Setting the organisation's privacy settings answered ${response.status}: ${await response.text()}`);
 }
