@@ -29,6 +29,7 @@ export const UNIT = [
   'test/modules/closures/recurrence.test.ts',
   'test/modules/policies/rules.test.ts',
   'test/modules/notifications/endpoints.test.ts',
+  'test/modules/people/visibility.test.ts',
   // The web app's code, and its build; serving.test.ts serves it from a test app (api).
   ...readdirSync('test/web')
     .filter((name) => name.endsWith('.test.ts') && name !== 'serving.test.ts')

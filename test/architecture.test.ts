@@ -137,6 +137,11 @@ const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
     "the release and the check-in reminders queue their notices as the owner's switches allow (notifications.queue.ts)",
   'modules/approvals -> modules/notifications': "a decision or an expiry queues the owner's notice as their switches allow (notifications.queue.ts)",
   'modules/reservations -> modules/notifications': "a booking by someone else queues the owner's notice as their switches allow (notifications.queue.ts)",
+  'modules/people -> modules/teams': "who's in groups by team and shows names to team mates (teams.access.ts; docs/people.md#who-is-in)",
+  'modules/people -> modules/organisation': "names follow the organisation's nameVisibility (organisation.access.ts; docs/people.md#what-is-shown-to-whom)",
+  'modules/attendance -> modules/organisation':
+    'works-council mode shows attendance as aggregates only (organisation.access.ts; docs/people.md#works-council-mode)',
+  'modules/displays -> modules/people': "the lobby display shows the office's bookings under the same rules (people.repository.ts, people.visibility.ts)",
 };
 
 /** The server's folders below the feature modules: they never import one. */

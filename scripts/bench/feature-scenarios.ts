@@ -2,6 +2,7 @@ import { ABUSE_SCENARIOS } from './abuse.js';
 import { ATTENDANCE_SCENARIOS } from './attendance.js';
 import { BENCH_FEED_PATH, prepareFeed, removeFeedRows } from './calendar.js';
 import { bearer, json, usersOverConnections, type Scenario } from './kit.js';
+import { PEOPLE_SCENARIOS } from './people.js';
 import { POLICY_SCENARIOS } from './policies.js';
 import { FAVOURITES_SCENARIOS } from './favourites.js';
 
@@ -123,4 +124,6 @@ export const FEATURE_SCENARIOS: Scenario[] = [
       ],
     }),
   },
+  // People (docs/people.md#who-is-in): who's in an office on a day (scripts/bench/people.ts).
+  ...PEOPLE_SCENARIOS,
 ];

@@ -6,6 +6,7 @@
  * the embedded one, reached over a Unix socket, through openDatabase's onQuery hook (what drizzle sends).
  */
 import Fastify, { type InjectOptions } from 'fastify';
+import { BENCH_PRIVACY } from './people.js';
 import deskbook, { serverOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { DatabaseHandle, QueryListener } from '../../src/db/client.js';
@@ -99,6 +100,14 @@ export async function countStatements(options: {
       userTokens: [],
     };
     for (const user of options.context.users.slice(0, options.users)) context.userTokens.push(await signIn(user.email));
+    const privacy = await app.inject({
+      method: 'PATCH',
+      url: '/api/organisation/settings',
+      headers: { 'user-agent': BENCH_USER_AGENT, authorization: `Bearer ${context.adminToken}` },
+      payload: BENCH_PRIVACY,
+    });
+    if (privacy.statusCode !== 200)
+      throw new BenchFailure(`Setting the organisation's privacy settings (in process) answered ${privacy.statusCode}: ${privacy.body}`);
 
     const counts = new Map<ScenarioId, StatementCount>();
     for (const scenario of options.scenarios.filter((s) => s.server === 'app')) {

@@ -1065,3 +1065,72 @@ export const checkInReminders = pgTable(
   },
   (t) => [index('check_in_reminders_queued_idx').on(t.queuedAt)],
 );
+// ---- people and privacy (docs/people.md, migrations 0031 and 0032) --------------------------
+
+/**
+ * The organisation's settings (one row, id 1; written only by modules/organisation): what colleagues
+ * see of each other's bookings and whether attendance is shown as aggregates only
+ * (docs/people.md#the-organisations-settings). Later features add their columns here.
+ */
+export const organisationSettings = pgTable(
+  'organisation_settings',
+  {
+    id: smallint('id').primaryKey(),
+    nameVisibility: text('name_visibility').notNull().default('nobody'),
+    worksCouncilMode: boolean('works_council_mode').notNull().default(true),
+    modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('organisation_settings_one_row', sql`${t.id} = 1`),
+    check('organisation_settings_name_visibility_check', sql`${t.nameVisibility} IN ('everyone', 'teams', 'nobody')`),
+  ],
+);
+
+/** A person's privacy switches (docs/people.md#a-persons-switches); no row: both off. Written only by modules/people. */
+export const personPrivacy = pgTable('person_privacy', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  hideBookings: boolean('hide_bookings').notNull().default(false),
+  bookAnonymously: boolean('book_anonymously').notNull().default(false),
+  modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+});
+
+/** The colleagues a person starred for their week view (docs/people.md#the-week-view). Written only by modules/people. */
+export const starredPeople = pgTable(
+  'starred_people',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    starredId: uuid('starred_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.starredId] }),
+    index('starred_people_starred_idx').on(t.starredId),
+    check('starred_people_not_self_check', sql`${t.userId} <> ${t.starredId}`),
+  ],
+);
+
+/** The lobby displays' tokens, one office each, stored as their SHA-256 (docs/people.md#the-lobby-display). Written only by modules/displays. */
+export const displayTokens = pgTable(
+  'display_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    departmentId: uuid('department_id')
+      .notNull()
+      .references(() => departments.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('display_tokens_hash_key').on(t.tokenHash),
+    index('display_tokens_department_idx').on(t.departmentId, t.createdAt),
+    check('display_tokens_name_check', sql`length(${t.name}) BETWEEN 1 AND 100`),
+  ],
+);

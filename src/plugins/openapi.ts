@@ -58,6 +58,8 @@ export default fp(
               "Push reminders: the server's public key, the caller's browsers (push subscriptions) and switches per event and channel (docs/notifications.md).",
           },
           { name: 'Team', description: 'Teams and their members, from admins, the directory and single sign-on (docs/policies.md#teams).' },
+          { name: 'Organisation', description: "The organisation's settings: what colleagues see of each other (docs/people.md)." },
+          { name: 'People', description: "Who's in, the week of one's teams, whose desk is whose, lobby displays (docs/people.md)." },
           { name: 'Report' },
           { name: 'Search' },
           { name: 'Stats' },

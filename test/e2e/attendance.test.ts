@@ -33,7 +33,7 @@ describe('attendance in a browser', () => {
     await app?.close();
   });
 
-  async function api(method: 'GET' | 'POST' | 'PUT', url: string, token: string, payload?: object) {
+  async function api(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token: string, payload?: object) {
     const response = await app.server.inject({ method, url, headers: { authorization: `Bearer ${token}` }, payload });
     if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`);
     return response.json();
@@ -45,6 +45,8 @@ describe('attendance in a browser', () => {
     const adminToken = login.json<{ accessToken: string }>().accessToken;
     const department = await insertDepartment(db, { location: 'Berlin', building: 'Spree', floor: 3 });
     await api('PUT', `/api/departments/${department.id}/settings`, adminToken, { timeZone: earliestZone() });
+    // The admin view lists per-person attendance: not in works-council mode, on by default (docs/people.md#works-council-mode).
+    await api('PATCH', '/api/organisation/settings', adminToken, { worksCouncilMode: false });
     const room = await insertRoom(db, department.id, { name: 'Lab' });
     const first = await insertDesk(db, room.id, { name: 'L-01' });
     const second = await insertDesk(db, room.id, { name: 'L-02' });

@@ -74,6 +74,8 @@ const PUBLIC_OPERATIONS = [
   'GET /api/auth/oidc/callback',
   'POST /api/auth/oidc/exchange',
   'GET /api/qr-labels.css',
+  // The lobby display: its token is the credential (docs/people.md#the-lobby-display).
+  'GET /api/display/{token}',
 ];
 /** Browser navigations answering a redirect (303) instead of JSON (docs/behaviour.md#single-sign-on-openid-connect). */
 const REDIRECT_OPERATIONS = ['GET /api/auth/oidc/start', 'GET /api/auth/oidc/callback'];

@@ -10,6 +10,11 @@ import { createTestDatabase, StatementCounter } from '../helpers/database.js';
  */
 
 const CEILING = 2;
+/**
+ * Reads that judge rather than list, with their own ceiling and why: the preview of "Book my usual"
+ * runs the checks a booking makes for each proposed day (docs/favourites.md#book-my-usual).
+ */
+const CEILINGS: Record<string, number> = { 'GET /api/self/usual': 8 };
 /** Tomorrow (UTC): inside the booking horizon. */
 const DAY = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
@@ -116,7 +121,7 @@ describe('SQL statements per authenticated read', () => {
         expect(result.statusCode).toBe(warm.statusCode);
         counts[`${method} ${path} (${result.statusCode})`] = statements;
       }
-      const over = Object.entries(counts).filter(([, count]) => count > CEILING);
+      const over = Object.entries(counts).filter(([key, count]) => count > (CEILINGS[key.replace(/ \(\d+\)$/, '')] ?? CEILING));
       expect(Object.fromEntries(over), JSON.stringify(counts, null, 1)).toEqual({});
       // The floor: a counter that counts nothing would pass the ceiling. Every answer with data
       // read it from the database (the caller is checked in the same statement or the next).

@@ -36,6 +36,11 @@ const OutboxPage = page(() => import('./features/outbox/OutboxPage.js'), 'Outbox
 const PoliciesPage = page(() => import('./features/policies/PoliciesPage.js'), 'PoliciesPage');
 const TeamsPage = page(() => import('./features/teams/TeamsPage.js'), 'TeamsPage');
 const ApprovalsPage = page(() => import('./features/approvals/ApprovalsPage.js'), 'ApprovalsPage');
+const WhoIsInPage = page(() => import('./features/people/WhoIsInPage.js'), 'WhoIsInPage');
+const TodayListPage = page(() => import('./features/people/TodayListPage.js'), 'TodayListPage');
+const PrivacySettingsPage = page(() => import('./features/organisation/PrivacySettingsPage.js'), 'PrivacySettingsPage');
+const DisplaysPage = page(() => import('./features/displays/DisplaysPage.js'), 'DisplaysPage');
+const DisplayBoardPage = page(() => import('./features/displays/DisplayBoardPage.js'), 'DisplayBoardPage');
 const OidcReturnPage = page(() => import('./features/auth/OidcReturnPage.js'), 'OidcReturnPage');
 
 interface Route {
@@ -69,6 +74,10 @@ const ROUTES: Route[] = [
   { path: '/admin/outbox', admin: true, render: () => <OutboxPage /> },
   { path: '/admin/policies', admin: true, render: () => <PoliciesPage /> },
   { path: '/approvals', render: () => <ApprovalsPage /> },
+  { path: '/people', render: () => <WhoIsInPage /> },
+  { path: '/admin/today', admin: true, render: () => <TodayListPage /> },
+  { path: '/admin/privacy', admin: true, render: () => <PrivacySettingsPage /> },
+  { path: '/admin/displays', admin: true, render: () => <DisplaysPage /> },
   // What a desk's QR code opens (docs/behaviour.md#desk-qr-codes).
   { path: '/d/:deskId', render: (params) => <DeskPage key={params.deskId} deskId={params.deskId!} /> },
 ];
@@ -79,6 +88,14 @@ const PUBLIC: Record<string, () => ReactNode> = {
   '/reset-password': () => <ResetPasswordPage />,
   '/sign-in/sso': () => <OidcReturnPage />,
 };
+
+/** The lobby display, opened by its token without signing in (docs/people.md#the-lobby-display). */
+const DISPLAY_PREFIX = '/display/';
+const publicPageOf = (pathname: string): (() => ReactNode) | undefined =>
+  PUBLIC[pathname] ??
+  (pathname.startsWith(DISPLAY_PREFIX) && pathname.length > DISPLAY_PREFIX.length
+    ? () => <DisplayBoardPage key={pathname} token={decodeURIComponent(pathname.slice(DISPLAY_PREFIX.length))} />
+    : undefined);
 
 /** A page that only says something (and links to "Find a desk"). */
 function MessagePage({ title, heading, text }: { title: string; heading: string; text: string }) {
@@ -102,7 +119,7 @@ function Pages() {
   const mustChoosePassword = useSyncExternalStore(onPasswordChangeRequired, passwordChangeRequired);
 
   // Signed-out visitors of a page go to sign-in, and come back after it.
-  const mustSignIn = state.status === 'signed-out' && !PUBLIC[pathname] && pathname !== '/sign-in';
+  const mustSignIn = state.status === 'signed-out' && !publicPageOf(pathname) && pathname !== '/sign-in';
   useEffect(() => {
     if (mustSignIn)
       navigate(`/sign-in${pathname === '/' ? '' : `?next=${encodeURIComponent(pathname + (search.size > 0 ? `?${search}` : ''))}`}`, { replace: true });
@@ -111,7 +128,7 @@ function Pages() {
     if (state.status === 'signed-in' && pathname === '/sign-in') navigate('/', { replace: true });
   }, [state.status, pathname]);
 
-  const publicPage = PUBLIC[pathname];
+  const publicPage = publicPageOf(pathname);
   if (publicPage) return <Suspense fallback={<Loading />}>{publicPage()}</Suspense>;
   if (state.status === 'checking') return <Loading label="Signing you in…" />;
   if (state.status === 'signed-out') return <SignInPage reason={state.reason} />;

@@ -7,6 +7,7 @@ import { Link, useLocation } from './router.js';
 const USER_LINKS = [
   { to: '/', label: 'Find a desk' },
   { to: '/reservations', label: 'My reservations' },
+  { to: '/people', label: "Who's in" },
   { to: '/report', label: 'Report a problem' },
 ];
 
@@ -23,6 +24,9 @@ const ADMIN_LINKS = [
   { to: '/admin/stats', label: 'Statistics' },
   { to: '/admin/attendance', label: 'Attendance' },
   { to: '/admin/outbox', label: 'Outbox' },
+  { to: '/admin/today', label: "Today's list" },
+  { to: '/admin/privacy', label: 'Privacy' },
+  { to: '/admin/displays', label: 'Lobby displays' },
   { to: '/admin/closures', label: 'Closures' },
 ];
 

@@ -1,4 +1,5 @@
 import { and, count, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { worksCouncilModeSql } from '../organisation/organisation.access.js';
 import { queryRows, type Database } from '../../db/client.js';
 import { attendance, attendanceDefaults, departments, departmentSettings, desks, reservations, rooms, users } from '../../db/schema.js';
 import { orderByClauses, totalOfPage } from '../../db/paging.js';
@@ -184,6 +185,19 @@ export class AttendanceRepository {
   async findById(reservationId: string, db: Database = this.db): Promise<AttendanceView | undefined> {
     const [row] = await db
       .select(view)
+      .from(attendance)
+      .innerJoin(reservations, eq(reservations.id, attendance.reservationId))
+      .innerJoin(desks, eq(desks.id, reservations.deskId))
+      .innerJoin(rooms, eq(rooms.id, desks.roomId))
+      .where(eq(attendance.reservationId, reservationId))
+      .limit(1);
+    return row;
+  }
+
+  /** findById, with whether works-council mode is on, in the same statement (docs/people.md#works-council-mode). */
+  async findByIdWithMode(reservationId: string): Promise<(AttendanceView & { worksCouncilMode: boolean }) | undefined> {
+    const [row] = await this.db
+      .select({ ...view, worksCouncilMode: sql<boolean>`${worksCouncilModeSql}` })
       .from(attendance)
       .innerJoin(reservations, eq(reservations.id, attendance.reservationId))
       .innerJoin(desks, eq(desks.id, reservations.deskId))

@@ -6,6 +6,7 @@ import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import { atLocalTime, daysBetween, isTimeZone, localDate, nextDate, startOfLocalDate } from '../../shared/zone.js';
+import { readPrivacySettings } from '../organisation/organisation.access.js';
 import { ReservationsRepository } from '../reservations/reservations.repository.js';
 import { ensureDeskBookable } from '../reservations/reservations.rules.js';
 import { ReservationWriter } from '../reservations/reservations.writer.js';
@@ -74,6 +75,9 @@ const DAY_MS = 86_400_000;
  * per-department settings, the desk page's day and walk-in booking, and no-show rates. The release
  * of no-shows runs in attendance.release.ts.
  */
+const aggregatesOnly = () =>
+  new AppError('AGGREGATES_ONLY', "Works-council mode is on: attendance is shown as aggregates only (GET /api/stats/no-shows), never per person but one's own");
+
 export class AttendanceService {
   constructor(
     private readonly db: Database,
@@ -132,9 +136,21 @@ export class AttendanceService {
   // ---- attendance and check-in ------------------------------------------------------------------
 
   async get(caller: Caller, reservationId: string): Promise<AttendanceDto> {
-    const row = await this.repository.findById(reservationId);
-    if (!row || (!isAdmin(caller) && row.userId !== caller.user.id)) throw notFound('Reservation', reservationId);
+    const found = await this.repository.findByIdWithMode(reservationId);
+    if (!found || (!isAdmin(caller) && found.userId !== caller.user.id)) throw notFound('Reservation', reservationId);
+    const { worksCouncilMode, ...row } = found;
+    if (row.userId !== caller.user.id && worksCouncilMode) throw aggregatesOnly();
     return toAttendanceDto(row);
+  }
+
+  /** Works-council mode (docs/people.md#works-council-mode): nobody's attendance but one's own, admins included; the daily rates stay. */
+  private async ensurePerPersonShown(): Promise<void> {
+    if ((await readPrivacySettings(this.db)).worksCouncilMode) {
+      throw new AppError(
+        'AGGREGATES_ONLY',
+        "Works-council mode is on: attendance is shown as aggregates only (GET /api/stats/no-shows), never per person but one's own",
+      );
+    }
   }
 
   async list(caller: Caller, query: AttendanceListQuery): Promise<PageOf<AttendanceDto>> {
@@ -144,6 +160,8 @@ export class AttendanceService {
     const to = query.to === undefined ? undefined : parseInstant('to', query.to);
     if (from && to && from >= to) throw invalid('to', 'must be after from');
     const request = parsePageRequest(query, ATTENDANCE_SORTABLE);
+    // Works-council mode first (docs/people.md#works-council-mode): a refusal reads nothing else.
+    if (admin && query.userId !== caller.user.id) await this.ensurePerPersonShown();
     const { rows, total } = await this.repository.page(
       {
         userId: admin ? query.userId : caller.user.id,

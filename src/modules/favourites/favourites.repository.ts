@@ -258,6 +258,8 @@ export class FavouritesRepository {
                 left join department_settings s on s.department_id = ro.department_id
                where r.start_time >= ${startText}::timestamptz - interval '2 days' and r.start_time < ${endText}::timestamptz + interval '1 day'
                  and r.end_time > ${startText}::timestamptz - interval '1 day'
+                 -- Not where someone who hides their bookings or books anonymously sits (docs/people.md#a-persons-switches).
+                 and not exists (select 1 from person_privacy pp where pp.user_id = r.user_id and (pp.hide_bookings or pp.book_anonymously))
                  and (r.start_time at time zone coalesce(s.time_zone, 'UTC'))::date <= (${startText}::timestamptz at time zone coalesce(s.time_zone, 'UTC'))::date
                  and ((r.end_time - interval '1 microsecond') at time zone coalesce(s.time_zone, 'UTC'))::date >= (${startText}::timestamptz at time zone coalesce(s.time_zone, 'UTC'))::date
                  ${departmentId === undefined ? sql`` : sql`and ro.department_id = ${departmentId}`}

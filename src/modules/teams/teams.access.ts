@@ -76,3 +76,21 @@ export async function syncGroupMemberships(db: Database, userId: string, source:
 export const managedMemberIdsQuery = (managerId: string): SQL =>
   sql`select member.user_id from team_members manager join team_members member on member.team_id = manager.team_id
       where manager.user_id = ${managerId} and manager.role = 'MANAGER'`;
+
+/**
+ * SQL for another module's statement to embed (docs/people.md#who-is-in): whether the person in
+ * `person` (a uuid expression) shares a team with `viewerId`.
+ */
+export const sharesTeamWith = (viewerId: string, person: SQL): SQL =>
+  // An IN over the viewer's team mates, uncorrelated: computed once per statement and hashed, not probed per row.
+  sql`(${person} in (select mate.user_id from team_members mine join team_members mate on mate.team_id = mine.team_id
+                     where mine.user_id = ${viewerId}::uuid))`;
+
+/** SQL for another module's statement to embed: the teams of the person in `person` as a json array of {id, name}, by name. */
+export const teamsJsonOf = (person: SQL): SQL =>
+  sql`coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name) order by t.name, t.id)
+                from team_members m join teams t on t.id = m.team_id where m.user_id = ${person}), '[]'::json)`;
+
+/** SQL for another module's statement to embed: the ids of the people who share a team with `viewerId` (the viewer included). */
+export const teamMateIdsQuery = (viewerId: string): SQL =>
+  sql`select mate.user_id from team_members mine join team_members mate on mate.team_id = mine.team_id where mine.user_id = ${viewerId}::uuid`;

@@ -36,6 +36,8 @@ describe('attendance', () => {
       env: { CHECK_IN_REQUIRED: 'true', SMTP_URL: smtp.url, ATTENDANCE_RELEASE_INTERVAL: '100ms', PUBLIC_URL: 'https://desks.example.test' },
     });
     admin = await t.adminToken();
+    // These tests read per-person attendance as an admin: works-council mode (on by default) forbids that (docs/people.md#works-council-mode).
+    expect((await t.request({ method: 'PATCH', url: '/api/organisation/settings', token: admin, payload: { worksCouncilMode: false } })).statusCode).toBe(200);
     for (const name of ['alice', 'bob']) {
       const user = await t.createUser({ email: `${name}@example.test`, firstName: name, password: 'password-123' });
       const { accessToken } = await t.login(`${name}@example.test`, 'password-123');
@@ -429,6 +431,7 @@ describe('release after downtime', () => {
     const second = await createTestApp({ database, clock, env });
     try {
       const token = await second.adminToken();
+      await second.request({ method: 'PATCH', url: '/api/organisation/settings', token, payload: { worksCouncilMode: false } });
       await second.app.background.releaseRound();
       const body = (await second.request({ method: 'GET', url: `/api/reservation/${id}/attendance`, token })).json();
       expect(body).toMatchObject({ status: 'NO_SHOW', releasedAt: '2030-03-04T18:00:00.000Z', endTime: '2030-03-04T17:00:00.000Z' });

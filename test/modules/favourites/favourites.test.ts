@@ -363,6 +363,22 @@ describe('favourites, home office, book my usual, near my team', () => {
       expect(mia.desks[0]).toMatchObject({ deskId: desks.A3!.id, reason: '1 of Sales is in Atlas' });
     });
 
+    it('leaves out where a teammate who hides their bookings or books anonymously sits (docs/people.md#a-persons-switches)', async () => {
+      const privacy = (token: string, body: object) => t.request({ method: 'PUT', url: '/api/self/privacy', token, payload: body });
+      const reasons = async () =>
+        (await near(users.me!.token)).json<{ desks: { deskId: string; reason: string }[] }>().desks.map((desk) => [desk.deskId, desk.reason]);
+      const mia = (await t.request({ method: 'GET', url: '/api/self/privacy', token: users.mia!.token })).json<Record<string, unknown>>();
+      try {
+        expect((await privacy(users.mia!.token, { ...mia, hideBookings: true })).statusCode).toBe(200);
+        expect(await reasons()).toContainEqual([desks.A3!.id, '1 of Sales is in Atlas']);
+        expect((await privacy(users.mia!.token, { ...mia, hideBookings: false, bookAnonymously: true })).statusCode).toBe(200);
+        expect(await reasons()).toContainEqual([desks.A3!.id, '1 of Sales is in Atlas']);
+      } finally {
+        await privacy(users.mia!.token, mia);
+      }
+      expect(await reasons()).toContainEqual([desks.A3!.id, '2 of Sales are in Atlas']);
+    });
+
     it('answers an empty list to someone in no team, and 400 for a window of more than 24 hours or reversed', async () => {
       expect((await near(users.ola!.token)).json()).toEqual({ teams: 0, desks: [] });
       expectProblem(await near(users.me!.token, { endTime: '2030-03-21T09:00:00Z' }), 400, 'VALIDATION_FAILED');

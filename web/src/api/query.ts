@@ -57,6 +57,9 @@ export const STALE_AFTER = {
     '/api/attendance',
     '/api/desks',
     '/api/self/allowance',
+    '/api/people/in',
+    '/api/people/week',
+    '/api/people/desks',
   ],
   /** Booking policies (docs/policies.md): what the allowance and the rules pages show. */
   policies: ['/api/admin/policies/rules', '/api/admin/policies/areas', '/api/self/allowance'],
@@ -96,6 +99,10 @@ export const STALE_AFTER = {
     '/api/self/usual',
     '/api/self/near-my-team',
   ],
+  /** The organisation's settings and a person's switches change what the people views show (docs/people.md). */
+  privacy: ['/api/organisation/settings', '/api/self/privacy', '/api/people/in', '/api/people/week', '/api/people/desks', '/api/attendance'],
+  starred: ['/api/self/starred-people', '/api/people/week'],
+  displays: ['/api/departments/{departmentId}/displays'],
   sessions: ['/api/users', '/api/sessions'],
   /** A retried message: the admins' outbox list and its counts. */
   outbox: ['/api/admin/outbox'],

@@ -9145,6 +9145,1536 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/organisation/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's settings
+         * @description Every signed-in user may read them, so that the web app can say what colleagues see. The defaults are the most private: nameVisibility nobody, worksCouncilMode true (docs/people.md#the-organisations-settings).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Whose names colleagues see on bookings (docs/people.md#what-is-shown-to-whom): everyone: every signed-in colleague sees names; teams: only people who share a team with the viewer; nobody: a booking shows only "booked". Default nobody.
+                             * @enum {string}
+                             */
+                            nameVisibility: "everyone" | "teams" | "nobody";
+                            /** @description Aggregates only: no per-person attendance (check-in, no-show) is shown to anyone but the person, admins included; attendance appears as counts (docs/people.md#works-council-mode). Default true. */
+                            worksCouncilMode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description When an admin last changed them.
+                             */
+                            modifiedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the organisation's settings (admin)
+         * @description Admins only (403 otherwise). Members left out keep their value; an unknown member is 400. Applies to the next request of every view (docs/people.md#what-is-shown-to-whom).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Whose names colleagues see on bookings (docs/people.md#what-is-shown-to-whom): everyone: every signed-in colleague sees names; teams: only people who share a team with the viewer; nobody: a booking shows only "booked". Default nobody.
+                         * @enum {string}
+                         */
+                        nameVisibility?: "everyone" | "teams" | "nobody";
+                        /** @description Aggregates only: no per-person attendance (check-in, no-show) is shown to anyone but the person, admins included; attendance appears as counts (docs/people.md#works-council-mode). Default true. */
+                        worksCouncilMode?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * @description Whose names colleagues see on bookings (docs/people.md#what-is-shown-to-whom): everyone: every signed-in colleague sees names; teams: only people who share a team with the viewer; nobody: a booking shows only "booked". Default nobody.
+                             * @enum {string}
+                             */
+                            nameVisibility: "everyone" | "teams" | "nobody";
+                            /** @description Aggregates only: no per-person attendance (check-in, no-show) is shown to anyone but the person, admins included; attendance appears as counts (docs/people.md#works-council-mode). Default true. */
+                            worksCouncilMode: boolean;
+                            /**
+                             * Format: date-time
+                             * @description When an admin last changed them.
+                             */
+                            modifiedAt: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/people/in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who's in
+         * @description Who booked a desk of the office (a department) on a local day, grouped by team, with desk and room ids to find them on the floor plan, and whether they checked in where check-in is required. Names follow the organisation's nameVisibility and each person's switches; admins see every name (docs/people.md#what-is-shown-to-whom). People a caller may not see are counted in `anonymous`. In works-council mode nobody's check-in is shown but the caller's own; the counts stay (docs/people.md#works-council-mode). One statement, at most 2000 bookings. Unknown office: 404.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The office (a department: docs/people.md#who-is-in). */
+                    departmentId: string;
+                    /** @description Local date in the office's time zone (default: today there). */
+                    date?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            departmentId: string;
+                            /** Format: date */
+                            date: string;
+                            timeZone: string;
+                            /** @description Bookings of the office that day (every one, named or not). */
+                            booked: number;
+                            /** @description Of them, checked in (an aggregate: shown in works-council mode too). */
+                            checkedIn: number;
+                            /** @description Bookings whose owner the caller may not see: counted only, as "booked". */
+                            anonymous: number;
+                            /** @description The people the caller may see, by team (by team name); a person of several teams is listed under each. */
+                            teams: {
+                                /** PeopleTeam */
+                                team: {
+                                    /** Format: uuid */
+                                    id: string;
+                                    name: string;
+                                };
+                                people: {
+                                    /** Format: uuid */
+                                    userId: string;
+                                    firstName: string;
+                                    lastName: string;
+                                    deskId: string | null;
+                                    deskName: string | null;
+                                    roomId: string | null;
+                                    roomName: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    startTime: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    endTime: string;
+                                    checkedIn: boolean | null;
+                                }[];
+                            }[];
+                            /** @description The people the caller may see who belong to no team. */
+                            withoutTeam: {
+                                /** Format: uuid */
+                                userId: string;
+                                firstName: string;
+                                lastName: string;
+                                deskId: string | null;
+                                deskName: string | null;
+                                roomId: string | null;
+                                roomName: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                startTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                endTime: string;
+                                checkedIn: boolean | null;
+                            }[];
+                            /** @description More than 2000 bookings: only the first 2000 (by start) are counted and listed. */
+                            truncated: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/week": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The week of my teams and starred colleagues
+         * @description Seven local days from `from`: the caller, their team mates and the people they starred, each with their bookings (one per entry; the date is the local date in the booking's office). Names follow the organisation's nameVisibility and each person's switches; admins see every name (docs/people.md#what-is-shown-to-whom). People not shown are counted per day in `anonymous`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description First of the 7 days (YYYY-MM-DD; default: today in UTC). */
+                    from?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description The last of the 7 days.
+                             */
+                            to: string;
+                            /** @description The caller, their team mates and the people they starred whom they may see, by name; each with their bookings of the week. */
+                            people: {
+                                /** Format: uuid */
+                                userId: string;
+                                firstName: string;
+                                lastName: string;
+                                me: boolean;
+                                starred: boolean;
+                                teamMate: boolean;
+                                days: {
+                                    /**
+                                     * Format: date
+                                     * @description The booking's local date in its office's time zone.
+                                     */
+                                    date: string;
+                                    /** Format: uuid */
+                                    departmentId: string;
+                                    location: string;
+                                    deskId: string | null;
+                                    deskName: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    startTime: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    endTime: string;
+                                }[];
+                            }[];
+                            /** @description Per day, the bookings of team mates and starred people the caller may not see by name. */
+                            anonymous: {
+                                /** Format: date */
+                                date: string;
+                                count: number;
+                            }[];
+                            truncated: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/people/desks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whose desk is whose in an office's window
+         * @description The booked desks of the office in [from, to) (at most 24 hours), each with its bookings and, where the caller may see it, whose they are: for the floor plan beside its availability (docs/people.md#the-floor-plan). Names follow the organisation's nameVisibility and each person's switches; admins see every name (docs/people.md#what-is-shown-to-whom). A person who books anonymously shows as booked (null name) to everyone but admins and themselves.
+         */
+        get: {
+            parameters: {
+                query: {
+                    departmentId: string;
+                    /** @description Start of the window (inclusive), ISO 8601 with Z or an offset (as the floor plan's availability). */
+                    from: string;
+                    /** @description End of the window (exclusive); after from, at most 24 hours later. */
+                    to: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            departmentId: string;
+                            /** @description The booked desks of the office in the window, each with its bookings overlapping it. */
+                            desks: {
+                                /** Format: uuid */
+                                deskId: string;
+                                occupants: {
+                                    userId: string | null;
+                                    name: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    startTime: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    endTime: string;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/privacy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's privacy switches
+         * @description Both off until the person switches them on (docs/people.md#a-persons-switches).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Hide my bookings from colleagues: I am left out of colleagues' who's-in lists and week views (counted only as booked); admins still see me (docs/people.md#a-persons-switches). Default false. */
+                            hideBookings: boolean;
+                            /** @description Book anonymously: my desk shows only "booked" on the floor plan and the lobby display, and where I sit is left out of who's-in lists; admins still see it. Default false. */
+                            bookAnonymously: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change the caller's privacy switches
+         * @description Members left out keep their value; they hold for every booking of the person, past and future, from the next request on (docs/people.md#a-persons-switches).
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        hideBookings?: boolean;
+                        bookAnonymously?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Hide my bookings from colleagues: I am left out of colleagues' who's-in lists and week views (counted only as booked); admins still see me (docs/people.md#a-persons-switches). Default false. */
+                            hideBookings: boolean;
+                            /** @description Book anonymously: my desk shows only "booked" on the floor plan and the lobby display, and where I sit is left out of who's-in lists; admins still see it. Default false. */
+                            bookAnonymously: boolean;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/starred-people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The colleagues the caller starred
+         * @description Their bookings appear in the week view as far as the rules let the caller see them (docs/people.md#the-week-view); ordered by name.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            userId: string;
+                            firstName: string;
+                            lastName: string;
+                            /**
+                             * Format: date-time
+                             * @description When the caller starred them.
+                             */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/self/starred-people/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Star a colleague
+         * @description Answers the starred people now. Starring twice changes nothing; yourself or an unknown user is 400; at most 50 (409 TOO_MANY_STARRED). Starring someone shows nothing the rules hide.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            userId: string;
+                            firstName: string;
+                            lastName: string;
+                            /**
+                             * Format: date-time
+                             * @description When the caller starred them.
+                             */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Unstar a colleague
+         * @description 404 when the caller had not starred them.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    userId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/departments/{departmentId}/displays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An office's lobby displays (admin)
+         * @description Admins only. Their tokens are never shown again after creation. Unknown office: 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    departmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: uuid */
+                            id: string;
+                            /** Format: uuid */
+                            departmentId: string;
+                            name: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time in UTC (ends in Z).
+                             */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a lobby display (admin)
+         * @description Admins only. Answers the display, its token and the page to open (PUBLIC_URL/display/<token>), shown this once: the token is stored only as its SHA-256. At most 20 per office (409 TOO_MANY_DISPLAYS).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    departmentId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Where it hangs, e.g. "Lobby, ground floor". */
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Display
+                             * @description A lobby display of an office; its token is shown only once, when created.
+                             */
+                            display: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: uuid */
+                                departmentId: string;
+                                name: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time in UTC (ends in Z).
+                                 */
+                                createdAt: string;
+                            };
+                            /** @description The secret of the display: shown this once, stored only as its SHA-256. */
+                            token: string;
+                            /** @description The page to open on the display: PUBLIC_URL/display/<token>. */
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflicts with the current state. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/displays/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a lobby display (admin)
+         * @description Admins only. Its page answers 404 from then on: at once in this process, within a minute in other server processes (they trust a token for a minute).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/display/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A lobby display's board
+         * @description No sign-in: the token is the credential (unknown or revoked: 404). The office's desks, free or booked now, with today's bookings; names only where the organisation shows names to everyone and the person neither hides their bookings nor books anonymously (docs/people.md#what-is-shown-to-whom). Computed at most once per office and minute per server process, whatever the number of viewers; answered with an ETag (If-None-Match: 304). Tokens not known to the process are looked up at most 20 times a second per process (429 with Retry-After beyond).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            department: {
+                                /** Format: uuid */
+                                id: string;
+                                location: string;
+                                building: string;
+                                floor: number;
+                            };
+                            timeZone: string;
+                            /**
+                             * Format: date
+                             * @description Today in the office's time zone.
+                             */
+                            date: string;
+                            /**
+                             * Format: date-time
+                             * @description The minute the board was computed; it is kept for that minute.
+                             */
+                            generatedAt: string;
+                            /** @description Whether the organisation shows names to everyone (only then can the display show any). */
+                            names: boolean;
+                            /** @description Desks free now. */
+                            free: number;
+                            /** @description Desks booked now. */
+                            booked: number;
+                            desks: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                                /** Format: uuid */
+                                roomId: string;
+                                roomName: string;
+                                position: {
+                                    x: number;
+                                    y: number;
+                                    width: number;
+                                    height: number;
+                                    rotation: number;
+                                } | null;
+                                /**
+                                 * @description Now.
+                                 * @enum {string}
+                                 */
+                                state: "FREE" | "BOOKED";
+                                /** @description Today's bookings of the desk. */
+                                bookings: {
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    startTime: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time in UTC (ends in Z).
+                                     */
+                                    endTime: string;
+                                    name: string | null;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Not modified. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reservation/series": {
         parameters: {
             query?: never;

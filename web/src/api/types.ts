@@ -44,3 +44,7 @@ export interface PageOf<Item> {
   last: boolean;
   empty: boolean;
 }
+export type PeopleIn = Json<paths['/api/people/in']['get']['responses'][200]>;
+export type PersonIn = PeopleIn['withoutTeam'][number];
+export type DisplayBoard = Json<paths['/api/display/{token}']['get']['responses'][200]>;
+export type DeskOccupants = Json<paths['/api/people/desks']['get']['responses'][200]>;

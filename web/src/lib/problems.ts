@@ -243,6 +243,9 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   TOO_MANY_DELEGATES: () => 'You already have as many delegates as one person may; remove one before adding another.',
   TOO_MANY_FAVOURITES: () => 'You have starred as many desks as one person may; unstar one before starring another.',
   TOO_MANY_PUSH_SUBSCRIPTIONS: () => 'Push is already on in as many browsers as one person may have; turn it off in one of them first.',
+  TOO_MANY_STARRED: () => 'You have starred as many colleagues as one person may; unstar one first.',
+  TOO_MANY_DISPLAYS: () => 'This office has as many lobby displays as it may; revoke one first.',
+  AGGREGATES_ONLY: () => 'Works-council mode is on: attendance is shown as daily figures only, never per person.',
   TOO_MANY_SERIES: () => 'You already have as many recurring bookings as one person may; cancel one before starting another.',
   CLOSED_DAY: (problem) =>
     problem.closure ? `The office is closed on ${formatDay(problem.closure.date)}: ${sentence(problem.closure.reason)}` : 'The office is closed on that day.',

@@ -6,6 +6,7 @@ import { Link } from '../../router.js';
 import { formatRange } from '../../lib/time.js';
 import { departmentLabel, deskTitle } from '../../lib/labels.js';
 import { useAllDepartments, useInventoryNames } from '../inventory/queries.js';
+import { useOrganisationSettings } from '../organisation/queries.js';
 import type { Attendance } from '../../api/types.js';
 import { AttendanceBadge } from './AttendanceBadge.js';
 import { STATUS_LABELS, useAttendanceList, useNoShowRates, usePerson, type AttendanceStatus } from './queries.js';
@@ -26,7 +27,9 @@ export function AttendancePage() {
   const [page, setPage] = useState(0);
   const from = `${weekStart}T00:00:00Z`;
   const to = new Date(Date.parse(from) + 7 * DAY).toISOString();
-  const list = useAttendanceList({ from, to, page, departmentId, status });
+  // Works-council mode shows no one's attendance per person (docs/people.md#works-council-mode): the list is not asked for.
+  const aggregatesOnly = useOrganisationSettings().data?.worksCouncilMode ?? true;
+  const list = useAttendanceList({ from, to, page, departmentId, status }, !aggregatesOnly);
   const rates = useNoShowRates(weekStart, isoDate(new Date(Date.parse(to) - DAY)), departmentId);
   const phone = useMediaQuery('(max-width: 599px)');
   const chart = phone ? { width: 360, labels: 4 } : { width: 560, labels: 7 };
@@ -92,22 +95,29 @@ export function AttendancePage() {
       </section>
       <section className="panel" aria-labelledby="list-heading">
         <h2 id="list-heading">Reservations</h2>
-        <Loaded query={list} label="Loading attendance…">
-          {(data) =>
-            data.content.length === 0 ? (
-              <EmptyState>No reservations match.</EmptyState>
-            ) : (
-              <>
-                <ul className="reservation-list">
-                  {data.content.map((item) => (
-                    <AttendanceRow key={item.reservationId} item={item} />
-                  ))}
-                </ul>
-                <Pager page={data.number} totalPages={data.totalPages} onPage={setPage} label="Attendance pages" />
-              </>
-            )
-          }
-        </Loaded>
+        {aggregatesOnly ? (
+          <p>
+            Works-council mode is on: attendance is shown as the daily figures above only, never per person. It is switched on the{' '}
+            <Link to="/admin/privacy">Privacy</Link> page.
+          </p>
+        ) : (
+          <Loaded query={list} label="Loading attendance…">
+            {(data) =>
+              data.content.length === 0 ? (
+                <EmptyState>No reservations match.</EmptyState>
+              ) : (
+                <>
+                  <ul className="reservation-list">
+                    {data.content.map((item) => (
+                      <AttendanceRow key={item.reservationId} item={item} />
+                    ))}
+                  </ul>
+                  <Pager page={data.number} totalPages={data.totalPages} onPage={setPage} label="Attendance pages" />
+                </>
+              )
+            }
+          </Loaded>
+        )}
       </section>
       {departmentId && (
         <section className="panel" aria-labelledby="settings-heading">

@@ -23,7 +23,7 @@ export const useMyAttendance = (userId: string, from: string) =>
   );
 
 /** Attendance of everyone (admins), a page at a time, filtered by department and status. */
-export const useAttendanceList = (query: { from: string; to: string; page: number; departmentId?: string; status?: AttendanceStatus | '' }) =>
+export const useAttendanceList = (query: { from: string; to: string; page: number; departmentId?: string; status?: AttendanceStatus | '' }, enabled = true) =>
   $api.useQuery(
     'get',
     '/api/attendance',
@@ -40,7 +40,7 @@ export const useAttendanceList = (query: { from: string; to: string; page: numbe
         },
       },
     },
-    { placeholderData: keepPreviousData },
+    { placeholderData: keepPreviousData, enabled },
   );
 
 /** No-show rates per day of [from, to] (dates), optionally of one department. */

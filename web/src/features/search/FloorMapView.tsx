@@ -19,6 +19,7 @@ import { awaitsApproval } from '../approvals/queries.js';
 import { useBookDesk } from '../reservations/queries.js';
 import { DeskFeatures, equipmentSentence } from '../../components/DeskFeatures.js';
 import { useDeskEquipment } from './queries.js';
+import { useWhoseDesks } from '../people/queries.js';
 import './styles.css';
 
 type Notice = { kind: 'success' | 'error'; text: string };
@@ -26,12 +27,14 @@ type Notice = { kind: 'success' | 'error'; text: string };
 const bookable = (desk: DeskAvailability) => desk.state === 'FREE' || desk.state === 'PARTLY_FREE';
 
 /** What a desk says to a screen reader: its name, room, state and what pressing it does. */
-function deskLabel(desk: DeskAvailability, reserved?: string, favourite = false): string {
+function deskLabel(desk: DeskAvailability, reserved?: string, favourite = false, whose?: string): string {
   const title = `${deskTitle(desk.name)}${favourite ? ' (a favourite)' : ''}`;
   if (reserved) return `${title}, ${desk.roomName}: not bookable for you (${reserved}). Press for details`;
   const style = STATE_STYLE[desk.state];
   const free = desk.state === 'PARTLY_FREE' && desk.longestFree ? `, free ${formatRange(desk.longestFree.startTime, desk.longestFree.endTime)}` : '';
-  return `${title}, ${desk.roomName}: ${style.label.toLowerCase()}${free}${bookable(desk) ? '. Press to book' : ''}`;
+  // Whose it is, where the caller may see it (docs/people.md#the-floor-plan).
+  const by = whose ? `, booked by ${whose}` : '';
+  return `${title}, ${desk.roomName}: ${style.label.toLowerCase()}${free}${by}${bookable(desk) ? '. Press to book' : ''}`;
 }
 
 /**
@@ -95,6 +98,7 @@ export function FloorMapView({
           reservedOf={(desk) => (bookable(desk) ? reservedFor({ id: desk.id, roomId: desk.roomId, departmentId }) : undefined)}
         />
       )}
+      {departmentId && <WhoSitsWhere departmentId={departmentId} start={start} end={end} />}
       {booking && departmentId && (
         <BookDeskDialog
           desk={booking}
@@ -132,6 +136,7 @@ function OfficeMap({
 }) {
   const plan = useFloorPlan(departmentId);
   const availability = useFloorAvailability(departmentId, start, end);
+  const whose = useWhoseDesks(departmentId, start, end);
   const image = usePlanImage(departmentId, Boolean(plan.data?.image));
 
   if (plan.error || availability.error)
@@ -205,6 +210,7 @@ function OfficeMap({
                   desk={desk}
                   reserved={reasons.get(desk.id)}
                   favourite={favourites.has(desk.id)}
+                  whose={whose.get(desk.id)}
                   label={labels.get(desk.id)}
                   width={image.width}
                   height={image.height}
@@ -220,6 +226,26 @@ function OfficeMap({
   );
 }
 
+/** Under the map: whose each booked desk is, where the caller may see it (docs/people.md#the-floor-plan). */
+function WhoSitsWhere({ departmentId, start, end }: { departmentId: string; start: string; end: string }) {
+  const whose = useWhoseDesks(departmentId, start, end);
+  const availability = useFloorAvailability(departmentId, start, end);
+  const desks = (availability.data?.desks ?? []).filter((desk) => whose.has(desk.id));
+  if (desks.length === 0) return null;
+  return (
+    <details className="who-sits-where">
+      <summary>Who sits where ({desks.length})</summary>
+      <ul>
+        {desks.map((desk) => (
+          <li key={desk.id}>
+            {deskTitle(desk.name)}, {desk.roomName}: {whose.get(desk.id)}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 /**
  * One desk on the map: its box in its state's fill, and a label that fits the box, upright, and
  * only when readable at this zoom (docs/behaviour.md#desk-labels-and-tap-targets-on-the-map); the
@@ -229,6 +255,7 @@ function MapDesk({
   desk,
   reserved,
   favourite,
+  whose,
   label,
   width,
   height,
@@ -238,6 +265,7 @@ function MapDesk({
   desk: DeskAvailability;
   reserved: string | undefined;
   favourite: boolean;
+  whose: string | undefined;
   label: DeskLabel | undefined;
   width: number;
   height: number;
@@ -249,7 +277,7 @@ function MapDesk({
   const box = { x: x * width, y: y * height, width: w * width, height: h * height };
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const canBook = bookable(desk);
-  const name = deskLabel(desk, reserved, favourite);
+  const name = deskLabel(desk, reserved, favourite, whose);
   return (
     <g
       className={`plan-desk plan-desk-${reserved ? 'reserved' : desk.state.toLowerCase()}`}

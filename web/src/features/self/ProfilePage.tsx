@@ -12,6 +12,7 @@ import { CalendarSection } from '../calendar/CalendarSection.js';
 import { DelegatesSection } from '../delegates/DelegatesSection.js';
 import { BookingDefaultsSection } from '../favourites/BookingDefaultsSection.js';
 import { NotificationsSection } from '../notifications/NotificationsSection.js';
+import { PrivacySection, StarredSection } from '../people/PrivacySection.js';
 import { MyTeamsSection } from '../teams/MyTeamsSection.js';
 import { SignInMethodsSection } from '../oidc/SignInMethods.js';
 import { NAME_FIELDS, PersonNames } from '../users/person.js';
@@ -42,6 +43,8 @@ export function ProfilePage() {
       <MyTeamsSection />
       <BookingDefaultsSection />
       <DelegatesSection />
+      <PrivacySection />
+      <StarredSection />
       <CalendarSection />
       <NotificationsSection />
       <SessionsSection />

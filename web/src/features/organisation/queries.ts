@@ -1,0 +1,6 @@
+import { $api } from '../../api/client.js';
+import { STALE_AFTER } from '../../api/query.js';
+
+/** The organisation's settings (docs/people.md#the-organisations-settings). */
+export const useOrganisationSettings = () => $api.useQuery('get', '/api/organisation/settings');
+export const useSaveOrganisationSettings = () => $api.useMutation('patch', '/api/organisation/settings', { meta: { invalidates: STALE_AFTER.privacy } });
