@@ -421,7 +421,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   // do it twice (docs/architecture.md#background-jobs).
   jobs.add(housekeepingJob(db, clock, purgeJobs(config), HOUSEKEEPING_INTERVAL_MS));
   jobs.add(releaseJob({ db, clock, log: app.log, intervalMs: config.ATTENDANCE_RELEASE_INTERVAL, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
-  jobs.add(reminderJob({ db, clock, log: app.log }));
+  jobs.add(reminderJob({ db, clock, log: app.log, intervalMs: config.CHECK_IN_REMINDER_INTERVAL }));
   jobs.add(expiryJob({ db, clock, log: app.log, cancel: cancelForApproval, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
   // Every mail leaves from the outbox (docs/architecture.md#the-outbox); OUTBOX_INTERVAL 0: not from this process.
   jobs.add({ name: OUTBOX_JOB, intervalMs: config.OUTBOX_INTERVAL, run: (signal) => outbox.drain(signal) });

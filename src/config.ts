@@ -375,6 +375,11 @@ const specs = {
     default: '15s',
     parse: duration(100, 60_000),
   },
+  CHECK_IN_REMINDER_INTERVAL: {
+    doc: 'How often each server process looks for reservations whose check-in has just opened, to push their owners a reminder (docs/notifications.md#events; the reservations are claimed in the database, so nobody is reminded twice). 0 turns the reminders off in this process (another process sends them).',
+    default: '1m',
+    parse: duration(0, 3_600_000),
+  },
   OUTBOX_INTERVAL: {
     doc: 'How often each server process looks for mails to send in the outbox (password links, release and invitation mails; the work is claimed in the database, so processes never send one twice). A password link queued by a request is sent at once, without waiting for it. 0 turns sending off in this process (the mails wait for another process). Formerly CALENDAR_MAIL_INTERVAL, still read when this is unset.',
     default: '5s',

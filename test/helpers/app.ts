@@ -99,6 +99,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ADMIN_PASSWORD,
     ...logging,
     OUTBOX_INTERVAL: '0',
+    // Nor the check-in reminders, which run at start-up: a test runs them (checkInReminders) when it wants them.
+    CHECK_IN_REMINDER_INTERVAL: '0',
     RESERVATION_WRITES_PER_MINUTE: '100000',
     ...options.env,
   });
