@@ -13,6 +13,7 @@ import { attendanceRoutes } from './modules/attendance/attendance.routes.js';
 import { RELEASE_JOB, releaseJob } from './modules/attendance/attendance.release.js';
 import { AttendanceService, attendanceRules } from './modules/attendance/attendance.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { WEB_REFRESH_GRACE_MS } from './modules/auth/web-session.js';
 import type { DirectoryAuthenticator } from './modules/auth/directory.js';
 import { LdapDirectory } from './modules/auth/ldap.js';
 import { resolveSigningSecret } from './modules/auth/signing-secret.js';
@@ -231,7 +232,12 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     tokens,
     throttle,
     clock,
-    { accessTokenTtlMs: config.ACCESS_TOKEN_TTL, refreshTokenTtlMs: config.REFRESH_TOKEN_TTL, autoCreateDirectoryUsers: config.LDAP_AUTO_CREATE },
+    {
+      accessTokenTtlMs: config.ACCESS_TOKEN_TTL,
+      refreshTokenTtlMs: config.REFRESH_TOKEN_TTL,
+      autoCreateDirectoryUsers: config.LDAP_AUTO_CREATE,
+      webSessionTtlMs: config.WEB_SESSION_IDLE_TTL,
+    },
     directory,
     app.log,
   );
@@ -351,8 +357,14 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
 
   await app.register(healthRoutes, { breaker, stopping: options.stopping ?? (() => false) });
   await app.register(settingsRoutes, { config, mailConfigured });
-  await app.register(authRoutes, { auth });
-  await app.register(oidcRoutes, { oidc, publicUrl: config.PUBLIC_URL });
+  // The browser's session cookie is Secure when people reach the service over https (docs/sessions.md#the-cookie).
+  const secureCookies = config.PUBLIC_URL.startsWith('https:');
+  await app.register(authRoutes, { auth, secureCookies });
+  await app.register(oidcRoutes, {
+    oidc,
+    publicUrl: config.PUBLIC_URL,
+    webSession: (refreshToken: string) => auth.refresh(refreshToken, auth.webMode(WEB_REFRESH_GRACE_MS)),
+  });
   await app.register(selfRoutes, { users });
   await app.register(usersRoutes, { users });
   await app.register(sessionsRoutes, { sessions });
