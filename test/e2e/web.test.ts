@@ -247,9 +247,9 @@ describe('the web app in a browser', () => {
       .then((visible) => (visible ? alice.getByRole('button', { name: 'Menu' }).click() : undefined));
     await alice.getByRole('button', { name: 'Sign out', exact: true }).first().click();
     await alice.getByRole('heading', { name: 'Sign in' }).waitFor();
-    // The tab forgets the session once the server has answered the logout (the sign-in page may
-    // show a moment earlier, when a read already failed with the revoked token).
-    await expect.poll(() => alice.evaluate("sessionStorage.getItem('deskbook.session')")).toBeNull();
+    // The browser forgets the session once the server has answered the sign-out (the sign-in page
+    // may show a moment earlier, when a read already failed with the revoked token): its cookie is cleared.
+    await expect.poll(async () => (await alice.context().cookies()).map((cookie) => cookie.name)).toEqual([]);
 
     expect(problems).toEqual([]);
   });

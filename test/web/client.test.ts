@@ -168,10 +168,15 @@ describe('the API client', () => {
   });
 });
 
+interface Channel {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void, options?: { once?: boolean }): void;
+  close(): void;
+}
 /** Another tab of the browser, as the session module hears it (docs/sessions.md#tabs). */
-const otherTab = () => new BroadcastChannel('deskbook.session');
+const otherTab = () => new (globalThis as unknown as { BroadcastChannel: new (name: string) => Channel }).BroadcastChannel('deskbook.session');
 /** The next message another tab hears. */
-const nextMessage = (channel: BroadcastChannel) => new Promise<unknown>((resolve) => channel.addEventListener('message', (event) => resolve(event.data), { once: true }));
+const nextMessage = (channel: Channel) => new Promise<unknown>((resolve) => channel.addEventListener('message', (event) => resolve(event.data), { once: true }));
 /** Waits until `condition` holds (a message between channels takes a turn of the event loop). */
 const until = async (condition: () => boolean) => {
   for (let turn = 0; turn < 100 && !condition(); turn += 1) await new Promise((resolve) => setTimeout(resolve, 5));

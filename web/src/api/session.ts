@@ -34,8 +34,17 @@ let restoring = true;
 /** Changes with every change of the session or of `restoring`, for useSyncExternalStore. */
 let snapshot = { session: current, restoring };
 
-function openChannel(): BroadcastChannel | undefined {
+// Typed here rather than through the DOM library, so that unit tests can load this module in Node
+// (which has BroadcastChannel as well: the tests play the other tabs with it).
+interface Channel {
+  postMessage(message: Message): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+}
+type ChannelConstructor = new (name: string) => Channel;
+
+function openChannel(): Channel | undefined {
   try {
+    const BroadcastChannel = (globalThis as unknown as { BroadcastChannel?: ChannelConstructor }).BroadcastChannel;
     if (typeof BroadcastChannel !== 'function') return undefined;
     const channel = new BroadcastChannel(CHANNEL);
     // In Node (the unit tests) the channel must not keep the process alive.
@@ -61,8 +70,8 @@ function apply(session: StoredSession | undefined, change: SessionChange): void 
   for (const listener of listeners) listener(session, change);
 }
 
-channel?.addEventListener('message', (event: MessageEvent<Message>) => {
-  const message = event.data;
+channel?.addEventListener('message', (event) => {
+  const message = event.data as Message | undefined;
   if (message?.type === 'session' && isSession(message.session)) {
     // An access token of the same session is just fresher; one of another session is a sign-in.
     apply(message.session, { fromOtherTab: true, signedOut: false });
