@@ -26,7 +26,8 @@ describe('one sign-in across the tabs of a browser', () => {
   };
   const adminToken = async () => (await api(undefined, 'POST', '/api/auth/login', { email: ADMIN_EMAIL, password: ADMIN_PASSWORD })).accessToken as string;
   /** The person's live sessions, as the sessions list of the API has them. */
-  const sessionsOfPerson = async () => (await api(await adminToken(), 'GET', `/api/users/${userId}/sessions`)) as { totalElements: number; content: { id: string }[] };
+  const sessionsOfPerson = async () =>
+    (await api(await adminToken(), 'GET', `/api/users/${userId}/sessions`)) as { totalElements: number; content: { id: string }[] };
 
   beforeAll(async () => {
     app = await startBrowserApp({ PASSWORD_CHANGE_AFTER_ADMIN_SET: 'false' });
@@ -35,7 +36,10 @@ describe('one sign-in across the tabs of a browser', () => {
     await api(admin, 'PUT', `/api/users/${user.id}/password`, { password: PERSON.password });
     userId = user.id;
     const { desk } = await insertDeskInNewRoom(app.database.handle.db);
-    const own = (await api(undefined, 'POST', '/api/auth/login', { email: PERSON.email, password: PERSON.password })) as { accessToken: string; sessionId: string };
+    const own = (await api(undefined, 'POST', '/api/auth/login', { email: PERSON.email, password: PERSON.password })) as {
+      accessToken: string;
+      sessionId: string;
+    };
     const start = Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 2 * 86_400_000;
     const booked = await api(own.accessToken, 'POST', '/api/reservation', {
       deskId: desk.id,

@@ -48,7 +48,8 @@ describe('the web app in a browser', () => {
    */
   async function mustChoosePassword(page: Page) {
     let required = true;
-    const allowed = (path: string) => /^\/api\/(self|self\/password|settings|sessions\/[^/]+|users\/[^/]+\/sessions|auth\/(login|logout|refresh|web-session|web-session\/refresh))$/.test(path);
+    const allowed = (path: string) =>
+      /^\/api\/(self|self\/password|settings|sessions\/[^/]+|users\/[^/]+\/sessions|auth\/(login|logout|refresh|web-session|web-session\/refresh))$/.test(path);
     await page.route(`${baseUrl}/api/**`, async (route) => {
       const path = new URL(route.request().url()).pathname;
       if (!required || allowed(path)) {

@@ -176,7 +176,8 @@ interface Channel {
 /** Another tab of the browser, as the session module hears it (docs/sessions.md#tabs). */
 const otherTab = () => new (globalThis as unknown as { BroadcastChannel: new (name: string) => Channel }).BroadcastChannel('deskbook.session');
 /** The next message another tab hears. */
-const nextMessage = (channel: Channel) => new Promise<unknown>((resolve) => channel.addEventListener('message', (event) => resolve(event.data), { once: true }));
+const nextMessage = (channel: Channel) =>
+  new Promise<unknown>((resolve) => channel.addEventListener('message', (event) => resolve(event.data), { once: true }));
 /** Waits until `condition` holds (a message between channels takes a turn of the event loop). */
 const until = async (condition: () => boolean) => {
   for (let turn = 0; turn < 100 && !condition(); turn += 1) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -188,8 +189,9 @@ describe('the tabs of one browser (docs/sessions.md#tabs)', () => {
     const tab = otherTab();
     try {
       const heard = nextMessage(tab);
-      setSession(pair(7));
-      expect(await heard).toEqual({ type: 'session', session: pair(7) });
+      const session = pair(7);
+      setSession(session);
+      expect(await heard).toEqual({ type: 'session', session });
       const ended = nextMessage(tab);
       setSession(undefined, { signedOut: true });
       expect(await ended).toEqual({ type: 'ended', signedOut: true });

@@ -5,7 +5,15 @@ import { OPEN_BEFORE_PASSWORD_CHANGE } from '../../identity/caller.js';
 import { toTokenPairDto } from './auth.mappers.js';
 import type { AuthService } from './auth.service.js';
 import { LoginBody, RefreshBody, TokenPairSchema, WebSessionSchema } from './auth.schemas.js';
-import { clearWebSession, requireCsrfHeader, sendWebSession, WEB_REFRESH_GRACE_MS, WEB_SESSION_NOTE, WEB_SESSION_PATH, webSessionCookieOf } from './web-session.js';
+import {
+  clearWebSession,
+  requireCsrfHeader,
+  sendWebSession,
+  WEB_REFRESH_GRACE_MS,
+  WEB_SESSION_NOTE,
+  WEB_SESSION_PATH,
+  webSessionCookieOf,
+} from './web-session.js';
 import { AppError } from '../../shared/errors.js';
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; secureCookies: boolean }> = async (app, { auth, secureCookies }) => {
@@ -134,7 +142,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; secureCo
         tags: ['Authentication'],
         summary: 'Sign the browser out',
         description:
-          "Ends the session of the cookie (every tab of the browser is signed out) and clears the cookie. Answers 204 also when there was no cookie or its session had already ended. " +
+          'Ends the session of the cookie (every tab of the browser is signed out) and clears the cookie. Answers 204 also when there was no cookie or its session had already ended. ' +
           WEB_SESSION_NOTE,
         security: [],
         response: { 204: { type: 'null', description: 'Signed out; the cookie is cleared.' }, ...problemResponses(403) },

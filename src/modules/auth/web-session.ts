@@ -10,7 +10,7 @@ import type { TokenPair } from './auth.service.js';
 export const WEB_SESSION_COOKIE = 'deskbook_session';
 /** The cookie goes only to the operations under this path (sign-in, refresh and sign-out of the browser). */
 export const WEB_SESSION_PATH = '/api/auth/web-session';
-/** Every cookie-authenticated operation requires this header (docs/sessions.md#csrf). */
+/** Every cookie-authenticated operation requires this header (docs/sessions.md#threat-model). */
 export const CSRF_HEADER = 'x-requested-with';
 /**
  * How long a just-rotated refresh token of the cookie still counts as the current one: two tabs

@@ -49,7 +49,11 @@ describe('the browser session (docs/sessions.md)', () => {
     return { response, body: response.json(), cookie: sessionCookie(response)! };
   };
   const refresh = (cookie: string | undefined, headers: Record<string, string> = CSRF) =>
-    t.request({ method: 'POST', url: `${COOKIE_PATH}/refresh`, headers: { ...headers, ...(cookie !== undefined ? { cookie: `deskbook_session=${cookie}` } : {}) } });
+    t.request({
+      method: 'POST',
+      url: `${COOKIE_PATH}/refresh`,
+      headers: { ...headers, ...(cookie !== undefined ? { cookie: `deskbook_session=${cookie}` } : {}) },
+    });
   const sessionsOf = async (token: string) => {
     const response = await t.request({ method: 'GET', url: '/api/sessions', token });
     expect(response.statusCode).toBe(200);

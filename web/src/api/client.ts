@@ -42,7 +42,7 @@ export const RENEW_BEFORE_MS = 30_000;
 
 /**
  * The header the service requires on the operations that read the browser's session cookie: a
- * page of another site can neither send it in a form nor, without CORS, from a script (docs/sessions.md#csrf).
+ * page of another site can neither send it in a form nor, without CORS, from a script (docs/sessions.md#threat-model).
  */
 export const CSRF_HEADERS = { 'X-Requested-With': 'deskbook' } as const;
 

@@ -81,12 +81,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const state: AuthState = restoring
     ? { status: 'checking' }
     : !session
-    ? { status: 'signed-out', reason }
-    : self.data
-      ? { status: 'signed-in', user: self.data, sessionId: session.sessionId }
-      : self.error
-        ? { status: 'signed-out' }
-        : { status: 'checking' };
+      ? { status: 'signed-out', reason }
+      : self.data
+        ? { status: 'signed-in', user: self.data, sessionId: session.sessionId }
+        : self.error
+          ? { status: 'signed-out' }
+          : { status: 'checking' };
   return <AuthContext.Provider value={{ state, signIn, adopt, signOut }}>{children}</AuthContext.Provider>;
 }
 
