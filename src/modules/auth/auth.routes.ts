@@ -115,7 +115,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; secureCo
         description:
           'Reads the refresh token of the cookie, rotates it (the cookie is replaced) and answers a new access token. ' +
           'Tabs that refresh at the same moment do not end the session: a token rotated less than 10 s before still gets the current one; an older one revokes the session as on /api/auth/refresh. ' +
-          'No cookie, or one that is refused: 401 and the cookie is cleared. ' +
+          'No cookie: 401. A cookie that is refused: 401 and the cookie is cleared. ' +
           WEB_SESSION_NOTE,
         security: [],
         response: { 200: WebSessionSchema, ...problemResponses(403) },
@@ -128,7 +128,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService; secureCo
         if (token === undefined) throw new AppError('INVALID_REFRESH_TOKEN');
         return sendWebSession(reply, await auth.refresh(token, auth.webMode(WEB_REFRESH_GRACE_MS)), secureCookies);
       } catch (error) {
-        if (error instanceof AppError && error.status === 401) clearWebSession(reply, secureCookies);
+        // A cookie refused is cleared; none sent, none cleared (a sign-in racing this answer keeps its new one).
+        if (token !== undefined && error instanceof AppError && error.status === 401) clearWebSession(reply, secureCookies);
         throw error;
       }
     },

@@ -65,7 +65,7 @@ interface LockManager {
  * cookie to be rotated at once. Without Web Locks it just runs; the service forgives a token
  * rotated a moment before (docs/sessions.md#tabs-refreshing-at-once).
  */
-function inRefreshLock<T>(work: () => Promise<T>): Promise<T> {
+export function inRefreshLock<T>(work: () => Promise<T>): Promise<T> {
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
   return locks ? locks.request('deskbook.refresh', work) : work();
 }

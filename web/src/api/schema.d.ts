@@ -739,7 +739,7 @@ export interface paths {
         put?: never;
         /**
          * Renew the browser's access token
-         * @description Reads the refresh token of the cookie, rotates it (the cookie is replaced) and answers a new access token. Tabs that refresh at the same moment do not end the session: a token rotated less than 10 s before still gets the current one; an older one revokes the session as on /api/auth/refresh. No cookie, or one that is refused: 401 and the cookie is cleared. For the web app in a browser (docs/sessions.md): the refresh token travels only in the `deskbook_session` cookie (HttpOnly, SameSite=Strict, Path=/api/auth/web-session, Secure when PUBLIC_URL is https, no Max-Age). The `X-Requested-With` header (any value) is required, else 403 CSRF_HEADER_REQUIRED. API clients use the token pair of /api/auth/login and /api/auth/refresh instead.
+         * @description Reads the refresh token of the cookie, rotates it (the cookie is replaced) and answers a new access token. Tabs that refresh at the same moment do not end the session: a token rotated less than 10 s before still gets the current one; an older one revokes the session as on /api/auth/refresh. No cookie: 401. A cookie that is refused: 401 and the cookie is cleared. For the web app in a browser (docs/sessions.md): the refresh token travels only in the `deskbook_session` cookie (HttpOnly, SameSite=Strict, Path=/api/auth/web-session, Secure when PUBLIC_URL is https, no Max-Age). The `X-Requested-With` header (any value) is required, else 403 CSRF_HEADER_REQUIRED. API clients use the token pair of /api/auth/login and /api/auth/refresh instead.
          */
         post: {
             parameters: {

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { $api, call, CSRF_HEADERS, publicApi, restoreSession, sessionOf } from '../../api/client.js';
+import { $api, call, CSRF_HEADERS, inRefreshLock, publicApi, restoreSession, sessionOf } from '../../api/client.js';
 import { getSessionSnapshot, onSessionChange, setSession } from '../../api/session.js';
 import type { User } from '../../api/types.js';
 
@@ -53,7 +53,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const signIn = async (email: string, password: string) => {
-    const session = await call(publicApi.POST('/api/auth/web-session', { body: { email: email.trim(), password }, headers: CSRF_HEADERS }));
+    // In the refresh lock: no refresh of this or another tab can answer (and clear a cookie) in between.
+    const session = await inRefreshLock(() =>
+      call(publicApi.POST('/api/auth/web-session', { body: { email: email.trim(), password }, headers: CSRF_HEADERS })),
+    );
     setSession(sessionOf(session));
     setReason(undefined);
     await queryClient.fetchQuery($api.queryOptions('get', '/api/self'));
@@ -62,7 +65,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const adopt = useCallback(
     async (code: string) => {
       // The one-time code of single sign-on (features/oidc); the browser's cookie goes along.
-      const session = await call(publicApi.POST('/api/auth/oidc/web-session', { body: { code }, headers: CSRF_HEADERS }));
+      // After the tab's restore (the same lock): its answer cannot clear the new cookie.
+      const session = await inRefreshLock(() => call(publicApi.POST('/api/auth/oidc/web-session', { body: { code }, headers: CSRF_HEADERS })));
       setSession(sessionOf(session));
       setReason(undefined);
       await queryClient.fetchQuery($api.queryOptions('get', '/api/self'));
@@ -73,7 +77,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signOut = async () => {
     // The session is revoked and the cookie cleared when the server can be reached; every tab of
     // the browser forgets it in any case (docs/sessions.md#signing-out).
-    await publicApi.DELETE('/api/auth/web-session', { headers: CSRF_HEADERS }).catch(() => undefined);
+    await inRefreshLock(() => publicApi.DELETE('/api/auth/web-session', { headers: CSRF_HEADERS })).catch(() => undefined);
     setSession(undefined, { signedOut: true });
     setReason(undefined);
   };
