@@ -3,6 +3,7 @@ import { ATTENDANCE_SCENARIOS } from './attendance.js';
 import { BENCH_FEED_PATH, prepareFeed, removeFeedRows } from './calendar.js';
 import { bearer, json, usersOverConnections, type Scenario } from './kit.js';
 import { POLICY_SCENARIOS } from './policies.js';
+import { WEB_SESSION_SCENARIOS } from './web-session.js';
 
 /**
  * The extension point for features that land on other branches: append one Scenario per request
@@ -93,4 +94,6 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   ...ABUSE_SCENARIOS,
   // Issue 27: booking with ten policy rules in force, beside `book` with none (scripts/bench/policies.ts).
   ...POLICY_SCENARIOS,
+  // One sign-in across tabs: the browser's refresh with its rotating cookie (scripts/bench/web-session.ts, docs/sessions.md).
+  ...WEB_SESSION_SCENARIOS,
 ];
