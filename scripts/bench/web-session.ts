@@ -40,6 +40,7 @@ export const WEB_SESSION_SCENARIOS: Scenario[] = [
     load: (context) => {
       let next = 0;
       const users = context.users.slice(0, 1000);
+      // autocannon merges these into every request: the refresh, too, sends JSON (an empty object, which it ignores).
       const headers = { ...json, ...CSRF, 'user-agent': BENCH_USER_AGENT };
       return {
         method: 'POST',
@@ -55,7 +56,7 @@ export const WEB_SESSION_SCENARIOS: Scenario[] = [
           // Every answer sets the next cookie; the connection's next request presents it (no pipelining: one request at a time).
           browser.on('headers', (info) => {
             const cookie = sessionCookieOf(info.headers);
-            if (cookie) request({ path: REFRESH, headers: { ...CSRF, 'user-agent': BENCH_USER_AGENT, cookie: `deskbook_session=${cookie}` } });
+            if (cookie) request({ path: REFRESH, headers: { ...headers, cookie: `deskbook_session=${cookie}` }, body: '{}' });
           });
         },
       };
