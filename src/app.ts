@@ -18,6 +18,7 @@ import { NotificationsService } from './modules/notifications/notifications.serv
 import { endpointPolicy, pushKind } from './modules/notifications/notifications.push.js';
 import { NotificationsRepository } from './modules/notifications/notifications.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { WEB_REFRESH_GRACE_MS } from './modules/auth/web-session.js';
 import type { DirectoryAuthenticator } from './modules/auth/directory.js';
 import { LdapDirectory } from './modules/auth/ldap.js';
 import { resolveSigningSecret } from './modules/auth/signing-secret.js';
@@ -248,7 +249,12 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     tokens,
     throttle,
     clock,
-    { accessTokenTtlMs: config.ACCESS_TOKEN_TTL, refreshTokenTtlMs: config.REFRESH_TOKEN_TTL, autoCreateDirectoryUsers: config.LDAP_AUTO_CREATE },
+    {
+      accessTokenTtlMs: config.ACCESS_TOKEN_TTL,
+      refreshTokenTtlMs: config.REFRESH_TOKEN_TTL,
+      autoCreateDirectoryUsers: config.LDAP_AUTO_CREATE,
+      webSessionTtlMs: config.WEB_SESSION_IDLE_TTL,
+    },
     directory,
     app.log,
   );
@@ -382,8 +388,14 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
 
   await app.register(healthRoutes, { breaker, stopping: options.stopping ?? (() => false) });
   await app.register(settingsRoutes, { config, mailConfigured });
-  await app.register(authRoutes, { auth });
-  await app.register(oidcRoutes, { oidc, publicUrl: config.PUBLIC_URL });
+  // The browser's session cookie is Secure when people reach the service over https (docs/sessions.md#the-cookie).
+  const secureCookies = config.PUBLIC_URL.startsWith('https:');
+  await app.register(authRoutes, { auth, secureCookies });
+  await app.register(oidcRoutes, {
+    oidc,
+    publicUrl: config.PUBLIC_URL,
+    webSession: (refreshToken: string) => auth.refresh(refreshToken, auth.webMode(WEB_REFRESH_GRACE_MS)),
+  });
   await app.register(selfRoutes, { users });
   await app.register(usersRoutes, { users });
   await app.register(sessionsRoutes, { sessions });

@@ -165,6 +165,11 @@ const specs = {
   },
   ACCESS_TOKEN_TTL: { doc: 'Lifetime of an access token.', default: '15m', parse: duration(10_000, 86_400_000) },
   REFRESH_TOKEN_TTL: { doc: 'Lifetime of a refresh token; each refresh starts it anew.', default: '30d', parse: duration(60_000, 366 * 86_400_000) },
+  WEB_SESSION_IDLE_TTL: {
+    doc: "Lifetime of the web app's session cookie without a refresh (at most REFRESH_TOKEN_TTL): an open tab refreshes it, so it ends this long after the browser's last tab closed (docs/sessions.md).",
+    default: '3d',
+    parse: duration(60_000, 366 * 86_400_000),
+  },
   LOGIN_MAX_FAILURES_PER_ACCOUNT: {
     doc: 'Failed sign-ins of one account from one client address allowed per LOGIN_ACCOUNT_WINDOW; then that address (only that one) gets 429 for that account until the window ends. Also counts wrong current passwords of PUT /api/self/password.',
     default: '10',

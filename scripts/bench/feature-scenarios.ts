@@ -5,6 +5,7 @@ import { bearer, json, usersOverConnections, type Scenario } from './kit.js';
 import { PEOPLE_SCENARIOS } from './people.js';
 import { POLICY_SCENARIOS } from './policies.js';
 import { FAVOURITES_SCENARIOS } from './favourites.js';
+import { WEB_SESSION_SCENARIOS } from './web-session.js';
 
 /**
  * The extension point for features that land on other branches: append one Scenario per request
@@ -126,4 +127,6 @@ export const FEATURE_SCENARIOS: Scenario[] = [
   },
   // People (docs/people.md#who-is-in): who's in an office on a day (scripts/bench/people.ts).
   ...PEOPLE_SCENARIOS,
+  // One sign-in across tabs: the browser's refresh with its rotating cookie (scripts/bench/web-session.ts, docs/sessions.md).
+  ...WEB_SESSION_SCENARIOS,
 ];

@@ -25,6 +25,7 @@ export const catalogue = {
   OIDC_ACCOUNT_DISABLED: { status: 403, title: 'This account is disabled' },
   FORBIDDEN: { status: 403, title: 'You may not do this' },
   AGGREGATES_ONLY: { status: 403, title: "The organisation shows attendance as aggregates only (works-council mode): no one's per-person figures" },
+  CSRF_HEADER_REQUIRED: { status: 403, title: 'Send the X-Requested-With header: this operation uses the browser session cookie' },
   POLICY_VIOLATION: { status: 403, title: 'A booking policy does not allow this booking for its owner' },
   PASSWORD_CHANGE_REQUIRED: { status: 403, title: 'Choose a new password first (PUT /api/self/password): this account still has a generated one' },
   NOT_FOUND: { status: 404, title: 'Not found' },

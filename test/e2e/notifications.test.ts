@@ -82,7 +82,7 @@ describe('the notifications section of the profile page', () => {
     await page.goto(`${app.baseUrl}/sign-in`);
     const scope = `${app.baseUrl}/`;
     await page.evaluate(`navigator.serviceWorker.register('/push-sw.js', { scope: '/' }).then(() => navigator.serviceWorker.ready)`);
-    const cdp = await app.context.newCDPSession(page);
+    const cdp = await page.context().newCDPSession(page);
     const registrations = new Map<string, string>();
     const activated = new Set<string>();
     cdp.on('ServiceWorker.workerRegistrationUpdated', (event: { registrations: Array<{ registrationId: string; scopeURL: string; isDeleted: boolean }> }) => {

@@ -48,7 +48,8 @@ describe('the web app in a browser', () => {
    */
   async function mustChoosePassword(page: Page) {
     let required = true;
-    const allowed = (path: string) => /^\/api\/(self|self\/password|settings|sessions\/[^/]+|users\/[^/]+\/sessions|auth\/(login|logout|refresh))$/.test(path);
+    const allowed = (path: string) =>
+      /^\/api\/(self|self\/password|settings|sessions\/[^/]+|users\/[^/]+\/sessions|auth\/(login|logout|refresh|web-session|web-session\/refresh))$/.test(path);
     await page.route(`${baseUrl}/api/**`, async (route) => {
       const path = new URL(route.request().url()).pathname;
       if (!required || allowed(path)) {
@@ -247,9 +248,9 @@ describe('the web app in a browser', () => {
       .then((visible) => (visible ? alice.getByRole('button', { name: 'Menu' }).click() : undefined));
     await alice.getByRole('button', { name: 'Sign out', exact: true }).first().click();
     await alice.getByRole('heading', { name: 'Sign in' }).waitFor();
-    // The tab forgets the session once the server has answered the logout (the sign-in page may
-    // show a moment earlier, when a read already failed with the revoked token).
-    await expect.poll(() => alice.evaluate("sessionStorage.getItem('deskbook.session')")).toBeNull();
+    // The browser forgets the session once the server has answered the sign-out (the sign-in page
+    // may show a moment earlier, when a read already failed with the revoked token): its cookie is cleared.
+    await expect.poll(async () => (await alice.context().cookies()).map((cookie) => cookie.name)).toEqual([]);
 
     expect(problems).toEqual([]);
   });

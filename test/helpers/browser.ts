@@ -1,11 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type BrowserContextOptions, type Page, type Route } from 'playwright-core';
 import { expect } from 'vitest';
 import { webBuildIsCurrent } from '../../scripts/build-web.js';
 import deskbook, { serverOptions } from '../../src/app.js';
@@ -76,15 +74,33 @@ export function localIn(timeZone: string, iso: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
 }
 
+/**
+ * What the browser tests do to every window of the browser at once: each `tab()` is a window of
+ * its own (own cookies), so a permission, a route or a cleared cookie applies to all of them,
+ * those opened later included.
+ */
+export interface BrowserWindows {
+  grantPermissions(permissions: string[], options?: { origin?: string }): Promise<void>;
+  route(url: RegExp | string, handler: (route: Route) => Promise<void> | void): Promise<void>;
+  clearCookies(): Promise<void>;
+  /** The next page opened by any window (a pop-up, a printed sheet). */
+  waitForEvent(event: 'page'): Promise<Page>;
+}
+
 export interface BrowserApp {
   baseUrl: string;
   server: FastifyInstance;
   database: TestDatabase;
-  context: BrowserContext;
+  context: BrowserWindows;
   /** Script errors and console errors of every tab, to assert empty at the end. */
   problems: string[];
-  /** A new tab: its own sessionStorage, so its own signed-in person. */
+  /**
+   * A new browser window with cookies of its own, so its own signed-in person: the tabs of one
+   * window share one sign-in (docs/sessions.md).
+   */
   tab(): Promise<Page>;
+  /** Another tab of the same window as `page`: it shares the page's sign-in (docs/sessions.md#tabs). */
+  tabBeside(page: Page): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -106,17 +122,41 @@ export async function startBrowserApp(env: Record<string, string> = {}, options:
   await server.register(deskbook, { config, database: database.handle });
   const baseUrl = await server.listen({ port: options.port ?? 0, host: '127.0.0.1' });
 
-  const profileDir = await mkdtemp(path.join(tmpdir(), 'deskbook-e2e-'));
-  const context = await chromium.launchPersistentContext(profileDir, {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    viewport: DESKTOP,
-    timezoneId: BROWSER_TIME_ZONE,
-    locale: 'en-GB',
   });
-  context.setDefaultTimeout(15_000);
+  const contextOptions: BrowserContextOptions = { viewport: DESKTOP, timezoneId: BROWSER_TIME_ZONE, locale: 'en-GB' };
   const problems: string[] = [];
+  const windows: BrowserContext[] = [];
+  // What every window gets, those opened later too.
+  const permissions: Array<[string[], { origin?: string } | undefined]> = [];
+  const routes: Array<[RegExp | string, (route: Route) => Promise<void> | void]> = [];
+
+  const watched = (page: Page) => {
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      // The browser logs every non-2xx answer (409s on purpose, 404 for a missing picture).
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
+    });
+    return page;
+  };
+
+  const context: BrowserWindows = {
+    async grantPermissions(granted, options) {
+      permissions.push([granted, options]);
+      await Promise.all(windows.map((window) => window.grantPermissions(granted, options)));
+    },
+    async route(url, handler) {
+      routes.push([url, handler]);
+      await Promise.all(windows.map((window) => window.route(url, handler)));
+    },
+    async clearCookies() {
+      await Promise.all(windows.map((window) => window.clearCookies()));
+    },
+    waitForEvent: () => new Promise<Page>((resolve) => windows.forEach((window) => window.once('page', resolve))),
+  };
 
   return {
     baseUrl,
@@ -125,17 +165,18 @@ export async function startBrowserApp(env: Record<string, string> = {}, options:
     context,
     problems,
     async tab() {
-      const page = await context.newPage();
-      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-      page.on('console', (message) => {
-        // The browser logs every non-2xx answer (409s on purpose, 404 for a missing picture).
-        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) problems.push(`console: ${message.text()}`);
-      });
-      return page;
+      const window = await browser.newContext(contextOptions);
+      window.setDefaultTimeout(15_000);
+      windows.push(window);
+      for (const [granted, options] of permissions) await window.grantPermissions(granted, options);
+      for (const [url, handler] of routes) await window.route(url, handler);
+      return watched(await window.newPage());
+    },
+    async tabBeside(page) {
+      return watched(await page.context().newPage());
     },
     async close() {
-      await context.close();
-      await rm(profileDir, { recursive: true, force: true });
+      await browser.close();
       await server.close();
       await database.dispose();
     },

@@ -76,6 +76,11 @@ const PUBLIC_OPERATIONS = [
   'GET /api/qr-labels.css',
   // The lobby display: its token is the credential (docs/people.md#the-lobby-display).
   'GET /api/display/{token}',
+  // The browser's session: authenticated by its cookie, not a bearer token (docs/sessions.md).
+  'POST /api/auth/web-session',
+  'POST /api/auth/web-session/refresh',
+  'DELETE /api/auth/web-session',
+  'POST /api/auth/oidc/web-session',
 ];
 /** Browser navigations answering a redirect (303) instead of JSON (docs/behaviour.md#single-sign-on-openid-connect). */
 const REDIRECT_OPERATIONS = ['GET /api/auth/oidc/start', 'GET /api/auth/oidc/callback'];

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 /**
  * The web app's API client (web/src/api/client.ts) against a fake server: the bearer token on
- * every call, one refresh on a 401 and the call repeated, sign-out when the refresh is refused.
+ * every call, one refresh on a 401 (with the browser's session cookie, docs/sessions.md) and the
+ * call repeated, sign-out when the refresh is refused.
  */
 
 // The app uses relative URLs, resolved by the browser against the page; Node needs a base.
@@ -23,7 +24,6 @@ const { ApiError } = await import('../../web/src/lib/problems.js');
 const HOUR = 3_600_000;
 const pair = (n: number, expiresInMs = HOUR) => ({
   accessToken: `access-${n}`,
-  refreshToken: `refresh-${n}`,
   expiresAt: new Date(Date.now() + expiresInMs).toISOString(),
   refreshExpiresAt: new Date(Date.now() + 24 * HOUR).toISOString(),
   sessionId: '5a1e0000-0000-4000-8000-000000000001',
@@ -35,13 +35,18 @@ const json = (status: number, body: unknown, type = 'application/json') => new R
 const problem = (status: number, code: string) =>
   json(status, { type: `urn:deskbook:problem:${code.toLowerCase()}`, title: code, status, detail: code, instance: '/', code }, 'application/problem+json');
 
-/** A fake service: accepts one access token at a time and rotates the refresh token. */
+/**
+ * A fake service: accepts one access token at a time and rotates the browser's refresh cookie
+ * (`cookie` stands for the browser's cookie jar, which Node does not have).
+ */
 class FakeServer {
   validAccess = 'access-1';
-  validRefresh: string | undefined = 'refresh-1';
+  /** The session of the cookie is live (false: revoked, so the refresh is refused). */
+  cookieValid = true;
   next = 2;
   calls: { method: string; path: string; authorization: string | null; body: string }[] = [];
   refreshes = 0;
+  csrfHeaders: (string | null)[] = [];
   /** The signed-in account still has the password it was created with. */
   generatedPassword = false;
 
@@ -49,15 +54,14 @@ class FakeServer {
     const path = new URL(request.url).pathname;
     const body = await request.text();
     this.calls.push({ method: request.method, path, authorization: request.headers.get('authorization'), body });
-    if (path === '/api/auth/refresh') {
+    if (path === '/api/auth/web-session/refresh') {
       this.refreshes += 1;
+      this.csrfHeaders.push(request.headers.get('x-requested-with'));
       // Answer after the other requests of the same moment have arrived, as a real server would.
       await new Promise((resolve) => setTimeout(resolve, 10));
-      const { refreshToken } = JSON.parse(body) as { refreshToken: string };
-      if (refreshToken !== this.validRefresh) return problem(401, 'INVALID_REFRESH_TOKEN');
+      if (!this.cookieValid) return problem(401, 'INVALID_REFRESH_TOKEN');
       const fresh = pair(this.next++);
       this.validAccess = fresh.accessToken;
-      this.validRefresh = fresh.refreshToken;
       return json(200, { ...fresh, tokenType: 'Bearer' });
     }
     if (request.headers.get('authorization') !== `Bearer ${this.validAccess}`) return problem(401, 'INVALID_TOKEN');
@@ -99,17 +103,19 @@ describe('the API client', () => {
 
   it('renews the session once on a 401 and repeats the call, body and all', async () => {
     server.validAccess = 'revoked-elsewhere';
-    server.validRefresh = 'refresh-1';
     // The access token is refused: the pair is renewed and the call goes again with the new token.
     const updated = await call(api.PUT('/api/self', { body: { firstName: 'Augusta' } }));
     expect(updated.firstName).toBe('Augusta');
     expect(server.calls.map((item) => [item.method, item.path, item.authorization, item.body])).toEqual([
       ['PUT', '/api/self', 'Bearer access-1', '{"firstName":"Augusta"}'],
-      ['POST', '/api/auth/refresh', null, '{"refreshToken":"refresh-1"}'],
+      ['POST', '/api/auth/web-session/refresh', null, ''],
       ['PUT', '/api/self', 'Bearer access-2', '{"firstName":"Augusta"}'],
     ]);
-    // The rotated pair is kept for the next calls.
-    expect(getSession()?.refreshToken).toBe('refresh-2');
+    // The refresh token is the cookie's (no body), and the CSRF header goes along.
+    expect(server.csrfHeaders).toEqual(['deskbook']);
+    // The new access token is kept for the next calls, in memory only.
+    expect(getSession()?.accessToken).toBe('access-2');
+    expect(getSession()).not.toHaveProperty('refreshToken');
   });
 
   it('shares one refresh between calls refused at the same time', async () => {
@@ -121,7 +127,7 @@ describe('the API client', () => {
 
   it('ends the session when the refresh is refused, and reports the 401', async () => {
     server.validAccess = 'expired';
-    server.validRefresh = undefined;
+    server.cookieValid = false;
     const ended: unknown[] = [];
     const stop = onSessionChange((session) => ended.push(session));
     try {
@@ -141,7 +147,7 @@ describe('the API client', () => {
     setSession(pair(1, 5_000));
     await call(api.GET('/api/self'));
     expect(server.calls.map((item) => [item.path, item.authorization])).toEqual([
-      ['/api/auth/refresh', null],
+      ['/api/auth/web-session/refresh', null],
       ['/api/self', 'Bearer access-2'],
     ]);
   });
@@ -159,6 +165,88 @@ describe('the API client', () => {
     expect((failure as InstanceType<typeof ApiError>).problem).toEqual({ status: 0 });
     // A connection failure does not sign anybody out.
     expect(getSession()?.accessToken).toBe('access-1');
+  });
+});
+
+interface Channel {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void, options?: { once?: boolean }): void;
+  close(): void;
+}
+/** Another tab of the browser, as the session module hears it (docs/sessions.md#tabs). */
+const otherTab = () => new (globalThis as unknown as { BroadcastChannel: new (name: string) => Channel }).BroadcastChannel('deskbook.session');
+/** The next message another tab hears. */
+const nextMessage = (channel: Channel) =>
+  new Promise<unknown>((resolve) => channel.addEventListener('message', (event) => resolve(event.data), { once: true }));
+/** Waits until `condition` holds (a message between channels takes a turn of the event loop). */
+const until = async (condition: () => boolean) => {
+  for (let turn = 0; turn < 100 && !condition(); turn += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
+};
+
+describe('the tabs of one browser (docs/sessions.md#tabs)', () => {
+  it('tell each other of a sign-in, a renewed token and a sign-out', async () => {
+    const tab = otherTab();
+    try {
+      const heard = nextMessage(tab);
+      const session = pair(7);
+      setSession(session);
+      expect(await heard).toEqual({ type: 'session', session });
+      const ended = nextMessage(tab);
+      setSession(undefined, { signedOut: true });
+      expect(await ended).toEqual({ type: 'ended', signedOut: true });
+    } finally {
+      tab.close();
+    }
+  });
+
+  it('take the session another tab signed in or renewed, and end with its sign-out', async () => {
+    const tab = otherTab();
+    const changes: unknown[] = [];
+    const stop = onSessionChange((session, change) => changes.push([session?.accessToken, change]));
+    try {
+      tab.postMessage({ type: 'session', session: pair(8) });
+      await until(() => getSession()?.accessToken === 'access-8');
+      tab.postMessage({ type: 'ended', signedOut: true });
+      await until(() => getSession() === undefined);
+      expect(changes).toEqual([
+        ['access-8', { fromOtherTab: true, signedOut: false }],
+        [undefined, { fromOtherTab: true, signedOut: true }],
+      ]);
+    } finally {
+      stop();
+      tab.close();
+    }
+  });
+
+  it('renew one at a time: a tab that waited for the lock takes the token the other one renewed', async () => {
+    server.validAccess = 'expired';
+    const tab = otherTab();
+    let release!: () => void;
+    let held!: () => void;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    // The other tab holds the refresh lock while it renews.
+    const other = navigator.locks.request('deskbook.refresh', () => {
+      held();
+      return new Promise<void>((resolve) => (release = resolve));
+    });
+    try {
+      await holding;
+      const answer = call(api.GET('/api/self'));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Nothing was sent to be rotated while the other tab held the lock.
+      expect(server.refreshes).toBe(0);
+      server.validAccess = 'access-9';
+      tab.postMessage({ type: 'session', session: pair(9) });
+      await until(() => getSession()?.accessToken === 'access-9');
+      release();
+      await other;
+      expect(await answer).toEqual(SELF);
+      expect(server.refreshes).toBe(0);
+    } finally {
+      release?.();
+      tab.close();
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import { AuthProvider, useAuth } from './features/auth/AuthProvider.js';
 import { ChoosePasswordPage } from './features/self/ChoosePasswordPage.js';
 import { SignInPage } from './features/auth/SignInPage.js';
 import { useTitle } from './hooks.js';
-import { matchRoute, type RouteParams } from './lib/routes.js';
+import { matchRoute, safeNext, type RouteParams } from './lib/routes.js';
 import { Link, navigate, useLocation } from './router.js';
 
 /**
@@ -124,9 +124,10 @@ function Pages() {
     if (mustSignIn)
       navigate(`/sign-in${pathname === '/' ? '' : `?next=${encodeURIComponent(pathname + (search.size > 0 ? `?${search}` : ''))}`}`, { replace: true });
   }, [mustSignIn, pathname, search]);
+  // Signed in meanwhile, here or in another tab of the browser (docs/sessions.md): on to the page wanted.
   useEffect(() => {
-    if (state.status === 'signed-in' && pathname === '/sign-in') navigate('/', { replace: true });
-  }, [state.status, pathname]);
+    if (state.status === 'signed-in' && pathname === '/sign-in') navigate(safeNext(search.get('next')), { replace: true });
+  }, [state.status, pathname, search]);
 
   const publicPage = publicPageOf(pathname);
   if (publicPage) return <Suspense fallback={<Loading />}>{publicPage()}</Suspense>;

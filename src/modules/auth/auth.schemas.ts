@@ -24,3 +24,15 @@ export const TokenPairSchema = Type.Object(
   },
   { title: 'TokenPair' },
 );
+
+export const WebSessionSchema = Type.Object(
+  {
+    accessToken: Type.String({ description: 'Send as `Authorization: Bearer <accessToken>`; keep it in memory only.' }),
+    tokenType: Type.Literal('Bearer'),
+    expiresAt: Timestamp('When the access token expires: renew before with POST /api/auth/web-session/refresh.'),
+    refreshExpiresAt: Timestamp('When the session ends unless refreshed before (the refresh token itself is in the HttpOnly cookie).'),
+    sessionId: Uuid(),
+    userId: Uuid(),
+  },
+  { title: 'WebSession' },
+);

@@ -18,6 +18,16 @@ export interface AuthSettings {
   refreshTokenTtlMs: number;
   /** LDAP_AUTO_CREATE: the first successful directory sign-in of an unknown e-mail creates the user. */
   autoCreateDirectoryUsers?: boolean;
+  /** WEB_SESSION_IDLE_TTL: how long a browser's session (docs/sessions.md) lives without a refresh. */
+  webSessionTtlMs?: number;
+}
+
+/** How a refresh treats its token: the token-pair API (strict) or the browser's cookie (docs/sessions.md). */
+export interface RefreshMode {
+  /** The session ends this long after the refresh unless refreshed again. */
+  refreshTokenTtlMs: number;
+  /** A token of the generation just before the current one, rotated at most this long ago, is answered the current pair instead of revoking. */
+  graceMs: number;
 }
 
 export type { TokenPair };
@@ -37,7 +47,7 @@ export class AuthService {
    * Signs in with e-mail and password. Unknown e-mail, wrong password, a disabled account and a
    * directory user without a configured directory all answer the same 401.
    */
-  async login(input: { email: string; password: string; userAgent?: string; clientAddress: string }): Promise<TokenPair> {
+  async login(input: { email: string; password: string; userAgent?: string; clientAddress: string }, mode?: RefreshMode): Promise<TokenPair> {
     const now = this.clock.now();
     await this.throttle.attemptFromAddress(input.clientAddress, now);
     await this.throttle.beforePasswordCheck(input.email, input.clientAddress, now);
@@ -47,7 +57,8 @@ export class AuthService {
       throw new AppError('INVALID_CREDENTIALS');
     }
     await this.throttle.passwordAccepted(input.email, input.clientAddress);
-    return openSession(this.db, this.tokens, this.settings, { userId: user.id, userAgent: input.userAgent, now });
+    const settings = mode ? { ...this.settings, refreshTokenTtlMs: mode.refreshTokenTtlMs } : this.settings;
+    return openSession(this.db, this.tokens, settings, { userId: user.id, userAgent: input.userAgent, now });
   }
 
   /** The user whose credentials these are, or undefined; every refusal costs one password hash or one bind. */
@@ -94,8 +105,11 @@ export class AuthService {
   /**
    * Trades a refresh token for a new pair. The session moves to the next generation atomically;
    * a token of an earlier generation is a replay (stolen or raced), so the session is revoked.
+   * With a grace (the browser's cookie, docs/sessions.md#tabs-refreshing-at-once), the token of
+   * the generation just before, rotated at most `graceMs` ago, is a tab that lost the race: it gets
+   * the current pair and nothing is revoked.
    */
-  async refresh(refreshToken: string): Promise<TokenPair> {
+  async refresh(refreshToken: string, mode?: RefreshMode): Promise<TokenPair> {
     const claims = await this.tokens.verifyRefresh(refreshToken);
     if (!claims) throw new AppError('INVALID_REFRESH_TOKEN');
     const now = this.clock.now();
@@ -105,10 +119,17 @@ export class AuthService {
       claims.generation,
       now,
       new Date(now.getTime() + this.settings.accessTokenTtlMs),
-      new Date(now.getTime() + this.settings.refreshTokenTtlMs),
+      new Date(now.getTime() + (mode?.refreshTokenTtlMs ?? this.settings.refreshTokenTtlMs)),
     );
     if (rotated) return issueTokens(this.tokens, rotated);
     const current = await sessions.findById(claims.sessionId);
+    const raced =
+      mode !== undefined &&
+      current !== undefined &&
+      current.refreshGeneration === claims.generation + 1 &&
+      current.refreshExpiresAt > now &&
+      now.getTime() - current.modifiedAt.getTime() <= mode.graceMs;
+    if (raced) return issueTokens(this.tokens, current);
     if (current && current.refreshGeneration > claims.generation) {
       await sessions.delete(current.id);
       throw new AppError('REFRESH_TOKEN_REUSED');
@@ -118,6 +139,21 @@ export class AuthService {
 
   async logout(sessionId: string): Promise<void> {
     await new SessionsRepository(this.db).delete(sessionId);
+  }
+
+  /** The browser's cookie mode of sign-in and refresh: WEB_SESSION_IDLE_TTL (at most REFRESH_TOKEN_TTL) and the grace for racing tabs. */
+  webMode(graceMs: number): RefreshMode {
+    return { refreshTokenTtlMs: Math.min(this.settings.webSessionTtlMs ?? this.settings.refreshTokenTtlMs, this.settings.refreshTokenTtlMs), graceMs };
+  }
+
+  /**
+   * Signs the browser out with the refresh token of its cookie: the session it names ends (any
+   * generation of its token will do; a forged or expired one ends nothing). Answers whether one ended.
+   */
+  async logoutWithRefreshToken(refreshToken: string | undefined): Promise<boolean> {
+    const claims = refreshToken === undefined ? undefined : await this.tokens.verifyRefresh(refreshToken);
+    if (!claims) return false;
+    return new SessionsRepository(this.db).delete(claims.sessionId);
   }
 
   /** The caller of an access token, checked against its live session on every request. */

@@ -3,7 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { headerText } from '../../plugins/encoding.js';
 import { AppError } from '../../shared/errors.js';
 import { IdParams, NoContent, problemResponses } from '../../shared/schemas.js';
-import { TokenPairSchema } from '../auth/auth.schemas.js';
+import { TokenPairSchema, WebSessionSchema } from '../auth/auth.schemas.js';
+import { requireCsrfHeader, sendWebSession, WEB_SESSION_NOTE } from '../auth/web-session.js';
+import type { TokenPair } from '../../identity/sessions.js';
 import { CallbackQuery, ExchangeBody, LinkBody, OidcIdentity, OidcStatus } from './oidc.schemas.js';
 import { CODE_TTL_MS, FLOW_TTL_MS, type OidcService } from './oidc.service.js';
 
@@ -27,7 +29,14 @@ function cookieOf(request: FastifyRequest): string | undefined {
 /** A browser navigating (Accept: text/html) is sent to the web app with the error code; API clients get problem+json. */
 const wantsPage = (request: FastifyRequest) => /\btext\/html\b/.test(String(request.headers.accept ?? ''));
 
-export const oidcRoutes: FastifyPluginAsyncTypebox<{ oidc?: OidcService; publicUrl: string }> = async (app, { oidc, publicUrl }) => {
+interface OidcRouteOptions {
+  oidc?: OidcService;
+  publicUrl: string;
+  /** Turns a fresh token pair into the browser's session (auth's refresh in cookie mode, docs/sessions.md). */
+  webSession: (refreshToken: string) => Promise<TokenPair>;
+}
+
+export const oidcRoutes: FastifyPluginAsyncTypebox<OidcRouteOptions> = async (app, { oidc, publicUrl, webSession }) => {
   const base = publicUrl.replace(/\/+$/, '');
   const secure = base.startsWith('https:');
   const cookie = (value: string, maxAgeSeconds: number) =>
@@ -139,6 +148,31 @@ export const oidcRoutes: FastifyPluginAsyncTypebox<{ oidc?: OidcService; publicU
       const pair = await configured().exchange(request.body.code, cookieOf(request), headerText(request, 'user-agent'));
       reply.header('set-cookie', cookie('', 0));
       return { ...pair, expiresAt: pair.expiresAt.toISOString(), refreshExpiresAt: pair.refreshExpiresAt.toISOString() };
+    },
+  );
+
+  app.post(
+    '/api/auth/oidc/web-session',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['Authentication'],
+        summary: 'Trade the one-time code of single sign-on for the browser session',
+        description:
+          'Like POST /api/auth/oidc/exchange, but signs the browser in as POST /api/auth/web-session does: the refresh token is set as the session cookie, never answered. ' +
+          WEB_SESSION_NOTE,
+        security: [],
+        body: ExchangeBody,
+        response: { 200: WebSessionSchema, ...problemResponses(400, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      requireCsrfHeader(request);
+      const pair = await configured().exchange(request.body.code, cookieOf(request), headerText(request, 'user-agent'));
+      // The fresh pair is rotated at once in cookie mode: its token never leaves the server, and the session gets the browser's lifetime.
+      const session = await webSession(pair.refreshToken);
+      reply.header('set-cookie', cookie('', 0));
+      return sendWebSession(reply, session, secure);
     },
   );
 

@@ -173,6 +173,34 @@ describe('single sign-on with auto-create', () => {
     expectRefusedCallback(await fresh.callback(freshCallback.href), 400, 'OIDC_PROVIDER_ERROR');
   });
 
+  it("signs the web app's browser in with the session cookie instead of a token pair (docs/sessions.md)", async () => {
+    const person = account();
+    const browser = new OidcBrowser(t, PUBLIC_URL);
+    const code = fragmentOf(await browser.callback(await browser.throughProvider(await browser.start(), person.sub))).get('code')!;
+    const exchange = (headers: Record<string, string>) =>
+      t.request({ method: 'POST', url: '/api/auth/oidc/web-session', payload: { code }, headers: { cookie: browser.app.header(), ...headers } });
+    // Without the CSRF header nothing happens, and the code is not used up.
+    expectProblem(await exchange({}), 403, 'CSRF_HEADER_REQUIRED');
+    const answer = await exchange({ 'x-requested-with': 'deskbook' });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const body = answer.json();
+    expect(Object.keys(body).sort()).toEqual(['accessToken', 'expiresAt', 'refreshExpiresAt', 'sessionId', 'tokenType', 'userId']);
+    const cookies = [answer.headers['set-cookie']].flat().map(String);
+    // The sign-in's own cookie is cleared; the session's is set, HttpOnly and SameSite=Strict.
+    expect(cookies.find((line) => line.startsWith('deskbook_oidc='))).toMatch(/Max-Age=0/);
+    const session = cookies.find((line) => line.startsWith('deskbook_session='))!;
+    expect(session.split('; ').slice(1).sort()).toEqual(['HttpOnly', 'Path=/api/auth/web-session', 'SameSite=Strict']);
+    expect((await self(t, body.accessToken)).email).toBe(person.email);
+    // The cookie refreshes like a password sign-in's.
+    const refreshed = await t.request({
+      method: 'POST',
+      url: '/api/auth/web-session/refresh',
+      headers: { cookie: session.split(';')[0]!, 'x-requested-with': 'deskbook' },
+    });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    expect(refreshed.json().sessionId).toBe(body.sessionId);
+  });
+
   it('keeps a sign-in in progress in its encrypted cookie: 2,000 starts write no row (docs/behaviour.md#single-sign-on-openid-connect)', async () => {
     const rows = async () => (await queryRows<{ n: number }>(t.database.handle.db, sql`select count(*)::int as n from oidc_flows`))[0]!.n;
     const before = await rows();

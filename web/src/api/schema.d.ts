@@ -542,6 +542,295 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/web-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in the browser
+         * @description Like POST /api/auth/login (same checks, limits and 401), but the refresh token is set as a cookie instead of answered, and the session ends WEB_SESSION_IDLE_TTL after its last refresh. Every tab of the browser shares this one session. For the web app in a browser (docs/sessions.md): the refresh token travels only in the `deskbook_session` cookie (HttpOnly, SameSite=Strict, Path=/api/auth/web-session, Secure when PUBLIC_URL is https, no Max-Age). The `X-Requested-With` header (any value) is required, else 403 CSRF_HEADER_REQUIRED. API clients use the token pair of /api/auth/login and /api/auth/refresh instead.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description E-mail address (any case). */
+                        email: string;
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Send as `Authorization: Bearer <accessToken>`; keep it in memory only. */
+                            accessToken: string;
+                            /** @enum {string} */
+                            tokenType: "Bearer";
+                            /**
+                             * Format: date-time
+                             * @description When the access token expires: renew before with POST /api/auth/web-session/refresh.
+                             */
+                            expiresAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When the session ends unless refreshed before (the refresh token itself is in the HttpOnly cookie).
+                             */
+                            refreshExpiresAt: string;
+                            /** Format: uuid */
+                            sessionId: string;
+                            /** Format: uuid */
+                            userId: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests; see Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Sign the browser out
+         * @description Ends the session of the cookie (every tab of the browser is signed out) and clears the cookie. Answers 204 also when there was no cookie or its session had already ended. For the web app in a browser (docs/sessions.md): the refresh token travels only in the `deskbook_session` cookie (HttpOnly, SameSite=Strict, Path=/api/auth/web-session, Secure when PUBLIC_URL is https, no Max-Age). The `X-Requested-With` header (any value) is required, else 403 CSRF_HEADER_REQUIRED. API clients use the token pair of /api/auth/login and /api/auth/refresh instead.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Signed out; the cookie is cleared. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/web-session/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Renew the browser's access token
+         * @description Reads the refresh token of the cookie, rotates it (the cookie is replaced) and answers a new access token. Tabs that refresh at the same moment do not end the session: a token rotated less than 10 s before still gets the current one; an older one revokes the session as on /api/auth/refresh. No cookie: 401. A cookie that is refused: 401 and the cookie is cleared. For the web app in a browser (docs/sessions.md): the refresh token travels only in the `deskbook_session` cookie (HttpOnly, SameSite=Strict, Path=/api/auth/web-session, Secure when PUBLIC_URL is https, no Max-Age). The `X-Requested-With` header (any value) is required, else 403 CSRF_HEADER_REQUIRED. API clients use the token pair of /api/auth/login and /api/auth/refresh instead.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Send as `Authorization: Bearer <accessToken>`; keep it in memory only. */
+                            accessToken: string;
+                            /** @enum {string} */
+                            tokenType: "Bearer";
+                            /**
+                             * Format: date-time
+                             * @description When the access token expires: renew before with POST /api/auth/web-session/refresh.
+                             */
+                            expiresAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When the session ends unless refreshed before (the refresh token itself is in the HttpOnly cookie).
+                             */
+                            refreshExpiresAt: string;
+                            /** Format: uuid */
+                            sessionId: string;
+                            /** Format: uuid */
+                            userId: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/oidc": {
         parameters: {
             query?: never;
@@ -861,6 +1150,125 @@ export interface paths {
                             /**
                              * Format: date-time
                              * @description When the refresh token expires.
+                             */
+                            refreshExpiresAt: string;
+                            /** Format: uuid */
+                            sessionId: string;
+                            /** Format: uuid */
+                            userId: string;
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/web-session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade the one-time code of single sign-on for the browser session
+         * @description Like POST /api/auth/oidc/exchange, but signs the browser in as POST /api/auth/web-session does: the refresh token is set as the session cookie, never answered. For the web app in a browser (docs/sessions.md): the refresh token travels only in the `deskbook_session` cookie (HttpOnly, SameSite=Strict, Path=/api/auth/web-session, Secure when PUBLIC_URL is https, no Max-Age). The `X-Requested-With` header (any value) is required, else 403 CSRF_HEADER_REQUIRED. API clients use the token pair of /api/auth/login and /api/auth/refresh instead.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The one-time code the callback handed the web app (valid 60 s, once). */
+                        code: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Send as `Authorization: Bearer <accessToken>`; keep it in memory only. */
+                            accessToken: string;
+                            /** @enum {string} */
+                            tokenType: "Bearer";
+                            /**
+                             * Format: date-time
+                             * @description When the access token expires: renew before with POST /api/auth/web-session/refresh.
+                             */
+                            expiresAt: string;
+                            /**
+                             * Format: date-time
+                             * @description When the session ends unless refreshed before (the refresh token itself is in the HttpOnly cookie).
                              */
                             refreshExpiresAt: string;
                             /** Format: uuid */

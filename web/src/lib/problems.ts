@@ -215,6 +215,7 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   INVALID_REFRESH_TOKEN: SESSION_ENDED,
   REFRESH_TOKEN_REUSED: SESSION_ENDED,
   FORBIDDEN: () => 'You are not allowed to do this.',
+  CSRF_HEADER_REQUIRED: () => 'The page could not sign you in safely; it may be out of date. Reload it and try again.',
   [PASSWORD_CHANGE_REQUIRED]: () => 'Choose your own password first.',
   NOT_FOUND: (_problem, subject) => `${subject} no longer exists; someone may have removed it. Reload the page.`,
   ROUTE_NOT_FOUND: () => 'The server does not know this operation; the page may be out of date. Reload it and try again.',

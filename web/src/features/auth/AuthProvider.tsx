@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { $api, api, call, publicApi, sessionOf } from '../../api/client.js';
-import { getSession, onSessionChange, setSession } from '../../api/session.js';
+import { $api, call, CSRF_HEADERS, inRefreshLock, publicApi, restoreSession, sessionOf } from '../../api/client.js';
+import { getSessionSnapshot, onSessionChange, setSession } from '../../api/session.js';
 import type { User } from '../../api/types.js';
 import { forgetThisBrowser } from '../notifications/push.js';
 
@@ -19,30 +19,46 @@ const AuthContext = createContext<Auth | undefined>(undefined);
 
 const subscribeSession = (listener: () => void) => onSessionChange(listener);
 const SESSION_ENDED = 'Your session has ended. Please sign in again.';
+const SIGNED_OUT_ELSEWHERE = 'You signed out in another tab.';
 
-/** The signed-in person: the stored session and GET /api/self, which changes of one's name or picture make stale. */
+/**
+ * The signed-in person: the browser's session, shared by its tabs (docs/sessions.md), and
+ * GET /api/self, which changes of one's name or picture make stale.
+ */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
-  const session = useSyncExternalStore(subscribeSession, getSession);
+  const { session, restoring } = useSyncExternalStore(subscribeSession, getSessionSnapshot);
   const [reason, setReason] = useState<string>();
-  const signingOut = useRef(false);
+  const signedInAs = useRef<string | undefined>(undefined);
   const self = $api.useQuery('get', '/api/self', undefined, { enabled: session !== undefined });
 
+  // A tab that opens is signed in if the browser is (the session cookie), without asking.
+  useEffect(() => void restoreSession(), []);
+
   // Whatever ends the session, nothing read for this person stays cached for the next one in the
-  // tab; one that ends by itself (refresh refused, revoked elsewhere) says so on the sign-in page.
+  // tab; one that ends by itself (refresh refused, revoked elsewhere) or by a sign-out in another
+  // tab says so on the sign-in page. A sign-in as someone else in another tab clears it too.
   useEffect(
     () =>
-      onSessionChange((next) => {
-        if (next) return;
+      onSessionChange((next, change) => {
+        const previous = signedInAs.current;
+        signedInAs.current = next?.userId;
+        if (next) {
+          if (previous !== undefined && previous !== next.userId) queryClient.clear();
+          return;
+        }
         queryClient.clear();
-        if (!signingOut.current) setReason(SESSION_ENDED);
+        setReason(!change.signedOut ? SESSION_ENDED : change.fromOtherTab ? SIGNED_OUT_ELSEWHERE : undefined);
       }),
     [queryClient],
   );
 
   const signIn = async (email: string, password: string) => {
-    const pair = await call(publicApi.POST('/api/auth/login', { body: { email: email.trim(), password } }));
-    setSession(sessionOf(pair));
+    // In the refresh lock: no refresh of this or another tab can answer (and clear a cookie) in between.
+    const session = await inRefreshLock(() =>
+      call(publicApi.POST('/api/auth/web-session', { body: { email: email.trim(), password }, headers: CSRF_HEADERS })),
+    );
+    setSession(sessionOf(session));
     setReason(undefined);
     await queryClient.fetchQuery($api.queryOptions('get', '/api/self'));
   };
@@ -50,8 +66,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const adopt = useCallback(
     async (code: string) => {
       // The one-time code of single sign-on (features/oidc); the browser's cookie goes along.
-      const pair = await call(publicApi.POST('/api/auth/oidc/exchange', { body: { code } }));
-      setSession(sessionOf(pair));
+      // After the tab's restore (the same lock): its answer cannot clear the new cookie.
+      const session = await inRefreshLock(() => call(publicApi.POST('/api/auth/oidc/web-session', { body: { code }, headers: CSRF_HEADERS })));
+      setSession(sessionOf(session));
       setReason(undefined);
       await queryClient.fetchQuery($api.queryOptions('get', '/api/self'));
     },
@@ -61,21 +78,22 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const signOut = async () => {
     // Push stops in this browser first, while the session may still delete its subscription (docs/notifications.md#threat-model).
     await forgetThisBrowser();
-    // The session is revoked on the server when it can be reached; it is forgotten here in any case.
-    await api.POST('/api/auth/logout').catch(() => undefined);
-    signingOut.current = true;
-    setSession(undefined);
-    signingOut.current = false;
+    // The session is revoked and the cookie cleared when the server can be reached; every tab of
+    // the browser forgets it in any case (docs/sessions.md#signing-out).
+    await inRefreshLock(() => publicApi.DELETE('/api/auth/web-session', { headers: CSRF_HEADERS })).catch(() => undefined);
+    setSession(undefined, { signedOut: true });
     setReason(undefined);
   };
 
-  const state: AuthState = !session
-    ? { status: 'signed-out', reason }
-    : self.data
-      ? { status: 'signed-in', user: self.data, sessionId: session.sessionId }
-      : self.error
-        ? { status: 'signed-out' }
-        : { status: 'checking' };
+  const state: AuthState = restoring
+    ? { status: 'checking' }
+    : !session
+      ? { status: 'signed-out', reason }
+      : self.data
+        ? { status: 'signed-in', user: self.data, sessionId: session.sessionId }
+        : self.error
+          ? { status: 'signed-out' }
+          : { status: 'checking' };
   return <AuthContext.Provider value={{ state, signIn, adopt, signOut }}>{children}</AuthContext.Provider>;
 }
 
