@@ -1,0 +1,128 @@
+import i18next, { type BackendModule, type ReadCallback } from 'i18next';
+import ICU from 'i18next-icu';
+import { initReactI18next } from 'react-i18next';
+
+/**
+ * The web app's translations (docs/i18n.md): i18next with ICU messages, one JSON file per language
+ * and namespace under web/src/locales/<language>/<namespace>.json, each its own chunk that is
+ * fetched only when that language is in use.
+ */
+
+/** The shipped languages, English (the source) first. The server's list must match (docs/i18n.md#adding-a-language). */
+export const LANGUAGES = ['en', 'de', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** The pseudo-locale: English made longer, accented and bracketed, to find untranslated text (docs/i18n.md#the-pseudo-locale). */
+export const PSEUDO = 'en-XA';
+
+/** Each language's own name, shown as is in the picker (never translated). */
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français' };
+
+/** The namespaces: one per converted area of the app; a page converted later adds its own. */
+export const NAMESPACES = ['common', 'auth', 'profile', 'problems'] as const;
+
+const isLanguage = (value: string | null | undefined): value is Language => (LANGUAGES as readonly string[]).includes(value ?? '');
+
+/** The files, each a lazy import Vite turns into its own chunk. */
+const FILES = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { import: 'default' });
+
+async function load(language: string, namespace: string): Promise<Record<string, unknown>> {
+  if (language === PSEUDO) {
+    const [{ pseudoResources }, english] = await Promise.all([import('./pseudo.js'), load('en', namespace)]);
+    return pseudoResources(english);
+  }
+  const file = FILES[`../locales/${language}/${namespace}.json`];
+  if (!file) return {};
+  return file();
+}
+
+const lazyFiles: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read: (language: string, namespace: string, callback: ReadCallback) => {
+    load(language, namespace).then(
+      (resources) => callback(null, resources),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
+
+/** The first shipped language the browser asks for (navigator.languages), else English: the signed-out pages' language. */
+export function browserLanguage(preferred: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages): Language {
+  for (const tag of preferred) {
+    const primary = tag.toLowerCase().split('-')[0];
+    if (isLanguage(primary)) return primary;
+  }
+  return 'en';
+}
+
+/** `?lang=de` or `?lang=en-XA` on any address sets this tab's language over every other choice (tests, translators). */
+const OVERRIDE = 'deskbook.language-override';
+/** The language last shown, so that a signed-in person's next visit starts in it before their preference arrives. */
+const LAST = 'deskbook.language';
+
+function storage(kind: 'local' | 'session'): Storage | undefined {
+  try {
+    return kind === 'local' ? window.localStorage : window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** This tab's override, if any (docs/i18n.md#the-pseudo-locale). */
+export function languageOverride(): string | undefined {
+  if (typeof window === 'undefined') return undefined;
+  const asked = new URLSearchParams(window.location.search).get('lang');
+  if (asked && (isLanguage(asked) || asked === PSEUDO)) storage('session')?.setItem(OVERRIDE, asked);
+  const stored = storage('session')?.getItem(OVERRIDE);
+  return stored && (isLanguage(stored) || stored === PSEUDO) ? stored : undefined;
+}
+
+/** The language to start in: the override, the last one shown here, else the browser's. */
+export function startingLanguage(): string {
+  const last = storage('local')?.getItem(LAST);
+  return languageOverride() ?? (isLanguage(last) ? last : browserLanguage());
+}
+
+/**
+ * Switches to a language (a person's preference, once known): the override still wins. Loads
+ * the language's files first; `<html lang>` follows.
+ */
+export async function applyLanguage(language: string | undefined): Promise<void> {
+  const next = languageOverride() ?? (isLanguage(language) ? language : browserLanguage());
+  if (next !== i18next.language) await i18next.changeLanguage(next);
+}
+
+/** Forgets the signed-in person's language: the signed-out pages go back to the browser's. */
+export function forgetLanguage(): void {
+  storage('local')?.removeItem(LAST);
+  void applyLanguage(undefined);
+}
+
+/** The language in use ('en' before start, as in unit tests). */
+export const activeLanguage = (): string => i18next.language || 'en';
+
+/** Starts i18next in `language` and waits for its files: main.tsx renders after this. */
+export async function startI18n(language = startingLanguage()): Promise<void> {
+  i18next.on('languageChanged', (next) => {
+    if (typeof document !== 'undefined') document.documentElement.lang = next;
+    if (next !== PSEUDO && next === languageOverride()) return;
+    if (isLanguage(next)) storage('local')?.setItem(LAST, next);
+  });
+  await i18next
+    .use(lazyFiles)
+    .use(ICU)
+    .use(initReactI18next)
+    .init({
+      lng: language,
+      supportedLngs: [...LANGUAGES, PSEUDO],
+      fallbackLng: 'en',
+      ns: [...NAMESPACES],
+      defaultNS: 'common',
+      interpolation: { escapeValue: false },
+    });
+  if (typeof document !== 'undefined') document.documentElement.lang = i18next.language;
+}
+
+/** A translation outside React (the problem sentences of lib/problems.ts): keys as in components. */
+export const translate = (key: string, values: Record<string, unknown> = {}): string => i18next.t(key, values);
