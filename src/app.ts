@@ -72,6 +72,9 @@ import { DelegatesService } from './modules/delegates/delegates.service.js';
 import { ReservationsService } from './modules/reservations/reservations.service.js';
 import { seriesRoutes } from './modules/series/series.routes.js';
 import { favouritesRoutes } from './modules/favourites/favourites.routes.js';
+import { defaultLanguage } from './modules/preferences/preferences.access.js';
+import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
+import { PreferencesService } from './modules/preferences/preferences.service.js';
 import { FavouritesService } from './modules/favourites/favourites.service.js';
 import { UsualService } from './modules/favourites/favourites.usual.js';
 import { SeriesService } from './modules/series/series.service.js';
@@ -296,6 +299,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     resetTtlMs: config.PASSWORD_RESET_TTL,
     setupTtlMs: config.ACCOUNT_SETUP_TTL,
     resetMailCooldownMs: config.PASSWORD_MAIL_COOLDOWN,
+    defaultLanguage: defaultLanguage(config),
   };
   const passwords = new PasswordService(db, throttle, clock, () => jobs.nudge(OUTBOX_JOB));
   const users = new UsersService(db, clock, throttle, passwords, config.PASSWORD_CHANGE_AFTER_ADMIN_SET);
@@ -370,6 +374,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(seriesRoutes, { series });
   await app.register(favouritesRoutes, { favourites: new FavouritesService(db, clock), usual: new UsualService(db, clock, reservationRules) });
   await app.register(policiesRoutes, { policies: new PoliciesService(db, clock) });
+  await app.register(preferencesRoutes, { preferences: new PreferencesService(db, clock, defaultLanguage(config)) });
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });

@@ -52,6 +52,7 @@ export default fp(
             name: 'Favourites',
             description: 'Favourite desks, home office and default window, "Book my usual", free desks near my team (docs/favourites.md).',
           },
+          { name: 'Preferences', description: "The caller's own preferences: the language of the web app, mails and calendar entries (docs/i18n.md)." },
           { name: 'Team', description: 'Teams and their members, from admins, the directory and single sign-on (docs/policies.md#teams).' },
           { name: 'Report' },
           { name: 'Search' },

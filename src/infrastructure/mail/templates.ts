@@ -1,5 +1,7 @@
 import { escapeHtml } from '../../shared/html.js';
+import type { Language } from '../../shared/languages.js';
 import type { Mail } from './mailer.js';
+import { mailText } from './messages.js';
 
 /**
  * Every mail the service sends, written in one place (docs/behaviour.md#mails): each template
@@ -24,22 +26,26 @@ export interface ReleaseMailData {
   started: string;
   released: string;
   publicUrl: string;
+  /** The owner's language (docs/i18n.md#mails-and-the-calendar-feed); English when not given. */
+  language?: Language;
 }
 
 /** The mail telling the owner their desk was released (docs/behaviour.md#release-of-no-shows). */
 export function releaseMail(data: ReleaseMailData): Mail {
   const reservations = `${trimSlash(data.publicUrl)}/reservations`;
-  const text =
-    `Hello ${data.firstName},\n\n` +
-    `nobody checked in to your reservation of desk ${data.deskName} in ${data.roomName}, starting ${data.started} (${data.timeZone}), ` +
-    `so the desk was released at ${data.released} for others to book. The reservation now ends then.\n\n` +
-    `Your reservations: ${reservations}\n`;
+  const language = data.language ?? 'en';
+  const values = { desk: data.deskName, room: data.roomName, started: data.started, timeZone: data.timeZone, released: data.released };
+  const hello = mailText(language, 'hello', { firstName: data.firstName });
+  const body = mailText(language, 'release.body', values);
+  const yours = mailText(language, 'release.link');
+  const text = `${hello}\n\n${body}\n\n${yours}: ${reservations}\n`;
+  // The desk's name stands out in the HTML part: the message is escaped, then the name is bolded in it.
   const html = layout([
-    `Hello ${escapeHtml(data.firstName)},`,
-    `nobody checked in to your reservation of desk <b>${escapeHtml(data.deskName)}</b> in ${escapeHtml(data.roomName)}, starting ${escapeHtml(data.started)} (${escapeHtml(data.timeZone)}), so the desk was released at ${escapeHtml(data.released)} for others to book. The reservation now ends then.`,
-    link(reservations, 'Your reservations'),
+    escapeHtml(hello),
+    escapeHtml(body).replace(escapeHtml(data.deskName), `<b>${escapeHtml(data.deskName)}</b>`),
+    link(reservations, yours),
   ]);
-  return { to: data.to, subject: `Desk ${data.deskName} released: nobody checked in`, text, html };
+  return { to: data.to, subject: mailText(language, 'release.subject', { desk: data.deskName }), text, html };
 }
 
 export interface PasswordLinkMailData {
@@ -49,37 +55,28 @@ export interface PasswordLinkMailData {
   /** The link with its token: minted when the mail is sent, never stored in clear. */
   link: string;
   ttlMs: number;
+  /** The person's language (docs/i18n.md#mails-and-the-calendar-feed); English when not given. */
+  language?: Language;
 }
 
 /** "Reset your password" and "your account is ready" (docs/behaviour.md#password-links-and-directory-sign-in). */
 export function passwordLinkMail(data: PasswordLinkMailData): Mail {
+  const language = data.language ?? 'en';
   const hours = Math.round(data.ttlMs / 3_600_000);
-  const validity = hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'}` : `${Math.round(data.ttlMs / 60_000)} minutes`;
-  const greeting = `Hello ${data.firstName},`;
-  const body =
-    data.purpose === 'reset'
-      ? {
-          subject: 'Reset your Deskbook password',
-          lead: 'someone (hopefully you) asked to reset the password of your Deskbook account.',
-          action: 'Choose a new password',
-          after: 'If you did not ask for this, ignore this mail: your password stays as it is.',
-        }
-      : {
-          subject: 'Your Deskbook account is ready',
-          lead: 'an account was created for you on Deskbook, where you can find and book a desk.',
-          action: 'Set your password',
-          after: `Then sign in with ${data.to}.`,
-        };
+  const validity = mailText(language, 'password.validity', { hours, minutes: Math.round(data.ttlMs / 60_000) });
+  const note = mailText(language, 'password.linkNote', { validity });
+  const greeting = mailText(language, 'hello', { firstName: data.firstName });
+  const body = {
+    subject: mailText(language, `password.${data.purpose}.subject`),
+    lead: mailText(language, `password.${data.purpose}.lead`),
+    action: mailText(language, `password.${data.purpose}.action`),
+    after: mailText(language, `password.${data.purpose}.after`, { email: data.to }),
+  };
   return {
     to: data.to,
     subject: body.subject,
-    text: `${greeting}\n\n${body.lead}\n\n${body.action} (the link works once, for ${validity}):\n${data.link}\n\n${body.after}\n`,
-    html: layout([
-      escapeHtml(greeting),
-      escapeHtml(body.lead),
-      `${link(data.link, body.action)} (the link works once, for ${validity}).`,
-      escapeHtml(body.after),
-    ]),
+    text: `${greeting}\n\n${body.lead}\n\n${body.action} ${note}:\n${data.link}\n\n${body.after}\n`,
+    html: layout([escapeHtml(greeting), escapeHtml(body.lead), `${link(data.link, body.action)} ${escapeHtml(note)}.`, escapeHtml(body.after)]),
   };
 }
 

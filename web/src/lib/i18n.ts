@@ -12,8 +12,9 @@ import { initReactI18next } from 'react-i18next';
 export const LANGUAGES = ['en', 'de', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** The pseudo-locale: English made longer, accented and bracketed, to find untranslated text (docs/i18n.md#the-pseudo-locale). */
-export const PSEUDO = 'en-XA';
+import { PSEUDO } from './translate.js';
+
+export { PSEUDO };
 
 /** Each language's own name, shown as is in the picker (never translated). */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français' };
@@ -99,8 +100,6 @@ export function forgetLanguage(): void {
   void applyLanguage(undefined);
 }
 
-/** The language in use ('en' before start, as in unit tests). */
-export const activeLanguage = (): string => i18next.language || 'en';
 
 /** Starts i18next in `language` and waits for its files: main.tsx renders after this. */
 export async function startI18n(language = startingLanguage()): Promise<void> {
@@ -123,6 +122,3 @@ export async function startI18n(language = startingLanguage()): Promise<void> {
     });
   if (typeof document !== 'undefined') document.documentElement.lang = i18next.language;
 }
-
-/** A translation outside React (the problem sentences of lib/problems.ts): keys as in components. */
-export const translate = (key: string, values: Record<string, unknown> = {}): string => i18next.t(key, values);

@@ -1,4 +1,4 @@
-import { activeLanguage, PSEUDO } from './i18n.js';
+import { activeLanguage, PSEUDO } from './translate.js';
 
 /**
  * Dates and times follow the language in use (docs/i18n.md#dates-and-times): Intl decides the

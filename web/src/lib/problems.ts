@@ -1,5 +1,5 @@
 import type { Dependents } from './published.js';
-import { translate as t } from './i18n.js';
+import { translate as t } from './translate.js';
 import { formatDay, formatRange, formatWait } from './time.js';
 
 /**

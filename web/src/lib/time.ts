@@ -1,5 +1,5 @@
 import { dateLocale } from './locale.js';
-import { translate } from './i18n.js';
+import { translate } from './translate.js';
 
 /**
  * Times are entered and shown in the browser's local time zone and travel as UTC ISO strings.

@@ -1,0 +1,16 @@
+import i18next from 'i18next';
+
+/**
+ * Translation outside React, free of the browser (unit tests load it too): the problem sentences
+ * (lib/problems.ts) and the date formats (lib/locale.ts) read the language in use from here.
+ * Starting i18next and loading the files is lib/i18n.ts (docs/i18n.md).
+ */
+
+/** The pseudo-locale: English made longer, accented and bracketed, to find untranslated text (docs/i18n.md#the-pseudo-locale). */
+export const PSEUDO = 'en-XA';
+
+/** The language in use ('en' before i18next starts, as in unit tests). */
+export const activeLanguage = (): string => i18next.language || 'en';
+
+/** A translated message: `namespace:key` as in components (docs/i18n.md#converting-a-page). */
+export const translate = (key: string, values: Record<string, unknown> = {}): string => i18next.t(key, values);
