@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Avatar } from './components/Avatar.js';
 import { ApprovalsLink } from './features/approvals/ApprovalsLink.js';
 import { useAuth, useUser } from './features/auth/AuthProvider.js';
+import { useSignedInLanguage } from './features/self/language.js';
 import { Link, useLocation } from './router.js';
 
 /** The links of the bar; `label` is a key of the `common` namespace (docs/i18n.md). */
@@ -32,6 +33,7 @@ const isCurrent = (to: string, pathname: string) => (to === '/' ? pathname === '
 
 export function Layout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
+  useSignedInLanguage();
   const { user, isAdmin } = useUser();
   const { signOut } = useAuth();
   const { pathname } = useLocation();

@@ -100,7 +100,6 @@ export function forgetLanguage(): void {
   void applyLanguage(undefined);
 }
 
-
 /** Starts i18next in `language` and waits for its files: main.tsx renders after this. */
 export async function startI18n(language = startingLanguage()): Promise<void> {
   i18next.on('languageChanged', (next) => {

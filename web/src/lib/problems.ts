@@ -65,7 +65,9 @@ export function toProblem(status: number, body: unknown, retryAfterHeader?: stri
     problem.detail = text(body.detail);
     problem.requestId = text(body.requestId);
     if (Array.isArray(body.errors)) {
-      problem.errors = body.errors.filter(isRecord).map((item) => ({ field: text(item.field) ?? '', message: text(item.message) ?? t('problems:validation.invalid') }));
+      problem.errors = body.errors
+        .filter(isRecord)
+        .map((item) => ({ field: text(item.field) ?? '', message: text(item.message) ?? t('problems:validation.invalid') }));
     }
     if (Array.isArray(body.conflicts)) {
       problem.conflicts = body.conflicts
@@ -124,9 +126,37 @@ export const errorText = (error: unknown, subject?: string) => (error ? problemM
  * (web/src/locales/<language>/problems.json; docs/i18n.md).
  */
 const FIELD_LABELS = [
-  'email', 'password', 'newPassword', 'currentPassword', 'firstName', 'lastName', 'location', 'building', 'floor', 'name', 'title',
-  'description', 'type', 'startTime', 'endTime', 'deskId', 'count', 'until', 'weekdays', 'timeZone', 'reason', 'dates', 'rrule',
-  'startDate', 'departmentId', 'roomId', 'areaId', 'deskIds', 'teamIds', 'teamId', 'language',
+  'email',
+  'password',
+  'newPassword',
+  'currentPassword',
+  'firstName',
+  'lastName',
+  'location',
+  'building',
+  'floor',
+  'name',
+  'title',
+  'description',
+  'type',
+  'startTime',
+  'endTime',
+  'deskId',
+  'count',
+  'until',
+  'weekdays',
+  'timeZone',
+  'reason',
+  'dates',
+  'rrule',
+  'startDate',
+  'departmentId',
+  'roomId',
+  'areaId',
+  'deskIds',
+  'teamIds',
+  'teamId',
+  'language',
 ];
 
 export function fieldLabel(field: string): string {
@@ -161,8 +191,7 @@ const sentence = (value: string) => `${value.trim().replace(/[.\s]+$/, '')}.`;
 const conflictRanges = (problem: Problem) => (problem.conflicts ?? []).map((range) => formatRange(range.startTime, range.endTime)).join('; ');
 
 /** A key, or its `_variant` when the variant's value is there (a message with or without a detail). */
-const either = (key: string, variant: string, values: Record<string, unknown>, present: unknown) =>
-  present ? t(`${key}_${variant}`, values) : t(key, values);
+const either = (key: string, variant: string, values: Record<string, unknown>, present: unknown) => (present ? t(`${key}_${variant}`, values) : t(key, values));
 
 type MessageOf = (problem: Problem, subject: string) => string;
 
@@ -217,7 +246,9 @@ export const CODE_MESSAGES: Record<string, MessageOf> = {
   POLICY_VIOLATION: (problem) => policyMessage(problem),
   POLICY_LIMIT_REACHED: (problem) => policyMessage(problem),
   POLICY_RULE_CONFLICT: (problem) =>
-    problem.errors?.some((error) => error.field === 'limit.minutes') ? t('problems:code.POLICY_RULE_CONFLICT_minutes') : t('problems:code.POLICY_RULE_CONFLICT'),
+    problem.errors?.some((error) => error.field === 'limit.minutes')
+      ? t('problems:code.POLICY_RULE_CONFLICT_minutes')
+      : t('problems:code.POLICY_RULE_CONFLICT'),
   RESERVATION_LIMIT_REACHED: (problem) => either('problems:code.RESERVATION_LIMIT_REACHED', 'max', { max: problem.limit?.max }, problem.limit),
   OUTBOX_NOT_DEAD: plain('OUTBOX_NOT_DEAD'),
   TEAM_NAME_TAKEN: plain('TEAM_NAME_TAKEN'),

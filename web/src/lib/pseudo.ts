@@ -6,10 +6,58 @@
  */
 
 const ACCENTED: Record<string, string> = {
-  a: 'á', b: 'ƀ', c: 'ç', d: 'ð', e: 'é', f: 'ƒ', g: 'ĝ', h: 'ĥ', i: 'í', j: 'ĵ', k: 'ķ', l: 'ļ', m: 'ɱ',
-  n: 'ñ', o: 'ó', p: 'þ', q: 'ǫ', r: 'ŕ', s: 'š', t: 'ţ', u: 'ú', v: 'ṽ', w: 'ŵ', x: 'ẋ', y: 'ý', z: 'ž',
-  A: 'Á', B: 'Ɓ', C: 'Ç', D: 'Ð', E: 'É', F: 'Ƒ', G: 'Ĝ', H: 'Ĥ', I: 'Í', J: 'Ĵ', K: 'Ķ', L: 'Ļ', M: 'Ṁ',
-  N: 'Ñ', O: 'Ó', P: 'Þ', Q: 'Ǫ', R: 'Ŕ', S: 'Š', T: 'Ţ', U: 'Ú', V: 'Ṽ', W: 'Ŵ', X: 'Ẋ', Y: 'Ý', Z: 'Ž',
+  a: 'á',
+  b: 'ƀ',
+  c: 'ç',
+  d: 'ð',
+  e: 'é',
+  f: 'ƒ',
+  g: 'ĝ',
+  h: 'ĥ',
+  i: 'í',
+  j: 'ĵ',
+  k: 'ķ',
+  l: 'ļ',
+  m: 'ɱ',
+  n: 'ñ',
+  o: 'ó',
+  p: 'þ',
+  q: 'ǫ',
+  r: 'ŕ',
+  s: 'š',
+  t: 'ţ',
+  u: 'ú',
+  v: 'ṽ',
+  w: 'ŵ',
+  x: 'ẋ',
+  y: 'ý',
+  z: 'ž',
+  A: 'Á',
+  B: 'Ɓ',
+  C: 'Ç',
+  D: 'Ð',
+  E: 'É',
+  F: 'Ƒ',
+  G: 'Ĝ',
+  H: 'Ĥ',
+  I: 'Í',
+  J: 'Ĵ',
+  K: 'Ķ',
+  L: 'Ļ',
+  M: 'Ṁ',
+  N: 'Ñ',
+  O: 'Ó',
+  P: 'Þ',
+  Q: 'Ǫ',
+  R: 'Ŕ',
+  S: 'Š',
+  T: 'Ţ',
+  U: 'Ú',
+  V: 'Ṽ',
+  W: 'Ŵ',
+  X: 'Ẋ',
+  Y: 'Ý',
+  Z: 'Ž',
 };
 
 /** Text of a message: accented letters, every vowel's length grown by one in three. */
@@ -55,7 +103,11 @@ export function pseudoResources(resources: Record<string, unknown>): Record<stri
   return Object.fromEntries(
     Object.entries(resources).map(([key, value]) => [
       key,
-      typeof value === 'string' ? pseudoMessage(value) : typeof value === 'object' && value !== null ? pseudoResources(value as Record<string, unknown>) : value,
+      typeof value === 'string'
+        ? pseudoMessage(value)
+        : typeof value === 'object' && value !== null
+          ? pseudoResources(value as Record<string, unknown>)
+          : value,
     ]),
   );
 }

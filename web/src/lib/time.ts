@@ -79,9 +79,7 @@ export function formatRange(startIso: string, endIso: string, locale = dateLocal
 
 /** "15 May 2030, 14:05" in local time. */
 export function formatDateTime(iso: string, locale = dateLocale()): string {
-  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(
-    new Date(iso),
-  );
+  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 }
 
 /** A UTC calendar day (statistics count per UTC day) as "15 May". */

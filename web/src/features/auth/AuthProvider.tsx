@@ -3,6 +3,8 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState, us
 import { $api, api, call, publicApi, sessionOf } from '../../api/client.js';
 import { getSession, onSessionChange, setSession } from '../../api/session.js';
 import type { User } from '../../api/types.js';
+import { forgetLanguage } from '../../lib/i18n.js';
+import { translate } from '../../lib/translate.js';
 
 type AuthState = { status: 'checking' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; user: User; sessionId: string };
 
@@ -17,7 +19,6 @@ interface Auth {
 const AuthContext = createContext<Auth | undefined>(undefined);
 
 const subscribeSession = (listener: () => void) => onSessionChange(listener);
-const SESSION_ENDED = 'Your session has ended. Please sign in again.';
 
 /** The signed-in person: the stored session and GET /api/self, which changes of one's name or picture make stale. */
 export function AuthProvider({ children }: { children: ReactNode }) {
@@ -34,7 +35,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       onSessionChange((next) => {
         if (next) return;
         queryClient.clear();
-        if (!signingOut.current) setReason(SESSION_ENDED);
+        if (!signingOut.current) setReason(translate('problems:general.sessionEnded'));
       }),
     [queryClient],
   );
@@ -64,6 +65,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     setSession(undefined);
     signingOut.current = false;
     setReason(undefined);
+    // The sign-in page goes back to the browser's language (docs/i18n.md#choosing-the-language).
+    forgetLanguage();
   };
 
   const state: AuthState = !session
