@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import i18next from 'i18next';
-import ICU from 'i18next-icu';
 import { projectPath } from '../../src/shared/paths.js';
+import { icuFormat } from '../../web/src/lib/icu.js';
 
 /**
  * The web app's translations for unit tests (docs/i18n.md): i18next started with every namespace
@@ -26,6 +26,6 @@ export function readLocales(): Record<string, Record<string, Record<string, unkn
 export async function startTestI18n(language = 'en'): Promise<void> {
   const resources = readLocales();
   if (!i18next.isInitialized) {
-    await i18next.use(ICU).init({ lng: language, fallbackLng: 'en', resources, defaultNS: 'common', interpolation: { escapeValue: false } });
+    await i18next.use(icuFormat).init({ lng: language, fallbackLng: 'en', resources, defaultNS: 'common', interpolation: { escapeValue: false } });
   } else await i18next.changeLanguage(language);
 }

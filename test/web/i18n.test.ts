@@ -7,6 +7,7 @@ import { MAIL_MESSAGES } from '../../src/infrastructure/mail/messages.js';
 import { catalogue } from '../../src/shared/errors.js';
 import { LANGUAGES as SERVER_LANGUAGES } from '../../src/shared/languages.js';
 import { projectPath } from '../../src/shared/paths.js';
+import { formatMessage } from '../../web/src/lib/icu.js';
 import { pseudoMessage, pseudoResources } from '../../web/src/lib/pseudo.js';
 import { CODE_MESSAGES, problemMessage } from '../../web/src/lib/problems.js';
 import { readLocales, startTestI18n } from '../helpers/i18n.js';
@@ -121,6 +122,39 @@ describe('translations of the web app', () => {
       }
       expect({ language, share: differing / total > 0.9 }).toEqual({ language, share: true });
     }
+  });
+});
+
+describe('the ICU formatter of the web app (lib/icu.ts)', () => {
+  /** Sample values for a message's arguments: numbers for plurals, words for the rest. */
+  const samples = (message: string, count: number) =>
+    Object.fromEntries(argumentsOf(message).map((name) => [name, /count|max|current|requested|hours|minutes|min|line/.test(name) ? count : `«${name}»`]));
+
+  it('formats every shipped message (and its pseudo form) as intl-messageformat does', () => {
+    let checked = 0;
+    for (const [language, namespaces] of Object.entries(locales)) {
+      for (const tree of Object.values(namespaces)) {
+        for (const message of [...Object.values(flatten(tree)), ...(language === 'en' ? Object.values(flatten(pseudoResources(tree))) : [])]) {
+          for (const count of [0, 1, 2, 5, 1000]) {
+            const values = samples(message, count);
+            expect({ message, values, out: formatMessage(message, values, language) }).toEqual({
+              message,
+              values,
+              out: String(new IntlMessageFormat(message, language).format(values)),
+            });
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('chooses plural branches by the language’s rules, exact ones first', () => {
+    const message = '{n, plural, =0 {none} one {# item} other {# items}}';
+    expect([0, 1, 2, 1000].map((n) => formatMessage(message, { n }, 'en'))).toEqual(['none', '1 item', '2 items', '1,000 items']);
+    expect(formatMessage('{n, plural, one {# Tag} other {# Tage}}', { n: 1000 }, 'de')).toBe('1.000 Tage');
+    expect(formatMessage('{x, select, a {A} other {O}}', { x: 'b' }, 'en')).toBe('O');
   });
 });
 

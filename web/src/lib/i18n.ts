@@ -1,9 +1,9 @@
 import i18next, { type BackendModule, type ReadCallback } from 'i18next';
-import ICU from 'i18next-icu';
 import { initReactI18next } from 'react-i18next';
+import { icuFormat } from './icu.js';
 
 /**
- * The web app's translations (docs/i18n.md): i18next with ICU messages, one JSON file per language
+ * The web app's translations (docs/i18n.md): i18next with ICU messages (lib/icu.ts), one JSON file per language
  * and namespace under web/src/locales/<language>/<namespace>.json, each its own chunk that is
  * fetched only when that language is in use.
  */
@@ -19,8 +19,15 @@ export { PSEUDO };
 /** Each language's own name, shown as is in the picker (never translated). */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français' };
 
-/** The namespaces: one per converted area of the app; a page converted later adds its own. */
+/**
+ * The namespaces: one per converted area of the app; a page converted later adds its own (and its
+ * components name it in useTranslation, which waits for the file under the page's Suspense).
+ * The first paint waits for `common` and `auth` only (the bar, the sign-in pages); `problems`
+ * follows right after without holding it up; `profile` comes with the profile page.
+ */
 export const NAMESPACES = ['common', 'auth', 'profile', 'problems'] as const;
+const FIRST_PAINT = ['common', 'auth'];
+const SOON = ['problems'];
 
 const isLanguage = (value: string | null | undefined): value is Language => (LANGUAGES as readonly string[]).includes(value ?? '');
 
@@ -109,15 +116,16 @@ export async function startI18n(language = startingLanguage()): Promise<void> {
   });
   await i18next
     .use(lazyFiles)
-    .use(ICU)
+    .use(icuFormat)
     .use(initReactI18next)
     .init({
       lng: language,
       supportedLngs: [...LANGUAGES, PSEUDO],
       fallbackLng: 'en',
-      ns: [...NAMESPACES],
+      ns: FIRST_PAINT,
       defaultNS: 'common',
       interpolation: { escapeValue: false },
     });
   if (typeof document !== 'undefined') document.documentElement.lang = i18next.language;
+  void i18next.loadNamespaces(SOON);
 }
