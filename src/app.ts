@@ -322,13 +322,22 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const delegates = new DelegatesService(db, clock);
   const series = new SeriesService(db, clock, reservationRules, config.SERIES_PER_USER);
   const reports = new ReportsService(db, clock, mailConfigured ? mailReporter(config.PUBLIC_URL) : notifyNobody);
-  const calendar = new CalendarService(db, reads, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
+  const calendar = new CalendarService(db, reads, clock, {
+    publicUrl: config.PUBLIC_URL,
+    horizonMs: config.RESERVATION_HORIZON,
+    defaultLanguage: defaultLanguage(config),
+  });
   // The kinds of message the outbox sends; without SMTP their rows are dropped unsent (and logged).
   if (mailConfigured) {
     outbox.register(mailKind(mailer));
     outbox.register(passwordLinkKind(db, mailer, clock, passwordSettings, app.log));
     outbox.register(
-      invitationKind(db, mailer, clock, { publicUrl: config.PUBLIC_URL, mailFrom: config.MAIL_FROM, mailsPerHour: config.CALENDAR_MAILS_PER_HOUR }),
+      invitationKind(db, mailer, clock, {
+        publicUrl: config.PUBLIC_URL,
+        mailFrom: config.MAIL_FROM,
+        mailsPerHour: config.CALENDAR_MAILS_PER_HOUR,
+        defaultLanguage: defaultLanguage(config),
+      }),
     );
     outbox.register(approvalRequestKind(db, mailer, config.PUBLIC_URL));
   } else {
@@ -393,7 +402,17 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   // The jobs of every process: work is claimed in the database, so processes share it and never
   // do it twice (docs/architecture.md#background-jobs).
   jobs.add(housekeepingJob(db, clock, purgeJobs(config), HOUSEKEEPING_INTERVAL_MS));
-  jobs.add(releaseJob({ db, clock, log: app.log, intervalMs: config.ATTENDANCE_RELEASE_INTERVAL, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
+  jobs.add(
+    releaseJob({
+      db,
+      clock,
+      log: app.log,
+      intervalMs: config.ATTENDANCE_RELEASE_INTERVAL,
+      mails: mailConfigured,
+      publicUrl: config.PUBLIC_URL,
+      defaultLanguage: defaultLanguage(config),
+    }),
+  );
   jobs.add(expiryJob({ db, clock, log: app.log, cancel: cancelForApproval, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
   // Every mail leaves from the outbox (docs/architecture.md#the-outbox); OUTBOX_INTERVAL 0: not from this process.
   jobs.add({ name: OUTBOX_JOB, intervalMs: config.OUTBOX_INTERVAL, run: (signal) => outbox.drain(signal) });

@@ -248,3 +248,28 @@ describe('converted files', () => {
     expect(hardCoded('web/src/features/reports/ReportProblemPage.tsx').length).toBeGreaterThan(0);
   });
 });
+
+describe('mail templates in a language', () => {
+  it('write the release notice in German, the desk name bold in the HTML part', async () => {
+    const { releaseMail } = await import('../../src/infrastructure/mail/templates.js');
+    const mail = releaseMail({
+      to: 'greta@example.test',
+      firstName: 'Greta',
+      deskName: 'A-01',
+      roomName: 'Atlas',
+      timeZone: 'Europe/Berlin',
+      started: '2030-01-14 09:00',
+      released: '2030-01-14 09:30',
+      publicUrl: 'https://desk.example.test/',
+      language: 'de',
+    });
+    expect(mail.subject).toBe('Arbeitsplatz A-01 freigegeben: niemand hat eingecheckt');
+    expect(mail.text).toBe(
+      'Hallo Greta,\n\nbei Ihrer Reservierung des Arbeitsplatzes A-01 in Atlas ab 2030-01-14 09:00 (Europe/Berlin) hat niemand eingecheckt, ' +
+        'daher wurde der Arbeitsplatz um 2030-01-14 09:30 für andere freigegeben. Die Reservierung endet nun zu diesem Zeitpunkt.\n\n' +
+        'Ihre Reservierungen: https://desk.example.test/reservations\n',
+    );
+    expect(mail.html).toContain('des Arbeitsplatzes <b>A-01</b> in Atlas');
+    expect(mail.html).toContain('>Ihre Reservierungen</a>');
+  });
+});

@@ -22,6 +22,19 @@ const EN = {
   'release.body':
     'nobody checked in to your reservation of desk {desk} in {room}, starting {started} ({timeZone}), so the desk was released at {released} for others to book. The reservation now ends then.',
   'release.link': 'Your reservations',
+  'calendar.name': 'Deskbook reservations',
+  'calendar.summary': 'Desk {desk}',
+  'calendar.description': 'Desk reservation: {location}',
+  'invitation.one': '{summary} on {date}',
+  'invitation.many': '{summary}, {count, plural, one {# date} other {# dates}} from {date}',
+  'invitation.subject.booked': 'Booked: {what}',
+  'invitation.subject.changed': 'Changed: {what}',
+  'invitation.subject.cancelled': 'Cancelled: {what}',
+  'invitation.intro.booked': 'Your desk reservations:',
+  'invitation.intro.changed': 'Your desk reservations now stand as follows:',
+  'invitation.intro.cancelled': 'These desk reservations were cancelled:',
+  'invitation.outro': 'Your calendar app shows the times in your own time zone. Turn these mails off on your profile page.',
+  'invitation.open': 'open',
 } as const;
 
 export type MailKey = keyof typeof EN;
@@ -42,6 +55,19 @@ const DE: Record<MailKey, string> = {
   'release.body':
     'bei Ihrer Reservierung des Arbeitsplatzes {desk} in {room} ab {started} ({timeZone}) hat niemand eingecheckt, daher wurde der Arbeitsplatz um {released} für andere freigegeben. Die Reservierung endet nun zu diesem Zeitpunkt.',
   'release.link': 'Ihre Reservierungen',
+  'calendar.name': 'Deskbook-Reservierungen',
+  'calendar.summary': 'Arbeitsplatz {desk}',
+  'calendar.description': 'Arbeitsplatzreservierung: {location}',
+  'invitation.one': '{summary} am {date}',
+  'invitation.many': '{summary}, {count, plural, one {# Termin} other {# Termine}} ab {date}',
+  'invitation.subject.booked': 'Gebucht: {what}',
+  'invitation.subject.changed': 'Geändert: {what}',
+  'invitation.subject.cancelled': 'Storniert: {what}',
+  'invitation.intro.booked': 'Ihre Arbeitsplatzreservierungen:',
+  'invitation.intro.changed': 'Ihre Arbeitsplatzreservierungen lauten jetzt:',
+  'invitation.intro.cancelled': 'Diese Arbeitsplatzreservierungen wurden storniert:',
+  'invitation.outro': 'Ihre Kalender-App zeigt die Zeiten in Ihrer eigenen Zeitzone. Auf Ihrer Profilseite können Sie diese Mails abschalten.',
+  'invitation.open': 'öffnen',
 };
 
 const FR: Record<MailKey, string> = {
@@ -60,6 +86,19 @@ const FR: Record<MailKey, string> = {
   'release.body':
     'personne ne s’est présenté pour votre réservation du poste {desk} dans {room}, à partir de {started} ({timeZone}) ; le poste a donc été libéré à {released} pour que d’autres puissent le réserver. La réservation se termine désormais à cette heure-là.',
   'release.link': 'Vos réservations',
+  'calendar.name': 'Réservations Deskbook',
+  'calendar.summary': 'Poste {desk}',
+  'calendar.description': 'Réservation de poste : {location}',
+  'invitation.one': '{summary} le {date}',
+  'invitation.many': '{summary}, {count, plural, one {# date} other {# dates}} à partir du {date}',
+  'invitation.subject.booked': 'Réservé : {what}',
+  'invitation.subject.changed': 'Modifié : {what}',
+  'invitation.subject.cancelled': 'Annulé : {what}',
+  'invitation.intro.booked': 'Vos réservations de poste :',
+  'invitation.intro.changed': 'Vos réservations de poste sont désormais les suivantes :',
+  'invitation.intro.cancelled': 'Ces réservations de poste ont été annulées :',
+  'invitation.outro': 'Votre application d’agenda affiche les heures dans votre propre fuseau horaire. Désactivez ces e-mails sur votre page de profil.',
+  'invitation.open': 'ouvrir',
 };
 
 export const MAIL_MESSAGES: Record<Language, Record<MailKey, string>> = { en: EN, de: DE, fr: FR };

@@ -90,23 +90,23 @@ export interface InvitationMailData {
   events: { span: string; location: string; link: string }[];
   /** The iTIP message (text/calendar) the mail carries. */
   calendar: { method: 'REQUEST' | 'CANCEL'; content: string };
+  /** The recipient's language (docs/i18n.md#mails-and-the-calendar-feed); English when not given. */
+  language?: Language;
 }
 
 /** An invitation mail (docs/behaviour.md#invitation-mails): one list of events and their iTIP message. */
 export function invitationMail(data: InvitationMailData): Mail {
-  const subject = data.method === 'CANCEL' ? `Cancelled: ${data.what}` : data.changed ? `Changed: ${data.what}` : `Booked: ${data.what}`;
-  const intro =
-    data.method === 'CANCEL'
-      ? 'These desk reservations were cancelled:'
-      : data.changed
-        ? 'Your desk reservations now stand as follows:'
-        : 'Your desk reservations:';
-  const outro = 'Your calendar app shows the times in your own time zone. Turn these mails off on your profile page.';
+  const language = data.language ?? 'en';
+  const state = data.method === 'CANCEL' ? 'cancelled' : data.changed ? 'changed' : 'booked';
+  const subject = mailText(language, `invitation.subject.${state}`, { what: data.what });
+  const intro = mailText(language, `invitation.intro.${state}`);
+  const outro = mailText(language, 'invitation.outro');
+  const open = mailText(language, 'invitation.open');
   const lines = data.events.map((event) => `- ${event.span}: ${event.location}\n  ${event.link}`);
   const text = `${intro}\n\n${lines.join('\n')}\n\n${outro}\n`;
   const html = layout([
     escapeHtml(intro),
-    `<ul>${data.events.map((event) => `<li>${escapeHtml(event.span)}: ${escapeHtml(event.location)} (${link(event.link, 'open')})</li>`).join('')}</ul>`,
+    `<ul>${data.events.map((event) => `<li>${escapeHtml(event.span)}: ${escapeHtml(event.location)} (${link(event.link, open)})</li>`).join('')}</ul>`,
     escapeHtml(outro),
   ]);
   return { to: data.to, subject, text, html, calendar: data.calendar };

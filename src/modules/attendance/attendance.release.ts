@@ -4,6 +4,7 @@ import type { Job } from '../../infrastructure/jobs/runner.js';
 import { queueMails } from '../../infrastructure/mail/mail-kind.js';
 import { releaseMail } from '../../infrastructure/mail/templates.js';
 import type { Clock } from '../../shared/clock.js';
+import { isLanguage, type Language } from '../../shared/languages.js';
 import { formatLocal } from '../../shared/zone.js';
 import { AttendanceRepository, type ReleasedRow } from './attendance.repository.js';
 
@@ -15,8 +16,9 @@ const MAX_BATCHES_PER_ROUND = 40;
 export const RELEASE_JOB = 'attendance release';
 
 /** The mail telling the owner their desk was released (docs/behaviour.md#release-of-no-shows). */
-const mailOf = (row: ReleasedRow, publicUrl: string) =>
+const mailOf = (row: ReleasedRow, publicUrl: string, defaultLanguage: Language) =>
   releaseMail({
+    language: isLanguage(row.language) ? row.language : defaultLanguage,
     to: row.email,
     firstName: row.firstName,
     deskName: row.deskName,
@@ -36,6 +38,8 @@ export interface ReleaseJobOptions {
   /** Whether mail can go out (SMTP_URL set): only then does a release queue its mails. */
   mails: boolean;
   publicUrl: string;
+  /** The server's default language, for owners who chose none (docs/i18n.md#choosing-the-language). */
+  defaultLanguage?: Language;
 }
 
 /**
@@ -62,7 +66,7 @@ export function releaseJob(options: ReleaseJobOptions): Job<number> {
             ? (tx, rows) =>
                 queueMails(
                   tx,
-                  rows.map((row) => mailOf(row, publicUrl)),
+                  rows.map((row) => mailOf(row, publicUrl, options.defaultLanguage ?? 'en')),
                 )
             : undefined,
         );

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userPreferences } from '../../../src/db/schema.js';
 import { createTestApp, drainOutbox, expectProblem, type TestApp } from '../../helpers/app.js';
+import { insertDepartment, insertDesk, insertRoom } from '../../helpers/fixtures.js';
+import { parseCalendar } from '../../helpers/ical.js';
 import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
 
 /**
@@ -83,6 +85,44 @@ describe('preferences: the language', () => {
     expect(greta.html).toContain('>Neues Passwort wählen</a> (der Link gilt einmal, 1 Stunde lang).');
     expect(paul.subject).toBe('Réinitialiser votre mot de passe Deskbook');
     expect(paul.text).toMatch(/^Bonjour Paul,/);
+  });
+
+  it('writes the invitation mail and the calendar feed in the person’s language; a change of language changes the feed’s ETag', async () => {
+    const db = t.database.handle.db;
+    const department = await insertDepartment(db, { location: 'Berlin', building: 'HQ', floor: 3 });
+    const room = await insertRoom(db, department.id, { name: 'Atlas' });
+    const desk = await insertDesk(db, room.id, { name: 'A-01' });
+    const start = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 86_400_000);
+    const since = smtp.mails.length;
+    const booked = await t.request({
+      method: 'POST',
+      url: '/api/reservation',
+      token: tokens.greta!,
+      payload: { deskId: desk.id, startTime: start.toISOString(), endTime: new Date(start.getTime() + 4 * 3_600_000).toISOString() },
+    });
+    expect(booked.statusCode, booked.body).toBe(200);
+    await drainOutbox(t.app);
+    const invitation = await smtp.waitForMail((mail) => mail.seq >= since && mail.envelopeTo.includes(emails.greta!) && mail.calendar !== undefined);
+    expect(invitation.subject).toBe(`Gebucht: Arbeitsplatz A-01 am ${start.toISOString().slice(0, 10)}`);
+    expect(invitation.text).toMatch(/^Ihre Arbeitsplatzreservierungen:\n/);
+    expect(invitation.text).toContain('Auf Ihrer Profilseite können Sie diese Mails abschalten.');
+    expect(parseCalendar(invitation.calendar!.content).events[0]!.summary).toBe('Arbeitsplatz A-01');
+
+    const feed = await t.request({ method: 'POST', url: '/api/self/calendar-feed', token: tokens.greta! });
+    const path = new URL(feed.json<{ url: string }>().url).pathname;
+    const german = await t.request({ method: 'GET', url: path });
+    expect(german.statusCode).toBe(200);
+    const calendar = parseCalendar(german.body);
+    expect(calendar.name).toBe('Deskbook-Reservierungen');
+    expect(calendar.events[0]!.summary).toBe('Arbeitsplatz A-01');
+    expect(calendar.events[0]!.description).toMatch(/^Arbeitsplatzreservierung: /);
+    // Back to the server's default (French): the same rows, another text, another ETag; the old one is no 304.
+    expect((await put(tokens.greta!, { language: null })).statusCode).toBe(200);
+    const french = await t.request({ method: 'GET', url: path, headers: { 'if-none-match': String(german.headers.etag) } });
+    expect(french.statusCode).toBe(200);
+    expect(french.headers.etag).not.toBe(german.headers.etag);
+    expect(parseCalendar(french.body).events[0]!.summary).toBe('Poste A-01');
+    expect((await put(tokens.greta!, { language: 'de' })).statusCode).toBe(200);
   });
 
   it('forgets the preference with its person', async () => {
