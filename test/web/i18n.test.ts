@@ -8,6 +8,7 @@ import { catalogue } from '../../src/shared/errors.js';
 import { LANGUAGES as SERVER_LANGUAGES } from '../../src/shared/languages.js';
 import { projectPath } from '../../src/shared/paths.js';
 import { formatMessage } from '../../web/src/lib/icu.js';
+import { browserLanguage, LANGUAGES as WEB_LANGUAGES } from '../../web/src/lib/translate.js';
 import { pseudoMessage, pseudoResources } from '../../web/src/lib/pseudo.js';
 import { CODE_MESSAGES, problemMessage } from '../../web/src/lib/problems.js';
 import { readLocales, startTestI18n } from '../helpers/i18n.js';
@@ -78,10 +79,7 @@ const locales = readLocales();
 
 describe('translations of the web app', () => {
   it('ship exactly the languages of the server and of DEFAULT_LANGUAGE', () => {
-    // lib/i18n.ts needs Vite (import.meta.glob) to load: its list is read from the source.
-    const source = readFileSync(projectPath('web', 'src', 'lib', 'i18n.ts'), 'utf8');
-    const web = JSON.parse(/export const LANGUAGES = (\[[^\]]*\])/.exec(source)![1]!.replaceAll("'", '"')) as string[];
-    expect(web).toEqual([...SERVER_LANGUAGES]);
+    expect([...WEB_LANGUAGES]).toEqual([...SERVER_LANGUAGES]);
     expect(Object.keys(locales).sort()).toEqual([...SERVER_LANGUAGES].sort());
     for (const language of SERVER_LANGUAGES) expect(loadConfig({ DEFAULT_LANGUAGE: language }).DEFAULT_LANGUAGE).toBe(language);
     expect(() => loadConfig({ DEFAULT_LANGUAGE: 'xx' })).toThrow(/DEFAULT_LANGUAGE/);
@@ -155,6 +153,16 @@ describe('the ICU formatter of the web app (lib/icu.ts)', () => {
     expect([0, 1, 2, 1000].map((n) => formatMessage(message, { n }, 'en'))).toEqual(['none', '1 item', '2 items', '1,000 items']);
     expect(formatMessage('{n, plural, one {# Tag} other {# Tage}}', { n: 1000 }, 'de')).toBe('1.000 Tage');
     expect(formatMessage('{x, select, a {A} other {O}}', { x: 'b' }, 'en')).toBe('O');
+  });
+});
+
+describe('the language of the signed-out pages', () => {
+  it('is the first shipped language of navigator.languages, by its primary subtag, else English', () => {
+    expect(browserLanguage(['de-AT', 'en-US'])).toBe('de');
+    expect(browserLanguage(['it-IT', 'fr-CH', 'de'])).toBe('fr');
+    expect(browserLanguage(['EN-gb'])).toBe('en');
+    expect(browserLanguage(['it', 'pt-BR'])).toBe('en');
+    expect(browserLanguage([])).toBe('en');
   });
 });
 

@@ -8,13 +8,9 @@ import { icuFormat } from './icu.js';
  * fetched only when that language is in use.
  */
 
-/** The shipped languages, English (the source) first. The server's list must match (docs/i18n.md#adding-a-language). */
-export const LANGUAGES = ['en', 'de', 'fr'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { browserLanguage, isLanguage, LANGUAGES, PSEUDO, type Language } from './translate.js';
 
-import { PSEUDO } from './translate.js';
-
-export { PSEUDO };
+export { browserLanguage, LANGUAGES, PSEUDO, type Language };
 
 /** Each language's own name, shown as is in the picker (never translated). */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'Deutsch', fr: 'Français' };
@@ -28,8 +24,6 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'De
 export const NAMESPACES = ['common', 'auth', 'profile', 'problems'] as const;
 const FIRST_PAINT = ['common', 'auth'];
 const SOON = ['problems'];
-
-const isLanguage = (value: string | null | undefined): value is Language => (LANGUAGES as readonly string[]).includes(value ?? '');
 
 /** The files, each a lazy import Vite turns into its own chunk. */
 const FILES = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { import: 'default' });
@@ -54,15 +48,6 @@ const lazyFiles: BackendModule = {
     );
   },
 };
-
-/** The first shipped language the browser asks for (navigator.languages), else English: the signed-out pages' language. */
-export function browserLanguage(preferred: readonly string[] = typeof navigator === 'undefined' ? [] : navigator.languages): Language {
-  for (const tag of preferred) {
-    const primary = tag.toLowerCase().split('-')[0];
-    if (isLanguage(primary)) return primary;
-  }
-  return 'en';
-}
 
 /** `?lang=de` or `?lang=en-XA` on any address sets this tab's language over every other choice (tests, translators). */
 const OVERRIDE = 'deskbook.language-override';

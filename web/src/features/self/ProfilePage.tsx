@@ -151,6 +151,7 @@ function SessionsSection() {
   const [ending, setEnding] = useState<string>();
   const revoking = useEndSession(() => setEnding(undefined));
   const failure = errorText(revoking.error, t('sessions.subject'));
+  const devices = { unknown: t('sessions.unknownDevice'), on: (browser: string, system: string) => t('sessions.device', { browser, system }) };
 
   const end = (id: string) => {
     if (id === sessionId) return void signOut();
@@ -172,7 +173,7 @@ function SessionsSection() {
                 <li key={session.id} className="session">
                   <div>
                     <p>
-                      <strong>{deviceName(session.userAgent)}</strong>
+                      <strong>{deviceName(session.userAgent, devices)}</strong>
                       {session.id === sessionId && <span className="badge badge-accent">{t('sessions.thisDevice')}</span>}
                     </p>
                     <p className="muted">
