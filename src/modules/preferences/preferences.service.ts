@@ -1,8 +1,7 @@
 import type { Database } from '../../db/client.js';
 import type { Caller } from '../../identity/caller.js';
 import type { Clock } from '../../shared/clock.js';
-import { LANGUAGES, type Language } from '../../shared/languages.js';
-import { languageOf } from './preferences.access.js';
+import { isLanguage, LANGUAGES, type Language } from '../../shared/languages.js';
 import { PreferencesRepository } from './preferences.repository.js';
 import type { PreferencesBody, PreferencesDto } from './preferences.schemas.js';
 
@@ -15,15 +14,11 @@ export class PreferencesService {
     private readonly fallback: Language,
   ) {}
 
+  /** One statement: the chosen language, and from it the one in effect. */
   async get(caller: Caller): Promise<PreferencesDto> {
-    const language = await new PreferencesRepository(this.db).language(caller.user.id);
-    const effective = await languageOf(this.db, caller.user.id, this.fallback);
-    return {
-      language: (LANGUAGES as readonly string[]).includes(language ?? '') ? (language as Language) : null,
-      effectiveLanguage: effective,
-      defaultLanguage: this.fallback,
-      languages: [...LANGUAGES],
-    };
+    const chosen = await new PreferencesRepository(this.db).language(caller.user.id);
+    const language = isLanguage(chosen) ? chosen : null;
+    return { language, effectiveLanguage: language ?? this.fallback, defaultLanguage: this.fallback, languages: [...LANGUAGES] };
   }
 
   async update(caller: Caller, body: PreferencesBody): Promise<PreferencesDto> {
