@@ -18,12 +18,11 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'De
 /**
  * The namespaces: one per converted area of the app; a page converted later adds its own (and its
  * components name it in useTranslation, which waits for the file under the page's Suspense).
- * The first paint waits for `common` and `auth` only (the bar, the sign-in pages); `problems`
- * follows right after without holding it up; `profile` comes with the profile page.
+ * The first paint waits for `common`, `auth` (the bar, the sign-in pages) and `problems` (the
+ * error sentences, which code outside React reads at once); `profile` comes with the profile page.
  */
 export const NAMESPACES = ['common', 'auth', 'profile', 'problems'] as const;
-const FIRST_PAINT = ['common', 'auth'];
-const SOON = ['problems'];
+const FIRST_PAINT = ['common', 'auth', 'problems'];
 
 /** The files, each a lazy import Vite turns into its own chunk. */
 const FILES = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { import: 'default' });
@@ -112,5 +111,4 @@ export async function startI18n(language = startingLanguage()): Promise<void> {
       interpolation: { escapeValue: false },
     });
   if (typeof document !== 'undefined') document.documentElement.lang = i18next.language;
-  void i18next.loadNamespaces(SOON);
 }
