@@ -84,6 +84,9 @@ import { DisplaysService } from './modules/displays/displays.service.js';
 import { ReservationsService } from './modules/reservations/reservations.service.js';
 import { seriesRoutes } from './modules/series/series.routes.js';
 import { favouritesRoutes } from './modules/favourites/favourites.routes.js';
+import { defaultLanguage } from './modules/preferences/preferences.access.js';
+import { preferencesRoutes } from './modules/preferences/preferences.routes.js';
+import { PreferencesService } from './modules/preferences/preferences.service.js';
 import { FavouritesService } from './modules/favourites/favourites.service.js';
 import { UsualService } from './modules/favourites/favourites.usual.js';
 import { SeriesService } from './modules/series/series.service.js';
@@ -316,6 +319,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     resetTtlMs: config.PASSWORD_RESET_TTL,
     setupTtlMs: config.ACCOUNT_SETUP_TTL,
     resetMailCooldownMs: config.PASSWORD_MAIL_COOLDOWN,
+    defaultLanguage: defaultLanguage(config),
   };
   const passwords = new PasswordService(db, throttle, clock, () => jobs.nudge(OUTBOX_JOB));
   const users = new UsersService(db, clock, throttle, passwords, config.PASSWORD_CHANGE_AFTER_ADMIN_SET);
@@ -341,13 +345,22 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const displays = new DisplaysService(db, clock, config.PUBLIC_URL);
   const series = new SeriesService(db, clock, reservationRules, config.SERIES_PER_USER);
   const reports = new ReportsService(db, clock, mailConfigured ? mailReporter(config.PUBLIC_URL) : notifyNobody);
-  const calendar = new CalendarService(db, reads, clock, { publicUrl: config.PUBLIC_URL, horizonMs: config.RESERVATION_HORIZON });
+  const calendar = new CalendarService(db, reads, clock, {
+    publicUrl: config.PUBLIC_URL,
+    horizonMs: config.RESERVATION_HORIZON,
+    defaultLanguage: defaultLanguage(config),
+  });
   // The kinds of message the outbox sends; without SMTP their rows are dropped unsent (and logged).
   if (mailConfigured) {
     outbox.register(mailKind(mailer));
     outbox.register(passwordLinkKind(db, mailer, clock, passwordSettings, app.log));
     outbox.register(
-      invitationKind(db, mailer, clock, { publicUrl: config.PUBLIC_URL, mailFrom: config.MAIL_FROM, mailsPerHour: config.CALENDAR_MAILS_PER_HOUR }),
+      invitationKind(db, mailer, clock, {
+        publicUrl: config.PUBLIC_URL,
+        mailFrom: config.MAIL_FROM,
+        mailsPerHour: config.CALENDAR_MAILS_PER_HOUR,
+        defaultLanguage: defaultLanguage(config),
+      }),
     );
     outbox.register(approvalRequestKind(db, mailer, config.PUBLIC_URL));
   } else {
@@ -414,6 +427,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(seriesRoutes, { series });
   await app.register(favouritesRoutes, { favourites: new FavouritesService(db, clock), usual: new UsualService(db, clock, reservationRules) });
   await app.register(policiesRoutes, { policies: new PoliciesService(db, clock) });
+  await app.register(preferencesRoutes, { preferences: new PreferencesService(db, clock, defaultLanguage(config)) });
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });
@@ -432,7 +446,17 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   // The jobs of every process: work is claimed in the database, so processes share it and never
   // do it twice (docs/architecture.md#background-jobs).
   jobs.add(housekeepingJob(db, clock, purgeJobs(config), HOUSEKEEPING_INTERVAL_MS));
-  jobs.add(releaseJob({ db, clock, log: app.log, intervalMs: config.ATTENDANCE_RELEASE_INTERVAL, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
+  jobs.add(
+    releaseJob({
+      db,
+      clock,
+      log: app.log,
+      intervalMs: config.ATTENDANCE_RELEASE_INTERVAL,
+      mails: mailConfigured,
+      publicUrl: config.PUBLIC_URL,
+      defaultLanguage: defaultLanguage(config),
+    }),
+  );
   jobs.add(reminderJob({ db, clock, log: app.log, intervalMs: config.CHECK_IN_REMINDER_INTERVAL }));
   jobs.add(expiryJob({ db, clock, log: app.log, cancel: cancelForApproval, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
   // Every mail leaves from the outbox (docs/architecture.md#the-outbox); OUTBOX_INTERVAL 0: not from this process.

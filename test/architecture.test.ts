@@ -124,6 +124,7 @@ const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
   'modules/oidc -> modules/auth': 'single sign-on ends in the same token pair as sign-in (its schema and token service)',
   'modules/oidc -> modules/users': 'single sign-on finds or creates the account of an identity',
   'modules/password -> modules/users': 'a password link sets the password of a user row',
+  'modules/password -> modules/preferences': "a password link mail is written in the person's language (preferences.access.ts)",
   'modules/avatars -> modules/users': 'a picture belongs to a user and answers the user DTO',
   'modules/department-images -> modules/inventory': "a department's picture answers the department DTO",
   'modules/search -> modules/inventory': 'room and department search answers inventory DTOs',

@@ -30,6 +30,15 @@ import { WEB_SESSION_SCENARIOS } from './web-session.js';
  *     load: (context) => ({ method: 'GET', requests: [{ path: '/api/...' }], ...usersOverConnections(context) }) },
  */
 export const FEATURE_SCENARIOS: Scenario[] = [
+  // The language preference (docs/i18n.md#choosing-the-language): every signed-in page load asks for it.
+  {
+    id: 'preferences',
+    title: 'GET /api/self/preferences',
+    server: 'app',
+    expected: [200],
+    maxStatements: 2,
+    load: (context) => ({ method: 'GET', requests: [{ path: '/api/self/preferences' }], ...usersOverConnections(context) }),
+  },
   {
     id: 'floor-plan',
     title: 'GET …/floor-plan/availability (~200 desks, 09–17)',

@@ -1134,3 +1134,18 @@ export const displayTokens = pgTable(
     check('display_tokens_name_check', sql`length(${t.name}) BETWEEN 1 AND 100`),
   ],
 );
+
+// ---- preferences: a person's own settings (docs/i18n.md#choosing-the-language) ---------------
+
+/** A person's language (null: the server's DEFAULT_LANGUAGE), migration 0033; written only by modules/preferences. */
+export const userPreferences = pgTable(
+  'user_preferences',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    language: text('language'),
+    modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
+  },
+  (t) => [check('user_preferences_language_check', sql`${t.language} IN ('en', 'de', 'fr')`)],
+);

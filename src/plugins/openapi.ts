@@ -57,6 +57,7 @@ export default fp(
             description:
               "Push reminders: the server's public key, the caller's browsers (push subscriptions) and switches per event and channel (docs/notifications.md).",
           },
+          { name: 'Preferences', description: "The caller's own preferences: the language of the web app, mails and calendar entries (docs/i18n.md)." },
           { name: 'Team', description: 'Teams and their members, from admins, the directory and single sign-on (docs/policies.md#teams).' },
           { name: 'Organisation', description: "The organisation's settings: what colleagues see of each other (docs/people.md)." },
           { name: 'People', description: "Who's in, the week of one's teams, whose desk is whose, lobby displays (docs/people.md)." },

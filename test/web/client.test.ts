@@ -1,4 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestI18n } from '../helpers/i18n.js';
+
+// The problem sentences and waits are English keys' values (docs/i18n.md).
+beforeAll(() => startTestI18n('en'));
 
 /**
  * The web app's API client (web/src/api/client.ts) against a fake server: the bearer token on

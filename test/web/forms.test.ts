@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import Fastify from 'fastify';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestI18n } from '../helpers/i18n.js';
 import validation from '../../src/plugins/validation.js';
 import { CreateDepartmentBody, CreateEquipmentBody } from '../../src/modules/inventory/inventory.schemas.js';
 import { CreateReportBody } from '../../src/modules/reports/reports.schemas.js';
@@ -15,6 +16,9 @@ import { checkForm, passwordsMatch } from '../../web/src/lib/forms.js';
  * The forms check what the server checks, with the server's own field schemas (src/shared/fields.ts),
  * and say what is wrong in sentences.
  */
+
+// The field labels of the messages are English keys' values (docs/i18n.md); started here, not left to another file of the worker.
+beforeAll(() => startTestI18n('en'));
 
 /** What a schema checks (descriptions aside). */
 const rules = (schema: object): unknown => JSON.parse(JSON.stringify(schema, (key, value: unknown) => (key === 'description' ? undefined : value)));

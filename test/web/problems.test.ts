@@ -1,6 +1,7 @@
 process.env.TZ = 'Europe/Berlin';
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestI18n } from '../helpers/i18n.js';
 import { catalogue } from '../../src/shared/errors.js';
 import {
   ApiError,
@@ -15,6 +16,9 @@ import {
   toProblem,
   type Problem,
 } from '../../web/src/lib/problems.js';
+
+// The problem sentences and waits are English keys' values (docs/i18n.md).
+beforeAll(() => startTestI18n('en'));
 
 const problem = (status: number, code?: string, extra: Partial<Problem> = {}): Problem => ({ status, code, ...extra });
 

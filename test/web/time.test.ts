@@ -1,7 +1,8 @@
 // Local-time behaviour is checked in a zone with summer time; set before any date is made.
 process.env.TZ = 'Europe/Berlin';
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestI18n } from '../helpers/i18n.js';
 import {
   formatDateTime,
   formatDay,
@@ -15,6 +16,9 @@ import {
   tomorrowWindow,
   windowToIso,
 } from '../../web/src/lib/time.js';
+
+// The problem sentences and waits are English keys' values (docs/i18n.md).
+beforeAll(() => startTestI18n('en'));
 
 describe('local time ↔ UTC', () => {
   it('sends local wall-clock times as UTC instants, by the offset of that date', () => {

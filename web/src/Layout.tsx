@@ -1,14 +1,17 @@
 import { useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Avatar } from './components/Avatar.js';
 import { ApprovalsLink } from './features/approvals/ApprovalsLink.js';
 import { useAuth, useUser } from './features/auth/AuthProvider.js';
+import { useSignedInLanguage } from './features/self/language.js';
 import { Link, useLocation } from './router.js';
 
+/** The links of the bar; `label` is a key of the `common` namespace (docs/i18n.md). */
 const USER_LINKS = [
-  { to: '/', label: 'Find a desk' },
-  { to: '/reservations', label: 'My reservations' },
-  { to: '/people', label: "Who's in" },
-  { to: '/report', label: 'Report a problem' },
+  { to: '/', label: 'nav.findDesk' },
+  { to: '/reservations', label: 'nav.reservations' },
+  { to: '/people', label: 'nav.people' },
+  { to: '/report', label: 'nav.report' },
 ];
 
 /**
@@ -16,23 +19,25 @@ const USER_LINKS = [
  * new page is one line here (and its route in App.tsx).
  */
 const ADMIN_LINKS = [
-  { to: '/admin/departments', label: 'Offices' },
-  { to: '/admin/users', label: 'Users' },
-  { to: '/admin/teams', label: 'Teams' },
-  { to: '/admin/policies', label: 'Booking rules' },
-  { to: '/admin/reports', label: 'Reports' },
-  { to: '/admin/stats', label: 'Statistics' },
-  { to: '/admin/attendance', label: 'Attendance' },
-  { to: '/admin/outbox', label: 'Outbox' },
-  { to: '/admin/today', label: "Today's list" },
-  { to: '/admin/privacy', label: 'Privacy' },
-  { to: '/admin/displays', label: 'Lobby displays' },
-  { to: '/admin/closures', label: 'Closures' },
+  { to: '/admin/departments', label: 'nav.offices' },
+  { to: '/admin/users', label: 'nav.users' },
+  { to: '/admin/teams', label: 'nav.teams' },
+  { to: '/admin/policies', label: 'nav.policies' },
+  { to: '/admin/reports', label: 'nav.reports' },
+  { to: '/admin/stats', label: 'nav.stats' },
+  { to: '/admin/attendance', label: 'nav.attendance' },
+  { to: '/admin/outbox', label: 'nav.outbox' },
+  { to: '/admin/today', label: 'nav.today' },
+  { to: '/admin/privacy', label: 'nav.privacy' },
+  { to: '/admin/displays', label: 'nav.displays' },
+  { to: '/admin/closures', label: 'nav.closures' },
 ];
 
 const isCurrent = (to: string, pathname: string) => (to === '/' ? pathname === '/' : pathname === to || pathname.startsWith(`${to}/`));
 
 export function Layout({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  useSignedInLanguage();
   const { user, isAdmin } = useUser();
   const { signOut } = useAuth();
   const { pathname } = useLocation();
@@ -99,7 +104,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const link = ({ to, label }: { to: string; label: string }) => (
     <li key={to}>
       <Link to={to} aria-current={isCurrent(to, pathname) ? 'page' : undefined}>
-        {label}
+        {t(label)}
       </Link>
     </li>
   );
@@ -108,7 +113,7 @@ export function Layout({ children }: { children: ReactNode }) {
   return (
     <>
       <a href="#main" className="skip-link">
-        Skip to content
+        {t('skipToContent')}
       </a>
       <header className="topbar">
         <div className="topbar-inner">
@@ -124,9 +129,9 @@ export function Layout({ children }: { children: ReactNode }) {
             aria-controls="main-menu"
             onClick={() => setMenuOpen((open) => !open)}
           >
-            Menu
+            {t('menu')}
           </button>
-          <nav id="main-menu" className={`menu${menuOpen ? ' menu-open' : ''}`} aria-label="Main">
+          <nav id="main-menu" className={`menu${menuOpen ? ' menu-open' : ''}`} aria-label={t('mainNav')}>
             <ul>
               {USER_LINKS.map(link)}
               <ApprovalsLink admin={isAdmin} current={isCurrent('/approvals', pathname)} />
@@ -147,9 +152,9 @@ export function Layout({ children }: { children: ReactNode }) {
                     aria-controls="admin-menu"
                     onClick={() => setAdminOpen((open) => !open)}
                   >
-                    Admin
+                    {t('admin')}
                   </button>
-                  <ul id="admin-menu" className="menu-admin-list" aria-label="Administration" hidden={!adminOpen}>
+                  <ul id="admin-menu" className="menu-admin-list" aria-label={t('adminNav')} hidden={!adminOpen}>
                     {ADMIN_LINKS.map(link)}
                   </ul>
                 </li>
@@ -163,7 +168,7 @@ export function Layout({ children }: { children: ReactNode }) {
                 </span>
               </Link>
               <button type="button" className="button-secondary button-small" onClick={() => void signOut()}>
-                Sign out
+                {t('signOut')}
               </button>
             </div>
           </nav>

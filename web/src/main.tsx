@@ -5,6 +5,10 @@ import { createRoot } from 'react-dom/client';
 import './styles.css';
 import { queryClient } from './api/query.js';
 import { App } from './App.js';
+import { startI18n } from './lib/i18n.js';
+
+// The language's files arrive first (docs/i18n.md): the first paint is already in the right language.
+await startI18n();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

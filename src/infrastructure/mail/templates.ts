@@ -1,5 +1,7 @@
 import { escapeHtml } from '../../shared/html.js';
+import type { Language } from '../../shared/languages.js';
 import type { Mail } from './mailer.js';
+import { mailText } from './messages.js';
 
 /**
  * Every mail the service sends, written in one place (docs/behaviour.md#mails): each template
@@ -24,22 +26,26 @@ export interface ReleaseMailData {
   started: string;
   released: string;
   publicUrl: string;
+  /** The owner's language (docs/i18n.md#mails-and-the-calendar-feed); English when not given. */
+  language?: Language;
 }
 
 /** The mail telling the owner their desk was released (docs/behaviour.md#release-of-no-shows). */
 export function releaseMail(data: ReleaseMailData): Mail {
   const reservations = `${trimSlash(data.publicUrl)}/reservations`;
-  const text =
-    `Hello ${data.firstName},\n\n` +
-    `nobody checked in to your reservation of desk ${data.deskName} in ${data.roomName}, starting ${data.started} (${data.timeZone}), ` +
-    `so the desk was released at ${data.released} for others to book. The reservation now ends then.\n\n` +
-    `Your reservations: ${reservations}\n`;
+  const language = data.language ?? 'en';
+  const values = { desk: data.deskName, room: data.roomName, started: data.started, timeZone: data.timeZone, released: data.released };
+  const hello = mailText(language, 'hello', { firstName: data.firstName });
+  const body = mailText(language, 'release.body', values);
+  const yours = mailText(language, 'release.link');
+  const text = `${hello}\n\n${body}\n\n${yours}: ${reservations}\n`;
+  // The desk's name stands out in the HTML part: the message is escaped, then the name is bolded in it.
   const html = layout([
-    `Hello ${escapeHtml(data.firstName)},`,
-    `nobody checked in to your reservation of desk <b>${escapeHtml(data.deskName)}</b> in ${escapeHtml(data.roomName)}, starting ${escapeHtml(data.started)} (${escapeHtml(data.timeZone)}), so the desk was released at ${escapeHtml(data.released)} for others to book. The reservation now ends then.`,
-    link(reservations, 'Your reservations'),
+    escapeHtml(hello),
+    escapeHtml(body).replace(escapeHtml(data.deskName), `<b>${escapeHtml(data.deskName)}</b>`),
+    link(reservations, yours),
   ]);
-  return { to: data.to, subject: `Desk ${data.deskName} released: nobody checked in`, text, html };
+  return { to: data.to, subject: mailText(language, 'release.subject', { desk: data.deskName }), text, html };
 }
 
 export interface PasswordLinkMailData {
@@ -49,37 +55,28 @@ export interface PasswordLinkMailData {
   /** The link with its token: minted when the mail is sent, never stored in clear. */
   link: string;
   ttlMs: number;
+  /** The person's language (docs/i18n.md#mails-and-the-calendar-feed); English when not given. */
+  language?: Language;
 }
 
 /** "Reset your password" and "your account is ready" (docs/behaviour.md#password-links-and-directory-sign-in). */
 export function passwordLinkMail(data: PasswordLinkMailData): Mail {
+  const language = data.language ?? 'en';
   const hours = Math.round(data.ttlMs / 3_600_000);
-  const validity = hours >= 1 ? `${hours} hour${hours === 1 ? '' : 's'}` : `${Math.round(data.ttlMs / 60_000)} minutes`;
-  const greeting = `Hello ${data.firstName},`;
-  const body =
-    data.purpose === 'reset'
-      ? {
-          subject: 'Reset your Deskbook password',
-          lead: 'someone (hopefully you) asked to reset the password of your Deskbook account.',
-          action: 'Choose a new password',
-          after: 'If you did not ask for this, ignore this mail: your password stays as it is.',
-        }
-      : {
-          subject: 'Your Deskbook account is ready',
-          lead: 'an account was created for you on Deskbook, where you can find and book a desk.',
-          action: 'Set your password',
-          after: `Then sign in with ${data.to}.`,
-        };
+  const validity = mailText(language, 'password.validity', { hours, minutes: Math.round(data.ttlMs / 60_000) });
+  const note = mailText(language, 'password.linkNote', { validity });
+  const greeting = mailText(language, 'hello', { firstName: data.firstName });
+  const body = {
+    subject: mailText(language, `password.${data.purpose}.subject`),
+    lead: mailText(language, `password.${data.purpose}.lead`),
+    action: mailText(language, `password.${data.purpose}.action`),
+    after: mailText(language, `password.${data.purpose}.after`, { email: data.to }),
+  };
   return {
     to: data.to,
     subject: body.subject,
-    text: `${greeting}\n\n${body.lead}\n\n${body.action} (the link works once, for ${validity}):\n${data.link}\n\n${body.after}\n`,
-    html: layout([
-      escapeHtml(greeting),
-      escapeHtml(body.lead),
-      `${link(data.link, body.action)} (the link works once, for ${validity}).`,
-      escapeHtml(body.after),
-    ]),
+    text: `${greeting}\n\n${body.lead}\n\n${body.action} ${note}:\n${data.link}\n\n${body.after}\n`,
+    html: layout([escapeHtml(greeting), escapeHtml(body.lead), `${link(data.link, body.action)} ${escapeHtml(note)}.`, escapeHtml(body.after)]),
   };
 }
 
@@ -93,23 +90,23 @@ export interface InvitationMailData {
   events: { span: string; location: string; link: string }[];
   /** The iTIP message (text/calendar) the mail carries. */
   calendar: { method: 'REQUEST' | 'CANCEL'; content: string };
+  /** The recipient's language (docs/i18n.md#mails-and-the-calendar-feed); English when not given. */
+  language?: Language;
 }
 
 /** An invitation mail (docs/behaviour.md#invitation-mails): one list of events and their iTIP message. */
 export function invitationMail(data: InvitationMailData): Mail {
-  const subject = data.method === 'CANCEL' ? `Cancelled: ${data.what}` : data.changed ? `Changed: ${data.what}` : `Booked: ${data.what}`;
-  const intro =
-    data.method === 'CANCEL'
-      ? 'These desk reservations were cancelled:'
-      : data.changed
-        ? 'Your desk reservations now stand as follows:'
-        : 'Your desk reservations:';
-  const outro = 'Your calendar app shows the times in your own time zone. Turn these mails off on your profile page.';
+  const language = data.language ?? 'en';
+  const state = data.method === 'CANCEL' ? 'cancelled' : data.changed ? 'changed' : 'booked';
+  const subject = mailText(language, `invitation.subject.${state}`, { what: data.what });
+  const intro = mailText(language, `invitation.intro.${state}`);
+  const outro = mailText(language, 'invitation.outro');
+  const open = mailText(language, 'invitation.open');
   const lines = data.events.map((event) => `- ${event.span}: ${event.location}\n  ${event.link}`);
   const text = `${intro}\n\n${lines.join('\n')}\n\n${outro}\n`;
   const html = layout([
     escapeHtml(intro),
-    `<ul>${data.events.map((event) => `<li>${escapeHtml(event.span)}: ${escapeHtml(event.location)} (${link(event.link, 'open')})</li>`).join('')}</ul>`,
+    `<ul>${data.events.map((event) => `<li>${escapeHtml(event.span)}: ${escapeHtml(event.location)} (${link(event.link, open)})</li>`).join('')}</ul>`,
     escapeHtml(outro),
   ]);
   return { to: data.to, subject, text, html, calendar: data.calendar };

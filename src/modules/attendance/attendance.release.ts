@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.js';
 import type { Job } from '../../infrastructure/jobs/runner.js';
 import { releaseMail } from '../../infrastructure/mail/templates.js';
 import type { Clock } from '../../shared/clock.js';
+import { isLanguage, type Language } from '../../shared/languages.js';
 import { formatLocal } from '../../shared/zone.js';
 import { queueNotices } from '../notifications/notifications.queue.js';
 import { releasedPush } from '../notifications/notifications.texts.js';
@@ -16,8 +17,9 @@ const MAX_BATCHES_PER_ROUND = 40;
 export const RELEASE_JOB = 'attendance release';
 
 /** The mail telling the owner their desk was released (docs/behaviour.md#release-of-no-shows). */
-const mailOf = (row: ReleasedRow, publicUrl: string) =>
+const mailOf = (row: ReleasedRow, publicUrl: string, defaultLanguage: Language) =>
   releaseMail({
+    language: isLanguage(row.language) ? row.language : defaultLanguage,
     to: row.email,
     firstName: row.firstName,
     deskName: row.deskName,
@@ -37,6 +39,8 @@ export interface ReleaseJobOptions {
   /** Whether mail can go out (SMTP_URL set): only then does a release queue its mails (pushes go out either way). */
   mails: boolean;
   publicUrl: string;
+  /** The server's default language, for owners who chose none (docs/i18n.md#choosing-the-language). */
+  defaultLanguage?: Language;
 }
 
 /**
@@ -69,7 +73,7 @@ export function releaseJob(options: ReleaseJobOptions): Job<number> {
                 start: formatLocal(row.startTime, row.timeZone),
                 timeZone: row.timeZone,
               }),
-              mail: options.mails ? mailOf(row, publicUrl) : undefined,
+              mail: options.mails ? mailOf(row, publicUrl, options.defaultLanguage ?? 'en') : undefined,
             })),
           ),
         );

@@ -1,7 +1,7 @@
 import { and, count, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { worksCouncilModeSql } from '../organisation/organisation.access.js';
 import { queryRows, type Database } from '../../db/client.js';
-import { attendance, attendanceDefaults, departments, departmentSettings, desks, reservations, rooms, users } from '../../db/schema.js';
+import { attendance, attendanceDefaults, departments, departmentSettings, desks, reservations, rooms, userPreferences, users } from '../../db/schema.js';
 import { orderByClauses, totalOfPage } from '../../db/paging.js';
 import { offsetOf, type PageRequest } from '../../shared/paging.js';
 import { ReservationWriter } from '../reservations/reservations.writer.js';
@@ -56,6 +56,8 @@ export interface ReleasedRow {
   timeZone: string;
   startTime: Date;
   endTime: Date;
+  /** The owner's chosen language (docs/i18n.md#mails-and-the-calendar-feed); null: the server's default. */
+  language: string | null;
 }
 
 export const ATTENDANCE_SORTABLE = ['reservationId', 'userId', 'deskId', 'roomId', 'departmentId', 'startTime', 'endTime', 'status', 'releaseAt'] as const;
@@ -336,9 +338,11 @@ export class AttendanceRepository {
             timeZone: sql<string>`coalesce(${departmentSettings.timeZone}, 'UTC')`,
             startTime: reservations.startTime,
             endTime: reservations.endTime,
+            language: userPreferences.language,
           })
           .from(reservations)
           .innerJoin(users, eq(users.id, reservations.userId))
+          .leftJoin(userPreferences, eq(userPreferences.userId, reservations.userId))
           .innerJoin(desks, eq(desks.id, reservations.deskId))
           .innerJoin(rooms, eq(rooms.id, desks.roomId))
           .leftJoin(departmentSettings, eq(departmentSettings.departmentId, rooms.departmentId))

@@ -3,6 +3,8 @@ import { DeliveryFailed, type OutboxKind } from '../../infrastructure/outbox/out
 import type { Mailer } from '../../infrastructure/mail/mailer.js';
 import { invitationMail } from '../../infrastructure/mail/templates.js';
 import type { Clock } from '../../shared/clock.js';
+import { mailText } from '../../infrastructure/mail/messages.js';
+import { isLanguage, type Language } from '../../shared/languages.js';
 import { invitationCalendar, linkOf, summaryOf, type CalendarContext, type Invitation } from './calendar.mappers.js';
 import { CalendarRepository, type CalendarEventRow, type MailRecipient } from './calendar.repository.js';
 
@@ -20,6 +22,8 @@ export interface InvitationSettings extends CalendarContext {
   mailFrom: string;
   /** CALENDAR_MAILS_PER_HOUR: invitation mails one person is sent per hour at most (the rest are folded into one). */
   mailsPerHour: number;
+  /** The server's default language, for people who chose none (docs/i18n.md#mails-and-the-calendar-feed). */
+  defaultLanguage?: Language;
 }
 
 const HOUR_MS = 3_600_000;
@@ -51,15 +55,17 @@ export function invitationKind(db: Database, mailer: Mailer, clock: Clock, setti
   const send = (recipient: MailRecipient, method: Invitation['method'], events: CalendarEventRow[]) => {
     const attendee = { name: `${recipient.firstName} ${recipient.lastName}`.trim(), email: recipient.email };
     const first = events[0]!;
+    const language = isLanguage(recipient.language) ? recipient.language : (settings.defaultLanguage ?? 'en');
+    const what = { summary: summaryOf(first, language), date: day(first.startTime), count: events.length };
     return mailer.send(
       invitationMail({
         to: recipient.email,
         method,
         changed: method === 'REQUEST' && events.every((event) => event.sequence > 0),
-        what:
-          events.length === 1 ? `${summaryOf(first)} on ${day(first.startTime)}` : `${summaryOf(first)}, ${events.length} dates from ${day(first.startTime)}`,
+        what: mailText(language, events.length === 1 ? 'invitation.one' : 'invitation.many', what),
         events: events.map((event) => ({ span: span(event), location: event.location, link: linkOf(event.reservationId, settings) })),
-        calendar: invitationCalendar(method, events, organizer, attendee, settings),
+        calendar: invitationCalendar(method, events, organizer, attendee, settings, language),
+        language,
       }),
     );
   };

@@ -1,4 +1,6 @@
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus, type ICalCalendar, type ICalEventData } from 'ical-generator';
+import { mailText } from '../../infrastructure/mail/messages.js';
+import type { Language } from '../../shared/languages.js';
 import type { CalendarEventRow } from './calendar.repository.js';
 
 /** What every event of this service carries besides its row: where the web app is, and the host that makes UIDs unique. */
@@ -6,7 +8,8 @@ export interface CalendarContext {
   publicUrl: string;
 }
 
-const PRODUCT_ID = { company: 'Deskbook', product: 'Deskbook', language: 'EN' };
+/** PRODID names the language of the texts (docs/i18n.md#mails-and-the-calendar-feed). */
+const productId = (language: Language) => ({ company: 'Deskbook', product: 'Deskbook', language: language.toUpperCase() });
 /** How often a subscribed calendar app should read the feed again (REFRESH-INTERVAL, X-PUBLISHED-TTL). */
 export const FEED_REFRESH_SECONDS = 3600;
 
@@ -18,9 +21,9 @@ export const uidOf = (reservationId: string, context: CalendarContext) => `${res
 /** The reservation in the web app: "My reservations", where it can be changed or cancelled. */
 export const linkOf = (reservationId: string, context: CalendarContext) => `${baseUrl(context)}/reservations?reservation=${reservationId}`;
 
-export const summaryOf = (event: CalendarEventRow) => `Desk ${event.deskName}`;
+export const summaryOf = (event: CalendarEventRow, language: Language = 'en') => mailText(language, 'calendar.summary', { desk: event.deskName });
 
-function addEvent(calendar: ICalCalendar, event: CalendarEventRow, context: CalendarContext, extra: Partial<ICalEventData>) {
+function addEvent(calendar: ICalCalendar, event: CalendarEventRow, context: CalendarContext, extra: Partial<ICalEventData>, language: Language) {
   const link = linkOf(event.reservationId, context);
   calendar.createEvent({
     id: uidOf(event.reservationId, context),
@@ -29,9 +32,9 @@ function addEvent(calendar: ICalCalendar, event: CalendarEventRow, context: Cale
     lastModified: event.changedAt,
     start: event.startTime,
     end: event.endTime,
-    summary: summaryOf(event),
+    summary: summaryOf(event, language),
     location: event.location,
-    description: `Desk reservation: ${event.location}\n${link}`,
+    description: `${mailText(language, 'calendar.description', { location: event.location })}\n${link}`,
     url: link,
     // A reservation awaiting approval is tentative (docs/policies.md#approvals).
     status: event.cancelledAt !== null ? ICalEventStatus.CANCELLED : event.tentative ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,
@@ -40,25 +43,28 @@ function addEvent(calendar: ICalCalendar, event: CalendarEventRow, context: Cale
 }
 
 const FEED_END = 'END:VCALENDAR';
-let frame: { head: string; tail: string } | undefined;
+const frames = new Map<Language, { head: string; tail: string }>();
 
 /**
  * A user's feed (docs/behaviour.md#calendar-feed) is this frame's head, one VEVENT per reservation
  * (feedEvent; times in UTC, cancelled ones, the tombstones, with STATUS:CANCELLED and a higher
  * SEQUENCE) and its tail: the frame is the same for every feed.
  */
-export function feedFrame(): { head: string; tail: string } {
+export function feedFrame(language: Language = 'en'): { head: string; tail: string } {
+  let frame = frames.get(language);
   if (frame === undefined) {
-    const empty = ical({ prodId: PRODUCT_ID, name: 'Deskbook reservations', ttl: FEED_REFRESH_SECONDS, method: ICalCalendarMethod.PUBLISH }).toString();
+    const name = mailText(language, 'calendar.name');
+    const empty = ical({ prodId: productId(language), name, ttl: FEED_REFRESH_SECONDS, method: ICalCalendarMethod.PUBLISH }).toString();
     frame = { head: empty.slice(0, empty.lastIndexOf(FEED_END)), tail: FEED_END };
+    frames.set(language, frame);
   }
   return frame;
 }
 
 /** One VEVENT of a feed, CRLF-terminated: feeds are the frame's head, their events' texts in order, and its tail. */
-export function feedEvent(event: CalendarEventRow, context: CalendarContext): string {
-  const calendar = ical({ prodId: PRODUCT_ID });
-  addEvent(calendar, event, context, {});
+export function feedEvent(event: CalendarEventRow, context: CalendarContext, language: Language = 'en'): string {
+  const calendar = ical({ prodId: productId(language) });
+  addEvent(calendar, event, context, {}, language);
   return calendar.events()[0]!.toString();
 }
 
@@ -79,13 +85,20 @@ export function invitationCalendar(
   organizer: { name: string; email: string },
   attendee: { name: string; email: string },
   context: CalendarContext,
+  language: Language = 'en',
 ): Invitation {
-  const calendar = ical({ prodId: PRODUCT_ID, method: method === 'REQUEST' ? ICalCalendarMethod.REQUEST : ICalCalendarMethod.CANCEL });
+  const calendar = ical({ prodId: productId(language), method: method === 'REQUEST' ? ICalCalendarMethod.REQUEST : ICalCalendarMethod.CANCEL });
   for (const event of events) {
-    addEvent(calendar, event, context, {
-      organizer,
-      attendees: [{ email: attendee.email, name: attendee.name, role: ICalAttendeeRole.REQ, status: ICalAttendeeStatus.ACCEPTED, rsvp: false }],
-    });
+    addEvent(
+      calendar,
+      event,
+      context,
+      {
+        organizer,
+        attendees: [{ email: attendee.email, name: attendee.name, role: ICalAttendeeRole.REQ, status: ICalAttendeeStatus.ACCEPTED, rsvp: false }],
+      },
+      language,
+    );
   }
   return { method, content: calendar.toString() };
 }

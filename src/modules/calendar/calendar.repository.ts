@@ -36,6 +36,8 @@ export interface MailRecipient {
   lastName: string;
   enabled: boolean;
   invitationMails: boolean;
+  /** The chosen language (user_preferences); null: the server's default (docs/i18n.md#choosing-the-language). */
+  language: string | null;
 }
 
 /** Cancelled reservations are remembered this long (docs/behaviour.md#calendar-feed); feeds reach as far back. */
@@ -87,6 +89,8 @@ export interface FeedDigest {
   readAt: Date;
   /** Whether an event in the window was created after the feed was last answered with 200 (so fetched_at must move). */
   unseen: boolean;
+  /** The owner's chosen language; null: the server's default (docs/i18n.md#mails-and-the-calendar-feed). */
+  language: string | null;
 }
 
 function toEvent(row: RawEvent): CalendarEventRow {
@@ -115,15 +119,16 @@ export class CalendarRepository {
    * Undefined for an unknown token, and for the token of a disabled person (docs/behaviour.md#calendar-feed).
    */
   async feedDigest(tokenHash: string, window: FeedWindow): Promise<FeedDigest | undefined> {
-    const [row] = await queryRows<{ user_id: string; digest: string; read_at: string; unseen: boolean }>(
+    const [row] = await queryRows<{ user_id: string; digest: string; read_at: string; unseen: boolean; language: string | null }>(
       this.db,
-      sql`select f.user_id, ${iso(sql`(date_trunc('milliseconds', now()) + interval '1 millisecond')`)} as read_at, w.digest, w.newest > coalesce(f.fetched_at, '-infinity') as unseen
+      sql`select f.user_id, ${iso(sql`(date_trunc('milliseconds', now()) + interval '1 millisecond')`)} as read_at, w.digest, w.newest > coalesce(f.fetched_at, '-infinity') as unseen,
+            (select p.language from user_preferences p where p.user_id = f.user_id) as language
           from calendar_feeds f join users u on u.id = f.user_id and u.enabled
           cross join lateral (select md5(coalesce(string_agg(ev.line, E'\n' order by ev.start_order, ev.reservation_id), '')) as digest,
             coalesce(max(ev.created_at), '-infinity') as newest from (${windowRows(window)}) ev) w
           where f.token_hash = ${tokenHash}`,
     );
-    return row && { userId: row.user_id, digest: row.digest, readAt: new Date(row.read_at), unseen: row.unseen };
+    return row && { userId: row.user_id, digest: row.digest, readAt: new Date(row.read_at), unseen: row.unseen, language: row.language };
   }
 
   /** The events of `userId`'s feed window, each with `line`, the text the feed's digest is made of. */
@@ -185,12 +190,28 @@ export class CalendarRepository {
   }
 
   async recipient(userId: string): Promise<MailRecipient | undefined> {
-    const [row] = await queryRows<{ email: string; first_name: string; last_name: string; enabled: boolean; invitation_mails: boolean }>(
+    const [row] = await queryRows<{
+      email: string;
+      first_name: string;
+      last_name: string;
+      enabled: boolean;
+      invitation_mails: boolean;
+      language: string | null;
+    }>(
       this.db,
-      sql`select u.email, u.first_name, u.last_name, u.enabled, coalesce(s.invitation_mails, true) as invitation_mails
-          from users u left join calendar_settings s on s.user_id = u.id where u.id = ${userId}`,
+      sql`select u.email, u.first_name, u.last_name, u.enabled, coalesce(s.invitation_mails, true) as invitation_mails, p.language
+          from users u left join calendar_settings s on s.user_id = u.id left join user_preferences p on p.user_id = u.id where u.id = ${userId}`,
     );
-    return row && { email: row.email, firstName: row.first_name, lastName: row.last_name, enabled: row.enabled, invitationMails: row.invitation_mails };
+    return (
+      row && {
+        email: row.email,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        enabled: row.enabled,
+        invitationMails: row.invitation_mails,
+        language: row.language,
+      }
+    );
   }
 
   /** These events went out in an invitation (METHOD:REQUEST): their cancellation will be mailed. */

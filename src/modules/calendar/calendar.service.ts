@@ -7,6 +7,7 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { etagMatches } from '../../shared/etag.js';
 import { lruGet } from '../../shared/lru.js';
 import type { Caller } from '../../identity/caller.js';
+import { isLanguage, type Language } from '../../shared/languages.js';
 import { feedEvent, feedFrame, type CalendarContext } from './calendar.mappers.js';
 import { CalendarRepository, TOMBSTONE_RETENTION_MS, type CalendarEventRow, type FeedDigest, type FeedWindow } from './calendar.repository.js';
 
@@ -31,6 +32,8 @@ export const hashFeedToken = (token: string) => createHash('sha256').update(toke
 export interface CalendarSettings extends CalendarContext {
   /** RESERVATION_HORIZON: the feed reaches this far ahead. */
   horizonMs: number;
+  /** The server's default language, for owners who chose none (docs/i18n.md#mails-and-the-calendar-feed). */
+  defaultLanguage?: Language;
 }
 
 export interface Feed {
@@ -78,7 +81,9 @@ export class CalendarService {
     const tokenHash = hashFeedToken(token);
     const found = await this.digestOnce(tokenHash, window);
     if (found === undefined || !FEED_TOKEN.test(token)) throw notFound('Calendar');
-    const etag = this.etagOf(found.digest);
+    // The feed's texts are in the owner's language: a change of language changes the ETag too.
+    const language = isLanguage(found.language) ? found.language : (this.settings.defaultLanguage ?? 'en');
+    const etag = this.etagOf(found.digest, language);
     if (etagMatches(ifNoneMatch, etag)) return { etag };
     let feed: Feed;
     const kept = this.built.get(etag);
@@ -88,7 +93,7 @@ export class CalendarService {
       this.built.set(etag, kept);
       feed = { etag, body: kept };
     } else {
-      feed = await this.buildOnce(found.userId, window);
+      feed = await this.buildOnce(found.userId, window, language);
     }
     // Events made before this read may now be in a calendar app: cancelling them leaves a tombstone.
     if (found.unseen) await this.calendar.markFetched(found.userId, found.readAt);
@@ -121,24 +126,25 @@ export class CalendarService {
     return this.building.pendingCount;
   }
 
-  private buildOnce(userId: string, window: FeedWindow): Promise<Feed> {
-    const running = this.inFlight.get(userId);
+  private buildOnce(userId: string, window: FeedWindow, language: Language): Promise<Feed> {
+    const key = `${userId} ${language}`;
+    const running = this.inFlight.get(key);
     if (running !== undefined) return running;
     if (this.building.activeCount + this.building.pendingCount >= FEED_BUILDS_AT_ONCE + FEED_BUILDS_WAITING) {
       throw new AppError('TOO_MANY_REQUESTS', 'Too many calendar feeds are being built at once; retry shortly', { retryAfter: 1 });
     }
-    const build = this.building(() => this.build(userId, window)).finally(() => this.inFlight.delete(userId));
-    this.inFlight.set(userId, build);
+    const build = this.building(() => this.build(userId, window, language)).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, build);
     return build;
   }
 
-  private async build(userId: string, window: FeedWindow): Promise<Feed> {
+  private async build(userId: string, window: FeedWindow, language: Language): Promise<Feed> {
     this.builds++;
     const { events, lines } = await this.reads.read(undefined, (db) => new CalendarRepository(db).feedEvents(userId, window));
     // The rows may have changed since the digest was read: the ETag is that of what is sent.
-    const etag = this.etagOf(createHash('md5').update(lines.join('\n')).digest('hex'));
-    const { head, tail } = feedFrame();
-    const body = Buffer.from(head + events.map((event, i) => this.eventText(lines[i]!, event)).join('') + tail, 'utf8');
+    const etag = this.etagOf(createHash('md5').update(lines.join('\n')).digest('hex'), language);
+    const { head, tail } = feedFrame(language);
+    const body = Buffer.from(head + events.map((event, i) => this.eventText(lines[i]!, event, language)).join('') + tail, 'utf8');
     this.remember(etag, body);
     return { etag, body };
   }
@@ -149,19 +155,21 @@ export class CalendarService {
    */
   private readonly eventTexts = new Map<string, string>();
 
-  private eventText(line: string, event: CalendarEventRow): string {
-    return lruGet(this.eventTexts, line, EVENT_CACHE_ENTRIES, () => {
+  private eventText(line: string, event: CalendarEventRow, language: Language): string {
+    return lruGet(this.eventTexts, `${language} ${line}`, EVENT_CACHE_ENTRIES, () => {
       this.eventsRendered++;
-      return feedEvent(event, this.settings);
+      return feedEvent(event, this.settings, language);
     });
   }
 
   /** Event texts rendered so far by this process (tests see that a change renders one). */
   eventsRendered = 0;
 
-  /** The feed's text depends on its rows (their digest) and on PUBLIC_URL only. */
-  private etagOf(digest: string): string {
-    return `"${createHash('sha256').update(`v1 ${this.settings.publicUrl} ${digest}`).digest('base64url')}"`;
+  /** The feed's text depends on its rows (their digest), PUBLIC_URL and the owner's language only. */
+  private etagOf(digest: string, language: Language): string {
+    // English keeps the ETags of before languages, so that no feed is sent again for nothing.
+    const lang = language === 'en' ? '' : ` ${language}`;
+    return `"${createHash('sha256').update(`v1 ${this.settings.publicUrl} ${digest}${lang}`).digest('base64url')}"`;
   }
 
   /**

@@ -9,6 +9,8 @@ import { ThrottleRepository, type LoginThrottle } from '../../identity/throttle.
 import type { Mailer } from '../../infrastructure/mail/mailer.js';
 import { passwordLinkMail } from '../../infrastructure/mail/templates.js';
 import { DeliveryFailed, enqueue, type OutboxKind } from '../../infrastructure/outbox/outbox.js';
+import type { Language } from '../../shared/languages.js';
+import { languageOf } from '../preferences/preferences.access.js';
 import { UsersRepository, type UserRow } from '../users/users.repository.js';
 import { PasswordTokensRepository, type PasswordTokenPurpose } from './password.repository.js';
 
@@ -18,6 +20,8 @@ export interface PasswordMailSettings {
   setupTtlMs: number;
   /** PASSWORD_MAIL_COOLDOWN: at most one "forgot" mail per account per this time (0: no limit). */
   resetMailCooldownMs: number;
+  /** The server's default language, for people who chose none (docs/i18n.md#choosing-the-language). */
+  defaultLanguage: Language;
 }
 
 /** The outbox kind of password links (docs/behaviour.md#password-links-and-directory-sign-in). */
@@ -150,7 +154,8 @@ export function passwordLinkKind(
         // Not stored when the address changed meanwhile: a link never goes to an address the user no longer has.
         if (!(await new PasswordTokensRepository(db).replace(user.id, user.email, hashToken(token), purpose, now, new Date(now.getTime() + ttlMs)))) continue;
         const link = `${settings.publicUrl.replace(/\/$/, '')}/reset-password?token=${token}`;
-        if (!(await mailer.send(passwordLinkMail({ to: user.email, firstName: user.firstName, purpose, link, ttlMs })))) {
+        const language = await languageOf(db, user.id, settings.defaultLanguage);
+        if (!(await mailer.send(passwordLinkMail({ to: user.email, firstName: user.firstName, purpose, link, ttlMs, language })))) {
           // A mail that did not go out does not hold the next request back.
           if (asked) await throttle.forget(resetMailKey(user.id));
           throw new DeliveryFailed('the SMTP server did not accept the password mail', sent);

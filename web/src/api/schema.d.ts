@@ -14577,6 +14577,183 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/self/preferences": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's preferences
+         * @description The caller's chosen language (null when none), the language in effect (the chosen one, else the server's DEFAULT_LANGUAGE) and the languages to choose from. The web app, mails and calendar entries for the caller use the language in effect.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The caller's chosen language; null: none chosen, the server's default applies (docs/i18n.md#choosing-the-language). */
+                            language: ("en" | "de" | "fr") | null;
+                            /** @description A language Deskbook ships: en (English), de (German), fr (French). */
+                            effectiveLanguage: "en" | "de" | "fr";
+                            /** @description A language Deskbook ships: en (English), de (German), fr (French). */
+                            defaultLanguage: "en" | "de" | "fr";
+                            /** @description Every language the caller may choose. */
+                            languages: ("en" | "de" | "fr")[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change the caller's preferences
+         * @description Sets the caller's language; null goes back to the server's default. A language Deskbook does not ship is 400 VALIDATION_FAILED naming `language`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A language from `languages`, or null for the server's default. */
+                        language: ("en" | "de" | "fr") | null;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description The caller's chosen language; null: none chosen, the server's default applies (docs/i18n.md#choosing-the-language). */
+                            language: ("en" | "de" | "fr") | null;
+                            /** @description A language Deskbook ships: en (English), de (German), fr (French). */
+                            effectiveLanguage: "en" | "de" | "fr";
+                            /** @description A language Deskbook ships: en (English), de (German), fr (French). */
+                            defaultLanguage: "en" | "de" | "fr";
+                            /** @description Every language the caller may choose. */
+                            languages: ("en" | "de" | "fr")[];
+                        };
+                    };
+                };
+                /** @description Invalid input (problem+json, with `errors`). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Missing, invalid, expired or revoked credentials. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not allowed for this role or owner (`FORBIDDEN`), or the caller must first replace a generated password with PUT /api/self/password (`PASSWORD_CHANGE_REQUIRED`). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Unexpected error (details only in the server log). */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The database or another dependency does not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/report": {
         parameters: {
             query?: never;

@@ -1,4 +1,5 @@
 import type { Dependents } from './published.js';
+import { translate as t } from './translate.js';
 import { formatDay, formatRange, formatWait } from './time.js';
 
 /**
@@ -64,7 +65,9 @@ export function toProblem(status: number, body: unknown, retryAfterHeader?: stri
     problem.detail = text(body.detail);
     problem.requestId = text(body.requestId);
     if (Array.isArray(body.errors)) {
-      problem.errors = body.errors.filter(isRecord).map((item) => ({ field: text(item.field) ?? '', message: text(item.message) ?? 'is not valid' }));
+      problem.errors = body.errors
+        .filter(isRecord)
+        .map((item) => ({ field: text(item.field) ?? '', message: text(item.message) ?? t('problems:validation.invalid') }));
     }
     if (Array.isArray(body.conflicts)) {
       problem.conflicts = body.conflicts
@@ -118,64 +121,68 @@ export function problemOf(error: unknown): Problem {
 /** The sentence for a failed query or mutation, if it failed. */
 export const errorText = (error: unknown, subject?: string) => (error ? problemMessage(problemOf(error), subject) : undefined);
 
-/** Form field names (as the API reports them) in words people use. */
-const FIELD_LABELS: Record<string, string> = {
-  email: 'E-mail',
-  password: 'Password',
-  newPassword: 'New password',
-  currentPassword: 'Current password',
-  firstName: 'First name',
-  lastName: 'Last name',
-  location: 'Location',
-  building: 'Building',
-  floor: 'Floor',
-  name: 'Name',
-  title: 'Title',
-  description: 'Description',
-  type: 'Type',
-  startTime: 'Start',
-  endTime: 'End',
-  deskId: 'Desk',
-  count: 'Number of times',
-  until: 'Until',
-  weekdays: 'Weekdays',
-  timeZone: 'Time zone',
-  reason: 'Reason',
-  dates: 'Days',
-  rrule: 'Repeat rule',
-  startDate: 'First day',
-  departmentId: 'Office',
-  roomId: 'Room',
-  areaId: 'Area',
-  deskIds: 'Desks',
-  teamIds: 'Teams',
-  teamId: 'Team',
-};
+/**
+ * Form field names (as the API reports them) in words people use: the keys of `problems:field.*`
+ * (web/src/locales/<language>/problems.json; docs/i18n.md).
+ */
+const FIELD_LABELS = [
+  'email',
+  'password',
+  'newPassword',
+  'currentPassword',
+  'firstName',
+  'lastName',
+  'location',
+  'building',
+  'floor',
+  'name',
+  'title',
+  'description',
+  'type',
+  'startTime',
+  'endTime',
+  'deskId',
+  'count',
+  'until',
+  'weekdays',
+  'timeZone',
+  'reason',
+  'dates',
+  'rrule',
+  'startDate',
+  'departmentId',
+  'roomId',
+  'areaId',
+  'deskIds',
+  'teamIds',
+  'teamId',
+  'language',
+];
 
 export function fieldLabel(field: string): string {
   const last = field.split('.').pop() ?? field;
-  return FIELD_LABELS[last] ?? last;
+  return FIELD_LABELS.includes(last) ? t(`problems:field.${last}`) : last;
 }
 
 /** Turns Ajv-style messages into plain words. */
 function plainValidation(message: string): string {
   const fewer = /must NOT have fewer than (\d+) characters/.exec(message);
-  if (fewer) return fewer[1] === '1' ? 'must not be empty' : `needs at least ${fewer[1]} characters`;
+  if (fewer) return fewer[1] === '1' ? t('problems:validation.empty') : t('problems:validation.minLength', { min: Number(fewer[1]) });
   const more = /must NOT have more than (\d+) characters/.exec(message);
-  if (more) return `may have at most ${more[1]} characters`;
-  if (/must match format "email"/.test(message)) return 'is not a valid e-mail address';
-  if (/must match pattern/.test(message)) return 'must not be blank';
-  if (/must match format "date-time"/.test(message)) return 'is not a valid date and time';
+  if (more) return t('problems:validation.maxLength', { max: Number(more[1]) });
+  if (/must match format "email"/.test(message)) return t('problems:validation.email');
+  if (/must match pattern/.test(message)) return t('problems:validation.blank');
+  if (/must match format "date-time"/.test(message)) return t('problems:validation.dateTime');
   const atMost = /^must be <= (\d+)$/.exec(message);
-  if (atMost) return `may be at most ${atMost[1]}`;
+  if (atMost) return t('problems:validation.atMost', { max: Number(atMost[1]) });
   const atLeast = /^must be >= (\d+)$/.exec(message);
-  if (atLeast) return `must be at least ${atLeast[1]}`;
-  if (/^must be (integer|number)$/.test(message)) return 'must be a whole number';
+  if (atLeast) return t('problems:validation.atLeast', { min: Number(atLeast[1]) });
+  if (/^must be (integer|number)$/.test(message)) return t('problems:validation.integer');
   return message;
 }
 
 export function fieldErrorMessages(problem: Problem): string[] {
-  return (problem.errors ?? []).map((item) => `${fieldLabel(item.field)} ${plainValidation(item.message)}.`);
+  return (problem.errors ?? []).map((item) => t('problems:validation.field', { field: fieldLabel(item.field), message: plainValidation(item.message) }));
 }
 
 /** Ends a text with exactly one full stop. */
@@ -183,188 +190,186 @@ const sentence = (value: string) => `${value.trim().replace(/[.\s]+$/, '')}.`;
 
 const conflictRanges = (problem: Problem) => (problem.conflicts ?? []).map((range) => formatRange(range.startTime, range.endTime)).join('; ');
 
+/** A key, or its `_variant` when the variant's value is there (a message with or without a detail). */
+const either = (key: string, variant: string, values: Record<string, unknown>, present: unknown) => (present ? t(`${key}_${variant}`, values) : t(key, values));
+
 type MessageOf = (problem: Problem, subject: string) => string;
 
-const SESSION_ENDED: MessageOf = () => 'Your session has ended. Please sign in again.';
-const NOT_ANSWERING: MessageOf = () => 'The service is not answering right now. Try again in a moment.';
+const SESSION_ENDED: MessageOf = () => t('problems:general.sessionEnded');
+const NOT_ANSWERING: MessageOf = () => t('problems:general.notAnswering');
 const SERVER_FAILED: MessageOf = (problem) =>
-  `Something went wrong on the server. Try again; if it keeps happening, tell your administrator${problem.requestId ? ` (reference ${problem.requestId})` : ''}.`;
+  problem.requestId ? t('problems:general.serverFailedReference', { reference: problem.requestId }) : t('problems:general.serverFailed');
+
+/** A code whose sentence takes nothing from the problem: its key is `problems:code.<CODE>`. */
+const plain =
+  (code: string): MessageOf =>
+  () =>
+    t(`problems:code.${code}`);
 
 /**
  * A sentence for every code the service can send (docs/errors.md; a test holds this list to the
- * server's catalogue). `subject` names the thing acted on ("This room") where the code alone would be vague.
+ * server's catalogue), in the language in use (docs/i18n.md). `subject` names the thing acted on
+ * ("This room") where the code alone would be vague.
  */
 export const CODE_MESSAGES: Record<string, MessageOf> = {
   VALIDATION_FAILED: (problem) => {
     const fields = fieldErrorMessages(problem);
-    return fields.length > 0 ? `Please check: ${fields.join(' ')}` : 'Please check your input: a value is not valid.';
+    return fields.length > 0 ? t('problems:code.VALIDATION_FAILED', { fields: fields.join(' ') }) : t('problems:code.VALIDATION_FAILED_plain');
   },
-  MALFORMED_JSON: () => 'The request could not be read. Reload the page and try again.',
-  INVALID_ENCODING: () => 'Some text could not be read (it is not valid UTF-8). Check for unusual characters and try again.',
-  INVALID_CURRENT_PASSWORD: () => 'The current password is wrong.',
-  PASSWORD_UNCHANGED: () => 'Choose a new password other than the current one.',
+  MALFORMED_JSON: plain('MALFORMED_JSON'),
+  INVALID_ENCODING: plain('INVALID_ENCODING'),
+  INVALID_CURRENT_PASSWORD: plain('INVALID_CURRENT_PASSWORD'),
+  PASSWORD_UNCHANGED: plain('PASSWORD_UNCHANGED'),
   IMPORT_INVALID: (problem) => importMessage(problem),
-  NAME_TAKEN: () =>
-    'This name is taken: the rooms of an office, and the desks of a room, need names of their own (upper and lower case count as the same). Choose another.',
-  INSTALL_NOT_EMPTY: () => 'Offices exist already, so the sample office was not added.',
+  NAME_TAKEN: plain('NAME_TAKEN'),
+  INSTALL_NOT_EMPTY: plain('INSTALL_NOT_EMPTY'),
   RESERVATION_NOT_ALLOWED: (problem) => ruleMessage(problem),
-  INVALID_RESET_TOKEN: () => 'This link is invalid, has been used or has expired. Ask for a new one.',
+  INVALID_RESET_TOKEN: plain('INVALID_RESET_TOKEN'),
   UNAUTHENTICATED: SESSION_ENDED,
   INVALID_TOKEN: SESSION_ENDED,
-  INVALID_CREDENTIALS: () => 'Wrong e-mail or password.',
+  INVALID_CREDENTIALS: plain('INVALID_CREDENTIALS'),
   INVALID_REFRESH_TOKEN: SESSION_ENDED,
   REFRESH_TOKEN_REUSED: SESSION_ENDED,
-  FORBIDDEN: () => 'You are not allowed to do this.',
-  CSRF_HEADER_REQUIRED: () => 'The page could not sign you in safely; it may be out of date. Reload it and try again.',
-  [PASSWORD_CHANGE_REQUIRED]: () => 'Choose your own password first.',
-  NOT_FOUND: (_problem, subject) => `${subject} no longer exists; someone may have removed it. Reload the page.`,
-  ROUTE_NOT_FOUND: () => 'The server does not know this operation; the page may be out of date. Reload it and try again.',
-  EMAIL_TAKEN: () => 'Another user already has this e-mail address.',
-  LAST_ADMIN: () => 'This is the last enabled administrator: it cannot be removed, disabled, demoted or made a directory user.',
-  DIRECTORY_USER: () => 'This user signs in through the company directory; the password is changed there.',
+  FORBIDDEN: () => t('problems:general.forbidden'),
+  CSRF_HEADER_REQUIRED: plain('CSRF_HEADER_REQUIRED'),
+  [PASSWORD_CHANGE_REQUIRED]: plain(PASSWORD_CHANGE_REQUIRED),
+  NOT_FOUND: (_problem, subject) => t('problems:code.NOT_FOUND', { subject }),
+  ROUTE_NOT_FOUND: plain('ROUTE_NOT_FOUND'),
+  EMAIL_TAKEN: plain('EMAIL_TAKEN'),
+  LAST_ADMIN: plain('LAST_ADMIN'),
+  DIRECTORY_USER: plain('DIRECTORY_USER'),
   RESERVATION_CONFLICT: (problem) => {
     const ranges = conflictRanges(problem);
     // Whose reservation is in the way decides the sentence (docs/errors.md, `reason`).
-    if (problem.reason === 'USER_OVERLAP')
-      return `You already have a booking at that time${ranges ? ` (${ranges})` : ''}. Change or cancel it under My reservations.`;
-    return `That time is already booked${ranges ? ` (${ranges})` : ''}.`;
+    if (problem.reason === 'USER_OVERLAP') return either('problems:code.USER_OVERLAP', 'ranges', { ranges }, ranges);
+    return either('problems:code.DESK_TAKEN', 'ranges', { ranges }, ranges);
   },
   POLICY_VIOLATION: (problem) => policyMessage(problem),
   POLICY_LIMIT_REACHED: (problem) => policyMessage(problem),
   POLICY_RULE_CONFLICT: (problem) =>
     problem.errors?.some((error) => error.field === 'limit.minutes')
-      ? 'The minimum duration would be longer than the maximum set by another rule for the same place and people.'
-      : 'Another rule already sets this limit for the same place and people; change that rule instead.',
-  RESERVATION_LIMIT_REACHED: (problem) =>
-    sentence(`You already hold as many upcoming reservations as you may${problem.limit ? ` (${problem.limit.max})` : ''}; cancel one before booking more`),
-  OUTBOX_NOT_DEAD: () => 'Only a mail that was given up can be sent again; this one is sent or still being tried.',
-  TEAM_NAME_TAKEN: () => 'Another team has this name (upper and lower case count as the same). Choose another.',
-  TEAM_GROUP_TAKEN: () => 'Another team already uses this directory group or single sign-on group; a group fills one team.',
-  TOO_MANY_TEAMS: () => 'There are as many teams as Deskbook keeps; remove one before adding another.',
-  TOO_MANY_DELEGATES: () => 'You already have as many delegates as one person may; remove one before adding another.',
-  TOO_MANY_FAVOURITES: () => 'You have starred as many desks as one person may; unstar one before starring another.',
-  TOO_MANY_PUSH_SUBSCRIPTIONS: () => 'Push is already on in as many browsers as one person may have; turn it off in one of them first.',
-  TOO_MANY_STARRED: () => 'You have starred as many colleagues as one person may; unstar one first.',
-  TOO_MANY_DISPLAYS: () => 'This office has as many lobby displays as it may; revoke one first.',
-  AGGREGATES_ONLY: () => 'Works-council mode is on: attendance is shown as daily figures only, never per person.',
-  TOO_MANY_SERIES: () => 'You already have as many recurring bookings as one person may; cancel one before starting another.',
+      ? t('problems:code.POLICY_RULE_CONFLICT_minutes')
+      : t('problems:code.POLICY_RULE_CONFLICT'),
+  RESERVATION_LIMIT_REACHED: (problem) => either('problems:code.RESERVATION_LIMIT_REACHED', 'max', { max: problem.limit?.max }, problem.limit),
+  OUTBOX_NOT_DEAD: plain('OUTBOX_NOT_DEAD'),
+  TEAM_NAME_TAKEN: plain('TEAM_NAME_TAKEN'),
+  TEAM_GROUP_TAKEN: plain('TEAM_GROUP_TAKEN'),
+  TOO_MANY_TEAMS: plain('TOO_MANY_TEAMS'),
+  TOO_MANY_DELEGATES: plain('TOO_MANY_DELEGATES'),
+  TOO_MANY_FAVOURITES: plain('TOO_MANY_FAVOURITES'),
+  TOO_MANY_PUSH_SUBSCRIPTIONS: plain('TOO_MANY_PUSH_SUBSCRIPTIONS'),
+  TOO_MANY_STARRED: plain('TOO_MANY_STARRED'),
+  TOO_MANY_DISPLAYS: plain('TOO_MANY_DISPLAYS'),
+  AGGREGATES_ONLY: plain('AGGREGATES_ONLY'),
+  TOO_MANY_SERIES: plain('TOO_MANY_SERIES'),
   CLOSED_DAY: (problem) =>
-    problem.closure ? `The office is closed on ${formatDay(problem.closure.date)}: ${sentence(problem.closure.reason)}` : 'The office is closed on that day.',
-  DESK_NOT_BOOKABLE: () => 'This desk cannot be booked: it is a fixed desk or its room is closed.',
+    problem.closure
+      ? t('problems:code.CLOSED_DAY_reason', { date: formatDay(problem.closure.date), reason: sentence(problem.closure.reason) })
+      : t('problems:code.CLOSED_DAY'),
+  DESK_NOT_BOOKABLE: plain('DESK_NOT_BOOKABLE'),
   HAS_DEPENDENTS: (problem, subject) => dependentsMessage(problem, subject),
   SERIES_CONFLICT: (problem) => {
     const count = problem.occurrences?.length ?? 0;
-    return count > 0
-      ? `${count} of these dates ${count === 1 ? 'is' : 'are'} already taken or closed; nothing was booked. Leave them out or choose another desk.`
-      : 'Some of these dates are already taken; nothing was booked.';
+    return count > 0 ? t('problems:code.SERIES_CONFLICT', { count }) : t('problems:code.SERIES_CONFLICT_plain');
   },
-  PLAN_CHANGED: () => 'Someone changed this floor plan since you opened it. It has been reloaded; redo your change.',
-  PRECONDITION_REQUIRED: () => 'The page is out of date. Reload it and try again.',
-  CHECK_IN_NOT_OPEN: () => 'Check-in is not possible now: it is too early, past the deadline, or the reservation was released or has ended.',
-  WALK_IN_NOT_POSSIBLE: () =>
-    'This desk cannot be booked on the spot now: the working day there is over, it is reserved soon, or its bookings need approval (book it ahead).',
-  APPROVAL_PENDING: () => 'This booking awaits approval; you can check in once it is approved.',
-  APPROVAL_DECIDED: () => 'Someone already decided this request, or it expired. The list has been reloaded.',
+  PLAN_CHANGED: plain('PLAN_CHANGED'),
+  PRECONDITION_REQUIRED: plain('PRECONDITION_REQUIRED'),
+  CHECK_IN_NOT_OPEN: plain('CHECK_IN_NOT_OPEN'),
+  WALK_IN_NOT_POSSIBLE: plain('WALK_IN_NOT_POSSIBLE'),
+  APPROVAL_PENDING: plain('APPROVAL_PENDING'),
+  APPROVAL_DECIDED: plain('APPROVAL_DECIDED'),
   // A CONFLICT naming fields (an area's name in use, docs/errors.md) says which; else the state changed.
   CONFLICT: (problem) => {
     const fields = fieldErrorMessages(problem);
-    return fields.length > 0 ? fields.join(' ') : 'This cannot be done in the current state. Reload the page and try again.';
+    return fields.length > 0 ? fields.join(' ') : t('problems:code.CONFLICT');
   },
-  REQUEST_TIMEOUT: () => 'The request took too long to arrive. Check your connection and try again.',
+  REQUEST_TIMEOUT: plain('REQUEST_TIMEOUT'),
   // Image uploads say which limits (lib/images.ts); these are for anything else.
-  PAYLOAD_TOO_LARGE: () => 'The file is too large.',
-  UNSUPPORTED_MEDIA_TYPE: () => 'This kind of file is not accepted.',
-  TOO_MANY_REQUESTS: (problem) => `Too many attempts. Try again in ${formatWait(problem.retryAfter ?? 60)}.`,
-  HEADERS_TOO_LARGE: () => 'The request was too large to send. Reload the page and try again.',
-  TOO_MANY_WRITES: (problem) => `You changed reservations many times in a short while. Try again in ${formatWait(problem.retryAfter ?? 60)}.`,
-  TOO_MANY_CONCURRENT_REQUESTS: (problem) =>
-    `Too many of your searches, statistics or uploads are running at once. Try again in ${formatWait(problem.retryAfter ?? 1)}.`,
+  PAYLOAD_TOO_LARGE: plain('PAYLOAD_TOO_LARGE'),
+  UNSUPPORTED_MEDIA_TYPE: plain('UNSUPPORTED_MEDIA_TYPE'),
+  TOO_MANY_REQUESTS: (problem) => t('problems:code.TOO_MANY_REQUESTS', { wait: formatWait(problem.retryAfter ?? 60) }),
+  HEADERS_TOO_LARGE: plain('HEADERS_TOO_LARGE'),
+  TOO_MANY_WRITES: (problem) => t('problems:code.TOO_MANY_WRITES', { wait: formatWait(problem.retryAfter ?? 60) }),
+  TOO_MANY_CONCURRENT_REQUESTS: (problem) => t('problems:code.TOO_MANY_CONCURRENT_REQUESTS', { wait: formatWait(problem.retryAfter ?? 1) }),
   INTERNAL: SERVER_FAILED,
   SERVICE_UNAVAILABLE: NOT_ANSWERING,
-  SERVER_BUSY: (problem) => `The server is busy. Try again in ${formatWait(problem.retryAfter ?? 5)}.`,
-  WEB_APP_NOT_BUILT: () => 'The web app is not installed on the server. Tell your administrator.',
+  SERVER_BUSY: (problem) => t('problems:code.SERVER_BUSY', { wait: formatWait(problem.retryAfter ?? 5) }),
+  WEB_APP_NOT_BUILT: plain('WEB_APP_NOT_BUILT'),
   // Single sign-on: the return page (features/oidc) words its own; these are for anything else.
-  OIDC_STATE_INVALID: () => 'This sign-in attempt has expired or was started in another browser. Please start again.',
-  OIDC_CODE_INVALID: () => 'This sign-in link has already been used or has expired. Please start again.',
-  OIDC_PROVIDER_ERROR: () => 'The identity provider did not allow the sign-in.',
-  OIDC_TOKEN_INVALID: () => "The identity provider's answer could not be verified. Tell your administrator.",
-  OIDC_NO_ACCOUNT: () => 'No account here may sign in with this identity yet. Ask your administrator to link it.',
-  OIDC_ACCOUNT_DISABLED: () => 'This account is disabled. Ask your administrator.',
-  OIDC_DISABLED: () => 'Single sign-on is not set up on this server.',
-  OIDC_ALREADY_LINKED: () => 'This identity is linked to another account already, or this account to another identity. Unlink it first.',
+  OIDC_STATE_INVALID: plain('OIDC_STATE_INVALID'),
+  OIDC_CODE_INVALID: plain('OIDC_CODE_INVALID'),
+  OIDC_PROVIDER_ERROR: plain('OIDC_PROVIDER_ERROR'),
+  OIDC_TOKEN_INVALID: plain('OIDC_TOKEN_INVALID'),
+  OIDC_NO_ACCOUNT: plain('OIDC_NO_ACCOUNT'),
+  OIDC_ACCOUNT_DISABLED: plain('OIDC_ACCOUNT_DISABLED'),
+  OIDC_DISABLED: plain('OIDC_DISABLED'),
+  OIDC_ALREADY_LINKED: plain('OIDC_ALREADY_LINKED'),
 };
 
 /** One readable sentence (or two) for a failed request; without a known code, one from the HTTP status. */
-export function problemMessage(problem: Problem, subject = 'It'): string {
-  if (problem.status === 0) return 'The server cannot be reached. Check your connection and try again.';
+export function problemMessage(problem: Problem, subject = t('problems:subject.it')): string {
+  if (problem.status === 0) return t('problems:general.unreachable');
   const byCode = problem.code === undefined ? undefined : Object.hasOwn(CODE_MESSAGES, problem.code) ? CODE_MESSAGES[problem.code] : undefined;
   if (byCode) return byCode(problem, subject);
   if (problem.status === 503 || problem.status === 502 || problem.status === 504) return NOT_ANSWERING(problem, subject);
   if (problem.status >= 500) return SERVER_FAILED(problem, subject);
-  if (problem.status === 404) return `${subject} no longer exists. Reload the page.`;
-  if (problem.status === 403) return 'You are not allowed to do this.';
+  if (problem.status === 404) return t('problems:general.gone', { subject });
+  if (problem.status === 403) return t('problems:general.forbidden');
   if (problem.status === 401) return SESSION_ENDED(problem, subject);
-  return 'The request was refused. Check your input and try again.';
+  return t('problems:general.refused');
 }
-
-const counted = (number: number, singular: string, plural = `${singular}s`) => `${number} ${number === 1 ? singular : plural}`;
 
 /** "90 days", "24 hours", "15 minutes": a limit in seconds, in words. */
 export function durationWords(seconds: number): string {
-  if (seconds >= 2 * 86_400 && seconds % 86_400 === 0) return counted(seconds / 86_400, 'day');
-  if (seconds >= 3600 && seconds % 3600 === 0) return counted(seconds / 3600, 'hour');
-  return counted(Math.round(seconds / 60), 'minute');
+  if (seconds >= 2 * 86_400 && seconds % 86_400 === 0) return t('problems:duration.days', { count: seconds / 86_400 });
+  if (seconds >= 3600 && seconds % 3600 === 0) return t('problems:duration.hours', { count: seconds / 3600 });
+  return t('problems:duration.minutes', { count: Math.round(seconds / 60) });
 }
 
 /** The booking rule a refused booking broke, worded from `rule` (never the service's own text). */
 function ruleMessage(problem: Problem): string {
   const rule = problem.rule;
   const limit = rule?.seconds === undefined ? undefined : durationWords(rule.seconds);
-  const which = rule?.date ? ` The date ${formatDay(rule.date)} is one of them.` : '';
+  const which = rule?.date ? ` ${t('problems:rule.date', { date: formatDay(rule.date) })}` : '';
   switch (rule?.name) {
     case 'END_IN_PAST':
-      return `This booking would end in the past.${which}`;
     case 'START_IN_PAST':
-      return `This booking would start in the past; choose a later time.${which}`;
+      return `${t(`problems:rule.${rule.name}`)}${which}`;
     case 'TOO_LONG':
-      return `A booking may last at most ${limit ?? 'the length allowed'}.${which}`;
     case 'TOO_SHORT':
-      return `A booking must last at least ${limit ?? 'the length required'}.${which}`;
+      return `${either(`problems:rule.${rule.name}`, 'plain', { limit }, !limit)}${which}`;
     case 'TOO_FAR_AHEAD':
-      return `You can book at most ${limit ?? 'a limited time'} ahead.${which}${rule?.date ? ' Choose fewer times or an earlier end.' : ''}`;
+      return `${either('problems:rule.TOO_FAR_AHEAD', 'plain', { limit }, !limit)}${which}${rule.date ? ` ${t('problems:rule.fewer')}` : ''}`;
     default:
-      return 'This booking is not allowed by the booking rules.';
+      return t('problems:rule.other');
   }
 }
 
 /** "Line 3: the desk has no name. Line 7: …": the rows an import refused (at most 10 named). */
 function importMessage(problem: Problem): string {
   const rows = problem.rows ?? [];
-  if (rows.length === 0) return 'The file could not be imported; nothing was added.';
-  const named = rows.slice(0, 10).map((row) => `Line ${row.line}: ${row.message}.`);
-  const more = rows.length > 10 ? ` And ${counted(rows.length - 10, 'more problem')}.` : '';
-  return `Nothing was added. ${named.join(' ')}${more}`;
+  if (rows.length === 0) return t('problems:import.nothing');
+  const named = rows.slice(0, 10).map((row) => t('problems:import.row', { line: row.line, message: row.message }));
+  const more = rows.length > 10 ? ` ${t('problems:import.more', { count: rows.length - 10 })}` : '';
+  return t('problems:import.rows', { rows: `${named.join(' ')}${more}` });
 }
 
 /** "2 rooms, 3 desks and 1 future reservation": the non-zero counts, in words. */
 export function dependentsList(dependents: Dependents): string {
-  const parts = [
-    dependents.rooms > 0 ? counted(dependents.rooms, 'room') : undefined,
-    dependents.desks > 0 ? counted(dependents.desks, 'desk') : undefined,
-    dependents.equipment > 0 ? counted(dependents.equipment, 'equipment item') : undefined,
-    dependents.futureReservations > 0 ? counted(dependents.futureReservations, 'future reservation') : undefined,
-  ].filter((part) => part !== undefined);
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+  const parts = (['rooms', 'desks', 'equipment', 'futureReservations'] as const)
+    .filter((kind) => dependents[kind] > 0)
+    .map((kind) => t(`problems:dependents.${kind}`, { count: dependents[kind] }));
+  return parts.length > 1 ? t('problems:dependents.and', { list: parts.slice(0, -1).join(', '), last: parts.at(-1) }) : (parts[0] ?? '');
 }
 
 /**
  * What keeps a delete from happening: the counts the service sends in `dependents`, or, from a
  * service that does not send them, a general sentence.
  */
-export function dependentsMessage(problem: Problem, subject = 'It'): string {
+export function dependentsMessage(problem: Problem, subject = t('problems:subject.it')): string {
   const list = problem.dependents ? dependentsList(problem.dependents) : '';
-  if (list) return `${subject} still has ${list}.`;
-  return `${subject} still has things under it (rooms, desks, equipment) or future reservations.`;
+  if (list) return t('problems:dependents.has', { subject, list });
+  return t('problems:dependents.general', { subject });
 }
 
 /**
@@ -375,13 +380,11 @@ export function bookingConflictMessage(problem: Problem, deskStillFree: boolean)
   const ranges = conflictRanges(problem);
   // The service says whose reservation is in the way (`reason`); the desk's state is the fallback.
   const own = problem.reason === undefined ? deskStillFree : problem.reason === 'USER_OVERLAP';
-  if (own) {
-    return `You already have a booking at that time${ranges ? ` (${ranges})` : ''}. Change or cancel it under My reservations.`;
-  }
-  return `Sorry, someone else got this desk first${ranges ? ` (booked ${ranges})` : ''}. The list of free desks has been refreshed.`;
+  if (own) return either('problems:code.USER_OVERLAP', 'ranges', { ranges }, ranges);
+  return either('problems:code.SOMEONE_ELSE', 'ranges', { ranges }, ranges);
 }
 
-const PERIOD_WORDS: Record<string, string> = { DAY: 'today', WEEK: 'this week', MONTH: 'this month' };
+const PERIODS = ['DAY', 'WEEK', 'MONTH'];
 
 /**
  * A booking policy's refusal in a sentence (docs/errors.md, docs/policies.md): the counted limits
@@ -390,21 +393,10 @@ const PERIOD_WORDS: Record<string, string> = { DAY: 'today', WEEK: 'this week', 
  */
 export function policyMessage(problem: Problem): string {
   const { limit, window } = problem;
-  const period = window?.period ? (PERIOD_WORDS[window.period] ?? '') : '';
+  const period = window?.period && PERIODS.includes(window.period) ? ` ${t(`problems:policy.${window.period}`)}` : '';
   const named = problem.rule?.name ? ` (${problem.rule.name})` : '';
-  if (limit) {
-    switch (limit.name) {
-      case 'MAX_BOOKINGS':
-        return sentence(`You have booked ${limit.current} of your ${limit.max} ${limit.max === 1 ? 'booking' : 'bookings'} ${period}${named}`.trimEnd());
-      case 'MAX_HOURS':
-        return sentence(`You have booked ${limit.current} of your ${limit.max} hours ${period}; this booking would add ${limit.requested}${named}`);
-      case 'MAX_CONCURRENT':
-        return sentence(`You already hold ${limit.current} of the ${limit.max} upcoming bookings you may hold at once; cancel one first${named}`);
-      case 'CAPACITY':
-        return sentence(`This place is full that day: ${limit.current} of the ${limit.max} desks that may be booked are taken${named}`);
-      default:
-        break;
-    }
+  if (limit && ['MAX_BOOKINGS', 'MAX_HOURS', 'MAX_CONCURRENT', 'CAPACITY'].includes(limit.name)) {
+    return t(`problems:policy.${limit.name}`, { current: limit.current, max: limit.max, requested: limit.requested, period, named });
   }
-  return sentence(problem.detail ?? 'A booking rule does not allow this booking');
+  return problem.detail ? sentence(problem.detail) : t('problems:policy.other');
 }

@@ -1,3 +1,6 @@
+import { dateLocale } from './locale.js';
+import { translate } from './translate.js';
+
 /**
  * Times are entered and shown in the browser's local time zone and travel as UTC ISO strings.
  * Form fields hold local calendar values: a date 'YYYY-MM-DD' and times 'HH:MM'.
@@ -62,11 +65,11 @@ export function windowToIso(window: LocalWindow): { start: string; end: string }
   return start && end ? { start, end } : undefined;
 }
 
-const dateFormat = (locale?: string) => new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
-const timeFormat = (locale?: string) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+const dateFormat = (locale = dateLocale()) => new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+const timeFormat = (locale = dateLocale()) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
 
 /** "Wed, 15 May 2030, 09:00–12:00" in local time; both dates when the range spans days. */
-export function formatRange(startIso: string, endIso: string, locale = 'en-GB'): string {
+export function formatRange(startIso: string, endIso: string, locale = dateLocale()): string {
   const start = new Date(startIso);
   const end = new Date(endIso);
   const startDay = dateFormat(locale).format(start);
@@ -75,41 +78,35 @@ export function formatRange(startIso: string, endIso: string, locale = 'en-GB'):
 }
 
 /** "15 May 2030, 14:05" in local time. */
-export function formatDateTime(iso: string, locale = 'en-GB'): string {
-  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
-    new Date(iso),
-  );
+export function formatDateTime(iso: string, locale = dateLocale()): string {
+  return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 }
 
 /** A UTC calendar day (statistics count per UTC day) as "15 May". */
-export function formatUtcDay(iso: string, locale = 'en-GB'): string {
+export function formatUtcDay(iso: string, locale = dateLocale()): string {
   return new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(iso));
 }
 
-/** A Retry-After wait (seconds) in words: "42 seconds", "15 minutes". */
+/** A Retry-After wait (seconds) in words: "42 seconds", "15 minutes" (in the language in use). */
 export function formatWait(seconds: number): string {
-  if (seconds < 60) {
-    const whole = Math.max(1, Math.ceil(seconds));
-    return whole === 1 ? '1 second' : `${whole} seconds`;
-  }
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  if (seconds < 60) return translate('problems:wait.seconds', { count: Math.max(1, Math.ceil(seconds)) });
+  return translate('problems:wait.minutes', { count: Math.ceil(seconds / 60) });
 }
 
 /** A calendar date (YYYY-MM-DD) as "Tue, 4 Jun 2030", whatever the browser's zone. */
-export function formatDay(date: string, locale = 'en-GB'): string {
+export function formatDay(date: string, locale = dateLocale()): string {
   const moment = new Date(`${date}T12:00:00Z`);
   if (Number.isNaN(moment.getTime())) return date;
   return new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' }).format(moment);
 }
 
 /** "09:00" in an IANA zone (an office's: docs/behaviour.md#office-time-zone). */
-export function formatTimeIn(iso: string, timeZone: string, locale = 'en-GB'): string {
-  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone }).format(new Date(iso));
+export function formatTimeIn(iso: string, timeZone: string, locale = dateLocale()): string {
+  return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone }).format(new Date(iso));
 }
 
 /** formatRange in an IANA zone rather than the browser's: "Wed, 15 May 2030, 09:00–12:00". */
-export function formatRangeIn(startIso: string, endIso: string, timeZone: string, locale = 'en-GB'): string {
+export function formatRangeIn(startIso: string, endIso: string, timeZone: string, locale = dateLocale()): string {
   const day = new Intl.DateTimeFormat(locale, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone });
   const [start, end] = [new Date(startIso), new Date(endIso)];
   const sameDay = day.format(start) === day.format(end);

@@ -4,6 +4,8 @@ import { $api, call, CSRF_HEADERS, inRefreshLock, publicApi, restoreSession, ses
 import { getSessionSnapshot, onSessionChange, setSession } from '../../api/session.js';
 import type { User } from '../../api/types.js';
 import { forgetThisBrowser } from '../notifications/push.js';
+import { forgetLanguage } from '../../lib/i18n.js';
+import { translate } from '../../lib/translate.js';
 
 type AuthState = { status: 'checking' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; user: User; sessionId: string };
 
@@ -18,8 +20,6 @@ interface Auth {
 const AuthContext = createContext<Auth | undefined>(undefined);
 
 const subscribeSession = (listener: () => void) => onSessionChange(listener);
-const SESSION_ENDED = 'Your session has ended. Please sign in again.';
-const SIGNED_OUT_ELSEWHERE = 'You signed out in another tab.';
 
 /**
  * The signed-in person: the browser's session, shared by its tabs (docs/sessions.md), and
@@ -48,7 +48,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           return;
         }
         queryClient.clear();
-        setReason(!change.signedOut ? SESSION_ENDED : change.fromOtherTab ? SIGNED_OUT_ELSEWHERE : undefined);
+        setReason(
+          !change.signedOut ? translate('problems:general.sessionEnded') : change.fromOtherTab ? translate('problems:general.signedOutElsewhere') : undefined,
+        );
       }),
     [queryClient],
   );
@@ -83,6 +85,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     await inRefreshLock(() => publicApi.DELETE('/api/auth/web-session', { headers: CSRF_HEADERS })).catch(() => undefined);
     setSession(undefined, { signedOut: true });
     setReason(undefined);
+    // The sign-in page goes back to the browser's language (docs/i18n.md#choosing-the-language).
+    forgetLanguage();
   };
 
   const state: AuthState = restoring

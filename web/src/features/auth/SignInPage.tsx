@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { PublicFrame } from '../../components/PublicFrame.js';
 import { Alert, SubmitButton, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
@@ -14,7 +15,8 @@ import { useAuth } from './AuthProvider.js';
 const SignInForm = Type.Object({ email: EmailInput(), password: PasswordInput() });
 
 export function SignInPage({ reason }: { reason?: string }) {
-  useTitle('Sign in');
+  const { t } = useTranslation('auth');
+  useTitle(t('signIn.title'));
   const { signIn } = useAuth();
   const { search } = useLocation();
   const form = useSchemaForm(SignInForm, { email: '', password: '' }, { trim: ['email'] });
@@ -25,19 +27,19 @@ export function SignInPage({ reason }: { reason?: string }) {
   const failure = errorText(signingIn.error);
 
   return (
-    <PublicFrame title="Sign in">
+    <PublicFrame title={t('signIn.title')}>
       {reason && !failure && <Alert kind="info">{reason}</Alert>}
       {failure && <Alert kind="error">{failure}</Alert>}
       <form onSubmit={form.handleSubmit((values) => signingIn.mutate(values))} noValidate className="stack">
-        <TextField label="E-mail" type="email" autoComplete="username" {...form.field('email')} autoFocus />
-        <TextField label="Password" type="password" autoComplete="current-password" {...form.field('password')} />
-        <SubmitButton busy={signingIn.isPending} busyLabel="Signing in…">
-          Sign in
+        <TextField label={t('signIn.email')} type="email" autoComplete="username" {...form.field('email')} autoFocus />
+        <TextField label={t('signIn.password')} type="password" autoComplete="current-password" {...form.field('password')} />
+        <SubmitButton busy={signingIn.isPending} busyLabel={t('signIn.busy')}>
+          {t('signIn.submit')}
         </SubmitButton>
       </form>
       <OidcButton />
       <p className="public-footer">
-        <Link to="/forgot-password">Forgot your password?</Link>
+        <Link to="/forgot-password">{t('signIn.forgot')}</Link>
       </p>
     </PublicFrame>
   );

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { useOidcStatus } from './queries.js';
 import './styles.css';
 
@@ -6,15 +7,16 @@ import './styles.css';
  * browser must navigate to the provider (docs/behaviour.md#single-sign-on-openid-connect).
  */
 export function OidcButton() {
+  const { t } = useTranslation('auth');
   const status = useOidcStatus();
   if (!status.data?.enabled || !status.data.startUrl) return null;
   return (
     <div className="stack">
       <p className="divider" aria-hidden="true">
-        or
+        {t('signIn.or')}
       </p>
       <a className="button button-secondary button-block" href={status.data.startUrl}>
-        Sign in with {status.data.displayName}
+        {t('signIn.withProvider', { provider: status.data.displayName })}
       </a>
     </div>
   );

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../api/settings.js';
 import { PublicFrame } from '../../components/PublicFrame.js';
 import { Alert, SubmitButton, TextField } from '../../components/ui.js';
@@ -12,7 +13,8 @@ import { useForgotPassword } from './queries.js';
 const ForgotForm = Type.Object({ email: EmailInput() });
 
 export function ForgotPasswordPage() {
-  useTitle('Forgot password');
+  const { t } = useTranslation('auth');
+  useTitle(t('forgot.pageTitle'));
   const form = useSchemaForm(ForgotForm, { email: '' }, { trim: ['email'] });
   const sending = useForgotPassword();
   const failure = errorText(sending.error);
@@ -20,28 +22,25 @@ export function ForgotPasswordPage() {
   const mail = useSettings()?.mailConfigured;
 
   return (
-    <PublicFrame title="Forgot your password?">
+    <PublicFrame title={t('forgot.title')}>
       {mail === false ? (
-        <Alert kind="info">
-          This Deskbook cannot send mail (no mail server is set up), so it cannot mail you a link. Ask an admin to set a new password for you: they can do it
-          under Users.
-        </Alert>
+        <Alert kind="info">{t('forgot.noMail')}</Alert>
       ) : sending.isSuccess ? (
-        <Alert kind="success">If an account with that address exists, we have sent it a link to choose a new password. The link is valid for one hour.</Alert>
+        <Alert kind="success">{t('forgot.sent')}</Alert>
       ) : (
         <>
-          <p>Enter your e-mail address and we will send you a link to choose a new password.</p>
+          <p>{t('forgot.intro')}</p>
           {failure && <Alert kind="error">{failure}</Alert>}
           <form onSubmit={form.handleSubmit(({ email }) => sending.mutate(email))} noValidate className="stack">
-            <TextField label="E-mail" type="email" autoComplete="email" {...form.field('email')} autoFocus />
-            <SubmitButton busy={sending.isPending} busyLabel="Sending…">
-              Send the link
+            <TextField label={t('signIn.email')} type="email" autoComplete="email" {...form.field('email')} autoFocus />
+            <SubmitButton busy={sending.isPending} busyLabel={t('forgot.busy')}>
+              {t('forgot.submit')}
             </SubmitButton>
           </form>
         </>
       )}
       <p className="public-footer">
-        <Link to="/sign-in">Back to sign-in</Link>
+        <Link to="/sign-in">{t('forgot.back')}</Link>
       </p>
     </PublicFrame>
   );

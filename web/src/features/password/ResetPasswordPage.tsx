@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { PublicFrame } from '../../components/PublicFrame.js';
 import { Alert, SubmitButton, TextField } from '../../components/ui.js';
 import { NewPasswordField } from './NewPasswordField.js';
@@ -10,7 +11,8 @@ import { useResetPassword } from './queries.js';
 
 /** The page the reset link in the e-mail opens: /reset-password?token=… */
 export function ResetPasswordPage() {
-  useTitle('Choose a new password');
+  const { t } = useTranslation('auth');
+  useTitle(t('reset.title'));
   const token = useLocation().search.get('token') ?? '';
   const form = useSchemaForm(NewPassword, NO_PASSWORD, NEW_PASSWORD_RULES);
   const resetting = useResetPassword(token);
@@ -19,33 +21,33 @@ export function ResetPasswordPage() {
 
   if (!token) {
     return (
-      <PublicFrame title="Choose a new password">
-        <Alert kind="error">This link is incomplete. Open the link from the e-mail again, or ask for a new one.</Alert>
+      <PublicFrame title={t('reset.title')}>
+        <Alert kind="error">{t('reset.incomplete')}</Alert>
         <p className="public-footer">
-          <Link to="/forgot-password">Ask for a new link</Link>
+          <Link to="/forgot-password">{t('reset.askAgain')}</Link>
         </p>
       </PublicFrame>
     );
   }
 
   return (
-    <PublicFrame title="Choose a new password">
+    <PublicFrame title={t('reset.title')}>
       {done ? (
-        <Alert kind="success">Your password has been changed, and every session of your account has been signed out.</Alert>
+        <Alert kind="success">{t('reset.done')}</Alert>
       ) : (
         <>
           {failure && <Alert kind="error">{failure}</Alert>}
           <form onSubmit={form.handleSubmit(({ password }) => resetting.mutate(password))} noValidate className="stack">
             <NewPasswordField {...form.field('password')} autoFocus />
-            <TextField label="Repeat the new password" type="password" autoComplete="new-password" {...form.field('confirm')} />
-            <SubmitButton busy={resetting.isPending} busyLabel="Saving…">
-              Set the new password
+            <TextField label={t('password.repeat')} type="password" autoComplete="new-password" {...form.field('confirm')} />
+            <SubmitButton busy={resetting.isPending} busyLabel={t('common:saving')}>
+              {t('reset.submit')}
             </SubmitButton>
           </form>
         </>
       )}
       <p className="public-footer">
-        <Link to="/sign-in">{done ? 'Sign in' : 'Back to sign-in'}</Link>
+        <Link to="/sign-in">{done ? t('reset.signIn') : t('forgot.back')}</Link>
       </p>
     </PublicFrame>
   );

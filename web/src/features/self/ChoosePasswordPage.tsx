@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { setPasswordChangeRequired } from '../../api/password-change.js';
 import { PublicFrame } from '../../components/PublicFrame.js';
 import { useTitle } from '../../hooks.js';
@@ -9,15 +10,16 @@ import { useAuth } from '../auth/AuthProvider.js';
  * The address stays that of the page the person asked for, which shows once the password is chosen.
  */
 export function ChoosePasswordPage() {
-  useTitle('Choose your password');
+  const { t } = useTranslation('auth');
+  useTitle(t('choose.title'));
   const { signOut } = useAuth();
   return (
-    <PublicFrame title="Choose your password">
-      <p>Your account was set up with a password chosen for you. Choose your own to continue.</p>
-      <PasswordChangeForm submitLabel="Save my password" onChanged={() => setPasswordChangeRequired(false)} narrow />
+    <PublicFrame title={t('choose.title')}>
+      <p>{t('choose.intro')}</p>
+      <PasswordChangeForm submitLabel={t('choose.submit')} onChanged={() => setPasswordChangeRequired(false)} narrow />
       <p className="public-footer">
         <button type="button" className="button-link" onClick={() => void signOut()}>
-          Sign out
+          {t('common:signOut')}
         </button>
       </p>
     </PublicFrame>

@@ -1,6 +1,14 @@
+/** How a device is worded: the page passes its translations (docs/i18n.md). */
+export interface DeviceWords {
+  unknown: string;
+  on: (browser: string, system: string) => string;
+}
+
+const ENGLISH: DeviceWords = { unknown: 'Unknown device', on: (browser, system) => `${browser} on ${system}` };
+
 /** Browser and system from a User-Agent header, roughly: enough to recognise a device. */
-export function deviceName(userAgent: string | null | undefined): string {
-  if (!userAgent) return 'Unknown device';
+export function deviceName(userAgent: string | null | undefined, words: DeviceWords = ENGLISH): string {
+  if (!userAgent) return words.unknown;
   const browser = /Edg\//.test(userAgent)
     ? 'Edge'
     : /Firefox\//.test(userAgent)
@@ -21,5 +29,5 @@ export function deviceName(userAgent: string | null | undefined): string {
           : /Linux/.test(userAgent)
             ? 'Linux'
             : undefined;
-  return browser && system ? `${browser} on ${system}` : (browser ?? system ?? userAgent.slice(0, 60));
+  return browser && system ? words.on(browser, system) : (browser ?? system ?? userAgent.slice(0, 60));
 }

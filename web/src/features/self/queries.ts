@@ -15,3 +15,9 @@ export const useEndSession = (onSettled: () => void) =>
 /** Changes the caller's own password (their other sessions end). */
 export const useChangeOwnPassword = (onSuccess: () => void) =>
   $api.useMutation('put', '/api/self/password', { meta: { invalidates: STALE_AFTER.sessions }, onSuccess });
+
+/** The caller's language preference (docs/i18n.md#choosing-the-language). */
+export const usePreferences = (enabled = true) => $api.useQuery('get', '/api/self/preferences', undefined, { enabled });
+
+/** Saves the caller's language; the page switches to it once saved. */
+export const useSavePreferences = () => $api.useMutation('put', '/api/self/preferences');

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { useTranslation } from 'react-i18next';
 import { Alert, FormButtons, TextField } from '../../../components/ui.js';
 import { Password, PasswordInput } from '../../../lib/fields.js';
 import { NewPasswordField } from '../../password/NewPasswordField.js';
@@ -25,11 +26,12 @@ export function PasswordChangeForm({
   onChanged?: () => void;
   narrow?: boolean;
 }) {
+  const { t } = useTranslation('auth');
   // A password someone else knows (printed in a log, set by an admin) is to be replaced by another
   // (docs/behaviour.md#passwords-chosen-by-someone-else); the service refuses the same one too.
   const form = useSchemaForm(PasswordChange, EMPTY, {
     refine: (values) => ({
-      ...(values.newPassword === values.currentPassword ? { newPassword: 'Choose a password other than the current one.' } : {}),
+      ...(values.newPassword === values.currentPassword ? { newPassword: t('password.otherThanCurrent') } : {}),
       ...passwordsMatch<typeof values>('newPassword')(values),
     }),
   });
@@ -45,12 +47,12 @@ export function PasswordChangeForm({
       {failure && <Alert kind="error">{failure}</Alert>}
       {changing.isSuccess && success && <Alert kind="success">{success}</Alert>}
       <form onSubmit={submit} noValidate className="stack">
-        <TextField label="Current password" type="password" autoComplete="current-password" {...form.field('currentPassword')} />
+        <TextField label={t('password.current')} type="password" autoComplete="current-password" {...form.field('currentPassword')} />
         <div className={narrow ? 'stack' : 'field-pair'}>
           <NewPasswordField {...form.field('newPassword')} />
-          <TextField label="Repeat the new password" type="password" autoComplete="new-password" {...form.field('confirm')} />
+          <TextField label={t('password.repeat')} type="password" autoComplete="new-password" {...form.field('confirm')} />
         </div>
-        <FormButtons busy={changing.isPending} busyLabel="Changing…">
+        <FormButtons busy={changing.isPending} busyLabel={t('password.busy')}>
           {submitLabel}
         </FormButtons>
       </form>
