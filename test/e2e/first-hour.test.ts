@@ -112,7 +112,7 @@ describe('what a newcomer meets', () => {
     const invitations = admin.getByLabel('Mail me a calendar invitation when I book, change or cancel a reservation');
     expect(await invitations.isChecked()).toBe(false);
     expect(await invitations.isDisabled()).toBe(true);
-    await admin.getByText('This Deskbook sends no mail').waitFor();
+    await admin.getByRole('region', { name: 'Calendar' }).getByText('This Deskbook sends no mail').waitFor();
     await expectAccessible(admin, 'the profile page');
     expect(app.problems).toEqual([]);
   });
