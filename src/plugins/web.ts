@@ -111,6 +111,8 @@ async function webRoutes(app: FastifyInstance, options: WebOptions) {
     return sendRootFile(reply, `icons/${request.params.name}`, 'image/png');
   });
   app.get('/', sendPage);
+  // The service worker precaches the page by this name, asking without Accept: text/html (docs/pwa.md#what-is-cached).
+  app.get('/index.html', sendPage);
   app.get('/*', async (request, reply) => {
     const pathname = request.url.split('?')[0]!;
     if (pathname === '/api' || pathname.startsWith('/api/') || !acceptsHtml(request)) {
