@@ -95,7 +95,10 @@ async function webRoutes(app: FastifyInstance, options: WebOptions) {
     } catch {
       throw new AppError('ROUTE_NOT_FOUND', `No operation GET /${name}: the web app is not built`);
     }
-    return reply.headers({ 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', ...headers }).type(type).send(body);
+    return reply
+      .headers({ 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', ...headers })
+      .type(type)
+      .send(body);
   };
   // The app's one service worker (docs/pwa.md#the-one-worker): at the root, so that its scope may
   // be the whole app; revalidated on every load, so that the browser sees a new version at once.

@@ -146,9 +146,7 @@ describe('the notifications section of the profile page', () => {
     await section.getByRole('button', { name: 'Turn push on in this browser' }).waitFor();
     expect(await (await api('/api/self/push-subscriptions')).json()).toEqual([]);
     // The app's one worker, registered from /sw.js, with the whole app as its scope.
-    expect(await page.evaluate(`navigator.serviceWorker.getRegistration('/').then((r) => r && r.active && r.active.scriptURL)`)).toBe(
-      `${app.baseUrl}/sw.js`,
-    );
+    expect(await page.evaluate(`navigator.serviceWorker.getRegistration('/').then((r) => r && r.active && r.active.scriptURL)`)).toBe(`${app.baseUrl}/sw.js`);
     await page.close();
   });
 });

@@ -21,9 +21,7 @@ export function OfflinePage() {
   return (
     <PublicFrame title={t('pwa.offlineTitle')}>
       <div className="alert alert-warning" role="status">
-        <div className="alert-text">
-          {snapshot ? t('pwa.shownFrom', { time: formatDateTime(snapshot.savedAt) }) : t('pwa.nothingSaved')}
-        </div>
+        <div className="alert-text">{snapshot ? t('pwa.shownFrom', { time: formatDateTime(snapshot.savedAt) }) : t('pwa.nothingSaved')}</div>
       </div>
       {snapshot && (
         <section aria-labelledby="offline-upcoming">

@@ -41,7 +41,8 @@ export function MyReservationsPage() {
     const storage = browserStorage();
     if (!firstUpcoming || !storage) return;
     const entries = firstUpcoming.map(
-      (reservation) => shown.current.get(reservation.id) ?? { id: reservation.id, startTime: reservation.startTime, endTime: reservation.endTime, desk: 'Desk' },
+      (reservation) =>
+        shown.current.get(reservation.id) ?? { id: reservation.id, startTime: reservation.startTime, endTime: reservation.endTime, desk: 'Desk' },
     );
     saveOfflineSnapshot(storage, user.id, entries, new Date());
   }, [firstUpcoming, user.id]);

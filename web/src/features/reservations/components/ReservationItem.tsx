@@ -42,7 +42,10 @@ export function ReservationItem({
   const roomName = names.room?.name;
   const department = names.department ? departmentLabel(names.department) : undefined;
   const { id, startTime, endTime } = reservation;
-  useEffect(() => onShown?.({ id, startTime, endTime, desk: deskLabel, room: roomName, department }), [onShown, id, startTime, endTime, deskLabel, roomName, department]);
+  useEffect(
+    () => onShown?.({ id, startTime, endTime, desk: deskLabel, room: roomName, department }),
+    [onShown, id, startTime, endTime, deskLabel, roomName, department],
+  );
 
   return (
     <li className="reservation">
