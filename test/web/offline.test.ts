@@ -7,7 +7,7 @@ import {
   SNAPSHOT_LIMIT,
   type OfflineEntry,
   type SnapshotStorage,
-} from '../../web/src/features/offline/snapshot.js';
+} from '../../web/src/lib/offline.js';
 import { OFFLINE_FALLBACK_DENYLIST } from '../../web/src/pwa/worker-rules.js';
 
 /**

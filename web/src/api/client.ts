@@ -1,6 +1,6 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import createQueryHooks from 'openapi-react-query';
-import { clearOfflineSnapshot } from '../features/offline/snapshot.js';
+import { clearOfflineSnapshot } from '../lib/offline.js';
 import { ApiError, PASSWORD_CHANGE_REQUIRED, toProblem } from '../lib/problems.js';
 import { setPasswordChangeRequired } from './password-change.js';
 import type { paths } from './schema.js';

@@ -4,7 +4,7 @@ import { $api, call, CSRF_HEADERS, inRefreshLock, publicApi, restoreSession, ser
 import { getSessionSnapshot, onSessionChange, setSession } from '../../api/session.js';
 import type { User } from '../../api/types.js';
 import { forgetThisBrowser } from '../notifications/push.js';
-import { clearOfflineSnapshot } from '../offline/snapshot.js';
+import { clearOfflineSnapshot } from '../../lib/offline.js';
 import { forgetLanguage } from '../../lib/i18n.js';
 import { translate } from '../../lib/translate.js';
 

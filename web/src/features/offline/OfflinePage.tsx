@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PublicFrame } from '../../components/PublicFrame.js';
 import { useTitle } from '../../hooks.js';
 import { formatDateTime, formatRange } from '../../lib/time.js';
-import { browserStorage, loadOfflineSnapshot } from './snapshot.js';
+import { browserStorage, loadOfflineSnapshot } from '../../lib/offline.js';
 
 /**
  * What the app shows when it opens without a connection to the server (docs/pwa.md#offline): the

@@ -5,7 +5,7 @@ import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
 import { useMyPendingApprovals } from '../approvals/queries.js';
 import { useMyAttendance } from '../attendance/queries.js';
-import { browserStorage, saveOfflineSnapshot, type OfflineEntry } from '../offline/snapshot.js';
+import { browserStorage, saveOfflineSnapshot, type OfflineEntry } from '../../lib/offline.js';
 import { MySeries } from '../series/MySeries.js';
 import { ReservationItem } from './components/ReservationItem.js';
 import { useBookedByOthers, useReservations } from './queries.js';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { OfflineEntry } from '../../offline/snapshot.js';
+import type { OfflineEntry } from '../../../lib/offline.js';
 import type { Attendance, Reservation } from '../../../api/types.js';
 import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
 import { errorText } from '../../../lib/problems.js';
