@@ -21,7 +21,7 @@ const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'content-security-policy':
-    "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+    "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; connect-src 'self'; manifest-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
 };
 
 const NOT_BUILT_PAGE = `<!doctype html>
@@ -87,17 +87,35 @@ async function webRoutes(app: FastifyInstance, options: WebOptions) {
     return reply.type('text/html; charset=utf-8').send(page);
   };
 
-  // The push service worker (docs/notifications.md#the-web-app): at the root, so its scope may be the whole app; revalidated on every load.
-  app.get('/push-sw.js', async (_request, reply) => {
-    let script: Buffer;
+  // A file of the build's root, read on every request (a rebuild shows without a restart) and revalidated on every load.
+  const sendRootFile = async (reply: FastifyReply, name: string, type: string, headers: Record<string, string> = {}) => {
+    let body: Buffer;
     try {
-      script = await readFile(path.join(root, 'push-sw.js'));
+      body = await readFile(path.join(root, name));
     } catch {
-      throw new AppError('ROUTE_NOT_FOUND', 'No operation GET /push-sw.js: the web app is not built');
+      throw new AppError('ROUTE_NOT_FOUND', `No operation GET /${name}: the web app is not built`);
     }
-    return reply.headers({ 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' }).type('text/javascript; charset=utf-8').send(script);
+    return reply
+      .headers({ 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff', ...headers })
+      .type(type)
+      .send(body);
+  };
+  // The app's one service worker (docs/pwa.md#the-one-worker): at the root, so that its scope may
+  // be the whole app; revalidated on every load, so that the browser sees a new version at once.
+  const sendWorker = (_request: FastifyRequest, reply: FastifyReply) =>
+    sendRootFile(reply, 'sw.js', 'text/javascript; charset=utf-8', { 'service-worker-allowed': '/' });
+  app.get('/sw.js', sendWorker);
+  // The address of the push-only worker of earlier versions: browsers that registered it update to the one worker.
+  app.get('/push-sw.js', sendWorker);
+  // The web app manifest (docs/pwa.md#installing) and its icons.
+  app.get('/manifest.webmanifest', (_request, reply) => sendRootFile(reply, 'manifest.webmanifest', 'application/manifest+json; charset=utf-8'));
+  app.get<{ Params: { name: string } }>('/icons/:name', (request, reply) => {
+    if (!/^[a-z0-9-]+\.png$/.test(request.params.name)) throw new AppError('ROUTE_NOT_FOUND', `No operation GET /icons/${request.params.name}`);
+    return sendRootFile(reply, `icons/${request.params.name}`, 'image/png');
   });
   app.get('/', sendPage);
+  // The service worker precaches the page by this name, asking without Accept: text/html (docs/pwa.md#what-is-cached).
+  app.get('/index.html', sendPage);
   app.get('/*', async (request, reply) => {
     const pathname = request.url.split('?')[0]!;
     if (pathname === '/api' || pathname.startsWith('/api/') || !acceptsHtml(request)) {

@@ -32,6 +32,8 @@ export const CONVERTED_FILES = [
   'web/src/features/self/ChoosePasswordPage.tsx',
   'web/src/features/self/components/PasswordChangeForm.tsx',
   'web/src/features/self/ProfilePage.tsx',
+  'web/src/pwa/UpdatePrompt.tsx',
+  'web/src/features/offline/OfflinePage.tsx',
 ];
 
 /** Text that is the same in every language: the product's name. */

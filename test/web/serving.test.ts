@@ -153,6 +153,39 @@ describe('serving the built web app', () => {
     expectProblem(await app.inject({ method: 'GET', url: '/favicon.ico', headers: { accept: 'image/avif,image/webp,*/*' } }), 404, 'ROUTE_NOT_FOUND');
     expectProblem(await app.inject({ method: 'POST', url: '/reservations', headers: { accept: HTML }, payload: {} }), 404, 'ROUTE_NOT_FOUND');
   });
+
+  // The installable app (docs/pwa.md): the one worker, the manifest, its icons and the page by name.
+  it('answers the one service worker at /sw.js and at the push worker’s old address, revalidated, with its scope allowed', async () => {
+    writeFileSync(path.join(dir, 'sw.js'), 'self.addEventListener("push", () => {});');
+    for (const url of ['/sw.js', '/push-sw.js']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['service-worker-allowed']).toBe('/');
+      expect(response.body).toContain('push');
+    }
+  });
+
+  it('answers the manifest, its icons and /index.html (the worker precaches it without asking for HTML); the pages allow both', async () => {
+    writeFileSync(path.join(dir, 'manifest.webmanifest'), '{"name":"Deskbook"}');
+    mkdirSync(path.join(dir, 'icons'), { recursive: true });
+    writeFileSync(path.join(dir, 'icons', 'icon-192.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    const manifest = await app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
+    const icon = await app.inject({ method: 'GET', url: '/icons/icon-192.png' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/png');
+    expectProblem(await app.inject({ method: 'GET', url: '/icons/..%2Findex.html' }), 404, 'ROUTE_NOT_FOUND');
+    expectProblem(await app.inject({ method: 'GET', url: '/icons/missing.png' }), 404, 'ROUTE_NOT_FOUND');
+    const page = await app.inject({ method: 'GET', url: '/index.html', headers: { accept: '*/*' } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toBe(INDEX);
+    const csp = String((await app.inject({ method: 'GET', url: '/', headers: { accept: HTML } })).headers['content-security-policy']);
+    expect(csp).toContain("manifest-src 'self'");
+    expect(csp).toContain("worker-src 'self'");
+  });
 });
 
 describe('before the web app is built', () => {

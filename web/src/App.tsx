@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import { serverUnreachableAtRestore } from './api/client.js';
 import { onPasswordChangeRequired, passwordChangeRequired } from './api/password-change.js';
 import { Layout } from './Layout.js';
 import { Loading, PageHeader } from './components/ui.js';
@@ -7,6 +8,7 @@ import { ChoosePasswordPage } from './features/self/ChoosePasswordPage.js';
 import { SignInPage } from './features/auth/SignInPage.js';
 import { useTitle } from './hooks.js';
 import { matchRoute, safeNext, type RouteParams } from './lib/routes.js';
+import { UpdatePrompt } from './pwa/UpdatePrompt.js';
 import { Link, navigate, useLocation } from './router.js';
 
 /**
@@ -42,6 +44,7 @@ const PrivacySettingsPage = page(() => import('./features/organisation/PrivacySe
 const DisplaysPage = page(() => import('./features/displays/DisplaysPage.js'), 'DisplaysPage');
 const DisplayBoardPage = page(() => import('./features/displays/DisplayBoardPage.js'), 'DisplayBoardPage');
 const OidcReturnPage = page(() => import('./features/auth/OidcReturnPage.js'), 'OidcReturnPage');
+const OfflinePage = page(() => import('./features/offline/OfflinePage.js'), 'OfflinePage');
 
 interface Route {
   path: string;
@@ -119,7 +122,9 @@ function Pages() {
   const mustChoosePassword = useSyncExternalStore(onPasswordChangeRequired, passwordChangeRequired);
 
   // Signed-out visitors of a page go to sign-in, and come back after it.
-  const mustSignIn = state.status === 'signed-out' && !publicPageOf(pathname) && pathname !== '/sign-in';
+  // Opened without a connection to the server: the offline page, at whatever address (docs/pwa.md#offline).
+  const offline = state.status === 'signed-out' && serverUnreachableAtRestore();
+  const mustSignIn = state.status === 'signed-out' && !offline && !publicPageOf(pathname) && pathname !== '/sign-in';
   useEffect(() => {
     if (mustSignIn)
       navigate(`/sign-in${pathname === '/' ? '' : `?next=${encodeURIComponent(pathname + (search.size > 0 ? `?${search}` : ''))}`}`, { replace: true });
@@ -132,6 +137,12 @@ function Pages() {
   const publicPage = publicPageOf(pathname);
   if (publicPage) return <Suspense fallback={<Loading />}>{publicPage()}</Suspense>;
   if (state.status === 'checking') return <Loading label="Signing you in…" />;
+  if (offline)
+    return (
+      <Suspense fallback={<Loading />}>
+        <OfflinePage />
+      </Suspense>
+    );
   if (state.status === 'signed-out') return <SignInPage reason={state.reason} />;
   if (pathname === '/sign-in') return <Loading />;
   // Any page the service refuses until the person has chosen their own password: the form comes
@@ -160,6 +171,7 @@ export function App() {
   return (
     <AuthProvider>
       <Pages />
+      <UpdatePrompt />
     </AuthProvider>
   );
 }

@@ -6,6 +6,7 @@ import './styles.css';
 import { queryClient } from './api/query.js';
 import { App } from './App.js';
 import { startI18n } from './lib/i18n.js';
+import { registerWorkerAfterLoad } from './pwa/register.js';
 
 // The language's files arrive first (docs/i18n.md): the first paint is already in the right language.
 await startI18n();
@@ -17,3 +18,6 @@ createRoot(document.getElementById('root')!).render(
     </QueryClientProvider>
   </StrictMode>,
 );
+
+// The installable app's one service worker, after the page has loaded (docs/pwa.md#cost).
+registerWorkerAfterLoad();

@@ -1,5 +1,6 @@
 import createClient, { type Middleware } from 'openapi-fetch';
 import createQueryHooks from 'openapi-react-query';
+import { clearOfflineSnapshot } from '../lib/offline.js';
 import { ApiError, PASSWORD_CHANGE_REQUIRED, toProblem } from '../lib/problems.js';
 import { setPasswordChangeRequired } from './password-change.js';
 import type { paths } from './schema.js';
@@ -127,10 +128,21 @@ export function restoreSession(): Promise<void> {
     if (fresh(getSession())) return;
     const session = await refreshFromCookie();
     if (session) setSession(session);
-    else endRestoring();
-  }).catch(() => endRestoring());
+    else {
+      // The server says this browser has no session: nothing of a person's stays for offline use (docs/pwa.md#what-is-never-cached).
+      clearOfflineSnapshot();
+      endRestoring();
+    }
+  }).catch((error: unknown) => {
+    unreachable = error instanceof ApiError && error.problem.status === 0;
+    endRestoring();
+  });
   return restored;
 }
+
+let unreachable = false;
+/** Whether this tab's restore could not reach the server at all (offline): the app then shows its offline page (docs/pwa.md#offline). */
+export const serverUnreachableAtRestore = () => unreachable;
 
 function withToken(request: Request, session: StoredSession | undefined): Request {
   if (session) request.headers.set('Authorization', `Bearer ${session.accessToken}`);

@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { $api, call, CSRF_HEADERS, inRefreshLock, publicApi, restoreSession, sessionOf } from '../../api/client.js';
+import { $api, call, CSRF_HEADERS, inRefreshLock, publicApi, restoreSession, serverUnreachableAtRestore, sessionOf } from '../../api/client.js';
 import { getSessionSnapshot, onSessionChange, setSession } from '../../api/session.js';
 import type { User } from '../../api/types.js';
 import { forgetThisBrowser } from '../notifications/push.js';
+import { clearOfflineSnapshot } from '../../lib/offline.js';
 import { forgetLanguage } from '../../lib/i18n.js';
 import { translate } from '../../lib/translate.js';
 
@@ -44,10 +45,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         const previous = signedInAs.current;
         signedInAs.current = next?.userId;
         if (next) {
-          if (previous !== undefined && previous !== next.userId) queryClient.clear();
+          if (previous !== undefined && previous !== next.userId) {
+            queryClient.clear();
+            clearOfflineSnapshot();
+          }
           return;
         }
         queryClient.clear();
+        // A sign-out, here or in another tab, leaves nothing of the person for offline use
+        // (docs/pwa.md#what-is-never-cached); a tab opened offline keeps the list to show it.
+        if (change.signedOut && !serverUnreachableAtRestore()) clearOfflineSnapshot();
         setReason(
           !change.signedOut ? translate('problems:general.sessionEnded') : change.fromOtherTab ? translate('problems:general.signedOutElsewhere') : undefined,
         );
@@ -84,6 +91,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     // the browser forgets it in any case (docs/sessions.md#signing-out).
     await inRefreshLock(() => publicApi.DELETE('/api/auth/web-session', { headers: CSRF_HEADERS })).catch(() => undefined);
     setSession(undefined, { signedOut: true });
+    clearOfflineSnapshot();
     setReason(undefined);
     // The sign-in page goes back to the browser's language (docs/i18n.md#choosing-the-language).
     forgetLanguage();

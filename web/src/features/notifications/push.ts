@@ -1,12 +1,13 @@
 import { api } from '../../api/client.js';
+import { WORKER_URL } from '../../pwa/worker-rules.js';
 
 /**
  * The browser's side of push (docs/notifications.md#the-web-app): whether it can, the permission,
- * the service worker web/public/push-sw.js and its push subscription.
+ * the app's one service worker (web/src/sw.ts, docs/pwa.md#the-one-worker) and its push subscription.
  */
 
-/** The worker that shows pushes; a full PWA worker will take its place (docs/notifications.md#the-web-app). */
-export const PUSH_WORKER = '/push-sw.js';
+/** The worker that shows pushes: the app's one worker, which also keeps the app for offline use. */
+export const PUSH_WORKER = WORKER_URL;
 
 export type PushSupport = 'supported' | 'unsupported' | 'denied';
 

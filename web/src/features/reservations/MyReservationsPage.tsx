@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, EmptyState, Loaded, PageHeader, Pager } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
 import { useMyPendingApprovals } from '../approvals/queries.js';
 import { useMyAttendance } from '../attendance/queries.js';
+import { browserStorage, saveOfflineSnapshot, type OfflineEntry } from '../../lib/offline.js';
 import { MySeries } from '../series/MySeries.js';
 import { ReservationItem } from './components/ReservationItem.js';
 import { useBookedByOthers, useReservations } from './queries.js';
@@ -32,6 +33,27 @@ export function MyReservationsPage() {
   const upcoming = useReservations({ ...mine, from: now, sort: ['startTime,asc'], page: upcomingPage });
   // Reservations that started before now; the ongoing ones are shown as upcoming.
   const past = useReservations({ ...mine, to: now, sort: ['startTime,desc'], page: pastPage });
+
+  // The first page of upcoming reservations, as shown, is kept for the offline page (docs/pwa.md#offline).
+  const shown = useRef(new Map<string, OfflineEntry>());
+  const firstUpcoming = upcomingPage === 0 && !upcoming.isPlaceholderData ? upcoming.data?.content : undefined;
+  const keepForOffline = useCallback(() => {
+    const storage = browserStorage();
+    if (!firstUpcoming || !storage) return;
+    const entries = firstUpcoming.map(
+      (reservation) =>
+        shown.current.get(reservation.id) ?? { id: reservation.id, startTime: reservation.startTime, endTime: reservation.endTime, desk: 'Desk' },
+    );
+    saveOfflineSnapshot(storage, user.id, entries, new Date());
+  }, [firstUpcoming, user.id]);
+  useEffect(keepForOffline, [keepForOffline]);
+  const onShown = useCallback(
+    (entry: OfflineEntry) => {
+      shown.current.set(entry.id, entry);
+      keepForOffline();
+    },
+    [keepForOffline],
+  );
 
   return (
     <div className="page">
@@ -67,6 +89,7 @@ export function MyReservationsPage() {
                       attendance={attendance.data?.get(reservation.id)}
                       awaitingApproval={pending.data?.has(reservation.id) ?? false}
                       bookedBy={bookers.get(reservation.id)}
+                      onShown={onShown}
                     />
                   ))}
                 </ul>

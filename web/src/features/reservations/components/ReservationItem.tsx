@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { OfflineEntry } from '../../../lib/offline.js';
 import type { Attendance, Reservation } from '../../../api/types.js';
 import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
 import { errorText } from '../../../lib/problems.js';
@@ -18,6 +19,7 @@ export function ReservationItem({
   attendance,
   awaitingApproval = false,
   bookedBy,
+  onShown,
 }: {
   reservation: Reservation;
   editable: boolean;
@@ -28,6 +30,8 @@ export function ReservationItem({
   awaitingApproval?: boolean;
   /** Who booked it for its owner, when someone else did (docs/policies.md#booking-for-someone-else). */
   bookedBy?: { firstName: string; lastName: string };
+  /** Hears what the item shows, for the list kept for offline use (docs/pwa.md#offline). */
+  onShown?: (entry: OfflineEntry) => void;
 }) {
   const names = useInventoryNames(reservation);
   const [dialog, setDialog] = useState<'change' | 'cancel'>();
@@ -35,6 +39,13 @@ export function ReservationItem({
   const deskLabel = names.deskName ? deskTitle(names.deskName) : 'Desk';
   // Fixed assignments are made and removed by an admin.
   const changeable = editable && reservation.type === 'shared';
+  const roomName = names.room?.name;
+  const department = names.department ? departmentLabel(names.department) : undefined;
+  const { id, startTime, endTime } = reservation;
+  useEffect(
+    () => onShown?.({ id, startTime, endTime, desk: deskLabel, room: roomName, department }),
+    [onShown, id, startTime, endTime, deskLabel, roomName, department],
+  );
 
   return (
     <li className="reservation">
