@@ -100,7 +100,16 @@ const projects: { test: Record<string, unknown> }[] = [
   { test: { ...timeouts, name: 'api', include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SYSTEM], globalSetup: [databaseSetup], isolate: false } },
   // Server processes, a browser, OpenLDAP, clusters of their own: two files at a time, after the
   // other projects (vitest runs projects with another worker count as a group of their own).
-  { test: { ...timeouts, name: 'system', include: SYSTEM, globalSetup: [databaseSetup], maxWorkers: 2, sequence: { groupOrder: 1 } } },
+  {
+    test: {
+      ...timeouts,
+      name: 'system',
+      include: SYSTEM,
+      globalSetup: [databaseSetup, 'test/helpers/web-build-setup.ts'],
+      maxWorkers: 2,
+      sequence: { groupOrder: 1 },
+    },
+  },
 ];
 if (existsSync('/usr/sbin/pgbouncer'))
   projects.push({

@@ -108,14 +108,22 @@ export interface BrowserApp {
  * Builds the web app if needed, starts the service on a fresh database and a browser. `port`: a
  * port known beforehand (when PUBLIC_URL in `env` must name it, as single sign-on's redirect URL does).
  */
+/**
+ * Builds the web app into dist/web when it is not current. The `system` project's global setup
+ * (test/helpers/web-build-setup.ts) calls it once before any of its files runs: two browser files
+ * starting at once had each built it, into the same folder (the service worker's build then failed).
+ */
+export function ensureWebBuiltForTests(): void {
+  if (webBuildIsCurrent()) return;
+  const build = spawnSync(process.execPath, [projectPath('node_modules', 'tsx', 'dist', 'cli.mjs'), projectPath('scripts', 'build-web.ts')], {
+    cwd: projectPath(),
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) throw new Error(`web build failed:\n${build.stdout}\n${build.stderr}`);
+}
+
 export async function startBrowserApp(env: Record<string, string> = {}, options: { port?: number } = {}): Promise<BrowserApp> {
-  if (!webBuildIsCurrent()) {
-    const build = spawnSync(process.execPath, [projectPath('node_modules', 'tsx', 'dist', 'cli.mjs'), projectPath('scripts', 'build-web.ts')], {
-      cwd: projectPath(),
-      encoding: 'utf8',
-    });
-    if (build.status !== 0) throw new Error(`web build failed:\n${build.stdout}\n${build.stderr}`);
-  }
+  ensureWebBuiltForTests();
   const database = await createTestDatabase();
   const config = loadConfig({ ...TEST_ONLY_ENV, ADMIN_EMAIL, ADMIN_PASSWORD, LOG_LEVEL: 'silent', REQUEST_LOG: 'false', ...env });
   const server = Fastify(serverOptions(config, false));
