@@ -385,7 +385,8 @@ describe('attendance', () => {
     const a = await book(alice.token, desk.id, '2030-02-04T09:00:00Z', '2030-02-04T12:00:00Z');
     await book(bob.token, other.id, '2030-02-04T09:00:00Z', '2030-02-04T12:00:00Z');
     await setClock('2030-02-04T09:00:00Z');
-    await checkIn(alice.token, a.id);
+    const checkedIn = await checkIn(alice.token, a.id);
+    expect(checkedIn.statusCode, checkedIn.body).toBe(200);
     await setClock('2030-02-04T09:21:00Z');
     await t.app.background.releaseRound();
     const noShows = await t.request({ method: 'GET', url: `/api/attendance?departmentId=${department.id}&status=NO_SHOW`, token: admin });
