@@ -99,6 +99,14 @@ async function book(base: string, email: string, password: string): Promise<void
     endTime: `${day}T17:00:00Z`,
   });
   if (reservation.deskId !== desk.id) fail(`the reservation holds desk ${String(reservation.deskId)}, not ${String(desk.id)}`);
+  // The public holidays come from the data the image keeps of date-holidays (the Containerfile leaves its other copies out).
+  const holidays = await expect(base, 'POST', '/api/closures/holidays/preview', 200, token, {
+    scope: 'EVERYWHERE',
+    country: 'DE',
+    language: 'en',
+    years: [new Date().getUTCFullYear() + 1],
+  });
+  if (!JSON.stringify(holidays).includes('Good Friday')) fail(`the holiday preview has no Good Friday: ${JSON.stringify(holidays).slice(0, 300)}`);
   console.log(JSON.stringify({ deskId: desk.id, reservationId: reservation.id }));
 }
 
