@@ -42,25 +42,29 @@ export function createQueryClient(): QueryClient {
 export const queryClient = createQueryClient();
 
 /** Path prefixes for `meta.invalidates`: what each kind of change makes stale. */
+/** What a booking makes stale, wherever it is made: lists, free desks, allowance, who's in, near my team. */
+const RESERVATIONS = [
+  '/api/reservation',
+  '/api/self/approvals',
+  '/api/approvals',
+  '/api/search/rooms',
+  '/api/stats',
+  '/api/departments/{departmentId}/floor-plan/availability',
+  '/api/attendance',
+  '/api/desks',
+  '/api/self/allowance',
+  '/api/people/in',
+  '/api/people/week',
+  '/api/people/desks',
+  '/api/self/near-my-team',
+];
+
 export const STALE_AFTER = {
   /** Departments, rooms, desks, equipment, department pictures; and so the free desks. */
   inventory: ['/api/departments', '/api/search/rooms'],
   /** A forced delete also removes reservations, and reports lose their department, room and desk. */
   inventoryTree: ['/api/departments', '/api/search/rooms', '/api/reservation', '/api/report', '/api/report-statuses', '/api/search/reports', '/api/stats'],
-  reservations: [
-    '/api/reservation',
-    '/api/self/approvals',
-    '/api/approvals',
-    '/api/search/rooms',
-    '/api/stats',
-    '/api/departments/{departmentId}/floor-plan/availability',
-    '/api/attendance',
-    '/api/desks',
-    '/api/self/allowance',
-    '/api/people/in',
-    '/api/people/week',
-    '/api/people/desks',
-  ],
+  reservations: RESERVATIONS,
   /** Booking policies (docs/policies.md): what the allowance and the rules pages show. */
   policies: ['/api/admin/policies/rules', '/api/admin/policies/areas', '/api/self/allowance'],
   /** Check-in, walk-in and office settings (docs/behaviour.md#attendance). */
@@ -86,19 +90,7 @@ export const STALE_AFTER = {
   favourites: ['/api/self/favourite-desks'],
   bookingDefaults: ['/api/self/booking-defaults'],
   /** "Book my usual" books reservations: everything a booking makes stale, and its own preview (docs/favourites.md#book-my-usual). */
-  usual: [
-    '/api/reservation',
-    '/api/self/approvals',
-    '/api/approvals',
-    '/api/search/rooms',
-    '/api/stats',
-    '/api/departments/{departmentId}/floor-plan/availability',
-    '/api/attendance',
-    '/api/desks',
-    '/api/self/allowance',
-    '/api/self/usual',
-    '/api/self/near-my-team',
-  ],
+  usual: [...RESERVATIONS, '/api/self/usual'],
   /** The organisation's settings and a person's switches change what the people views show (docs/people.md). */
   privacy: ['/api/organisation/settings', '/api/self/privacy', '/api/people/in', '/api/people/week', '/api/people/desks', '/api/attendance'],
   starred: ['/api/self/starred-people', '/api/people/week'],

@@ -1,14 +1,16 @@
 import { useState } from 'react';
+import { OfficePicker } from '../../components/OfficePicker.js';
 import { STALE_AFTER } from '../../api/query.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { Alert, EmptyState, Loaded, PageHeader, Pager, SelectField, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
-import { departmentLabel, deskPhrase } from '../../lib/labels.js';
+import { departmentLabel } from '../../lib/labels.js';
 import { fieldErrorMessages, problemMessage, problemOf } from '../../lib/problems.js';
-import { formatDay, formatRangeIn } from '../../lib/time.js';
+import { formatDay } from '../../lib/time.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { HolidayImportDialog } from './HolidayImportDialog.js';
 import { deleteClosure, PREVIEW_PAGE_SIZE, useClosurePreview, useClosures, useCreateClosure, type ClosureInput } from './queries.js';
+import { buildingsOf, ReservationsOnClosedDays, type OnExisting } from './ReservationsOnClosedDays.js';
 import './styles.css';
 
 type Scope = 'EVERYWHERE' | 'DEPARTMENT' | 'BUILDING';
@@ -78,7 +80,7 @@ export function ClosuresPage() {
   const [form, setForm] = useState<Form>(EMPTY);
   const [previewPage, setPreviewPage] = useState(0);
   const [previewed, setPreviewed] = useState<ClosureInput>();
-  const [onExisting, setOnExisting] = useState<'cancel' | 'keep'>('cancel');
+  const [onExisting, setOnExisting] = useState<OnExisting>('cancel');
   const [problem, setProblem] = useState<string>();
   const [notice, setNotice] = useState<string>();
   const [deleting, setDeleting] = useState<{ id: string; reason: string }>();
@@ -86,7 +88,7 @@ export function ClosuresPage() {
   const preview = useClosurePreview();
   const create = useCreateClosure(() => undefined);
 
-  const buildings = [...new Map((departments.data ?? []).map((d) => [`${d.location}\u0000${d.building}`, `${d.location} · ${d.building}`])).entries()];
+  const buildings = buildingsOf(departments.data ?? []);
   const set = (change: Partial<Form>) => {
     setForm((current) => ({ ...current, ...change }));
     // A changed closure must be previewed again before it is created.
@@ -157,16 +159,7 @@ export function ClosuresPage() {
             <option value="DEPARTMENT">One office</option>
             <option value="BUILDING">One building</option>
           </SelectField>
-          {form.scope === 'DEPARTMENT' && (
-            <SelectField label="Office" value={form.departmentId} onChange={(event) => set({ departmentId: event.target.value })}>
-              <option value="">Choose an office</option>
-              {(departments.data ?? []).map((department) => (
-                <option key={department.id} value={department.id}>
-                  {departmentLabel(department)}
-                </option>
-              ))}
-            </SelectField>
-          )}
+          {form.scope === 'DEPARTMENT' && <OfficePicker value={form.departmentId} onChange={(departmentId) => set({ departmentId })} />}
           {form.scope === 'BUILDING' && (
             <SelectField label="Building" value={form.building} onChange={(event) => set({ building: event.target.value })}>
               <option value="">Choose a building</option>
@@ -214,37 +207,15 @@ export function ClosuresPage() {
           {result.reservations.totalElements === 0 ? (
             <p>No reservation is booked on these days.</p>
           ) : (
-            <>
-              <p>
-                {result.reservations.totalElements} {result.reservations.totalElements === 1 ? 'reservation is' : 'reservations are'} booked on these days:
-              </p>
-              <ul className="closure-affected">
-                {result.reservations.content.map((reservation) => (
-                  <li key={reservation.id}>
-                    {reservation.userName}, {deskPhrase(reservation.deskName)} ({reservation.place} · {reservation.roomName}),{' '}
-                    {formatRangeIn(reservation.startTime, reservation.endTime, reservation.timeZone)}
-                    {reservation.started ? ' (started: it stays)' : ''}
-                  </li>
-                ))}
-              </ul>
-              <Pager
-                page={previewPage}
-                totalPages={result.reservations.totalPages}
-                onPage={(next) => runPreview(previewed, next)}
-                label="Pages of affected reservations"
-              />
-              <fieldset className="closure-choice">
-                <legend>These reservations</legend>
-                <label>
-                  <input type="radio" name="on-existing" checked={onExisting === 'cancel'} onChange={() => setOnExisting('cancel')} />
-                  Cancel them and tell their owners the reason
-                </label>
-                <label>
-                  <input type="radio" name="on-existing" checked={onExisting === 'keep'} onChange={() => setOnExisting('keep')} />
-                  Keep them
-                </label>
-              </fieldset>
-            </>
+            <ReservationsOnClosedDays
+              reservations={result.reservations}
+              page={previewPage}
+              onPage={(next) => runPreview(previewed, next)}
+              pagerLabel="Pages of affected reservations"
+              choiceName="on-existing"
+              onExisting={onExisting}
+              setOnExisting={setOnExisting}
+            />
           )}
           <div className="form-actions">
             <button type="button" className="button-primary" onClick={confirm} disabled={create.isPending}>

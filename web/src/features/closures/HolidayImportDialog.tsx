@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, Dialog, Pager, SelectField } from '../../components/ui.js';
-import { departmentLabel, deskPhrase } from '../../lib/labels.js';
+import { OfficePicker } from '../../components/OfficePicker.js';
+import { Alert, Dialog, SelectField } from '../../components/ui.js';
 import { fieldErrorMessages, problemMessage, problemOf } from '../../lib/problems.js';
-import { formatDay, formatRangeIn } from '../../lib/time.js';
+import { formatDay } from '../../lib/time.js';
 import { useAllDepartments } from '../inventory/queries.js';
+import { buildingsOf, ReservationsOnClosedDays, type OnExisting } from './ReservationsOnClosedDays.js';
 import { PREVIEW_PAGE_SIZE, useHolidayCatalogue, useHolidayPreview, useImportHolidays, type HolidayImportInput } from './queries.js';
 
 type Scope = 'EVERYWHERE' | 'DEPARTMENT' | 'BUILDING';
@@ -38,12 +39,12 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
   const [region, setRegion] = useState('');
   const [language, setLanguage] = useState('');
   const [years, setYears] = useState(String(thisYear));
-  const [onExisting, setOnExisting] = useState<'cancel' | 'keep'>('cancel');
+  const [onExisting, setOnExisting] = useState<OnExisting>('cancel');
   const [previewed, setPreviewed] = useState<HolidayImportInput>();
   const [previewPage, setPreviewPage] = useState(0);
   const [problem, setProblem] = useState<string>();
 
-  const buildings = [...new Map((departments.data ?? []).map((d) => [`${d.location}\u0000${d.building}`, `${d.location} · ${d.building}`])).entries()];
+  const buildings = buildingsOf(departments.data ?? []);
   const countries = catalogue.data?.countries ?? [];
   const chosen = countries.find((entry) => entry.code === country);
   const states = chosen?.states ?? [];
@@ -139,21 +140,13 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
             <option value="BUILDING">One building</option>
           </SelectField>
           {scope === 'DEPARTMENT' && (
-            <SelectField
-              label="Office"
+            <OfficePicker
               value={departmentId}
-              onChange={(event) => {
-                setDepartmentId(event.target.value);
+              onChange={(id) => {
+                setDepartmentId(id);
                 changed();
               }}
-            >
-              <option value="">Choose an office</option>
-              {(departments.data ?? []).map((department) => (
-                <option key={department.id} value={department.id}>
-                  {departmentLabel(department)}
-                </option>
-              ))}
-            </SelectField>
+            />
           )}
           {scope === 'BUILDING' && (
             <SelectField
@@ -289,37 +282,15 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
             ))}
           </ul>
           {result.reservations.totalElements > 0 && (
-            <>
-              <p>
-                {result.reservations.totalElements} {result.reservations.totalElements === 1 ? 'reservation is' : 'reservations are'} booked on these days:
-              </p>
-              <ul className="closure-affected">
-                {result.reservations.content.map((reservation) => (
-                  <li key={reservation.id}>
-                    {reservation.userName}, {deskPhrase(reservation.deskName)} ({reservation.place} · {reservation.roomName}),{' '}
-                    {formatRangeIn(reservation.startTime, reservation.endTime, reservation.timeZone)}
-                    {reservation.started ? ' (started: it stays)' : ''}
-                  </li>
-                ))}
-              </ul>
-              <Pager
-                page={previewPage}
-                totalPages={result.reservations.totalPages}
-                onPage={(next) => runPreview(previewed, next)}
-                label="Pages of reservations on the holidays"
-              />
-              <fieldset className="closure-choice">
-                <legend>These reservations</legend>
-                <label>
-                  <input type="radio" name="holiday-on-existing" checked={onExisting === 'cancel'} onChange={() => setOnExisting('cancel')} />
-                  Cancel them and tell their owners the reason
-                </label>
-                <label>
-                  <input type="radio" name="holiday-on-existing" checked={onExisting === 'keep'} onChange={() => setOnExisting('keep')} />
-                  Keep them
-                </label>
-              </fieldset>
-            </>
+            <ReservationsOnClosedDays
+              reservations={result.reservations}
+              page={previewPage}
+              onPage={(next) => runPreview(previewed, next)}
+              pagerLabel="Pages of reservations on the holidays"
+              choiceName="holiday-on-existing"
+              onExisting={onExisting}
+              setOnExisting={setOnExisting}
+            />
           )}
           {fresh.length > 0 && (
             <div className="dialog-actions">

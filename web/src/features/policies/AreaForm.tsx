@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import { $api } from '../../api/client.js';
+import { OfficePicker } from '../../components/OfficePicker.js';
 import { Alert, Checkbox, FormButtons, SelectField, TextField } from '../../components/ui.js';
 import { errorText } from '../../lib/problems.js';
-import { departmentLabel, deskTitle } from '../../lib/labels.js';
+import { deskTitle } from '../../lib/labels.js';
 import { useAllDepartments, useAllRooms } from '../inventory/queries.js';
 import { useAllTeams, useSaveArea, WEEKDAYS, type PolicyArea, type PolicyAreaInput } from './queries.js';
 
@@ -15,7 +16,6 @@ type AreaKind = PolicyArea['kind'];
  * out. Editing an area of a room or desks first finds the room's office among the offices' rooms.
  */
 export function AreaForm({ area, onDone }: { area?: PolicyArea; onDone: (saved: PolicyArea) => void }) {
-  const departments = useAllDepartments();
   const teams = useAllTeams();
   const home = useRoomHome(area);
   const [name, setName] = useState(area?.name ?? '');
@@ -74,23 +74,15 @@ export function AreaForm({ area, onDone }: { area?: PolicyArea; onDone: (saved: 
         <option value="ROOM">A room</option>
         <option value="DESKS">Some desks of a room</option>
       </SelectField>
-      <SelectField
-        label="Office"
+      <OfficePicker
         required
         value={departmentId}
-        onChange={(event) => {
-          setDepartmentId(event.target.value);
+        onChange={(id) => {
+          setDepartmentId(id);
           setRoomId('');
           setDeskIds([]);
         }}
-      >
-        <option value="">Choose an office</option>
-        {(departments.data ?? []).map((department) => (
-          <option key={department.id} value={department.id}>
-            {departmentLabel(department)}
-          </option>
-        ))}
-      </SelectField>
+      />
       {kind !== 'DEPARTMENT' && (
         <SelectField
           label="Room"
