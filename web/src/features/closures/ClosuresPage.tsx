@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { OfficePicker } from '../../components/OfficePicker.js';
+import { OfficePicker } from '../inventory/OfficePicker.js';
 import { STALE_AFTER } from '../../api/query.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { Alert, EmptyState, Loaded, PageHeader, Pager, SelectField, TextField } from '../../components/ui.js';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { OfficePicker } from '../../components/OfficePicker.js';
+import { OfficePicker } from '../inventory/OfficePicker.js';
 import { Alert, Dialog, SelectField } from '../../components/ui.js';
 import { fieldErrorMessages, problemMessage, problemOf } from '../../lib/problems.js';
 import { formatDay } from '../../lib/time.js';

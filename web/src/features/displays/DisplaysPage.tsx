@@ -3,7 +3,7 @@ import { Alert, EmptyState, Loaded, PageHeader, TextField } from '../../componen
 import { useTitle } from '../../hooks.js';
 import { errorText } from '../../lib/problems.js';
 import { formatDateTime } from '../../lib/time.js';
-import { OfficePicker, useFirstOffice } from '../../components/OfficePicker.js';
+import { OfficePicker, useFirstOffice } from '../inventory/OfficePicker.js';
 import { useCreateDisplay, useDisplays, useRevokeDisplay } from './queries.js';
 
 /** Admins: the lobby displays of an office, their creation (the address shown once) and revocation (docs/people.md#the-lobby-display). */

@@ -3,7 +3,7 @@ import type { PersonIn } from '../../api/types.js';
 import { Loaded, PageHeader } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { formatDay, formatRangeIn } from '../../lib/time.js';
-import { OfficePicker, useFirstOffice } from '../../components/OfficePicker.js';
+import { OfficePicker, useFirstOffice } from '../inventory/OfficePicker.js';
 import { usePeopleIn } from './queries.js';
 import './styles.css';
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Loaded, PageHeader, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { formatDay, localDate } from '../../lib/time.js';
-import { OfficePicker, useFirstOffice } from '../../components/OfficePicker.js';
+import { OfficePicker, useFirstOffice } from '../inventory/OfficePicker.js';
 import { PeopleInList } from './PeopleInList.js';
 import { usePeopleIn, usePeopleWeek } from './queries.js';
 import './styles.css';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import { $api } from '../../api/client.js';
-import { OfficePicker } from '../../components/OfficePicker.js';
+import { OfficePicker } from '../inventory/OfficePicker.js';
 import { Alert, Checkbox, FormButtons, SelectField, TextField } from '../../components/ui.js';
 import { errorText } from '../../lib/problems.js';
 import { deskTitle } from '../../lib/labels.js';

@@ -1,6 +1,6 @@
-import { SelectField } from './ui.js';
-import { departmentLabel } from '../lib/labels.js';
-import { useAllDepartments } from '../features/inventory/queries.js';
+import { SelectField } from '../../components/ui.js';
+import { departmentLabel } from '../../lib/labels.js';
+import { useAllDepartments } from './queries.js';
 
 /** A choice of one office (a department), by its label: the people pages, a closure, a holiday import, an area. */
 export function OfficePicker({
