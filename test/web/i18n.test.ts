@@ -34,10 +34,15 @@ export const CONVERTED_FILES = [
   'web/src/features/self/ProfilePage.tsx',
   'web/src/pwa/UpdatePrompt.tsx',
   'web/src/features/offline/OfflinePage.tsx',
+  // The app shell and the shared components.
+  'web/src/App.tsx',
+  'web/src/components/ui.tsx',
+  'web/src/components/DeleteDialog.tsx',
+  'web/src/components/PublicUrlWarning.tsx',
 ];
 
-/** Text that is the same in every language: the product's name. */
-const NOT_TRANSLATED = new Set(['Deskbook']);
+/** Text that is the same in every language: the product's name, a configuration key. */
+const NOT_TRANSLATED = new Set(['Deskbook', 'PUBLIC_URL']);
 
 /** Attributes whose string values people read or hear. */
 const TEXT_ATTRIBUTES = new Set([

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { serverUnreachableAtRestore } from './api/client.js';
 import { onPasswordChangeRequired, passwordChangeRequired } from './api/password-change.js';
 import { Layout } from './Layout.js';
@@ -101,22 +102,24 @@ const publicPageOf = (pathname: string): (() => ReactNode) | undefined =>
     : undefined);
 
 /** A page that only says something (and links to "Find a desk"). */
-function MessagePage({ title, heading, text }: { title: string; heading: string; text: string }) {
-  useTitle(title);
+function MessagePage({ page }: { page: 'notFound' | 'forbidden' }) {
+  const { t } = useTranslation();
+  useTitle(t(`app.${page}.title`));
   return (
     <div className="page">
-      <PageHeader title={heading} />
+      <PageHeader title={t(`app.${page}.heading`)} />
       <p>
-        {text} <Link to="/">Find a desk</Link>
+        {t(`app.${page}.text`)} <Link to="/">{t('nav.findDesk')}</Link>
       </p>
     </div>
   );
 }
 
-const NotFound = () => <MessagePage title="Not found" heading="Page not found" text="There is no page at this address." />;
-const Forbidden = () => <MessagePage title="Administrators only" heading="Administrators only" text="This page is for administrators." />;
+const NotFound = () => <MessagePage page="notFound" />;
+const Forbidden = () => <MessagePage page="forbidden" />;
 
 function Pages() {
+  const { t } = useTranslation();
   const { state } = useAuth();
   const { pathname, search } = useLocation();
   const mustChoosePassword = useSyncExternalStore(onPasswordChangeRequired, passwordChangeRequired);
@@ -136,7 +139,7 @@ function Pages() {
 
   const publicPage = publicPageOf(pathname);
   if (publicPage) return <Suspense fallback={<Loading />}>{publicPage()}</Suspense>;
-  if (state.status === 'checking') return <Loading label="Signing you in…" />;
+  if (state.status === 'checking') return <Loading label={t('app.signingIn')} />;
   if (offline)
     return (
       <Suspense fallback={<Loading />}>
@@ -154,7 +157,7 @@ function Pages() {
     if (params)
       return (
         <Layout>
-          <Suspense fallback={<Loading label="Loading the page…" />}>
+          <Suspense fallback={<Loading label={t('app.loadingPage')} />}>
             {route.admin && state.user.role !== 'ADMIN' ? <Forbidden /> : route.render(params)}
           </Suspense>
         </Layout>

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { dependentsMessage, problemMessage, problemOf, type Problem } from '../lib/problems.js';
 import { Alert, Dialog } from './ui.js';
 
@@ -23,6 +24,7 @@ export interface DeleteDialogProps {
  * reservations remain; the dialog then explains what is in the way and offers to delete it all.
  */
 export function DeleteDialog({ title, question, subject, forceNote, remove, invalidates, onDeleted, onClose }: DeleteDialogProps) {
+  const { t } = useTranslation();
   const [blocked, setBlocked] = useState<Problem>();
   const [error, setError] = useState<string>();
   const mutation = useMutation({ mutationFn: remove, meta: { invalidates }, onSuccess: onDeleted });
@@ -45,17 +47,17 @@ export function DeleteDialog({ title, question, subject, forceNote, remove, inva
         <>
           <Alert kind="warning">
             <p>
-              <strong>{subject} cannot be deleted on its own.</strong> {dependentsMessage(blocked, 'It')}
+              <strong>{t('deleteDialog.notAlone', { subject })}</strong> {dependentsMessage(blocked)}
             </p>
             <p>{forceNote}</p>
           </Alert>
           {error && <Alert kind="error">{error}</Alert>}
           <div className="dialog-actions">
             <button type="button" className="button-secondary" onClick={onClose} disabled={busy}>
-              Keep it
+              {t('deleteDialog.keep')}
             </button>
             <button type="button" className="button-danger" onClick={() => run(true)} disabled={busy}>
-              {busy ? 'Deleting…' : 'Delete everything under it'}
+              {busy ? t('deleting') : t('deleteDialog.deleteAll')}
             </button>
           </div>
         </>
@@ -65,10 +67,10 @@ export function DeleteDialog({ title, question, subject, forceNote, remove, inva
           {error && <Alert kind="error">{error}</Alert>}
           <div className="dialog-actions">
             <button type="button" className="button-secondary" onClick={onClose} disabled={busy}>
-              Cancel
+              {t('cancel')}
             </button>
             <button type="button" className="button-danger" onClick={() => run(false)} disabled={busy}>
-              {busy ? 'Deleting…' : 'Delete'}
+              {busy ? t('deleting') : t('delete')}
             </button>
           </div>
         </>

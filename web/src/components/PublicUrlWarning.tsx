@@ -1,4 +1,6 @@
+import { useTranslation } from 'react-i18next';
 import { useSettings } from '../api/settings.js';
+import { mark, withElements } from '../lib/rich.js';
 import { Alert } from './ui.js';
 
 /**
@@ -6,13 +8,10 @@ import { Alert } from './ui.js';
  * machine only (unset, it is http://localhost:<PORT>): what they print or hand out would open
  * nothing elsewhere (docs/configuration.md#public-url). Shows nothing otherwise.
  */
-export function PublicUrlWarning({ what }: { what: string }) {
+export function PublicUrlWarning({ what }: { what: 'qrLabels' | 'calendarLinks' }) {
+  const { t } = useTranslation();
   const settings = useSettings();
   if (!settings?.publicUrlIsLocal) return null;
-  return (
-    <Alert kind="warning">
-      {what} point at <code>{settings.publicUrl}</code>, which only this server itself can open: a phone or another computer cannot. Set <code>PUBLIC_URL</code>{' '}
-      to the address people reach Deskbook at and restart the service.
-    </Alert>
-  );
+  const text = t('publicUrlWarning', { what, url: mark('url'), key: mark('key') });
+  return <Alert kind="warning">{withElements(text, { url: <code>{settings.publicUrl}</code>, key: <code>PUBLIC_URL</code> })}</Alert>;
 }

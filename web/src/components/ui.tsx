@@ -1,13 +1,15 @@
 import { useEffect, useId, useRef, type ComponentProps, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { errorText } from '../lib/problems.js';
 
 export function Alert({ kind, children, onDismiss }: { kind: 'error' | 'success' | 'info' | 'warning'; children: ReactNode; onDismiss?: () => void }) {
+  const { t } = useTranslation();
   // Errors interrupt (alert); confirmations are announced politely (status).
   return (
     <div className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
       <div className="alert-text">{children}</div>
       {onDismiss && (
-        <button type="button" className="button-icon" onClick={onDismiss} aria-label="Dismiss message">
+        <button type="button" className="button-icon" onClick={onDismiss} aria-label={t('dismiss')}>
           ×
         </button>
       )}
@@ -15,11 +17,12 @@ export function Alert({ kind, children, onDismiss }: { kind: 'error' | 'success'
   );
 }
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export function Loading({ label }: { label?: string }) {
+  const { t } = useTranslation();
   return (
     <p className="loading" role="status">
       <span className="spinner" aria-hidden="true" />
-      {label}
+      {label ?? t('loading')}
     </p>
   );
 }
@@ -37,12 +40,13 @@ export interface QueryView<T> {
  * thing in failure messages.
  */
 export function Loaded<T>({ query, label, subject, children }: { query: QueryView<T>; label?: string; subject?: string; children: (data: T) => ReactNode }) {
+  const { t } = useTranslation();
   if (query.error) {
     return (
       <Alert kind="error">
         {errorText(query.error, subject)}{' '}
         <button type="button" className="button-link" onClick={() => void query.refetch()}>
-          Try again
+          {t('tryAgain')}
         </button>
       </Alert>
     );
@@ -142,7 +146,7 @@ export function SubmitButton({ busy, busyLabel, small, children }: { busy: boole
 /** A form's "Cancel" (or `cancelLabel`) and submit buttons, in a row of class `className`. */
 export function FormButtons({
   className = 'form-actions',
-  cancelLabel = 'Cancel',
+  cancelLabel,
   onCancel,
   small,
   ...submit
@@ -155,11 +159,12 @@ export function FormButtons({
   small?: boolean;
   children: ReactNode;
 }) {
+  const { t } = useTranslation();
   return (
     <div className={className}>
       {onCancel && (
         <button type="button" className={small ? 'button-secondary button-small' : 'button-secondary'} onClick={onCancel} disabled={submit.busy}>
-          {cancelLabel}
+          {cancelLabel ?? t('cancel')}
         </button>
       )}
       <SubmitButton small={small} {...submit} />
@@ -183,6 +188,7 @@ export function ItemTable<T extends { id: string | number }>({
   cells: (item: T) => ReactNode;
   actions: (item: T) => ReactNode;
 }) {
+  const { t } = useTranslation();
   return (
     <>
       <table className="table">
@@ -194,7 +200,7 @@ export function ItemTable<T extends { id: string | number }>({
               </th>
             ))}
             <th scope="col">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{t('actions')}</span>
             </th>
           </tr>
         </thead>
@@ -232,17 +238,16 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
 
 /** Previous / next for a paged list; hidden when everything fits on one page. */
 export function Pager({ page, totalPages, onPage, label }: { page: number; totalPages: number; onPage: (page: number) => void; label: string }) {
+  const { t } = useTranslation();
   if (totalPages <= 1) return null;
   return (
     <nav className="pager" aria-label={label}>
       <button type="button" className="button-secondary" disabled={page === 0} onClick={() => onPage(page - 1)}>
-        Previous
+        {t('pager.previous')}
       </button>
-      <span>
-        Page {page + 1} of {totalPages}
-      </span>
+      <span>{t('pager.page', { page: page + 1, totalPages })}</span>
       <button type="button" className="button-secondary" disabled={page + 1 >= totalPages} onClick={() => onPage(page + 1)}>
-        Next
+        {t('pager.next')}
       </button>
     </nav>
   );

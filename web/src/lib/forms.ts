@@ -3,6 +3,8 @@ import { Value, ValueErrorType, type ValueError } from '@sinclair/typebox/value'
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { useForm, type DefaultValues, type FieldErrors, type FieldPath, type FieldValues, type RegisterOptions, type Resolver } from 'react-hook-form';
 import { fieldLabel } from './problems.js';
+import { dateLocale } from './locale.js';
+import { activeLanguage, translate as t } from './translate.js';
 
 /**
  * Forms are checked before sending with the server's own field schemas (lib/fields.ts, shared
@@ -17,8 +19,11 @@ FormatRegistry.Set('email', (value) => (fullFormats.email as RegExp).test(value)
 export type FormErrors = Record<string, string>;
 
 export interface FormRules<T> {
-  /** Labels of fields whose API name is not what the form shows ("name" → "Room name"). */
-  labels?: Partial<Record<keyof T & string, string>>;
+  /**
+   * Labels of fields whose API name is not what the form shows ("name" → "Room name"); a function
+   * where the rules are made once (outside a component), so the label is read in the language in use.
+   */
+  labels?: Partial<Record<keyof T & string, string | (() => string)>>;
   /** Text fields sent without surrounding spaces (names, e-mail); checked as they will be sent. */
   trim?: readonly (keyof T & string)[];
   /** Checks across fields (a password typed twice), made once every field is valid on its own. */
@@ -33,35 +38,39 @@ interface Bounds {
   format?: string;
 }
 
-const number = (value: number | undefined) => (value ?? 0).toLocaleString('en-GB');
+const number = (value: number | undefined) => (value ?? 0).toLocaleString(dateLocale());
+/** A label inside a sentence: lower case, except in German, where nouns keep their capital. */
+const inSentence = (label: string) => (activeLanguage() === 'de' ? label : label.toLowerCase());
 
-/** The one place that turns a schema's complaint about a field into a sentence. */
+/** The one place that turns a schema's complaint about a field into a sentence (problems:form.*, docs/i18n.md). */
 export function fieldMessage(error: ValueError, label: string): string {
   const schema = error.schema as Bounds;
   switch (error.type) {
     case ValueErrorType.StringMinLength:
-      return schema.minLength === 1 ? `${label} is required.` : `${label} needs at least ${number(schema.minLength)} characters.`;
+      return schema.minLength === 1 ? t('problems:form.required', { label }) : t('problems:form.minLength', { label, count: schema.minLength ?? 0 });
     // The only pattern of the field schemas is "not blank".
     case ValueErrorType.StringPattern:
-      return `${label} is required.`;
+      return t('problems:form.required', { label });
     case ValueErrorType.StringMaxLength:
-      return `${label} may have at most ${number(schema.maxLength)} characters.`;
+      return t('problems:form.maxLength', { label, count: schema.maxLength ?? 0 });
     case ValueErrorType.StringFormat:
-      return schema.format === 'email' ? 'Enter a valid e-mail address, like name@example.com.' : `${label} is not valid.`;
+      return schema.format === 'email' ? t('problems:form.email') : t('problems:form.invalid', { label });
     case ValueErrorType.Integer:
     case ValueErrorType.Number:
-      return `${label} must be a whole number.`;
+      return t('problems:form.integer', { label });
     case ValueErrorType.IntegerMinimum:
     case ValueErrorType.IntegerMaximum:
     case ValueErrorType.NumberMinimum:
     case ValueErrorType.NumberMaximum:
-      return `${label} must be between ${number(schema.minimum)} and ${number(schema.maximum)}.`;
+      return t('problems:form.between', { label, min: number(schema.minimum), max: number(schema.maximum) });
     case ValueErrorType.Kind:
-      return `Choose the ${label.toLowerCase()}.`;
+      return t('problems:form.choose', { label: inSentence(label) });
     default:
-      return `${label} is not valid.`;
+      return t('problems:form.invalid', { label });
   }
 }
+
+const labelOf = (label: string | (() => string) | undefined) => (typeof label === 'function' ? label() : label);
 
 function trimmed<T extends object>(values: T, fields: readonly string[] = []): T {
   const copy = { ...values } as Record<string, unknown>;
@@ -75,7 +84,7 @@ export function checkForm<S extends TObject>(schema: S, input: Static<S>, rules:
   const errors: FormErrors = {};
   for (const error of Value.Errors(schema, values)) {
     const field = error.path.split('/')[1] ?? '';
-    errors[field] ??= fieldMessage(error, rules.labels?.[field as keyof Static<S> & string] ?? fieldLabel(field));
+    errors[field] ??= fieldMessage(error, labelOf(rules.labels?.[field as keyof Static<S> & string]) ?? fieldLabel(field));
   }
   if (Object.keys(errors).length === 0 && rules.refine) Object.assign(errors, rules.refine(values));
   return { values, errors };
@@ -99,7 +108,7 @@ export const schemaResolver = <S extends TObject>(schema: S, rules: FormRules<St
 export const passwordsMatch =
   <T extends { confirm: string }>(field: keyof T & string) =>
   (values: T): FormErrors =>
-    values[field] === values.confirm ? {} : { confirm: 'The two passwords differ.' };
+    values[field] === values.confirm ? {} : { confirm: t('problems:form.passwordsDiffer') };
 
 /**
  * A react-hook-form form checked by `resolver`. `field(name)` gives an input's props: its

@@ -18,7 +18,7 @@ export function CalendarSection() {
         Subscribe to your reservations in Outlook, Google Calendar or Apple Calendar with a private link: new bookings, changes and cancellations show up there
         by themselves.
       </p>
-      {isAdmin && <PublicUrlWarning what="Calendar links" />}
+      {isAdmin && <PublicUrlWarning what="calendarLinks" />}
       <FeedLink />
       <InvitationSwitch />
     </section>

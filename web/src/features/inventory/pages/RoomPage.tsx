@@ -35,7 +35,7 @@ export function RoomPage({ departmentId, roomId }: { departmentId: string; roomI
             <PageHeader title={`Room ${loaded.name}`}>
               <PrintLabelsButton roomId={loaded.id} />
             </PageHeader>
-            <PublicUrlWarning what="The desk QR codes of the label sheet" />
+            <PublicUrlWarning what="qrLabels" />
             <RoomDetails room={loaded} />
             <section className="panel" aria-labelledby="desks-heading">
               <h2 id="desks-heading">Desks</h2>
