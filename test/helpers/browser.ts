@@ -239,6 +239,13 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 /** The axe-core tags of the WCAG 2.0, 2.1 and 2.2 A and AA rules (docs/testing.md). */
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
+/** axe-core's violations of the WCAG 2.0–2.2 A and AA rules (any impact) on the page as it is now, one line each. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE_SOURCE);
+  return (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_TAGS)} }, resultTypes: ['violations'] })
+    .then((result) => result.violations.map((v) => v.impact + ' ' + v.id + ': ' + v.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')))`)) as string[];
+}
+
 /**
  * The page as it is now, at 1280 px and at 390 px: no violation of axe-core's WCAG 2.0–2.2 A and
  * AA rules (any impact), and nothing wider than the window (the first elements past its right edge
@@ -247,10 +254,7 @@ export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'
 export async function expectAccessibleAtBothWidths(page: Page, what: string): Promise<void> {
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);
-    await page.evaluate(AXE_SOURCE);
-    const found = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ${JSON.stringify(WCAG_TAGS)} }, resultTypes: ['violations'] })
-      .then((result) => result.violations.map((v) => v.impact + ' ' + v.id + ': ' + v.nodes.slice(0, 3).map((node) => node.target.join(' ')).join(', ')))`)) as string[];
-    expect(found, `${what} at ${viewport.width} px`).toEqual([]);
+    expect(await axeViolations(page), `${what} at ${viewport.width} px`).toEqual([]);
     const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
     const culprits =
       overflow > 0

@@ -4,9 +4,11 @@ import { activeLanguage, PSEUDO } from './translate.js';
  * Dates and times follow the language in use (docs/i18n.md#dates-and-times): Intl decides the
  * order of day and month, the names of days and months, the first day of the week and the
  * 12- or 24-hour clock. English is written the British way (day before month, 24-hour clock),
- * as Deskbook always has; the pseudo-locale formats as English.
+ * as Deskbook always has. The pseudo-locale writes dates in Cyrillic (Russian), so that in its
+ * test run a date formatted without the app's locale shows as Latin letters, and is found
+ * (docs/i18n.md#the-pseudo-locale).
  */
-const FORMAT_LOCALES: Record<string, string> = { en: 'en-GB', de: 'de-DE', fr: 'fr-FR', [PSEUDO]: 'en-GB' };
+const FORMAT_LOCALES: Record<string, string> = { en: 'en-GB', de: 'de-DE', fr: 'fr-FR', [PSEUDO]: 'ru-RU' };
 
 /** The Intl locale of the language in use: what every date and time format of the app passes. */
 export const dateLocale = (language = activeLanguage()): string => FORMAT_LOCALES[language] ?? language;

@@ -1,0 +1,57 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
+import { axeViolations, DESKTOP, PHONE, screenshot, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { adminPages, greekOffice, publicPages, settled, signInAnyLanguage, type Office } from '../helpers/languages.js';
+
+/**
+ * Every page of the web app in German and in French (docs/i18n.md), signed out and as an
+ * administrator: `<html lang>` names the language, axe-core's WCAG 2.0–2.2 A and AA rules find
+ * nothing at 1280 px and at 390 px, and nothing scrolls sideways (German words are long). Under
+ * `npm run screenshots` it takes the README's German pictures (docs/testing.md#screenshots).
+ */
+
+/** The README's pictures in German: page → file name. */
+const PICTURES: Record<string, string> = { '/': 'de-find-a-desk', '/reservations': 'de-my-reservations', '/admin/policies': 'de-admin-booking-rules' };
+
+describe.each(['de', 'fr'])('the whole web app in %s', (language) => {
+  let app: BrowserApp;
+  let office: Office;
+  const findings: Record<string, string[]> = {};
+
+  async function visit(page: Page, path: string) {
+    await page.goto(`${app.baseUrl}${path}`);
+    await settled(page);
+    expect(await page.evaluate('document.documentElement.lang')).toBe(language);
+    for (const size of [DESKTOP, PHONE]) {
+      await page.setViewportSize(size);
+      await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+      const found = await axeViolations(page);
+      const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
+      if (overflow > 0) found.push(`scrolls sideways by ${overflow} px`);
+      if (found.length > 0) findings[`${path} at ${size.width} px`] = found;
+      const picture = language === 'de' ? PICTURES[path] : undefined;
+      if (picture) await screenshot(page, `${picture}-${size === DESKTOP ? 'desktop' : 'phone'}.png`);
+    }
+    await page.setViewportSize(DESKTOP);
+  }
+
+  beforeAll(async () => {
+    app = await startBrowserApp({ RESERVATION_ONE_PER_USER: 'false' });
+    office = await greekOffice(app);
+  }, 120_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('signed out and as an administrator, every page is accessible and fits a phone', async () => {
+    const visitor = await app.tab();
+    await visitor.goto(`${app.baseUrl}/?lang=${language}`);
+    for (const path of publicPages(office)) await visit(visitor, path);
+    const page = await app.tab();
+    await signInAnyLanguage(page, app.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD, language);
+    for (const path of adminPages(office)) await visit(page, path);
+    expect(findings).toEqual({});
+    expect(app.problems).toEqual([]);
+  });
+});

@@ -1,0 +1,195 @@
+import type { Page } from 'playwright-core';
+import { Temporal } from 'temporal-polyfill';
+import { expect } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './app.js';
+import { BROWSER_TIME_ZONE, tomorrowIn, type BrowserApp } from './browser.js';
+
+/**
+ * An office for the language sweeps (docs/i18n.md#the-pseudo-locale): every name people typed is
+ * written in Greek letters, so that under the pseudo-locale any run of two Latin letters on a page
+ * is text of the app that was never translated. It has what makes each page show its parts: rooms,
+ * desks with equipment, a person and a team, a booking rule and an area, a closure ahead, a room
+ * that needs approval with a booking waiting, a report, a lobby display, reservations.
+ */
+
+export const PERSON = { firstName: 'Ελένη', lastName: 'Παππά', email: 'eleni@example.test', password: 'eleni-password-1' };
+export const ADMIN_NAME = { firstName: 'Νίκος', lastName: 'Αλεξίου' };
+
+export interface Office {
+  departmentId: string;
+  roomId: string;
+  deskId: string;
+  adminToken: string;
+  personToken: string;
+  displayToken: string;
+}
+
+async function call<T>(app: BrowserApp, token: string | undefined, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${app.baseUrl}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const tokenOf = async (app: BrowserApp, email: string, password: string) =>
+  (await call<{ accessToken: string }>(app, undefined, 'POST', '/api/auth/login', { email, password })).accessToken;
+
+export async function greekOffice(app: BrowserApp): Promise<Office> {
+  const adminToken = await tokenOf(app, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const api = <T>(method: string, path: string, body?: unknown, token = adminToken) => call<T>(app, token, method, path, body);
+  await api('PUT', '/api/self', ADMIN_NAME);
+  const department = await api<{ id: string }>('POST', '/api/departments', { location: 'Αθήνα', building: 'Ερμής', floor: 2 });
+  await api('PUT', `/api/departments/${department.id}/settings`, { timeZone: BROWSER_TIME_ZONE, checkInRequired: true });
+  const room = await api<{ id: string }>('POST', `/api/departments/${department.id}/rooms`, { name: 'Όλυμπος' });
+  const approvalRoom = await api<{ id: string }>('POST', `/api/departments/${department.id}/rooms`, { name: 'Δελφοί' });
+  const desks = await api<{ desks: { id: string }[] }>('POST', `/api/departments/${department.id}/rooms/${room.id}/desks/batch`, {
+    desks: [{ name: 'Δ-1' }, { name: 'Δ-2' }, { name: 'Δ-3' }, { name: 'Δ-4', type: 'FIXED' }],
+  });
+  const deskIds = desks.desks.map((desk) => desk.id);
+  const deskId = deskIds[0]!;
+  await api('POST', `/api/departments/${department.id}/rooms/${room.id}/desks/${deskId}/equipment`, { name: 'Οθόνη', description: 'Μεγάλη', type: 'MONITOR' });
+  const approvalDesk = await api<{ id: string }>('POST', `/api/departments/${department.id}/rooms/${approvalRoom.id}/desks`, { name: 'Ε-1' });
+
+  const { password, ...person } = PERSON;
+  const personId = (await api<{ id: string }>('POST', '/api/users', person)).id;
+  await api('PUT', `/api/users/${personId}/password`, { password });
+  const personToken = await tokenOf(app, PERSON.email, PERSON.password);
+
+  const team = await api<{ id: string }>('POST', '/api/teams', { name: 'Ομάδα Άλφα', description: 'Πωλήσεις' });
+  await api('POST', `/api/teams/${team.id}/members`, { userIds: [personId], role: 'MEMBER' });
+  await api('POST', '/api/admin/policies/areas', { name: 'Γωνία', kind: 'DESKS', deskIds: deskIds.slice(1, 3), teamIds: [team.id] });
+  await api('POST', '/api/admin/policies/rules', {
+    scope: { kind: 'EVERYWHERE' },
+    who: { kind: 'EVERYONE' },
+    limit: { kind: 'MAX_BOOKINGS', count: 5, per: 'WEEK' },
+  });
+  await api('POST', '/api/admin/policies/rules', {
+    scope: { kind: 'EVERYWHERE' },
+    who: { kind: 'TEAM', teamId: team.id },
+    limit: { kind: 'BOOKING_WINDOW', days: 30 },
+  });
+  await api('POST', '/api/approval-requirements', { scope: 'ROOM', roomId: approvalRoom.id });
+
+  const tomorrow = Temporal.PlainDate.from(tomorrowIn(BROWSER_TIME_ZONE));
+  const at = (day: Temporal.PlainDate, time: string) => day.toZonedDateTime({ timeZone: BROWSER_TIME_ZONE, plainTime: time }).toInstant().toString();
+  await api('POST', '/api/reservation', { deskId, startTime: at(tomorrow, '09:00'), endTime: at(tomorrow, '17:00') });
+  await api('POST', '/api/reservation', { deskId: deskIds[1], startTime: at(tomorrow, '09:00'), endTime: at(tomorrow, '17:00') }, personToken);
+  await api(
+    'POST',
+    '/api/reservation',
+    { deskId: approvalDesk.id, startTime: at(tomorrow.add({ days: 1 }), '09:00'), endTime: at(tomorrow.add({ days: 1 }), '17:00') },
+    personToken,
+  );
+  await api('POST', '/api/closures', {
+    scope: 'DEPARTMENT',
+    departmentId: department.id,
+    reason: 'Απολύμανση',
+    dates: [tomorrow.add({ days: 20 }).toString()],
+    onExisting: 'keep',
+  });
+  await api('POST', '/api/report', { title: 'Σπασμένη οθόνη', description: 'Τρεμοπαίζει', reportedBy: personId, deskId }, personToken);
+  const display = await api<{ token: string }>('POST', `/api/departments/${department.id}/displays`, { name: 'Είσοδος' });
+  return { departmentId: department.id, roomId: room.id, deskId, adminToken, personToken, displayToken: display.token };
+}
+
+/** The pages of the app an administrator opens (web/src/App.tsx's ROUTES), by address. */
+export const adminPages = (office: Office) => [
+  '/',
+  '/reservations',
+  '/report',
+  '/profile',
+  '/people',
+  '/approvals',
+  `/d/${office.deskId}`,
+  '/admin/departments',
+  `/admin/departments/${office.departmentId}`,
+  `/admin/departments/${office.departmentId}/rooms/${office.roomId}`,
+  '/admin/users',
+  '/admin/teams',
+  '/admin/reports',
+  '/admin/stats',
+  '/admin/attendance',
+  '/admin/closures',
+  '/admin/outbox',
+  '/admin/policies',
+  '/admin/today',
+  '/admin/privacy',
+  '/admin/displays',
+  '/no-such-page',
+];
+
+/** The pages anyone opens without signing in. */
+export const publicPages = (office: Office) => [
+  '/sign-in',
+  '/forgot-password',
+  '/reset-password?token=not-a-real-one',
+  `/display/${encodeURIComponent(office.displayToken)}`,
+];
+
+/** Waits until the page shows its heading and no spinner (every query it started has answered). */
+export async function settled(page: Page) {
+  await page.locator('h1').first().waitFor();
+  await expect.poll(() => page.locator('.loading, .spinner').count(), { timeout: 20_000 }).toBe(0);
+  await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+}
+
+/** Signs in through the form, whatever the language of its labels. */
+export async function signInAnyLanguage(page: Page, baseUrl: string, email: string, password: string, lang: string) {
+  await page.goto(`${baseUrl}/?lang=${lang}`);
+  await page.locator('input[type=email]').fill(email);
+  await page.locator('input[type=password]').fill(password);
+  await page.locator('button[type=submit]').click();
+  await page.locator('.topbar nav a[aria-current=page]').waitFor();
+}
+
+/**
+ * Text that is the same in every language, so never a message: the product's name, the languages'
+ * own names in the picker, a configuration key, e-mail and web addresses, IANA time zones.
+ */
+const NEVER_TRANSLATED = [
+  '^Deskbook$',
+  '^PUBLIC_URL$',
+  '^(English|Deutsch|Français)$',
+  '^\\S+@\\S+$',
+  '^https?://\\S+$',
+  '^[A-Z][A-Za-z_]+(/[A-Za-z_+-]+)+$',
+  '^UTC$',
+  '^GMT([+-]\\d+(:\\d\\d)?)?$',
+];
+
+/**
+ * The texts on the page (under `selector`) that are not pseudo-translated: every text node with two
+ * Latin letters in a row must lie within "[…]" (a whole message), and so must the names given in
+ * attributes (aria-label, placeholder, title, alt) and the document's title. The office's data is
+ * Greek (greekOffice), so it never counts.
+ */
+export async function untranslated(page: Page, selector = 'body'): Promise<string[]> {
+  return (await page.evaluate(`(() => {
+    const never = ${JSON.stringify(NEVER_TRANSLATED)}.map((pattern) => new RegExp(pattern));
+    const flagged = (text) => /[A-Za-z]{2}/.test(text) && !never.some((pattern) => pattern.test(text)) && !(text.startsWith('[') && text.endsWith(']'));
+    const out = [];
+    // "<page> · Deskbook" (hooks.ts, useTitle): the page's part is a message.
+    const title = document.title.replace(/ · Deskbook$/, '');
+    if (flagged(title)) out.push('title=' + document.title);
+    for (const root of document.querySelectorAll(${JSON.stringify(selector)})) {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent.trim();
+        const element = node.parentElement;
+        if (!element || element.closest('script, style, noscript, [hidden]')) continue;
+        if (flagged(text)) out.push(text);
+      }
+      for (const element of root.querySelectorAll('[aria-label], [placeholder], [title], [alt], [aria-roledescription]')) {
+        for (const name of ['aria-label', 'placeholder', 'title', 'alt', 'aria-roledescription']) {
+          const value = element.getAttribute(name);
+          if (value && flagged(value)) out.push(name + '=' + value);
+        }
+      }
+    }
+    return [...new Set(out)];
+  })()`)) as string[];
+}
