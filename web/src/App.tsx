@@ -9,7 +9,9 @@ import { ChoosePasswordPage } from './features/self/ChoosePasswordPage.js';
 import { SignInPage } from './features/auth/SignInPage.js';
 import { useTitle } from './hooks.js';
 import { matchRoute, safeNext, type RouteParams } from './lib/routes.js';
+import { registerWorkerWhenIdle } from './pwa/register.js';
 import { UpdatePrompt } from './pwa/UpdatePrompt.js';
+import { loadProblems } from './lib/translate.js';
 import { Link, navigate, useLocation } from './router.js';
 
 /**
@@ -118,6 +120,21 @@ function MessagePage({ page }: { page: 'notFound' | 'forbidden' }) {
 const NotFound = () => <MessagePage page="notFound" />;
 const Forbidden = () => <MessagePage page="forbidden" />;
 
+/**
+ * Once the first page has shown (inside a Suspense boundary, its effect waits for the page's chunk):
+ * what can wait until the browser is idle, the problem sentences and the service worker
+ * (docs/i18n.md#what-it-weighs, docs/pwa.md#cost). Once per visit.
+ */
+let afterFirstPageDone = false;
+function AfterFirstPage() {
+  useEffect(() => {
+    if (afterFirstPageDone) return;
+    afterFirstPageDone = true;
+    registerWorkerWhenIdle(() => void loadProblems().catch(() => undefined));
+  }, []);
+  return null;
+}
+
 function Pages() {
   const { t } = useTranslation();
   const { state } = useAuth();
@@ -138,7 +155,13 @@ function Pages() {
   }, [state.status, pathname, search]);
 
   const publicPage = publicPageOf(pathname);
-  if (publicPage) return <Suspense fallback={<Loading />}>{publicPage()}</Suspense>;
+  if (publicPage)
+    return (
+      <Suspense fallback={<Loading />}>
+        {publicPage()}
+        <AfterFirstPage />
+      </Suspense>
+    );
   if (state.status === 'checking') return <Loading label={t('app.signingIn')} />;
   if (offline)
     return (
@@ -146,7 +169,13 @@ function Pages() {
         <OfflinePage />
       </Suspense>
     );
-  if (state.status === 'signed-out') return <SignInPage reason={state.reason} />;
+  if (state.status === 'signed-out')
+    return (
+      <>
+        <SignInPage reason={state.reason} />
+        <AfterFirstPage />
+      </>
+    );
   if (pathname === '/sign-in') return <Loading />;
   // Any page the service refuses until the person has chosen their own password: the form comes
   // first, at the page's address, and the page follows.
@@ -159,6 +188,7 @@ function Pages() {
         <Layout>
           <Suspense fallback={<Loading label={t('app.loadingPage')} />}>
             {route.admin && state.user.role !== 'ADMIN' ? <Forbidden /> : route.render(params)}
+            <AfterFirstPage />
           </Suspense>
         </Layout>
       );

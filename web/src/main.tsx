@@ -6,18 +6,17 @@ import './styles.css';
 import { queryClient } from './api/query.js';
 import { App } from './App.js';
 import { startI18n } from './lib/i18n.js';
-import { registerWorkerAfterLoad } from './pwa/register.js';
 
 // The language's files arrive first (docs/i18n.md): the first paint is already in the right language.
-await startI18n();
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <App />
-    </QueryClientProvider>
-  </StrictMode>,
-);
-
-// The installable app's one service worker, after the page has loaded (docs/pwa.md#cost).
-registerWorkerAfterLoad();
+// A promise, not a top-level await: with one, the bundler moves everything the pages share out of
+// the entry into chunks of their own, and the first page fetches a dozen more files
+// (docs/i18n.md#what-it-weighs).
+void startI18n().then(() => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <App />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+});

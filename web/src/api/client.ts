@@ -2,6 +2,7 @@ import createClient, { type Middleware } from 'openapi-fetch';
 import createQueryHooks from 'openapi-react-query';
 import { clearOfflineSnapshot } from '../lib/offline.js';
 import { ApiError, PASSWORD_CHANGE_REQUIRED, toProblem } from '../lib/problems.js';
+import { loadProblems } from '../lib/translate.js';
 import { setPasswordChangeRequired } from './password-change.js';
 import type { paths } from './schema.js';
 import { endRestoring, getSession, setSession, type StoredSession } from './session.js';
@@ -13,10 +14,12 @@ import { endRestoring, getSession, setSession, type StoredSession } from './sess
  * reached), whether it was made directly or through the query hooks ($api).
  */
 
+const REFRESH_PATH = '/api/auth/web-session/refresh' as const;
+
 const isAbort = (error: unknown) => error instanceof Error && error.name === 'AbortError';
 
 const problems: Middleware = {
-  async onResponse({ response }) {
+  async onResponse({ request, response }) {
     if (response.ok) return undefined;
     const text = await response.clone().text();
     let body: unknown;
@@ -25,12 +28,19 @@ const problems: Middleware = {
     } catch {
       body = text;
     }
+    // The sentence for it may be shown: its words first (docs/i18n.md#what-it-weighs). Not for a
+    // refused refresh of the browser's session (a tab opened signed out), which only leads to sign-in.
+    if (!request.url.endsWith(REFRESH_PATH)) await loadProblems();
     const problem = toProblem(response.status, body, response.headers.get('retry-after'));
     if (problem.code === PASSWORD_CHANGE_REQUIRED) setPasswordChangeRequired(true);
     throw new ApiError(problem);
   },
   // A cancelled request (a query no longer wanted) stays an AbortError, which the query layer ignores.
-  onError: ({ error }) => (isAbort(error) ? undefined : new ApiError({ status: 0 })),
+  onError: async ({ error }) => {
+    if (isAbort(error)) return undefined;
+    await loadProblems().catch(() => undefined);
+    return new ApiError({ status: 0 });
+  },
 };
 
 /** For the operations that need no token: sign-in, the browser session's refresh and sign-out, forgotten and reset password. */
@@ -77,7 +87,7 @@ const fresh = (session: StoredSession | undefined): session is StoredSession =>
 /** Trades the browser's cookie for a new access token; undefined when the service refused it (401). Network failures throw. */
 async function refreshFromCookie(): Promise<StoredSession | undefined> {
   try {
-    return sessionOf(await call(publicApi.POST('/api/auth/web-session/refresh', { headers: CSRF_HEADERS })));
+    return sessionOf(await call(publicApi.POST(REFRESH_PATH, { headers: CSRF_HEADERS })));
   } catch (error) {
     if (error instanceof ApiError && error.problem.status === 401) return undefined;
     throw error;

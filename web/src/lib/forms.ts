@@ -4,7 +4,7 @@ import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { useForm, type DefaultValues, type FieldErrors, type FieldPath, type FieldValues, type RegisterOptions, type Resolver } from 'react-hook-form';
 import { fieldLabel } from './problems.js';
 import { dateLocale } from './locale.js';
-import { activeLanguage, translate as t } from './translate.js';
+import { activeLanguage, loadProblems, translate as t } from './translate.js';
 
 /**
  * Forms are checked before sending with the server's own field schemas (lib/fields.ts, shared
@@ -92,7 +92,9 @@ export function checkForm<S extends TObject>(schema: S, input: Static<S>, rules:
 
 /** A resolver for react-hook-form from a check that answers the values to send and the errors found. */
 export function resolverOf<T extends FieldValues>(check: (input: T) => { values: T; errors: FormErrors }): Resolver<T> {
-  return (input) => {
+  return async (input) => {
+    // Its complaints are problem sentences (docs/i18n.md#what-it-weighs).
+    await loadProblems();
     const { values, errors } = check(input);
     if (Object.keys(errors).length === 0) return { values, errors: {} };
     const fieldErrors: Record<string, { type: string; message: string }> = {};

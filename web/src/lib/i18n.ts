@@ -18,11 +18,12 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'De
 /**
  * The namespaces: one per converted area of the app; a page converted later adds its own (and its
  * components name it in useTranslation, which waits for the file under the page's Suspense).
- * The first paint waits for `common`, `auth` (the bar, the sign-in pages) and `problems` (the
- * error sentences, which code outside React reads at once); `profile` comes with the profile page.
+ * The first paint waits for `common` and `auth` (the bar, the sign-in pages); `problems` (the
+ * error sentences) follows once the page is idle, and whatever shows one first waits for it
+ * (translate.ts, loadProblems); `profile` comes with the profile page.
  */
 export const NAMESPACES = ['common', 'auth', 'profile', 'problems'] as const;
-const FIRST_PAINT = ['common', 'auth', 'problems'];
+const FIRST_PAINT = ['common', 'auth'];
 
 /** The files, each a lazy import Vite turns into its own chunk. */
 const FILES = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { import: 'default' });

@@ -29,3 +29,12 @@ export const activeLanguage = (): string => i18next.language || 'en';
 
 /** A translated message: `namespace:key` as in components (docs/i18n.md#converting-a-page). */
 export const translate = (key: string, values: Record<string, unknown> = {}): string => i18next.t(key, values);
+
+/**
+ * The problem sentences (namespace `problems`) arrive after the first paint (docs/i18n.md#what-it-weighs):
+ * whatever is about to show one — a failed request, a form's check, the end of a session — waits
+ * for this first (at once when they are there).
+ */
+export const loadProblems = async (): Promise<void> => {
+  if (!i18next.hasLoadedNamespace('problems')) await i18next.loadNamespaces('problems');
+};

@@ -36,9 +36,18 @@ async function register(): Promise<void> {
   await workbox.register();
 }
 
-export function registerWorkerAfterLoad(): void {
-  if (!import.meta.env.PROD || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
-  const start = () => void register().catch((error: unknown) => console.warn('The service worker could not be registered', error));
-  if (document.readyState === 'complete') start();
-  else window.addEventListener('load', start, { once: true });
+/** Runs `work` once the page has loaded and the browser is idle (soon, where it cannot tell). */
+function whenIdle(work: () => void): void {
+  const idle = () => ('requestIdleCallback' in window ? window.requestIdleCallback(() => work(), { timeout: 2000 }) : setTimeout(work, 200));
+  if (document.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
+}
+
+/** After load, when idle: `first` (what else can wait until then), then the service worker's registration. */
+export function registerWorkerWhenIdle(first?: () => void): void {
+  whenIdle(() => {
+    first?.();
+    if (!import.meta.env.PROD || typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return;
+    void register().catch((error: unknown) => console.warn('The service worker could not be registered', error));
+  });
 }

@@ -6,7 +6,7 @@ import type { User } from '../../api/types.js';
 import { forgetThisBrowser } from '../notifications/push.js';
 import { clearOfflineSnapshot } from '../../lib/offline.js';
 import { forgetLanguage } from '../../lib/i18n.js';
-import { translate } from '../../lib/translate.js';
+import { loadProblems, translate } from '../../lib/translate.js';
 
 type AuthState = { status: 'checking' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; user: User; sessionId: string };
 
@@ -55,9 +55,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // A sign-out, here or in another tab, leaves nothing of the person for offline use
         // (docs/pwa.md#what-is-never-cached); a tab opened offline keeps the list to show it.
         if (change.signedOut && !serverUnreachableAtRestore()) clearOfflineSnapshot();
-        setReason(
-          !change.signedOut ? translate('problems:general.sessionEnded') : change.fromOtherTab ? translate('problems:general.signedOutElsewhere') : undefined,
-        );
+        const reason = !change.signedOut ? 'sessionEnded' : change.fromOtherTab ? 'signedOutElsewhere' : undefined;
+        if (!reason) setReason(undefined);
+        else void loadProblems().then(() => setReason(translate(`problems:general.${reason}`)));
       }),
     [queryClient],
   );
