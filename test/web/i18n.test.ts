@@ -34,6 +34,26 @@ export const CONVERTED_FILES = [
   'web/src/features/self/ProfilePage.tsx',
   'web/src/pwa/UpdatePrompt.tsx',
   'web/src/features/offline/OfflinePage.tsx',
+  // Admin and people pages: users, outbox, statistics, defect reports, attendance, privacy, who's in.
+  'web/src/features/users/UsersPage.tsx',
+  'web/src/features/users/components/PasswordDialog.tsx',
+  'web/src/features/users/components/PersonDialog.tsx',
+  'web/src/features/users/components/PersonPicker.tsx',
+  'web/src/features/outbox/OutboxPage.tsx',
+  'web/src/features/stats/StatsPage.tsx',
+  'web/src/components/BarChart.tsx',
+  'web/src/features/reports/ReportsPage.tsx',
+  'web/src/features/reports/ReportProblemPage.tsx',
+  'web/src/features/reports/components/ReportItem.tsx',
+  'web/src/features/reports/components/ReportStatusBadge.tsx',
+  'web/src/features/reports/components/ReportStatusDialog.tsx',
+  'web/src/features/attendance/AttendancePage.tsx',
+  'web/src/features/organisation/PrivacySettingsPage.tsx',
+  'web/src/features/people/PeopleInList.tsx',
+  'web/src/features/people/TodayListPage.tsx',
+  'web/src/features/people/WhoIsInPage.tsx',
+  'web/src/features/people/PrivacySection.tsx',
+  'web/src/features/teams/MyTeamsSection.tsx',
 ];
 
 /** Text that is the same in every language: the product's name. */
