@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
 import { barChartLayout, type DailyCount } from '../lib/chart.js';
 import { formatUtcDay } from '../lib/time.js';
 
@@ -11,6 +12,7 @@ const BOX = { height: 220, left: 36, right: 8, top: 12, bottom: 28 };
  * (a UTC day, ISO) is marked with a dashed line and its bar drawn in the accent colour.
  */
 export function BarChart({ title, series, today, width, labels }: { title: string; series: DailyCount[]; today?: string; width: number; labels: number }) {
+  const { t } = useTranslation('stats');
   const box = { ...BOX, width };
   const layout = barChartLayout(series, box, labels);
   const titleId = useId();
@@ -22,7 +24,7 @@ export function BarChart({ title, series, today, width, labels }: { title: strin
     <figure className={width > 900 ? 'chart chart-wide' : 'chart'}>
       <figcaption id={titleId}>
         <span className="chart-title">{title}</span>
-        <span className="chart-total">{total} in total</span>
+        <span className="chart-total">{t('chart.total', { total })}</span>
       </figcaption>
       <svg viewBox={`0 0 ${box.width} ${box.height}`} role="img" aria-labelledby={titleId} className="chart-svg">
         {layout.ticks.map((tick) => (
@@ -45,7 +47,7 @@ export function BarChart({ title, series, today, width, labels }: { title: strin
             height={bar.height}
             className={bar.date.slice(0, 10) === todayKey ? 'chart-bar chart-bar-today' : 'chart-bar'}
           >
-            <title>{`${formatUtcDay(bar.date)}: ${bar.count}`}</title>
+            <title>{t('chart.bar', { day: formatUtcDay(bar.date), value: bar.count })}</title>
           </rect>
         ))}
         {layout.labelled.map((index) => {
@@ -63,8 +65,8 @@ export function BarChart({ title, series, today, width, labels }: { title: strin
           <caption>{title}</caption>
           <thead>
             <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Count</th>
+              <th scope="col">{t('chart.day')}</th>
+              <th scope="col">{t('chart.count')}</th>
             </tr>
           </thead>
           <tbody>

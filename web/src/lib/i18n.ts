@@ -22,7 +22,19 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'De
  * error sentences) follows once the page is idle, and whatever shows one first waits for it
  * (translate.ts, loadProblems); `profile` comes with the profile page.
  */
-export const NAMESPACES = ['common', 'auth', 'profile', 'problems'] as const;
+export const NAMESPACES = [
+  'common',
+  'auth',
+  'profile',
+  'problems',
+  // Admin and people pages.
+  'users',
+  'outbox',
+  'stats',
+  'reports',
+  'attendance',
+  'people',
+] as const;
 const FIRST_PAINT = ['common', 'auth'];
 
 /** The files, each a lazy import Vite turns into its own chunk. */

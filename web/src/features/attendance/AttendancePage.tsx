@@ -1,9 +1,11 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { BarChart } from '../../components/BarChart.js';
 import { EmptyState, Loaded, PageHeader, Pager, SelectField, TextField } from '../../components/ui.js';
 import { useMediaQuery, useTitle } from '../../hooks.js';
 import { Link } from '../../router.js';
 import { formatRange } from '../../lib/time.js';
+import { mark, withElements } from '../../lib/rich.js';
 import { departmentLabel, deskTitle } from '../../lib/labels.js';
 import { useAllDepartments, useInventoryNames } from '../inventory/queries.js';
 import { useOrganisationSettings } from '../organisation/queries.js';
@@ -19,7 +21,8 @@ const isoDate = (moment: Date) => moment.toISOString().slice(0, 10);
  * rates of the window, and a link to the office's check-in settings (docs/behaviour.md#attendance).
  */
 export function AttendancePage() {
-  useTitle('Attendance');
+  const { t } = useTranslation('attendance');
+  useTitle(t('title'));
   const departments = useAllDepartments();
   const [departmentId, setDepartmentId] = useState<string>('');
   const [status, setStatus] = useState<AttendanceStatus | ''>('');
@@ -36,17 +39,17 @@ export function AttendancePage() {
 
   return (
     <div className="page">
-      <PageHeader title="Attendance" />
-      <div className="filters field-row" role="group" aria-label="Filters">
+      <PageHeader title={t('title')} />
+      <div className="filters field-row" role="group" aria-label={t('filters')}>
         <SelectField
-          label="Office"
+          label={t('common:fields.office')}
           value={departmentId}
           onChange={(event) => {
             setDepartmentId(event.target.value);
             setPage(0);
           }}
         >
-          <option value="">All offices</option>
+          <option value="">{t('allOffices')}</option>
           {(departments.data ?? []).map((department) => (
             <option key={department.id} value={department.id}>
               {departmentLabel(department)}
@@ -54,14 +57,14 @@ export function AttendancePage() {
           ))}
         </SelectField>
         <SelectField
-          label="Status"
+          label={t('common:fields.status')}
           value={status}
           onChange={(event) => {
             setStatus(event.target.value as AttendanceStatus | '');
             setPage(0);
           }}
         >
-          <option value="">Any status</option>
+          <option value="">{t('anyStatus')}</option>
           {Object.entries(STATUS_LABELS).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
@@ -69,7 +72,7 @@ export function AttendancePage() {
           ))}
         </SelectField>
         <TextField
-          label="Week from"
+          label={t('weekFrom')}
           type="date"
           value={weekStart}
           onChange={(event) => {
@@ -79,13 +82,13 @@ export function AttendancePage() {
         />
       </div>
       <section className="panel" aria-labelledby="rates-heading">
-        <h2 id="rates-heading">No-shows per day</h2>
-        <Loaded query={rates} label="Loading the rates…">
+        <h2 id="rates-heading">{t('rates.heading')}</h2>
+        <Loaded query={rates} label={t('rates.loading')}>
           {(data) => (
             <div className="charts">
-              <BarChart title="No-shows" series={data.days.map((day) => ({ date: day.date, count: day.noShows }))} {...chart} />
+              <BarChart title={t('rates.noShows')} series={data.days.map((day) => ({ date: day.date, count: day.noShows }))} {...chart} />
               <BarChart
-                title="No-show rate (% of check-ins due)"
+                title={t('rates.rate')}
                 series={data.days.map((day) => ({ date: day.date, count: day.noShowRate === null ? 0 : Math.round(day.noShowRate * 100) }))}
                 {...chart}
               />
@@ -94,17 +97,14 @@ export function AttendancePage() {
         </Loaded>
       </section>
       <section className="panel" aria-labelledby="list-heading">
-        <h2 id="list-heading">Reservations</h2>
+        <h2 id="list-heading">{t('list.heading')}</h2>
         {aggregatesOnly ? (
-          <p>
-            Works-council mode is on: attendance is shown as the daily figures above only, never per person. It is switched on the{' '}
-            <Link to="/admin/privacy">Privacy</Link> page.
-          </p>
+          <p>{withElements(t('list.worksCouncil', { page: mark('page') }), { page: <Link to="/admin/privacy">{t('list.privacyPage')}</Link> })}</p>
         ) : (
-          <Loaded query={list} label="Loading attendance…">
+          <Loaded query={list} label={t('list.loading')}>
             {(data) =>
               data.content.length === 0 ? (
-                <EmptyState>No reservations match.</EmptyState>
+                <EmptyState>{t('list.none')}</EmptyState>
               ) : (
                 <>
                   <ul className="reservation-list">
@@ -112,7 +112,7 @@ export function AttendancePage() {
                       <AttendanceRow key={item.reservationId} item={item} />
                     ))}
                   </ul>
-                  <Pager page={data.number} totalPages={data.totalPages} onPage={setPage} label="Attendance pages" />
+                  <Pager page={data.number} totalPages={data.totalPages} onPage={setPage} label={t('list.pages')} />
                 </>
               )
             }
@@ -121,11 +121,12 @@ export function AttendancePage() {
       </section>
       {departmentId && (
         <section className="panel" aria-labelledby="settings-heading">
-          <h2 id="settings-heading">Check-in settings of this office</h2>
+          <h2 id="settings-heading">{t('settings.heading')}</h2>
           {/* They live on the office's page, with its time zone (docs/behaviour.md#attendance-settings). */}
           <p>
-            Whether check-in is needed, when it opens, when a no-show is released and the office's time zone are set on{' '}
-            <Link to={`/admin/departments/${departmentId}`}>the office's page</Link>.
+            {withElements(t('settings.text', { page: mark('page') }), {
+              page: <Link to={`/admin/departments/${departmentId}`}>{t('settings.officePage')}</Link>,
+            })}
           </p>
         </section>
       )}
@@ -134,6 +135,7 @@ export function AttendancePage() {
 }
 
 function AttendanceRow({ item }: { item: Attendance }) {
+  const { t } = useTranslation('attendance');
   const names = useInventoryNames(item);
   const person = usePerson(item.userId);
   return (
@@ -141,9 +143,9 @@ function AttendanceRow({ item }: { item: Attendance }) {
       <div className="reservation-main">
         <p className="reservation-time">{formatRange(item.startTime, item.endTime)}</p>
         <p>
-          <strong>{person.data ? `${person.data.firstName} ${person.data.lastName}` : 'Someone'}</strong> ·{' '}
-          {names.deskName ? deskTitle(names.deskName) : 'Desk …'}
-          {names.room && <> in {names.room.name}</>}
+          <strong>{person.data ? `${person.data.firstName} ${person.data.lastName}` : t('row.someone')}</strong> ·{' '}
+          {names.deskName ? deskTitle(names.deskName) : t('row.deskUnknown')}
+          {names.room && <> {t('row.inRoom', { room: names.room.name })}</>}
         </p>
       </div>
       <AttendanceBadge attendance={item} />

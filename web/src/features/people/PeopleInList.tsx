@@ -1,12 +1,12 @@
+import { useTranslation } from 'react-i18next';
 import type { PeopleIn, PersonIn } from '../../api/types.js';
 import { EmptyState } from '../../components/ui.js';
 import { Link } from '../../router.js';
 import { formatRangeIn } from '../../lib/time.js';
 
-const CHECK_IN = (person: PersonIn) => (person.checkedIn === true ? 'checked in' : person.checkedIn === false ? 'not checked in' : null);
-
 function PersonLine({ person, timeZone }: { person: PersonIn; timeZone: string }) {
-  const checkIn = CHECK_IN(person);
+  const { t } = useTranslation('people');
+  const checkIn = person.checkedIn === true ? t('day.checkedIn') : person.checkedIn === false ? t('day.notCheckedIn') : null;
   return (
     <li>
       <strong>
@@ -17,10 +17,10 @@ function PersonLine({ person, timeZone }: { person: PersonIn; timeZone: string }
         <>
           {' '}
           · <Link to={`/d/${person.deskId}`}>{person.deskName}</Link>
-          {person.roomName && <span className="muted"> in {person.roomName}</span>}
+          {person.roomName && <span className="muted"> {t('day.inRoom', { room: person.roomName })}</span>}
         </>
       ) : (
-        <span className="muted"> · where they sit is not shown</span>
+        <span className="muted"> · {t('day.seatHidden')}</span>
       )}
       {checkIn && <span className={`people-check ${person.checkedIn ? 'people-check-in' : ''}`}> · {checkIn}</span>}
     </li>
@@ -29,15 +29,16 @@ function PersonLine({ person, timeZone }: { person: PersonIn; timeZone: string }
 
 /** Who's in one office on one day, by team (docs/people.md#who-is-in). */
 export function PeopleInList({ data }: { data: PeopleIn }) {
+  const { t } = useTranslation('people');
   const shown = data.teams.length > 0 || data.withoutTeam.length > 0;
   return (
     <>
       <p className="people-summary" aria-live="polite">
-        {data.booked} booked · {data.checkedIn} checked in
-        {data.anonymous > 0 && <> · {data.anonymous} without a name shown (booked)</>}
-        {data.truncated && <> · only the first bookings are listed</>}
+        {t('day.summary', { count: data.booked, checkedIn: data.checkedIn })}
+        {data.anonymous > 0 && <> · {t('day.anonymous', { count: data.anonymous })}</>}
+        {data.truncated && <> · {t('day.truncated')}</>}
       </p>
-      {!shown && <EmptyState>No names to show for this day.</EmptyState>}
+      {!shown && <EmptyState>{t('day.noNames')}</EmptyState>}
       {data.teams.map((group) => (
         <section key={group.team.id} className="people-team" aria-labelledby={`team-${group.team.id}`}>
           <h3 id={`team-${group.team.id}`}>{group.team.name}</h3>
@@ -50,7 +51,7 @@ export function PeopleInList({ data }: { data: PeopleIn }) {
       ))}
       {data.withoutTeam.length > 0 && (
         <section className="people-team" aria-labelledby="team-none">
-          <h3 id="team-none">No team</h3>
+          <h3 id="team-none">{t('day.noTeam')}</h3>
           <ul className="people-list">
             {data.withoutTeam.map((person) => (
               <PersonLine key={`${person.userId}-${person.startTime}`} person={person} timeZone={data.timeZone} />

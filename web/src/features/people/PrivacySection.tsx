@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Alert, Checkbox, EmptyState, Loaded } from '../../components/ui.js';
 import { errorText } from '../../lib/problems.js';
 import { PersonPicker } from '../users/components/PersonPicker.js';
@@ -6,25 +7,26 @@ import './styles.css';
 
 /** "Privacy" on the profile: the person's two switches (docs/people.md#a-persons-switches). */
 export function PrivacySection() {
+  const { t } = useTranslation('people');
   const privacy = usePrivacy();
   const saving = useSavePrivacy();
-  const failure = errorText(saving.error, 'Your privacy settings');
+  const failure = errorText(saving.error, t('privacy.subject'));
   return (
     <section className="panel" aria-labelledby="privacy-heading">
-      <h2 id="privacy-heading">Privacy</h2>
-      <p className="muted">What colleagues see of your bookings. Administrators always see them (for example for the evacuation list).</p>
+      <h2 id="privacy-heading">{t('privacy.heading')}</h2>
+      <p className="muted">{t('privacy.lead')}</p>
       {failure && <Alert kind="error">{failure}</Alert>}
-      <Loaded query={privacy} label="Loading your privacy settings…">
+      <Loaded query={privacy} label={t('privacy.loading')}>
         {(current) => (
           <div className="privacy-switches">
             <Checkbox
-              label="Hide my bookings from colleagues (I am left out of who's in and week views)"
+              label={t('privacy.hide')}
               checked={current.hideBookings}
               disabled={saving.isPending}
               onChange={(event) => saving.mutate({ body: { hideBookings: event.target.checked } })}
             />
             <Checkbox
-              label="Book anonymously (my desk shows only “booked” on the map and lobby display)"
+              label={t('privacy.anonymous')}
               checked={current.bookAnonymously}
               disabled={saving.isPending}
               onChange={(event) => saving.mutate({ body: { bookAnonymously: event.target.checked } })}
@@ -38,19 +40,20 @@ export function PrivacySection() {
 
 /** "Starred colleagues" on the profile: whose week I follow (docs/people.md#the-week-view). */
 export function StarredSection() {
+  const { t } = useTranslation('people');
   const starred = useStarred();
   const starring = useStar();
   const unstarring = useUnstar();
-  const failure = errorText(starring.error ?? unstarring.error, 'This person');
+  const failure = errorText(starring.error ?? unstarring.error, t('starred.subject'));
   return (
     <section className="panel" aria-labelledby="starred-heading">
-      <h2 id="starred-heading">Starred colleagues</h2>
-      <p className="muted">Their bookings appear in your week on Who's in, as far as your organisation and they allow.</p>
+      <h2 id="starred-heading">{t('starred.heading')}</h2>
+      <p className="muted">{t('starred.lead')}</p>
       {failure && <Alert kind="error">{failure}</Alert>}
-      <Loaded query={starred} label="Loading your starred colleagues…">
+      <Loaded query={starred} label={t('starred.loading')}>
         {(list) =>
           list.length === 0 ? (
-            <EmptyState>You starred no one.</EmptyState>
+            <EmptyState>{t('starred.none')}</EmptyState>
           ) : (
             <ul className="starred-list">
               {list.map((person) => (
@@ -63,9 +66,9 @@ export function StarredSection() {
                     className="button-secondary button-small"
                     disabled={unstarring.isPending}
                     onClick={() => unstarring.mutate({ params: { path: { userId: person.userId } } })}
-                    aria-label={`Unstar ${person.firstName} ${person.lastName}`}
+                    aria-label={t('starred.unstarOf', { name: `${person.firstName} ${person.lastName}` })}
                   >
-                    Unstar
+                    {t('starred.unstar')}
                   </button>
                 </li>
               ))}
@@ -73,7 +76,12 @@ export function StarredSection() {
           )
         }
       </Loaded>
-      <PersonPicker label="Star a colleague" action="Star" busy={starring.isPending} onPick={(userId) => starring.mutate({ params: { path: { userId } } })} />
+      <PersonPicker
+        label={t('starred.pick')}
+        action={t('starred.star')}
+        busy={starring.isPending}
+        onPick={(userId) => starring.mutate({ params: { path: { userId } } })}
+      />
     </section>
   );
 }

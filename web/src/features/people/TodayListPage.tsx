@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { PersonIn } from '../../api/types.js';
 import { Loaded, PageHeader } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
@@ -9,7 +10,8 @@ import './styles.css';
 
 /** Everyone booked in an office today, by name, for evacuation and first aiders (docs/people.md#todays-list). Admins only. */
 export function TodayListPage() {
-  useTitle("Today's list");
+  const { t } = useTranslation('people');
+  useTitle(t('today.pageTitle'));
   const first = useFirstOffice();
   const [chosen, setChosen] = useState('');
   const departmentId = chosen || first;
@@ -17,16 +19,16 @@ export function TodayListPage() {
   const list = usePeopleIn(departmentId);
   return (
     <div className="page">
-      <PageHeader title="In the building today">
+      <PageHeader title={t('today.title')}>
         <button type="button" className="no-print" onClick={() => window.print()}>
-          Print
+          {t('today.print')}
         </button>
       </PageHeader>
       <div className="field-row no-print">
         <OfficePicker value={departmentId} onChange={setChosen} />
       </div>
       {departmentId && (
-        <Loaded query={list} label="Loading today's list…">
+        <Loaded query={list} label={t('today.loading')}>
           {(data) => {
             // One line per person and booking, by name; a person in several teams once.
             const seen = new Map<string, PersonIn>();
@@ -35,31 +37,27 @@ export function TodayListPage() {
             const people = [...seen.values()].sort((a, b) => a.lastName.localeCompare(b.lastName) || a.firstName.localeCompare(b.firstName));
             return (
               <section className="today-list" aria-labelledby="today-heading">
-                <h2 id="today-heading">
-                  {formatDay(data.date)}: {data.booked} booked
-                </h2>
-                {data.anonymous > 0 && <p>{data.anonymous} more booked; their names are not shown to you.</p>}
-                <div className="table-scroll" role="region" aria-label="Everyone in the building today" tabIndex={0}>
+                <h2 id="today-heading">{t('today.heading', { day: formatDay(data.date), count: data.booked })}</h2>
+                {data.anonymous > 0 && <p>{t('today.anonymous', { count: data.anonymous })}</p>}
+                <div className="table-scroll" role="region" aria-label={t('today.table')} tabIndex={0}>
                   <table>
                     <thead>
                       <tr>
-                        <th scope="col">Name</th>
-                        <th scope="col">Desk</th>
-                        <th scope="col">Room</th>
-                        <th scope="col">Time</th>
-                        <th scope="col">Present</th>
+                        <th scope="col">{t('common:fields.name')}</th>
+                        <th scope="col">{t('common:fields.desk')}</th>
+                        <th scope="col">{t('common:fields.room')}</th>
+                        <th scope="col">{t('today.time')}</th>
+                        <th scope="col">{t('today.present')}</th>
                       </tr>
                     </thead>
                     <tbody>
                       {people.map((person) => (
                         <tr key={`${person.userId}-${person.startTime}`}>
-                          <td>
-                            {person.lastName}, {person.firstName}
-                          </td>
+                          <td>{t('today.name', { first: person.firstName, last: person.lastName })}</td>
                           <td>{person.deskName ?? '—'}</td>
                           <td>{person.roomName ?? '—'}</td>
                           <td>{formatRangeIn(person.startTime, person.endTime, data.timeZone)}</td>
-                          <td>{person.checkedIn === true ? 'checked in' : person.checkedIn === false ? 'not yet' : ''}</td>
+                          <td>{person.checkedIn === true ? t('today.checkedIn') : person.checkedIn === false ? t('today.notYet') : ''}</td>
                         </tr>
                       ))}
                     </tbody>

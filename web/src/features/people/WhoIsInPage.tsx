@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Loaded, PageHeader, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { formatDay, localDate } from '../../lib/time.js';
@@ -9,7 +10,8 @@ import './styles.css';
 
 /** Who's in: one office's day by team, and the week of my teams and starred colleagues (docs/people.md). */
 export function WhoIsInPage() {
-  useTitle("Who's in");
+  const { t } = useTranslation('people');
+  useTitle(t('whoIsIn.title'));
   const first = useFirstOffice();
   const [chosen, setChosen] = useState('');
   const departmentId = chosen || first;
@@ -17,20 +19,20 @@ export function WhoIsInPage() {
   const day = usePeopleIn(departmentId, date);
   return (
     <div className="page">
-      <PageHeader title="Who's in" />
-      <p className="muted">Names appear as your organisation and each person chose (docs: People). Everyone else is counted as booked.</p>
-      <div className="field-row" role="group" aria-label="Office and day">
+      <PageHeader title={t('whoIsIn.title')} />
+      <p className="muted">{t('whoIsIn.lead')}</p>
+      <div className="field-row" role="group" aria-label={t('whoIsIn.filters')}>
         <OfficePicker value={departmentId} onChange={setChosen} />
-        <TextField label="Day" type="date" value={date} onChange={(event) => event.target.value && setDate(event.target.value)} />
+        <TextField label={t('whoIsIn.day')} type="date" value={date} onChange={(event) => event.target.value && setDate(event.target.value)} />
       </div>
       <section className="panel" aria-labelledby="day-heading">
         <h2 id="day-heading">{formatDay(date)}</h2>
         {departmentId ? (
-          <Loaded query={day} label="Loading who's in…">
+          <Loaded query={day} label={t('whoIsIn.loading')}>
             {(data) => <PeopleInList data={data} />}
           </Loaded>
         ) : (
-          <p>Choose an office.</p>
+          <p>{t('whoIsIn.chooseOffice')}</p>
         )}
       </section>
       <WeekSection from={date} />
@@ -39,21 +41,22 @@ export function WhoIsInPage() {
 }
 
 function WeekSection({ from }: { from: string }) {
+  const { t } = useTranslation('people');
   const week = usePeopleWeek(from);
   return (
     <section className="panel" aria-labelledby="week-heading">
-      <h2 id="week-heading">My teams and starred colleagues this week</h2>
-      <Loaded query={week} label="Loading the week…">
+      <h2 id="week-heading">{t('week.heading')}</h2>
+      <Loaded query={week} label={t('week.loading')}>
         {(data) => {
           const days = data.anonymous.map((entry) => entry.date);
           return (
             // Scrolls sideways on its own on a phone; focusable so a keyboard can scroll it.
-            <div className="table-scroll" role="region" aria-label="The week, day by day" tabIndex={0}>
+            <div className="table-scroll" role="region" aria-label={t('week.table')} tabIndex={0}>
               <table className="people-week">
-                <caption className="visually-hidden">Where each person is booked, day by day</caption>
+                <caption className="visually-hidden">{t('week.caption')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Person</th>
+                    <th scope="col">{t('week.person')}</th>
                     {days.map((date) => (
                       <th scope="col" key={date}>
                         {formatDay(date)}
@@ -65,8 +68,11 @@ function WeekSection({ from }: { from: string }) {
                   {data.people.map((person) => (
                     <tr key={person.userId}>
                       <th scope="row">
-                        {person.firstName} {person.lastName}
-                        {person.me ? ' (you)' : person.starred ? ' ★' : ''}
+                        {person.me
+                          ? t('week.you', { name: `${person.firstName} ${person.lastName}` })
+                          : person.starred
+                            ? t('week.starred', { name: `${person.firstName} ${person.lastName}` })
+                            : `${person.firstName} ${person.lastName}`}
                       </th>
                       {days.map((date) => {
                         const bookings = person.days.filter((entry) => entry.date === date);
@@ -79,7 +85,7 @@ function WeekSection({ from }: { from: string }) {
                     </tr>
                   ))}
                   <tr>
-                    <th scope="row">Others (booked, names not shown)</th>
+                    <th scope="row">{t('week.others')}</th>
                     {data.anonymous.map((entry) => (
                       <td key={entry.date}>{entry.count}</td>
                     ))}

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { useTranslation } from 'react-i18next';
 import { Alert, EmptyState, FormButtons, Loaded, Options, PageHeader, SelectField, TextArea, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { LONG_TEXT_MAX, Name, ReportDescription, SHORT_TEXT_MAX } from '../../lib/fields.js';
@@ -26,7 +27,8 @@ const ReportForm = Type.Object({
 type Where = Pick<Static<typeof ReportForm>, 'departmentId' | 'roomId' | 'deskId' | 'equipmentId'>;
 
 export function ReportProblemPage() {
-  useTitle('Report a problem');
+  const { t } = useTranslation('reports');
+  useTitle(t('problem.title'));
   const { user } = useUser();
   const { search } = useLocation();
   const form = useSchemaForm(
@@ -52,7 +54,7 @@ export function ReportProblemPage() {
   const equipment = useEquipmentOf(departmentId && roomId && deskId ? { departmentId, roomId, id: deskId } : undefined);
   const mine = useMyReports(user.id);
   const sending = useSendReport(() => form.reset({ ...form.getValues(), title: '', description: '' }));
-  const failure = errorText(sending.error, 'The desk');
+  const failure = errorText(sending.error, t('problem.subject'));
   const mail = useSettings()?.mailConfigured;
 
   const desks = rooms.data?.find((room) => room.id === roomId)?.desks ?? [];
@@ -63,67 +65,70 @@ export function ReportProblemPage() {
 
   return (
     <div className="page page-narrow">
-      <PageHeader title="Report a problem" />
-      <p className="lead">Something broken or missing at a desk? Tell the admins of this Deskbook.</p>
+      <PageHeader title={t('problem.title')} />
+      <p className="lead">{t('problem.lead')}</p>
       {sending.isSuccess && (
         // Say what really happens (docs/behaviour.md#report-status): nobody is mailed; the admins find it on their list, and its status shows below.
         <Alert kind="success" onDismiss={() => sending.reset()}>
-          Thank you, your report is saved. The admins see it in their list of defect reports{mail === false ? ' (no mail is sent to them)' : ''}; when they take
-          it up or resolve it, its status changes under &ldquo;Your reports&rdquo; below.
+          {mail === false ? t('problem.sentNoMail') : t('problem.sent')}
         </Alert>
       )}
       {failure && <Alert kind="error">{failure}</Alert>}
-      <form className="panel stack" onSubmit={submit} noValidate aria-label="Report a problem">
-        <Loaded query={departments} label="Loading offices…">
+      <form className="panel stack" onSubmit={submit} noValidate aria-label={t('problem.title')}>
+        <Loaded query={departments} label={t('problem.loadingOffices')}>
           {(list) => (
             <SelectField
-              label="Office"
+              label={t('common:fields.office')}
               value={departmentId}
               onChange={(event) => choose({ departmentId: event.target.value, roomId: '', deskId: '', equipmentId: '' })}
             >
-              <Options placeholder="Choose an office" items={list} label={departmentLabel} />
+              <Options placeholder={t('problem.chooseOffice')} items={list} label={departmentLabel} />
             </SelectField>
           )}
         </Loaded>
         <SelectField
-          label="Room"
+          label={t('common:fields.room')}
           value={roomId}
           disabled={!departmentId || !rooms.isSuccess}
           onChange={(event) => choose({ roomId: event.target.value, deskId: '', equipmentId: '' })}
         >
-          <Options placeholder={rooms.isFetching && departmentId ? 'Loading rooms…' : 'Choose a room'} items={rooms.data ?? []} label={(room) => room.name} />
+          <Options
+            placeholder={rooms.isFetching && departmentId ? t('problem.loadingRooms') : t('problem.chooseRoom')}
+            items={rooms.data ?? []}
+            label={(room) => room.name}
+          />
         </SelectField>
         <SelectField
-          label="Desk"
+          label={t('common:fields.desk')}
           value={deskId}
           disabled={!roomId}
           onChange={(event) => choose({ deskId: event.target.value, equipmentId: '' })}
           error={form.formState.errors.deskId?.message}
         >
-          <Options placeholder="Choose a desk" items={desks} label={(desk) => desk.name} />
+          <Options placeholder={t('problem.chooseDesk')} items={desks} label={(desk) => desk.name} />
         </SelectField>
         <SelectField
-          label="Equipment (optional)"
+          label={t('problem.equipment')}
           value={equipmentId}
           disabled={!deskId || items.length === 0}
           onChange={(event) => choose({ equipmentId: event.target.value })}
-          hint={deskId && equipment.isSuccess && items.length === 0 ? 'This desk has no equipment listed.' : undefined}
+          hint={deskId && equipment.isSuccess && items.length === 0 ? t('problem.noEquipment') : undefined}
         >
-          <Options placeholder="The desk itself" items={items} label={(item) => `${item.name} (${equipmentLabel(item.type)})`} />
+          <Options placeholder={t('problem.deskItself')} items={items} label={(item) => t('equipment', { name: item.name, type: equipmentLabel(item.type) })} />
         </SelectField>
         {rooms.error && <Alert kind="error">{errorText(rooms.error)}</Alert>}
-        <TextField label="Title" maxLength={SHORT_TEXT_MAX} {...form.field('title')} placeholder="For example: Docking station has no power" />
-        <TextArea label="What is wrong?" rows={5} maxLength={LONG_TEXT_MAX} {...form.field('description')} />
-        <FormButtons busy={sending.isPending} busyLabel="Sending…">
-          Send the report
+        <TextField label={t('problem.titleField')} maxLength={SHORT_TEXT_MAX} {...form.field('title')} placeholder={t('problem.titlePlaceholder')} />
+        <TextArea label={t('problem.description')} rows={5} maxLength={LONG_TEXT_MAX} {...form.field('description')} />
+        <FormButtons busy={sending.isPending} busyLabel={t('problem.sending')}>
+          {t('problem.submit')}
         </FormButtons>
       </form>
       <section aria-labelledby="my-reports-heading">
-        <h2 id="my-reports-heading">Your reports</h2>
-        <Loaded query={mine} label="Loading your reports…">
+        <h2 id="my-reports-heading">{t('problem.mine')}</h2>
+        <Loaded query={mine} label={t('problem.loadingMine')}>
           {(page) =>
             page.content.length === 0 ? (
-              <EmptyState>You have not reported anything yet.</EmptyState>
+              <EmptyState>{t('problem.noneMine')}</EmptyState>
             ) : (
               <ul className="simple-list my-reports">
                 {page.content.map(({ report, status }) => (

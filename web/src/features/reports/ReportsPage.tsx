@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import { STALE_AFTER } from '../../api/query.js';
 import type { ReportStatusQuery, ReportWithStatus } from '../../api/types.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
@@ -10,7 +11,7 @@ import { useAllDepartments } from '../inventory/queries.js';
 import { REPORT_STATUSES } from '../../lib/fields.js';
 import { ReportItem } from './components/ReportItem.js';
 import { ReportStatusDialog } from './components/ReportStatusDialog.js';
-import { deleteReport, REPORT_STATUS_LABELS, useReportSearch } from './queries.js';
+import { deleteReport, useReportSearch } from './queries.js';
 
 type Status = NonNullable<ReportStatusQuery['status']>;
 
@@ -23,7 +24,8 @@ const criteriaOf = (form: { title: string; description: string; department: stri
 });
 
 export function ReportsPage() {
-  useTitle('Defect reports');
+  const { t } = useTranslation('reports');
+  useTitle(t('list.title'));
   const form = useForm({ defaultValues: { title: '', description: '', department: '', status: '' } });
   const [criteria, setCriteria] = useState<ReportStatusQuery>({});
   const [page, setPage] = useState(0);
@@ -43,52 +45,50 @@ export function ReportsPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Defect reports" />
+      <PageHeader title={t('list.title')} />
       {notice && (
         <Alert kind="success" onDismiss={() => setNotice(undefined)}>
           {notice}
         </Alert>
       )}
-      <form className="panel" onSubmit={submit} noValidate aria-label="Search reports">
+      <form className="panel" onSubmit={submit} noValidate aria-label={t('list.searchForm')}>
         <div className="field-row field-row-end report-filters">
-          <TextField label="Title contains" type="search" {...form.register('title')} />
-          <TextField label="Description contains" type="search" {...form.register('description')} />
-          <SelectField label="Office" {...form.register('department')}>
-            <option value="">All offices</option>
+          <TextField label={t('list.titleContains')} type="search" {...form.register('title')} />
+          <TextField label={t('list.descriptionContains')} type="search" {...form.register('description')} />
+          <SelectField label={t('common:fields.office')} {...form.register('department')}>
+            <option value="">{t('list.allOffices')}</option>
             {(departments.data ?? []).map((department) => (
               <option key={department.id} value={department.id}>
                 {departmentLabel(department)}
               </option>
             ))}
           </SelectField>
-          <SelectField label="Status" {...form.register('status')}>
-            <option value="">Any status</option>
+          <SelectField label={t('common:fields.status')} {...form.register('status')}>
+            <option value="">{t('list.anyStatus')}</option>
             {REPORT_STATUSES.map((status) => (
               <option key={status} value={status}>
-                {REPORT_STATUS_LABELS[status]}
+                {t('status', { status })}
               </option>
             ))}
           </SelectField>
           <button type="submit" className="button-primary">
-            Search
+            {t('list.search')}
           </button>
         </div>
       </form>
-      <Loaded query={reports} label="Loading reports…">
+      <Loaded query={reports} label={t('list.loading')}>
         {(result) =>
           result.content.length === 0 ? (
-            <EmptyState>{Object.keys(criteria).length > 0 ? 'No report matches this search.' : 'No defects have been reported.'}</EmptyState>
+            <EmptyState>{Object.keys(criteria).length > 0 ? t('list.noMatch') : t('list.none')}</EmptyState>
           ) : (
             <>
-              <p className="muted">
-                {result.totalElements} {result.totalElements === 1 ? 'report' : 'reports'}, newest first
-              </p>
+              <p className="muted">{t('list.count', { count: result.totalElements })}</p>
               <ul className="report-list">
                 {result.content.map((item) => (
                   <ReportItem key={item.report.id} item={item} onStatus={() => setChanging(item)} onDelete={() => setDeleting(item.report)} />
                 ))}
               </ul>
-              <Pager page={result.number} totalPages={result.totalPages} onPage={setPage} label="Report pages" />
+              <Pager page={result.number} totalPages={result.totalPages} onPage={setPage} label={t('list.pages')} />
             </>
           )
         }
@@ -105,13 +105,13 @@ export function ReportsPage() {
       )}
       {deleting && (
         <DeleteDialog
-          title="Delete this report?"
-          question={`“${deleting.title}” will be deleted. Do this once the problem is fixed or the report is not needed.`}
-          subject="This report"
+          title={t('delete.title')}
+          question={t('delete.question', { title: deleting.title })}
+          subject={t('subject')}
           remove={() => deleteReport(deleting.id)}
           invalidates={STALE_AFTER.reports}
           onDeleted={() => {
-            setNotice(`“${deleting.title}” has been deleted.`);
+            setNotice(t('delete.done', { title: deleting.title }));
             setDeleting(undefined);
           }}
           onClose={() => setDeleting(undefined)}

@@ -3,6 +3,7 @@ import { $api, api, call } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
 import type { Report, ReportStatusQuery } from '../../api/types.js';
 import { equipmentLabel } from '../../lib/labels.js';
+import { translate } from '../../lib/translate.js';
 import { fullName } from '../users/person.js';
 
 /** Defect reports: reads and writes (docs/behaviour.md#defect-reports). */
@@ -20,9 +21,6 @@ export const useMyReports = (userId: string) => $api.useQuery('get', '/api/repor
 /** Sets a report's status and note (admins). */
 export const useSetReportStatus = () => $api.useMutation('put', '/api/report/{id}/status', { meta: { invalidates: STALE_AFTER.reports } });
 
-/** The words for each status, one name across UI and API (OPEN, IN_PROGRESS, RESOLVED). */
-export const REPORT_STATUS_LABELS: Record<string, string> = { OPEN: 'Open', IN_PROGRESS: 'In progress', RESOLVED: 'Resolved' };
-
 export const useSendReport = (onSuccess: () => void) => $api.useMutation('post', '/api/report', { meta: { invalidates: STALE_AFTER.reports }, onSuccess });
 
 /** Deletes a report (for DeleteDialog, which invalidates STALE_AFTER.reports). */
@@ -38,5 +36,9 @@ export const useReportedEquipment = ({ departmentId, roomId, deskId, equipmentId
     'get',
     '/api/departments/{departmentId}/rooms/{roomId}/desks/{deskId}/equipment/{equipmentId}',
     { params: { path: { departmentId: departmentId ?? '', roomId: roomId ?? '', deskId: deskId ?? '', equipmentId: equipmentId ?? '' } } },
-    { enabled: Boolean(departmentId && roomId && deskId && equipmentId), staleTime: FRESH_MS, select: (item) => `${item.name} (${equipmentLabel(item.type)})` },
+    {
+      enabled: Boolean(departmentId && roomId && deskId && equipmentId),
+      staleTime: FRESH_MS,
+      select: (item) => translate('reports:equipment', { name: item.name, type: equipmentLabel(item.type) }),
+    },
   );

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Stats } from '../../api/types.js';
 import { BarChart } from '../../components/BarChart.js';
 import { Loaded, PageHeader } from '../../components/ui.js';
@@ -5,18 +6,12 @@ import { useMediaQuery, useTitle } from '../../hooks.js';
 import { useStatistics } from './queries.js';
 import './styles.css';
 
-const TOTALS: { key: keyof Stats; label: string }[] = [
-  { key: 'totalReservations', label: 'Reservations' },
-  { key: 'totalDesks', label: 'Desks' },
-  { key: 'totalRooms', label: 'Rooms' },
-  { key: 'totalDepartments', label: 'Offices' },
-  { key: 'totalEquipment', label: 'Equipment items' },
-  { key: 'totalUsers', label: 'Users' },
-  { key: 'totalReports', label: 'Defect reports' },
-];
+/** The totals shown, each named by its key under `totals` in stats.json. */
+const TOTALS: (keyof Stats)[] = ['totalReservations', 'totalDesks', 'totalRooms', 'totalDepartments', 'totalEquipment', 'totalUsers', 'totalReports'];
 
 export function StatsPage() {
-  useTitle('Statistics');
+  const { t } = useTranslation('stats');
+  useTitle(t('title'));
   const stats = useStatistics();
   const today = new Date().toISOString();
   // Charts are drawn about as wide as they show, so their text stays readable: two side by side
@@ -27,32 +22,27 @@ export function StatsPage() {
   const full = wide ? { width: 1100, labels: 16 } : half;
   return (
     <div className="page">
-      <PageHeader title="Statistics">
+      <PageHeader title={t('title')}>
         <button type="button" className="button-secondary" onClick={() => void stats.refetch()} disabled={stats.isFetching}>
-          Refresh
+          {t('refresh')}
         </button>
       </PageHeader>
-      <Loaded query={stats} label="Loading statistics…">
+      <Loaded query={stats} label={t('loading')}>
         {(data) => (
           <>
-            <ul className="totals" aria-label="Totals">
-              {TOTALS.map(({ key, label }) => (
+            <ul className="totals" aria-label={t('totals')}>
+              {TOTALS.map((key) => (
                 <li key={key} className="total">
                   <span className="total-value">{String(data[key])}</span>
-                  <span className="total-label">{label}</span>
+                  <span className="total-label">{t(`total.${key}`)}</span>
                 </li>
               ))}
             </ul>
-            <p className="muted">Days are calendar days in UTC; the dashed line marks today.</p>
+            <p className="muted">{t('daysNote')}</p>
             <div className="charts">
-              <BarChart
-                title="Reservations per day, 15 days back and 15 ahead"
-                series={data.dailyReservationsLast15DaysAndNext15Days}
-                today={today}
-                {...full}
-              />
-              <BarChart title="Reservations booked per day, last 30 days" series={data.dailyCreatedReservationsLast30Days} today={today} {...half} />
-              <BarChart title="Defects reported per day, last 30 days" series={data.dailyCreatedReportsLast30Days} today={today} {...half} />
+              <BarChart title={t('chart.reservations')} series={data.dailyReservationsLast15DaysAndNext15Days} today={today} {...full} />
+              <BarChart title={t('chart.booked')} series={data.dailyCreatedReservationsLast30Days} today={today} {...half} />
+              <BarChart title={t('chart.reports')} series={data.dailyCreatedReportsLast30Days} today={today} {...half} />
             </div>
           </>
         )}

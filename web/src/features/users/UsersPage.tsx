@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { STALE_AFTER } from '../../api/query.js';
 import type { User } from '../../api/types.js';
 import { Avatar } from '../../components/Avatar.js';
@@ -13,7 +14,8 @@ import { fullName } from './person.js';
 import { deleteUser, useUsers } from './queries.js';
 
 export function UsersPage() {
-  useTitle('Users');
+  const { t } = useTranslation('users');
+  useTitle(t('title'));
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(0);
   const search = useSettledSearch(query, () => setPage(0));
@@ -29,9 +31,9 @@ export function UsersPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Users">
+      <PageHeader title={t('title')}>
         <button type="button" className="button-primary" onClick={() => setDialog({ kind: 'new' })}>
-          Add a user
+          {t('add')}
         </button>
       </PageHeader>
       {notice && (
@@ -40,33 +42,33 @@ export function UsersPage() {
         </Alert>
       )}
       <div className="toolbar">
-        <TextField label="Search users" type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder="Name or e-mail" />
+        <TextField label={t('search')} type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder={t('searchPlaceholder')} />
       </div>
-      <Loaded query={users} label="Loading users…">
+      <Loaded query={users} label={t('loading')}>
         {(result) =>
           result.content.length === 0 ? (
-            <EmptyState>{search ? 'No user matches this search.' : 'No users.'}</EmptyState>
+            <EmptyState>{search ? t('noMatch') : t('none')}</EmptyState>
           ) : (
             <ItemTable
-              columns={['Name', 'E-mail', 'Role', 'Status']}
+              columns={[t('common:fields.name'), t('common:fields.email'), t('common:fields.role'), t('common:fields.status')]}
               page={result}
               onPage={setPage}
-              label="User pages"
+              label={t('pages')}
               cells={(user) => (
                 <>
-                  <td data-label="Name">
+                  <td data-label={t('common:fields.name')}>
                     <span className="person">
                       <Avatar user={user} size={28} />
                       {fullName(user)}
                     </span>
                   </td>
-                  <td data-label="E-mail" className="break">
+                  <td data-label={t('common:fields.email')} className="break">
                     {user.email}
                   </td>
-                  <td data-label="Role">{user.role === 'ADMIN' ? 'Administrator' : 'User'}</td>
-                  <td data-label="Status">
-                    {user.enabled ? <span className="badge badge-success">Active</span> : <span className="badge badge-warning">Disabled</span>}
-                    {user.ldap && <span className="badge">Directory</span>}
+                  <td data-label={t('common:fields.role')}>{user.role === 'ADMIN' ? t('role.admin') : t('role.user')}</td>
+                  <td data-label={t('common:fields.status')}>
+                    {user.enabled ? <span className="badge badge-success">{t('active')}</span> : <span className="badge badge-warning">{t('disabled')}</span>}
+                    {user.ldap && <span className="badge">{t('directory')}</span>}
                   </td>
                 </>
               )}
@@ -76,18 +78,18 @@ export function UsersPage() {
                     type="button"
                     className="button-secondary button-small"
                     onClick={() => setDialog({ kind: 'edit', user })}
-                    aria-label={`Edit ${fullName(user)}`}
+                    aria-label={t('editOf', { name: fullName(user) })}
                   >
-                    Edit
+                    {t('common:edit')}
                   </button>
                   {!user.ldap && (
                     <button
                       type="button"
                       className="button-secondary button-small"
                       onClick={() => setDialog({ kind: 'password', user })}
-                      aria-label={`Set password for ${fullName(user)}`}
+                      aria-label={t('setPasswordOf', { name: fullName(user) })}
                     >
-                      Set password
+                      {t('setPassword')}
                     </button>
                   )}
                   {oidc && (
@@ -95,18 +97,18 @@ export function UsersPage() {
                       type="button"
                       className="button-secondary button-small"
                       onClick={() => setDialog({ kind: 'oidc', user })}
-                      aria-label={`Single sign-on of ${fullName(user)}`}
+                      aria-label={t('ssoOf', { name: fullName(user) })}
                     >
-                      Single sign-on
+                      {t('sso')}
                     </button>
                   )}
                   <button
                     type="button"
                     className="button-danger button-small"
                     onClick={() => setDialog({ kind: 'delete', user })}
-                    aria-label={`Delete ${fullName(user)}`}
+                    aria-label={t('deleteOf', { name: fullName(user) })}
                   >
-                    Delete
+                    {t('common:delete')}
                   </button>
                 </>
               )}
@@ -119,30 +121,26 @@ export function UsersPage() {
           onClose={() => setDialog(undefined)}
           onSaved={(user) => {
             // A new local user cannot sign in before a password is set: that comes next.
-            if (user.ldap) done(`${fullName(user)} has been added.`);
+            if (user.ldap) done(t('added', { name: fullName(user) }));
             else setDialog({ kind: 'password', user });
           }}
         />
       )}
       {dialog?.kind === 'edit' && (
-        <PersonDialog user={dialog.user} onClose={() => setDialog(undefined)} onSaved={(user) => done(`${fullName(user)} has been saved.`)} />
+        <PersonDialog user={dialog.user} onClose={() => setDialog(undefined)} onSaved={(user) => done(t('saved', { name: fullName(user) }))} />
       )}
       {dialog?.kind === 'password' && (
-        <PasswordDialog
-          user={dialog.user}
-          onClose={() => setDialog(undefined)}
-          onSaved={() => done(`The password of ${fullName(dialog.user)} has been set.`)}
-        />
+        <PasswordDialog user={dialog.user} onClose={() => setDialog(undefined)} onSaved={() => done(t('passwordSet', { name: fullName(dialog.user) }))} />
       )}
       {dialog?.kind === 'oidc' && <OidcLinkDialog user={dialog.user} onClose={() => setDialog(undefined)} onSaved={done} />}
       {dialog?.kind === 'delete' && (
         <DeleteDialog
-          title="Delete this user?"
-          question={`${fullName(dialog.user)} (${dialog.user.email}) will be deleted, with their sessions and reservations.`}
-          subject="This user"
+          title={t('delete.title')}
+          question={t('delete.question', { name: fullName(dialog.user), email: dialog.user.email })}
+          subject={t('subject')}
           remove={() => deleteUser(dialog.user.id)}
           invalidates={[...STALE_AFTER.users, ...STALE_AFTER.reservations]}
-          onDeleted={() => done(`${fullName(dialog.user)} has been deleted.`)}
+          onDeleted={() => done(t('deleted', { name: fullName(dialog.user) }))}
           onClose={() => setDialog(undefined)}
         />
       )}

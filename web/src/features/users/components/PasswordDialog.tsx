@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { User } from '../../../api/types.js';
 import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
 import { useSettings } from '../../../api/settings.js';
@@ -11,27 +12,25 @@ import { useUser } from '../../auth/AuthProvider.js';
 
 /** An admin sets someone's password (it signs out their sessions). */
 export function PasswordDialog({ user, onClose, onSaved }: { user: User; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation('users');
   const form = useSchemaForm(NewPassword, NO_PASSWORD, NEW_PASSWORD_RULES);
   const setting = useSetPassword(onSaved);
-  const failure = errorText(setting.error, 'This user');
+  const failure = errorText(setting.error, t('subject'));
   const { user: me } = useUser();
   // PASSWORD_CHANGE_AFTER_ADMIN_SET (docs/behaviour.md#passwords-chosen-by-someone-else).
   const mustReplace = useSettings()?.passwordChangeAfterAdminSet === true && user.id !== me.id;
   return (
-    <Dialog title={`Set password for ${fullName(user)}`} onClose={onClose}>
+    <Dialog title={t('setPasswordOf', { name: fullName(user) })} onClose={onClose}>
       <form
         onSubmit={form.handleSubmit(({ password }) => setting.mutate({ params: { path: { id: user.id } }, body: { password } }))}
         noValidate
         className="stack"
       >
         {failure && <Alert kind="error">{failure}</Alert>}
-        <NewPasswordField
-          {...form.field('password')}
-          note={`Tell it to ${user.firstName} in a safe way.${mustReplace ? ` ${user.firstName} will be asked to choose their own at the next sign-in.` : ''}`}
-        />
-        <TextField label="Repeat the password" type="password" autoComplete="new-password" {...form.field('confirm')} />
-        <FormButtons className="dialog-actions" cancelLabel="Later" onCancel={onClose} busy={setting.isPending} busyLabel="Saving…">
-          Set the password
+        <NewPasswordField {...form.field('password')} note={t(mustReplace ? 'password.noteMustReplace' : 'password.note', { firstName: user.firstName })} />
+        <TextField label={t('password.repeat')} type="password" autoComplete="new-password" {...form.field('confirm')} />
+        <FormButtons className="dialog-actions" cancelLabel={t('password.later')} onCancel={onClose} busy={setting.isPending} busyLabel={t('common:saving')}>
+          {t('password.submit')}
         </FormButtons>
       </form>
     </Dialog>
