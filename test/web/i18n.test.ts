@@ -34,6 +34,14 @@ export const CONVERTED_FILES = [
   'web/src/features/self/ProfilePage.tsx',
   'web/src/pwa/UpdatePrompt.tsx',
   'web/src/features/offline/OfflinePage.tsx',
+  // The profile page's feature sections, the single sign-on dialog and return page (i18n-profile):
+  'web/src/features/notifications/NotificationsSection.tsx',
+  'web/src/features/calendar/CalendarSection.tsx',
+  'web/src/features/delegates/DelegatesSection.tsx',
+  'web/src/features/oidc/OidcLinkDialog.tsx',
+  'web/src/features/oidc/SignInMethods.tsx',
+  'web/src/features/favourites/BookingDefaultsSection.tsx',
+  'web/src/features/auth/OidcReturnPage.tsx',
 ];
 
 /** Text that is the same in every language: the product's name. */
