@@ -21,10 +21,22 @@ export const uidOf = (reservationId: string, context: CalendarContext) => `${res
 /** The reservation in the web app: "My reservations", where it can be changed or cancelled. */
 export const linkOf = (reservationId: string, context: CalendarContext) => `${baseUrl(context)}/reservations?reservation=${reservationId}`;
 
+/** The floor part of a place as the database writes it ("office · building · Floor 2 · room · desk"). */
+const FLOOR = /(^| · )Floor (-?\d+)(?= · |$)/;
+
+/**
+ * A reservation's place in `language`: the database builds it, live (calendar.repository.ts) or as
+ * last seen (the calendar_location function), with the floor as "Floor n"; that part becomes the
+ * language's ("Etage 2", "Étage 2"). The rest are names, which stay as they are.
+ */
+export const placeOf = (location: string, language: Language = 'en') =>
+  location.replace(FLOOR, (_match, before: string, floor: string) => `${before}${mailText(language, 'feed.floor', { floor })}`);
+
 export const summaryOf = (event: CalendarEventRow, language: Language = 'en') => mailText(language, 'calendar.summary', { desk: event.deskName });
 
 function addEvent(calendar: ICalCalendar, event: CalendarEventRow, context: CalendarContext, extra: Partial<ICalEventData>, language: Language) {
   const link = linkOf(event.reservationId, context);
+  const location = placeOf(event.location, language);
   calendar.createEvent({
     id: uidOf(event.reservationId, context),
     sequence: event.sequence,
@@ -33,8 +45,8 @@ function addEvent(calendar: ICalCalendar, event: CalendarEventRow, context: Cale
     start: event.startTime,
     end: event.endTime,
     summary: summaryOf(event, language),
-    location: event.location,
-    description: `${mailText(language, 'calendar.description', { location: event.location })}\n${link}`,
+    location,
+    description: `${mailText(language, 'calendar.description', { location })}\n${link}`,
     url: link,
     // A reservation awaiting approval is tentative (docs/policies.md#approvals).
     status: event.cancelledAt !== null ? ICalEventStatus.CANCELLED : event.tentative ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,

@@ -5,9 +5,11 @@ import { queueMails } from '../../infrastructure/mail/mail-kind.js';
 import { closureMail } from '../../infrastructure/mail/templates.js';
 import type { Caller } from '../../identity/caller.js';
 import type { Clock } from '../../shared/clock.js';
+import type { Language } from '../../shared/languages.js';
 import { invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { formatLocal, localDate } from '../../shared/zone.js';
+import { languagesOf } from '../preferences/preferences.access.js';
 import { ReservationWriter } from '../reservations/reservations.writer.js';
 import { toAffectedDto, toClosureDetailDto, toClosureDto } from './closures.mappers.js';
 import { expandClosureRule, MAX_CLOSURE_YEARS, parseClosureRule, parseLocalDate } from './closures.recurrence.js';
@@ -57,6 +59,8 @@ export class ClosuresService {
     private readonly clock: Clock,
     /** PUBLIC_URL, for the link in the mail. */
     private readonly publicUrl: string,
+    /** The server's default language, for owners who chose none (docs/i18n.md#choosing-the-language). */
+    private readonly defaultLanguage: Language = 'en',
   ) {}
 
   async list(query: ClosureListQuery): Promise<PageOf<ClosureDto>> {
@@ -145,14 +149,11 @@ export class ClosuresService {
       ),
     );
     // Without SMTP the outbox drops them unsent (docs/architecture.md#the-outbox).
-    if (gone.size > 0)
-      await queueMails(
-        tx,
-        this.mailsFor(
-          reasonOf,
-          cancellable.filter((row) => gone.has(row.id)),
-        ),
-      );
+    if (gone.size > 0) {
+      const cancelled = cancellable.filter((row) => gone.has(row.id));
+      const languageOf = await languagesOf(tx, [...new Set(cancelled.map((row) => row.userId))], this.defaultLanguage);
+      await queueMails(tx, this.mailsFor(reasonOf, cancelled, languageOf));
+    }
     return { ids, cancelled: gone.size, kept: rows.length - gone.size };
   }
 
@@ -255,7 +256,7 @@ export class ClosuresService {
   }
 
   /** One mail per owner, listing their cancelled reservations with the reasons of the days they touch. */
-  private mailsFor(reasonOf: Map<string, string>, rows: AffectedRow[]) {
+  private mailsFor(reasonOf: Map<string, string>, rows: AffectedRow[], languageOf: (userId: string) => Language) {
     const byOwner = new Map<string, AffectedRow[]>();
     for (const row of rows) {
       const own = byOwner.get(row.userId);
@@ -274,6 +275,7 @@ export class ClosuresService {
           timeZone: row.timeZone,
         })),
         publicUrl: this.publicUrl,
+        language: languageOf(own[0]!.userId),
       }),
     );
   }
