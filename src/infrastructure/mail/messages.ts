@@ -206,6 +206,18 @@ const FR: Record<MailKey, string> = {
 
 export const MAIL_MESSAGES: Record<Language, Record<MailKey, string>> = { en: EN, de: DE, fr: FR };
 
+/** The floor part of a place as the database writes it ("office · building · Floor 2 · room"). */
+const FLOOR = /(^| · )Floor (-?\d+)(?= · |$)/;
+
+/**
+ * A place as SQL writes it (the calendar's LOCATION, a closure's list: "Berlin · HQ · Floor 2 ·
+ * Atlas") in `language`: its "Floor n" becomes the language's ("Etage 2", "Étage 2"); the rest are
+ * names, which stay as they are.
+ */
+export function placeText(language: Language, place: string): string {
+  return place.replace(FLOOR, (_match, before: string, floor: string) => `${before}${mailText(language, 'feed.floor', { floor })}`);
+}
+
 /** One mail message in a language, its `{arguments}` filled in (ICU plurals included). */
 export function mailText(language: Language, key: MailKey, values: Record<string, string | number> = {}): string {
   const message = MAIL_MESSAGES[language][key];

@@ -1,5 +1,5 @@
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus, type ICalCalendar, type ICalEventData } from 'ical-generator';
-import { mailText } from '../../infrastructure/mail/messages.js';
+import { mailText, placeText } from '../../infrastructure/mail/messages.js';
 import type { Language } from '../../shared/languages.js';
 import type { CalendarEventRow } from './calendar.repository.js';
 
@@ -21,16 +21,11 @@ export const uidOf = (reservationId: string, context: CalendarContext) => `${res
 /** The reservation in the web app: "My reservations", where it can be changed or cancelled. */
 export const linkOf = (reservationId: string, context: CalendarContext) => `${baseUrl(context)}/reservations?reservation=${reservationId}`;
 
-/** The floor part of a place as the database writes it ("office · building · Floor 2 · room · desk"). */
-const FLOOR = /(^| · )Floor (-?\d+)(?= · |$)/;
-
 /**
  * A reservation's place in `language`: the database builds it, live (calendar.repository.ts) or as
- * last seen (the calendar_location function), with the floor as "Floor n"; that part becomes the
- * language's ("Etage 2", "Étage 2"). The rest are names, which stay as they are.
+ * last seen (the calendar_location function), with the floor as "Floor n" (placeText).
  */
-export const placeOf = (location: string, language: Language = 'en') =>
-  location.replace(FLOOR, (_match, before: string, floor: string) => `${before}${mailText(language, 'feed.floor', { floor })}`);
+export const placeOf = (location: string, language: Language = 'en') => placeText(language, location);
 
 export const summaryOf = (event: CalendarEventRow, language: Language = 'en') => mailText(language, 'calendar.summary', { desk: event.deskName });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import type { Database } from '../../db/client.js';
 import { queueMails } from '../../infrastructure/mail/mail-kind.js';
+import { placeText } from '../../infrastructure/mail/messages.js';
 import { closureMail } from '../../infrastructure/mail/templates.js';
 import type { Caller } from '../../identity/caller.js';
 import type { Clock } from '../../shared/clock.js';
@@ -270,7 +271,7 @@ export class ClosuresService {
         reason: [...new Set(own.map((row) => reasonOf.get(row.date) ?? ''))].filter(Boolean).join(', '),
         reservations: own.map((row) => ({
           deskName: row.deskName,
-          place: `${row.place} · ${row.roomName}`,
+          place: placeText(languageOf(own[0]!.userId), `${row.place} · ${row.roomName}`),
           start: formatLocal(row.startTime, row.timeZone),
           timeZone: row.timeZone,
         })),
