@@ -336,7 +336,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
     horizonMs: config.RESERVATION_HORIZON,
     onePerUser: config.RESERVATION_ONE_PER_USER,
   };
-  const onBehalf = new OnBehalf(db, clock, { mails: mailConfigured, publicUrl: config.PUBLIC_URL });
+  const onBehalf = new OnBehalf(db, clock, { mails: mailConfigured, publicUrl: config.PUBLIC_URL, defaultLanguage: defaultLanguage(config) });
   const reservations = new ReservationsService(db, clock, reservationRules, reads, onBehalf);
   const teams = new TeamsService(db, clock);
   const delegates = new DelegatesService(db, clock);
@@ -344,7 +344,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   const people = new PeopleService(db, clock);
   const displays = new DisplaysService(db, clock, config.PUBLIC_URL);
   const series = new SeriesService(db, clock, reservationRules, config.SERIES_PER_USER);
-  const reports = new ReportsService(db, clock, mailConfigured ? mailReporter(config.PUBLIC_URL) : notifyNobody);
+  const reports = new ReportsService(db, clock, mailConfigured ? mailReporter(config.PUBLIC_URL, defaultLanguage(config)) : notifyNobody);
   const calendar = new CalendarService(db, reads, clock, {
     publicUrl: config.PUBLIC_URL,
     horizonMs: config.RESERVATION_HORIZON,
@@ -362,7 +362,7 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
         defaultLanguage: defaultLanguage(config),
       }),
     );
-    outbox.register(approvalRequestKind(db, mailer, config.PUBLIC_URL));
+    outbox.register(approvalRequestKind(db, mailer, config.PUBLIC_URL, defaultLanguage(config)));
   } else {
     for (const kind of [MAIL_KIND, PASSWORD_LINK_KIND, INVITATION_KIND, APPROVAL_REQUEST_KIND]) outbox.discard(kind, 'SMTP_URL is not configured');
   }
@@ -431,14 +431,18 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   await app.register(reportsRoutes, { reports });
   await app.register(statsRoutes, { stats });
   await app.register(searchRoutes, { search });
-  await app.register(attendanceRoutes, { attendance, publicUrl: config.PUBLIC_URL });
+  await app.register(attendanceRoutes, { attendance, publicUrl: config.PUBLIC_URL, defaultLanguage: defaultLanguage(config) });
   await app.register(floorPlansRoutes, { floorPlans });
   await app.register(calendarRoutes, { calendar });
-  await app.register(closuresRoutes, { closures: new ClosuresService(db, clock, config.PUBLIC_URL) });
+  await app.register(closuresRoutes, { closures: new ClosuresService(db, clock, config.PUBLIC_URL, defaultLanguage(config)) });
   // Rejections and expiries cancel through the one writer of reservations (docs/policies.md#approvals).
   const cancelForApproval = (tx: typeof db, ids: string[]) => ReservationWriter.cancelForApproval(tx, ids);
   await app.register(approvalsRoutes, {
-    approvals: new ApprovalsService(db, clock, cancelForApproval, { publicUrl: config.PUBLIC_URL, mails: mailConfigured }),
+    approvals: new ApprovalsService(db, clock, cancelForApproval, {
+      publicUrl: config.PUBLIC_URL,
+      mails: mailConfigured,
+      defaultLanguage: defaultLanguage(config),
+    }),
   });
   await app.register(outboxRoutes, { outbox: new OutboxService(db, clock, () => jobs.nudge(OUTBOX_JOB)) });
   await app.register(web, { root: options.webRoot });
@@ -457,8 +461,18 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
       defaultLanguage: defaultLanguage(config),
     }),
   );
-  jobs.add(reminderJob({ db, clock, log: app.log, intervalMs: config.CHECK_IN_REMINDER_INTERVAL }));
-  jobs.add(expiryJob({ db, clock, log: app.log, cancel: cancelForApproval, mails: mailConfigured, publicUrl: config.PUBLIC_URL }));
+  jobs.add(reminderJob({ db, clock, log: app.log, intervalMs: config.CHECK_IN_REMINDER_INTERVAL, defaultLanguage: defaultLanguage(config) }));
+  jobs.add(
+    expiryJob({
+      db,
+      clock,
+      log: app.log,
+      cancel: cancelForApproval,
+      mails: mailConfigured,
+      publicUrl: config.PUBLIC_URL,
+      defaultLanguage: defaultLanguage(config),
+    }),
+  );
   // Every mail leaves from the outbox (docs/architecture.md#the-outbox); OUTBOX_INTERVAL 0: not from this process.
   jobs.add({ name: OUTBOX_JOB, intervalMs: config.OUTBOX_INTERVAL, run: (signal) => outbox.drain(signal) });
   app.addHook('onReady', async () => jobs.start());

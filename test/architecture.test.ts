@@ -125,6 +125,12 @@ const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
   'modules/oidc -> modules/users': 'single sign-on finds or creates the account of an identity',
   'modules/password -> modules/users': 'a password link sets the password of a user row',
   'modules/password -> modules/preferences': "a password link mail is written in the person's language (preferences.access.ts)",
+  'modules/reports -> modules/preferences': "the report status mail is written in the reporter's language (preferences.access.ts)",
+  'modules/closures -> modules/preferences': "the closure mail is written in each owner's language (preferences.access.ts)",
+  'modules/reservations -> modules/preferences': "the booked-for-you mail and push are written in the person's language (preferences.access.ts)",
+  'modules/approvals -> modules/preferences': "the approvers' mail and the decision mail and push are written in each one's language (preferences.access.ts)",
+  'modules/attendance -> modules/preferences':
+    "the check-in push and the QR label sheet are written in the owner's or the asking admin's language (preferences.access.ts)",
   'modules/avatars -> modules/users': 'a picture belongs to a user and answers the user DTO',
   'modules/department-images -> modules/inventory': "a department's picture answers the department DTO",
   'modules/search -> modules/inventory': 'room and department search answers inventory DTOs',

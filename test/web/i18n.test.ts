@@ -59,6 +59,14 @@ export const CONVERTED_FILES = [
   'web/src/features/people/WhoIsInPage.tsx',
   'web/src/features/people/PrivacySection.tsx',
   'web/src/features/teams/MyTeamsSection.tsx',
+  // The profile page's feature sections, the single sign-on dialog and return page (i18n-profile):
+  'web/src/features/notifications/NotificationsSection.tsx',
+  'web/src/features/calendar/CalendarSection.tsx',
+  'web/src/features/delegates/DelegatesSection.tsx',
+  'web/src/features/oidc/OidcLinkDialog.tsx',
+  'web/src/features/oidc/SignInMethods.tsx',
+  'web/src/features/favourites/BookingDefaultsSection.tsx',
+  'web/src/features/auth/OidcReturnPage.tsx',
 ];
 
 /** Text that is the same in every language: the product's name, a configuration key. */

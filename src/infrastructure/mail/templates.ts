@@ -119,21 +119,23 @@ export interface ReportStatusMailData {
   status: 'OPEN' | 'IN_PROGRESS' | 'RESOLVED';
   note: string | null;
   publicUrl: string;
+  /** The reporter's language (docs/i18n.md#mails-and-the-calendar-feed); English when not given. */
+  language?: Language;
 }
-
-const STATUS_WORDS: Record<ReportStatusMailData['status'], string> = { OPEN: 'open', IN_PROGRESS: 'in progress', RESOLVED: 'resolved' };
 
 /** The mail telling a reporter their report's status changed (docs/behaviour.md#report-status). */
 export function reportStatusMail(data: ReportStatusMailData): Mail {
+  const language = data.language ?? 'en';
   const reports = `${trimSlash(data.publicUrl)}/report`;
-  const status = STATUS_WORDS[data.status];
-  const lead = `your report "${data.title}" is now ${status}.`;
-  const note = data.note ? `The office team wrote: ${data.note}` : undefined;
+  const hello = mailText(language, 'hello', { firstName: data.firstName });
+  const lead = mailText(language, 'report.lead', { title: data.title, status: data.status });
+  const note = data.note ? mailText(language, 'report.note', { note: data.note }) : undefined;
+  const yours = mailText(language, 'report.link');
   return {
     to: data.to,
-    subject: `Your report is ${status}: ${data.title}`,
-    text: `Hello ${data.firstName},\n\n${lead}\n\n${note ? `${note}\n\n` : ''}Your reports: ${reports}\n`,
-    html: layout([escapeHtml(`Hello ${data.firstName},`), escapeHtml(lead), ...(note ? [escapeHtml(note)] : []), link(reports, 'Your reports')]),
+    subject: mailText(language, 'report.subject', { title: data.title, status: data.status }),
+    text: `${hello}\n\n${lead}\n\n${note ? `${note}\n\n` : ''}${yours}: ${reports}\n`,
+    html: layout([escapeHtml(hello), escapeHtml(lead), ...(note ? [escapeHtml(note)] : []), link(reports, yours)]),
   };
 }
 
@@ -144,6 +146,8 @@ export interface ClosureMailData {
   /** The cancelled reservations: desk, its place, and the local start (formatLocal) with the zone. */
   reservations: { deskName: string; place: string; start: string; timeZone: string }[];
   publicUrl: string;
+  /** The owner's language (docs/i18n.md#mails-and-the-calendar-feed); English when not given. */
+  language?: Language;
 }
 
 /** Reservations listed in one closure mail; the rest are counted. */
@@ -151,21 +155,24 @@ const CLOSURE_MAIL_LINES = 20;
 
 /** The mail telling an owner their reservations on closed days were cancelled (docs/policies.md#closures-and-holidays). */
 export function closureMail(data: ClosureMailData): Mail {
+  const language = data.language ?? 'en';
   const reservations = `${trimSlash(data.publicUrl)}/reservations`;
   const shown = data.reservations.slice(0, CLOSURE_MAIL_LINES);
   const more = data.reservations.length - shown.length;
-  const line = (r: ClosureMailData['reservations'][number]) => `desk ${r.deskName} (${r.place}), ${r.start} (${r.timeZone})`;
-  const intro = `Hello ${data.firstName},\n\nthe office is closed (${data.reason}), so these reservations of yours were cancelled:`;
-  const text =
-    `${intro}\n\n${shown.map((r) => `- ${line(r)}`).join('\n')}${more > 0 ? `\n- and ${more} more` : ''}\n\n` + `Your reservations: ${reservations}\n`;
+  const line = (r: ClosureMailData['reservations'][number]) =>
+    mailText(language, 'closure.line', { desk: r.deskName, place: r.place, start: r.start, timeZone: r.timeZone });
+  const hello = mailText(language, 'hello', { firstName: data.firstName });
+  const lead = mailText(language, 'closure.lead', { reason: data.reason });
+  const andMore = more > 0 ? mailText(language, 'list.more', { count: more }) : undefined;
+  const yours = mailText(language, 'yourReservations');
+  const text = `${hello}\n\n${lead}\n\n${shown.map((r) => `- ${line(r)}`).join('\n')}${andMore ? `\n- ${andMore}` : ''}\n\n` + `${yours}: ${reservations}\n`;
   const html = layout([
-    `Hello ${escapeHtml(data.firstName)},`,
-    `the office is closed (${escapeHtml(data.reason)}), so these reservations of yours were cancelled:`,
-    `<ul>${shown.map((r) => `<li>${escapeHtml(line(r))}</li>`).join('')}${more > 0 ? `<li>and ${more} more</li>` : ''}</ul>`,
-    link(reservations, 'Your reservations'),
+    escapeHtml(hello),
+    escapeHtml(lead),
+    `<ul>${shown.map((r) => `<li>${escapeHtml(line(r))}</li>`).join('')}${andMore ? `<li>${escapeHtml(andMore)}</li>` : ''}</ul>`,
+    link(reservations, yours),
   ]);
-  const subject =
-    data.reservations.length === 1 ? 'Reservation cancelled: the office is closed' : `${data.reservations.length} reservations cancelled: the office is closed`;
+  const subject = mailText(language, 'closure.subject', { count: data.reservations.length });
   return { to: data.to, subject, text, html };
 }
 
@@ -182,29 +189,27 @@ export interface OnBehalfMailData {
   start: string;
   end: string;
   publicUrl: string;
+  /** The person's language (docs/i18n.md#mails-and-the-calendar-feed); English when not given. */
+  language?: Language;
 }
+
+/** A marker no name holds: where a value set in bold goes in an escaped message. */
+const BOLD = '\u0000';
 
 /** The mail telling a person someone else booked, changed or cancelled their reservation (docs/policies.md#booking-for-someone-else). */
 export function onBehalfMail(data: OnBehalfMailData): Mail {
+  const language = data.language ?? 'en';
   const reservations = `${trimSlash(data.publicUrl)}/reservations`;
-  const what = { booked: 'booked a desk for you', changed: 'changed your reservation', cancelled: 'cancelled your reservation' }[data.action];
-  const subject = {
-    booked: `Booked for you: desk ${data.deskName}`,
-    changed: `Changed for you: desk ${data.deskName}`,
-    cancelled: `Cancelled for you: desk ${data.deskName}`,
-  }[data.action];
-  const span = `${data.start} to ${data.end} (${data.timeZone})`;
-  const text =
-    `Hello ${data.firstName},\n\n` +
-    `${data.bookerName} ${what}: desk ${data.deskName} in ${data.roomName}, ${span}. ` +
-    `${data.action === 'cancelled' ? 'You need do nothing.' : 'The reservation is yours; it is in your list of reservations.'}\n\n` +
-    `Your reservations: ${reservations}\n`;
-  const html = layout([
-    `Hello ${escapeHtml(data.firstName)},`,
-    `${escapeHtml(data.bookerName)} ${escapeHtml(what)}: desk <b>${escapeHtml(data.deskName)}</b> in ${escapeHtml(data.roomName)}, ${escapeHtml(span)}. ` +
-      escapeHtml(data.action === 'cancelled' ? 'You need do nothing.' : 'The reservation is yours; it is in your list of reservations.'),
-    link(reservations, 'Your reservations'),
-  ]);
+  const subject = mailText(language, 'onBehalf.subject', { action: data.action, desk: data.deskName });
+  const values = { booker: data.bookerName, action: data.action, room: data.roomName, start: data.start, end: data.end, timeZone: data.timeZone };
+  const hello = mailText(language, 'hello', { firstName: data.firstName });
+  const body = mailText(language, 'onBehalf.body', { ...values, desk: data.deskName });
+  const after = mailText(language, 'onBehalf.after', { action: data.action });
+  const yours = mailText(language, 'yourReservations');
+  const text = `${hello}\n\n${body} ${after}\n\n${yours}: ${reservations}\n`;
+  // The desk's name stands out in the HTML part: the message is written with a marker in its place, escaped, then the bold name goes in.
+  const bodyHtml = escapeHtml(mailText(language, 'onBehalf.body', { ...values, desk: BOLD })).replace(BOLD, `<b>${escapeHtml(data.deskName)}</b>`);
+  const html = layout([escapeHtml(hello), `${bodyHtml} ${escapeHtml(after)}`, link(reservations, yours)]);
   return { to: data.to, subject, text, html };
 }
 
@@ -213,29 +218,46 @@ export interface ApprovalRequestsMailData {
   firstName: string;
   /** How many requests the approver may decide are pending now. */
   count: number;
-  /** The first few: "Ada Lovelace: desk D1 (Room 1), 2030-01-02 09:00 (Europe/Berlin)". */
+  /** The first few, already in the approver's language: "Ada Lovelace: desk D1 (Room 1), 2030-01-02 09:00 (Europe/Berlin)" (approvalRequestLine). */
   lines: string[];
   publicUrl: string;
+  /** The approver's language (docs/i18n.md#mails-and-the-calendar-feed); English when not given. */
+  language?: Language;
 }
+
+/** One request in the approvers' mail: who, which desk, when. */
+export const approvalRequestLine = (
+  language: Language,
+  request: { name: string; deskName: string; roomName: string; start: string; timeZone: string },
+): string =>
+  mailText(language, 'approvals.line', {
+    name: request.name,
+    desk: request.deskName,
+    room: request.roomName,
+    start: request.start,
+    timeZone: request.timeZone,
+  });
 
 /**
  * The approvers' mail (docs/policies.md#approvals): every request of one approver queued before it
  * leaves goes out in this one mail, saying how many wait now.
  */
 export function approvalRequestsMail(data: ApprovalRequestsMailData): Mail {
+  const language = data.language ?? 'en';
   const inbox = `${trimSlash(data.publicUrl)}/approvals`;
   const more = data.count - data.lines.length;
-  const intro = data.count === 1 ? 'a booking awaits your approval:' : `${data.count} bookings await your approval:`;
-  const text =
-    `Hello ${data.firstName},\n\n${intro}\n\n${data.lines.map((line) => `- ${line}`).join('\n')}${more > 0 ? `\n- and ${more} more` : ''}\n\n` +
-    `Approve or reject them: ${inbox}\n`;
+  const hello = mailText(language, 'hello', { firstName: data.firstName });
+  const intro = mailText(language, 'approvals.lead', { count: data.count });
+  const andMore = more > 0 ? mailText(language, 'list.more', { count: more }) : undefined;
+  const action = mailText(language, 'approvals.link');
+  const text = `${hello}\n\n${intro}\n\n${data.lines.map((line) => `- ${line}`).join('\n')}${andMore ? `\n- ${andMore}` : ''}\n\n` + `${action}: ${inbox}\n`;
   const html = layout([
-    `Hello ${escapeHtml(data.firstName)},`,
+    escapeHtml(hello),
     escapeHtml(intro),
-    `<ul>${data.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}${more > 0 ? `<li>and ${more} more</li>` : ''}</ul>`,
-    link(inbox, 'Approve or reject them'),
+    `<ul>${data.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}${andMore ? `<li>${escapeHtml(andMore)}</li>` : ''}</ul>`,
+    link(inbox, action),
   ]);
-  const subject = data.count === 1 ? 'A booking awaits your approval' : `${data.count} bookings await your approval`;
+  const subject = mailText(language, 'approvals.subject', { count: data.count });
   return { to: data.to, subject, text, html };
 }
 
@@ -251,21 +273,25 @@ export interface ApprovalOutcomeMailData {
   /** The approver's note, if any. */
   note: string | null;
   publicUrl: string;
+  /** The owner's language (docs/i18n.md#mails-and-the-calendar-feed); English when not given. */
+  language?: Language;
 }
-
-const OUTCOME_WORDS: Record<ApprovalOutcomeMailData['outcome'], { subject: string; sentence: string }> = {
-  APPROVED: { subject: 'approved', sentence: 'was approved; the desk is yours' },
-  REJECTED: { subject: 'rejected', sentence: 'was rejected, so the reservation was cancelled' },
-  EXPIRED: { subject: 'not approved in time', sentence: 'was not approved before it began, so the reservation was cancelled' },
-};
 
 /** The owner's mail when their request is approved, rejected or expires (docs/policies.md#approvals). */
 export function approvalOutcomeMail(data: ApprovalOutcomeMailData): Mail {
+  const language = data.language ?? 'en';
   const reservations = `${trimSlash(data.publicUrl)}/reservations`;
-  const words = OUTCOME_WORDS[data.outcome];
-  const what = `your booking of desk ${data.deskName} in ${data.roomName}, starting ${data.start} (${data.timeZone}), ${words.sentence}.`;
-  const note = data.note ? `Note: ${data.note}` : '';
-  const text = `Hello ${data.firstName},\n\n${what}\n\n${note ? `${note}\n\n` : ''}Your reservations: ${reservations}\n`;
-  const html = layout([`Hello ${escapeHtml(data.firstName)},`, escapeHtml(what), ...(note ? [escapeHtml(note)] : []), link(reservations, 'Your reservations')]);
-  return { to: data.to, subject: `Desk ${data.deskName}: booking ${words.subject}`, text, html };
+  const hello = mailText(language, 'hello', { firstName: data.firstName });
+  const what = mailText(language, 'outcome.body', {
+    desk: data.deskName,
+    room: data.roomName,
+    start: data.start,
+    timeZone: data.timeZone,
+    outcome: data.outcome,
+  });
+  const note = data.note ? mailText(language, 'outcome.note', { note: data.note }) : '';
+  const yours = mailText(language, 'yourReservations');
+  const text = `${hello}\n\n${what}\n\n${note ? `${note}\n\n` : ''}${yours}: ${reservations}\n`;
+  const html = layout([escapeHtml(hello), escapeHtml(what), ...(note ? [escapeHtml(note)] : []), link(reservations, yours)]);
+  return { to: data.to, subject: mailText(language, 'outcome.subject', { desk: data.deskName, outcome: data.outcome }), text, html };
 }

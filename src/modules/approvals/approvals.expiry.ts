@@ -2,7 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { Job } from '../../infrastructure/jobs/runner.js';
 import type { Clock } from '../../shared/clock.js';
+import type { Language } from '../../shared/languages.js';
 import { queueNotices } from '../notifications/notifications.queue.js';
+import { languagesOf } from '../preferences/preferences.access.js';
 import { outcomeNotice } from './approvals.mail.js';
 import { ApprovalsRepository } from './approvals.repository.js';
 import type { CancelReservations } from './approvals.service.js';
@@ -23,6 +25,8 @@ export interface ExpiryJobOptions {
   /** Whether mail can go out (SMTP_URL set). */
   mails: boolean;
   publicUrl: string;
+  /** The server's default language, for owners who chose none (docs/i18n.md#choosing-the-language). */
+  defaultLanguage?: Language;
   intervalMs?: number;
 }
 
@@ -49,9 +53,10 @@ export function expiryJob(options: ExpiryJobOptions): Job<number> {
             tx,
             rows.map((row) => row.reservationId),
           );
+          const languageOf = await languagesOf(tx, [...new Set(rows.map((row) => row.userId))], options.defaultLanguage ?? 'en');
           await queueNotices(
             tx,
-            rows.map((row) => outcomeNotice(row, options)),
+            rows.map((row) => outcomeNotice(row, options, languageOf(row.userId))),
           );
           return rows.length;
         });

@@ -1,9 +1,11 @@
 import type { Database } from '../../db/client.js';
 import type { Clock } from '../../shared/clock.js';
 import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
+import type { Language } from '../../shared/languages.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import { queueNotices } from '../notifications/notifications.queue.js';
+import { languageOf } from '../preferences/preferences.access.js';
 import { outcomeNotice } from './approvals.mail.js';
 import { toApprovalDto, toRequirementDto } from './approvals.mappers.js';
 import { ApprovalsRepository, type Booker } from './approvals.repository.js';
@@ -28,7 +30,8 @@ export class ApprovalsService {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly cancel: CancelReservations,
-    private readonly options: { publicUrl: string; mails: boolean },
+    /** PUBLIC_URL, whether mail can go out, and the server's default language (docs/i18n.md#choosing-the-language). */
+    private readonly options: { publicUrl: string; mails: boolean; defaultLanguage?: Language },
   ) {}
 
   async requirements(query: RequirementListQuery): Promise<PageOf<RequirementDto>> {
@@ -108,7 +111,8 @@ export class ApprovalsService {
       const row = await new ApprovalsRepository(tx).decide(reservationId, booker(caller), decision, note, this.clock.now());
       if (!row) return undefined;
       if (decision === 'REJECTED') await this.cancel(tx, [reservationId]);
-      await queueNotices(tx, [outcomeNotice(row, this.options)]);
+      const language = await languageOf(tx, row.userId, this.options.defaultLanguage ?? 'en');
+      await queueNotices(tx, [outcomeNotice(row, this.options, language)]);
       return row;
     });
     if (decided) return toApprovalDto(decided);

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
+import { mailText } from '../../infrastructure/mail/messages.js';
 import { escapeHtml } from '../../shared/html.js';
+import type { Language } from '../../shared/languages.js';
 import { lruGet } from '../../shared/lru.js';
 
 /** What a desk's QR code holds: the web app's desk page (docs/behaviour.md#desk-qr-codes). */
@@ -93,20 +95,22 @@ small { color: #444; }
 /**
  * A printable A4 sheet of a room's desk labels (name, room, place, QR code), 12 to a page: an HTML
  * page without scripts whose only outside resource is its stylesheet (LABEL_SHEET_CSS_PATH, a
- * root-relative link: a copy opened elsewhere sets its own <base>).
+ * root-relative link: a copy opened elsewhere sets its own <base>). Its words are in `language`, the
+ * requesting person's (docs/i18n.md#mails-and-the-calendar-feed), which `<html lang>` names.
  */
-export async function labelSheet(roomName: string, desks: LabelDesk[], publicUrl: string): Promise<string> {
+export async function labelSheet(roomName: string, desks: LabelDesk[], publicUrl: string, language: Language = 'en'): Promise<string> {
+  const scan = escapeHtml(mailText(language, 'qr.scan'));
   const labels = await Promise.all(
     desks.map(async (desk) => {
       const url = deskUrl(publicUrl, desk.id);
-      return `<figure class="label"><div class="code">${await qrCodes.svg(url)}</div><figcaption><strong>${escapeHtml(desk.name)}</strong><span>${escapeHtml(desk.roomName)}</span><span>${escapeHtml(`${desk.location}, ${desk.building}, floor ${desk.floor}`)}</span><small>Scan to check in or book</small></figcaption></figure>`;
+      return `<figure class="label"><div class="code">${await qrCodes.svg(url)}</div><figcaption><strong>${escapeHtml(desk.name)}</strong><span>${escapeHtml(desk.roomName)}</span><span>${escapeHtml(mailText(language, 'qr.place', { location: desk.location, building: desk.building, floor: String(desk.floor) }))}</span><small>${scan}</small></figcaption></figure>`;
     }),
   );
   const pages: string[] = [];
   for (let i = 0; i < labels.length; i += LABELS_PER_PAGE) pages.push(`<section class="page">${labels.slice(i, i + LABELS_PER_PAGE).join('')}</section>`);
-  if (pages.length === 0) pages.push('<section class="page"><p>This room has no desks.</p></section>');
+  if (pages.length === 0) pages.push(`<section class="page"><p>${escapeHtml(mailText(language, 'qr.empty'))}</p></section>`);
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>QR labels: ${escapeHtml(roomName)}</title>
+<html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(mailText(language, 'qr.title', { room: roomName }))}</title>
 <link rel="stylesheet" href="${LABEL_SHEET_CSS_PATH}">
 </head>
 <body>${pages.join('\n')}</body></html>`;

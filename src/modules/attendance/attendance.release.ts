@@ -66,13 +66,16 @@ export function releaseJob(options: ReleaseJobOptions): Job<number> {
             rows.map((row) => ({
               userId: row.userId,
               event: 'released' as const,
-              push: releasedPush({
-                reservationId: row.reservationId,
-                deskName: row.deskName,
-                roomName: row.roomName,
-                start: formatLocal(row.startTime, row.timeZone),
-                timeZone: row.timeZone,
-              }),
+              push: releasedPush(
+                {
+                  reservationId: row.reservationId,
+                  deskName: row.deskName,
+                  roomName: row.roomName,
+                  start: formatLocal(row.startTime, row.timeZone),
+                  timeZone: row.timeZone,
+                },
+                isLanguage(row.language) ? row.language : (options.defaultLanguage ?? 'en'),
+              ),
               mail: options.mails ? mailOf(row, publicUrl, options.defaultLanguage ?? 'en') : undefined,
             })),
           ),

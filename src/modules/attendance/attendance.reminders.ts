@@ -5,9 +5,11 @@ import { checkInReminders } from '../../db/schema.js';
 import type { PurgeJob } from '../../infrastructure/housekeeping/housekeeping.js';
 import type { Job } from '../../infrastructure/jobs/runner.js';
 import type { Clock } from '../../shared/clock.js';
+import type { Language } from '../../shared/languages.js';
 import { formatLocal } from '../../shared/zone.js';
 import { queueNotices } from '../notifications/notifications.queue.js';
 import { checkInOpenPush } from '../notifications/notifications.texts.js';
+import { languagesOf } from '../preferences/preferences.access.js';
 
 export const REMINDER_JOB = 'check-in reminders';
 /** How often each process looks for check-ins that opened. */
@@ -65,6 +67,8 @@ export interface ReminderJobOptions {
   clock: Clock;
   log: FastifyBaseLogger;
   intervalMs?: number;
+  /** The server's default language, for owners who chose none (docs/i18n.md#choosing-the-language). */
+  defaultLanguage?: Language;
 }
 
 /**
@@ -84,18 +88,22 @@ export function reminderJob(options: ReminderJobOptions): Job<number> {
       for (let batch = 0; batch < MAX_BATCHES && !signal.aborted; batch++) {
         const marked = await db.transaction(async (tx) => {
           const rows = await markDue(tx, clock.now(), BATCH);
+          const languageOf = await languagesOf(tx, [...new Set(rows.map((row) => row.user_id))], options.defaultLanguage ?? 'en');
           await queueNotices(
             tx,
             rows.map((row) => ({
               userId: row.user_id,
               event: 'check-in-open' as const,
-              push: checkInOpenPush({
-                reservationId: row.reservation_id,
-                deskName: row.desk_name,
-                roomName: row.room_name,
-                start: formatLocal(new Date(row.start_time), row.time_zone),
-                timeZone: row.time_zone,
-              }),
+              push: checkInOpenPush(
+                {
+                  reservationId: row.reservation_id,
+                  deskName: row.desk_name,
+                  roomName: row.room_name,
+                  start: formatLocal(new Date(row.start_time), row.time_zone),
+                  timeZone: row.time_zone,
+                },
+                languageOf(row.user_id),
+              ),
             })),
           );
           return rows.length;

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { notFound } from '../../shared/errors.js';
 import { etagMatches } from '../../shared/etag.js';
+import type { Language } from '../../shared/languages.js';
 import { IdParams, problemResponses, Uuid } from '../../shared/schemas.js';
 import { deskUrl, LABEL_SHEET_CSS, LABEL_SHEET_CSS_PATH, qrCodes, qrEtag } from './attendance.qr.js';
 import {
@@ -27,7 +28,10 @@ const SETTINGS_NOTE =
   'null (or, with PUT, left out) inherits the global CHECK_IN_REQUIRED / CHECK_IN_OPENS_BEFORE / CHECK_IN_GRACE. A change applies to the reservations of the department that have not started yet (those checked in or released keep their attendance). ' +
   'timeZone is an IANA name (400 otherwise), default UTC: walk-in ends at WALK_IN_UNTIL in it, and the desk page and no-show rates count its days. Deleted with the department.';
 
-export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: AttendanceService; publicUrl: string }> = async (app, { attendance, publicUrl }) => {
+export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: AttendanceService; publicUrl: string; defaultLanguage?: Language }> = async (
+  app,
+  { attendance, publicUrl, defaultLanguage },
+) => {
   app.get(
     '/api/departments/:departmentId/settings',
     {
@@ -210,7 +214,7 @@ export const attendanceRoutes: FastifyPluginAsyncTypebox<{ attendance: Attendanc
       },
     },
     async (request, reply) => {
-      const html = await attendance.labelSheet(request.params.roomId, publicUrl);
+      const html = await attendance.labelSheet(request.caller, request.params.roomId, publicUrl, defaultLanguage);
       // Opened directly, the sheet may load its own stylesheet and nothing else.
       reply.header('content-security-policy', "default-src 'none'; style-src 'self'; img-src data:");
       return reply.type('text/html; charset=utf-8').send(html);

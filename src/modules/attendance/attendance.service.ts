@@ -2,15 +2,18 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import type { Clock } from '../../shared/clock.js';
+import type { Language } from '../../shared/languages.js';
 import { AppError, forbidden, invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { parseInstant } from '../../shared/time.js';
 import { atLocalTime, daysBetween, isTimeZone, localDate, nextDate, startOfLocalDate } from '../../shared/zone.js';
 import { readPrivacySettings } from '../organisation/organisation.access.js';
+import { languageOf } from '../preferences/preferences.access.js';
 import { ReservationsRepository } from '../reservations/reservations.repository.js';
 import { ensureDeskBookable } from '../reservations/reservations.rules.js';
 import { ReservationWriter } from '../reservations/reservations.writer.js';
 import { labelSheet } from './attendance.qr.js';
+import { mailText } from '../../infrastructure/mail/messages.js';
 import { ATTENDANCE_SORTABLE, AttendanceRepository, type AttendanceView, type SettingsRow } from './attendance.repository.js';
 import type {
   AttendanceDto,
@@ -333,11 +336,15 @@ export class AttendanceService {
     return ranges.map((range) => ({ startTime: range.startTime.toISOString(), endTime: range.endTime.toISOString() }));
   }
 
-  /** The printable label sheet of a room's desks (docs/behaviour.md#desk-qr-codes). */
-  async labelSheet(roomId: string, publicUrl: string): Promise<string> {
+  /**
+   * The printable label sheet of a room's desks (docs/behaviour.md#desk-qr-codes), in the language of
+   * `caller` (their preference, else `defaultLanguage`: docs/i18n.md#mails-and-the-calendar-feed).
+   */
+  async labelSheet(caller: Caller, roomId: string, publicUrl: string, defaultLanguage: Language = 'en'): Promise<string> {
     const desks = await this.repository.roomDesks(roomId);
     if (desks.length === 0 && !(await this.repository.roomExists(roomId))) throw notFound('Room', roomId);
-    return labelSheet(desks[0]?.roomName ?? 'Room', desks, publicUrl);
+    const language = await languageOf(this.db, caller.user.id, defaultLanguage);
+    return labelSheet(desks[0]?.roomName ?? mailText(language, 'qr.someRoom'), desks, publicUrl, language);
   }
 
   async deskExists(deskId: string): Promise<boolean> {

@@ -5,7 +5,7 @@ import { invitationMail } from '../../infrastructure/mail/templates.js';
 import type { Clock } from '../../shared/clock.js';
 import { mailText } from '../../infrastructure/mail/messages.js';
 import { isLanguage, type Language } from '../../shared/languages.js';
-import { invitationCalendar, linkOf, summaryOf, type CalendarContext, type Invitation } from './calendar.mappers.js';
+import { invitationCalendar, linkOf, placeOf, summaryOf, type CalendarContext, type Invitation } from './calendar.mappers.js';
 import { CalendarRepository, type CalendarEventRow, type MailRecipient } from './calendar.repository.js';
 
 /** The outbox kind of invitation mails; the reservations trigger (calendar_track) writes its rows. */
@@ -63,7 +63,7 @@ export function invitationKind(db: Database, mailer: Mailer, clock: Clock, setti
         method,
         changed: method === 'REQUEST' && events.every((event) => event.sequence > 0),
         what: mailText(language, events.length === 1 ? 'invitation.one' : 'invitation.many', what),
-        events: events.map((event) => ({ span: span(event), location: event.location, link: linkOf(event.reservationId, settings) })),
+        events: events.map((event) => ({ span: span(event), location: placeOf(event.location, language), link: linkOf(event.reservationId, settings) })),
         calendar: invitationCalendar(method, events, organizer, attendee, settings, language),
         language,
       }),

@@ -1,5 +1,5 @@
 import ical, { ICalAttendeeRole, ICalAttendeeStatus, ICalCalendarMethod, ICalEventStatus, type ICalCalendar, type ICalEventData } from 'ical-generator';
-import { mailText } from '../../infrastructure/mail/messages.js';
+import { mailText, placeText } from '../../infrastructure/mail/messages.js';
 import type { Language } from '../../shared/languages.js';
 import type { CalendarEventRow } from './calendar.repository.js';
 
@@ -21,10 +21,17 @@ export const uidOf = (reservationId: string, context: CalendarContext) => `${res
 /** The reservation in the web app: "My reservations", where it can be changed or cancelled. */
 export const linkOf = (reservationId: string, context: CalendarContext) => `${baseUrl(context)}/reservations?reservation=${reservationId}`;
 
+/**
+ * A reservation's place in `language`: the database builds it, live (calendar.repository.ts) or as
+ * last seen (the calendar_location function), with the floor as "Floor n" (placeText).
+ */
+export const placeOf = (location: string, language: Language = 'en') => placeText(language, location);
+
 export const summaryOf = (event: CalendarEventRow, language: Language = 'en') => mailText(language, 'calendar.summary', { desk: event.deskName });
 
 function addEvent(calendar: ICalCalendar, event: CalendarEventRow, context: CalendarContext, extra: Partial<ICalEventData>, language: Language) {
   const link = linkOf(event.reservationId, context);
+  const location = placeOf(event.location, language);
   calendar.createEvent({
     id: uidOf(event.reservationId, context),
     sequence: event.sequence,
@@ -33,8 +40,8 @@ function addEvent(calendar: ICalCalendar, event: CalendarEventRow, context: Cale
     start: event.startTime,
     end: event.endTime,
     summary: summaryOf(event, language),
-    location: event.location,
-    description: `${mailText(language, 'calendar.description', { location: event.location })}\n${link}`,
+    location,
+    description: `${mailText(language, 'calendar.description', { location })}\n${link}`,
     url: link,
     // A reservation awaiting approval is tentative (docs/policies.md#approvals).
     status: event.cancelledAt !== null ? ICalEventStatus.CANCELLED : event.tentative ? ICalEventStatus.TENTATIVE : ICalEventStatus.CONFIRMED,

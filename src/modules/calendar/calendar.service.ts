@@ -167,8 +167,9 @@ export class CalendarService {
 
   /** The feed's text depends on its rows (their digest), PUBLIC_URL and the owner's language only. */
   private etagOf(digest: string, language: Language): string {
-    // English keeps the ETags of before languages, so that no feed is sent again for nothing.
-    const lang = language === 'en' ? '' : ` ${language}`;
+    // English keeps the ETags of before languages, so that no feed is sent again for nothing; the
+    // others' changed once when the floor ("Floor 2") was translated too.
+    const lang = language === 'en' ? '' : ` ${language} floor`;
     return `"${createHash('sha256').update(`v1 ${this.settings.publicUrl} ${digest}${lang}`).digest('base64url')}"`;
   }
 

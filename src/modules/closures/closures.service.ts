@@ -2,12 +2,15 @@ import { createHash } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import type { Database } from '../../db/client.js';
 import { queueMails } from '../../infrastructure/mail/mail-kind.js';
+import { placeText } from '../../infrastructure/mail/messages.js';
 import { closureMail } from '../../infrastructure/mail/templates.js';
 import type { Caller } from '../../identity/caller.js';
 import type { Clock } from '../../shared/clock.js';
+import type { Language } from '../../shared/languages.js';
 import { invalid, notFound } from '../../shared/errors.js';
 import { pageOf, parsePageRequest, type PageOf } from '../../shared/paging.js';
 import { formatLocal, localDate } from '../../shared/zone.js';
+import { languagesOf } from '../preferences/preferences.access.js';
 import { ReservationWriter } from '../reservations/reservations.writer.js';
 import { toAffectedDto, toClosureDetailDto, toClosureDto } from './closures.mappers.js';
 import { expandClosureRule, MAX_CLOSURE_YEARS, parseClosureRule, parseLocalDate } from './closures.recurrence.js';
@@ -57,6 +60,8 @@ export class ClosuresService {
     private readonly clock: Clock,
     /** PUBLIC_URL, for the link in the mail. */
     private readonly publicUrl: string,
+    /** The server's default language, for owners who chose none (docs/i18n.md#choosing-the-language). */
+    private readonly defaultLanguage: Language = 'en',
   ) {}
 
   async list(query: ClosureListQuery): Promise<PageOf<ClosureDto>> {
@@ -145,14 +150,11 @@ export class ClosuresService {
       ),
     );
     // Without SMTP the outbox drops them unsent (docs/architecture.md#the-outbox).
-    if (gone.size > 0)
-      await queueMails(
-        tx,
-        this.mailsFor(
-          reasonOf,
-          cancellable.filter((row) => gone.has(row.id)),
-        ),
-      );
+    if (gone.size > 0) {
+      const cancelled = cancellable.filter((row) => gone.has(row.id));
+      const languageOf = await languagesOf(tx, [...new Set(cancelled.map((row) => row.userId))], this.defaultLanguage);
+      await queueMails(tx, this.mailsFor(reasonOf, cancelled, languageOf));
+    }
     return { ids, cancelled: gone.size, kept: rows.length - gone.size };
   }
 
@@ -255,7 +257,7 @@ export class ClosuresService {
   }
 
   /** One mail per owner, listing their cancelled reservations with the reasons of the days they touch. */
-  private mailsFor(reasonOf: Map<string, string>, rows: AffectedRow[]) {
+  private mailsFor(reasonOf: Map<string, string>, rows: AffectedRow[], languageOf: (userId: string) => Language) {
     const byOwner = new Map<string, AffectedRow[]>();
     for (const row of rows) {
       const own = byOwner.get(row.userId);
@@ -269,11 +271,12 @@ export class ClosuresService {
         reason: [...new Set(own.map((row) => reasonOf.get(row.date) ?? ''))].filter(Boolean).join(', '),
         reservations: own.map((row) => ({
           deskName: row.deskName,
-          place: `${row.place} · ${row.roomName}`,
+          place: placeText(languageOf(own[0]!.userId), `${row.place} · ${row.roomName}`),
           start: formatLocal(row.startTime, row.timeZone),
           timeZone: row.timeZone,
         })),
         publicUrl: this.publicUrl,
+        language: languageOf(own[0]!.userId),
       }),
     );
   }

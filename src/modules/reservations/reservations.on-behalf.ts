@@ -1,11 +1,13 @@
 import type { Database } from '../../db/client.js';
 import { onBehalfMail } from '../../infrastructure/mail/templates.js';
 import type { Clock } from '../../shared/clock.js';
+import type { Language } from '../../shared/languages.js';
 import { formatLocal } from '../../shared/zone.js';
 import { isAdmin, type Caller } from '../../identity/caller.js';
 import { isManagerOf, managedMemberIdsQuery } from '../teams/teams.access.js';
 import { grantorIdsQuery, isDelegateOf } from '../delegates/delegates.access.js';
 import { queueNotices } from '../notifications/notifications.queue.js';
+import { languageOf } from '../preferences/preferences.access.js';
 import { bookedByOthersPush } from '../notifications/notifications.texts.js';
 import { OnBehalfRepository, type Person } from './reservations.on-behalf.repository.js';
 
@@ -26,6 +28,8 @@ export interface NoticeSettings {
   /** Whether mail can go out (SMTP_URL set): only then is a notice queued. */
   mails: boolean;
   publicUrl: string;
+  /** The server's default language, for people who chose none (docs/i18n.md#choosing-the-language). */
+  defaultLanguage?: Language;
 }
 
 /** The people side of booking for someone else: the picker, the notices, and who booked what. */
@@ -67,6 +71,7 @@ export class OnBehalf {
       const details = await new OnBehalfRepository(tx).noticeDetails(reservation.userId, caller.user.id, reservation.deskId);
       if (!details) return;
       const start = formatLocal(reservation.startTime, details.timeZone);
+      const language = await languageOf(tx, reservation.userId, this.settings.defaultLanguage ?? 'en');
       const mail = this.settings.mails
         ? onBehalfMail({
             to: details.email,
@@ -79,6 +84,7 @@ export class OnBehalf {
             start,
             end: formatLocal(reservation.endTime, details.timeZone),
             publicUrl: this.settings.publicUrl,
+            language,
           })
         : undefined;
       const push = bookedByOthersPush(
@@ -90,6 +96,7 @@ export class OnBehalf {
           timeZone: details.timeZone,
         },
         action,
+        language,
       );
       await queueNotices(tx, [{ userId: reservation.userId, event: 'booked-by-others', push, mail }]);
     };

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../../src/db/client.js';
+import { userPreferences } from '../../../src/db/schema.js';
 import { createTestApp, drainOutbox, expectProblem, TestClock, type TestApp, type UserBody } from '../../helpers/app.js';
 import { insertDepartment, insertDesk, insertRoom } from '../../helpers/fixtures.js';
 import { parseCalendar } from '../../helpers/ical.js';
@@ -207,6 +208,36 @@ describe('approvals', () => {
     expect(toMia).toHaveLength(1);
     expect(toMia[0]!.subject).toMatch(/^\d+ bookings await your approval$/);
     for (const id of ids) expect((await decide(id, 'reject', admin)).statusCode).toBe(200);
+  });
+
+  it('writes the approvers’ mail and the decision mail in each one’s language (docs/i18n.md#mails-and-the-calendar-feed)', async () => {
+    await db.insert(userPreferences).values([
+      { userId: users.mia.user.id, language: 'de' },
+      { userId: users.alice.user.id, language: 'de' },
+    ]);
+    try {
+      await drainOutbox(t.app);
+      const before = smtp.mails.length;
+      const id = await booked(users.alice.token, approvalDesks[0]!);
+      await drainOutbox(t.app);
+      const ask = smtp.mails.slice(before).find((mail) => mail.to === 'mia@example.test');
+      expect(ask?.subject).toMatch(/^(Eine Reservierung wartet|\d+ Reservierungen warten) auf Ihre Genehmigung$/);
+      expect(ask?.text).toMatch(/^Hallo Mia,\n\n(eine Reservierung wartet|\d+ Reservierungen warten) auf Ihre Genehmigung:\n\n- /);
+      expect(ask?.text).toContain('- Alice Test: Arbeitsplatz B-1 (Board room), ');
+      expect(ask?.text).toContain('Genehmigen oder ablehnen: https://desks.example.test/approvals');
+      // The admin chose no language: the server's default, English.
+      expect(smtp.mails.slice(before).find((mail) => mail.to === 'admin@example.test')?.subject).toMatch(/await(s)? your approval$/);
+
+      expect((await decide(id, 'reject', users.mia.token, 'Vorstandssitzung')).statusCode).toBe(200);
+      await drainOutbox(t.app);
+      const outcome = smtp.mails.slice(before).find((mail) => mail.to === 'alice@example.test' && mail.subject.startsWith('Arbeitsplatz'));
+      expect(outcome?.subject).toBe('Arbeitsplatz B-1: Reservierung abgelehnt');
+      expect(outcome?.text).toMatch(
+        /^Hallo Alice,\n\nIhre Reservierung des Arbeitsplatzes B-1 in Board room ab .+ \(.+\) wurde abgelehnt, daher wurde die Reservierung storniert\.\n\nAnmerkung: Vorstandssitzung\n\nIhre Reservierungen: https:\/\/desks\.example\.test\/reservations\n$/,
+      );
+    } finally {
+      await db.delete(userPreferences);
+    }
   });
 
   it('lets only an admin or a manager of the approving team decide; approving confirms the calendar event and mails the owner', async () => {

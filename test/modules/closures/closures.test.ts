@@ -216,6 +216,31 @@ describe('closures', () => {
     await removeAll();
   });
 
+  it('writes the closure mail in the owner’s language (docs/i18n.md#mails-and-the-calendar-feed)', async () => {
+    const greta = await t.createUser({ email: 'greta@example.test', firstName: 'Greta', lastName: 'Graf', password: PASSWORD });
+    const token = (await t.login(greta.email, PASSWORD)).accessToken;
+    expect((await t.request({ method: 'PUT', url: '/api/self/preferences', token, payload: { language: 'de' } })).statusCode).toBe(200);
+    const place = await office('UTC', { location: 'Berlin', building: 'Nord' });
+    expect((await book(token, place.deskId, '2030-04-16T09:00:00Z', '2030-04-16T17:00:00Z')).statusCode).toBe(200);
+    await drainOutbox(t.app);
+    const before = smtp.mails.length;
+    const created = await create({
+      scope: 'DEPARTMENT',
+      departmentId: place.departmentId,
+      reason: 'Betriebsversammlung',
+      dates: ['2030-04-16'],
+      onExisting: 'cancel',
+    });
+    expect(created.json()).toMatchObject({ cancelled: 1 });
+    await drainOutbox(t.app);
+    const mail = smtp.mails.slice(before).find((sent) => sent.to === 'greta@example.test' && sent.calendar === undefined);
+    expect(mail?.subject).toBe('Reservierung storniert: Der Standort ist geschlossen');
+    expect(mail?.text).toMatch(
+      /^Hallo Greta,\n\nder Standort ist geschlossen \(Betriebsversammlung\), daher wurden diese Ihrer Reservierungen storniert:\n\n- Arbeitsplatz .+ \(Berlin · Nord · Etage \d+ · .+\), 2030-04-16 09:00 \(UTC\)\n\nIhre Reservierungen: https:\/\/desks\.example\.test\/reservations\n$/,
+    );
+    await removeAll();
+  });
+
   it('keeps the reservations when asked to, and refuses new ones', async () => {
     const place = await office('UTC');
     const kept = (await book(aliceToken, place.deskId, '2030-05-06T09:00:00Z', '2030-05-06T17:00:00Z')).json<{ id: string }>().id;

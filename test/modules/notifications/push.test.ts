@@ -322,6 +322,43 @@ describe('push notifications', () => {
     await db.execute(sql`delete from push_subscriptions`);
   });
 
+  it('writes the pushes and the booked-for-you mail in the person’s language (docs/i18n.md#mails-and-the-calendar-feed)', async () => {
+    const user = await t.createUser({ email: 'greta@example.test', firstName: 'Greta', lastName: 'Test', password: PASSWORD });
+    const token = (await t.login(user.email, PASSWORD)).accessToken;
+    expect((await t.request({ method: 'PUT', url: '/api/self/preferences', token, payload: { language: 'de' } })).statusCode).toBe(200);
+    const browser = await subscribed(token);
+    const start = new Date(NOW.getTime() + 10 * HOUR);
+    await bookFor(user.id, { startTime: start.toISOString(), endTime: new Date(start.getTime() + 2 * HOUR).toISOString() });
+    await drainOutbox(t.app);
+    expect(pushesTo(browser)[0]?.message).toMatchObject({
+      title: 'Für Sie wurde ein Arbeitsplatz reserviert',
+      body: expect.stringMatching(/^Arbeitsplatz O-7 \(Open space\), .+\.$/) as unknown,
+    });
+    const [mail] = mailsTo('greta@example.test', /^Für Sie reserviert/);
+    expect(mail?.subject).toBe('Für Sie reserviert: Arbeitsplatz O-7');
+    expect(mail?.text).toMatch(
+      /^Hallo Greta,\n\n.+ hat für Sie einen Arbeitsplatz reserviert: Arbeitsplatz O-7 in Open space, .+ bis .+ \(.+\)\. Die Reservierung gehört Ihnen; Sie finden sie in Ihrer Liste der Reservierungen\.\n\nIhre Reservierungen: /,
+    );
+    expect(mail?.html).toContain('Arbeitsplatz <b>O-7</b> in Open space');
+
+    // Check-in opens, nobody checks in: both pushes in German too.
+    t.clock.set(new Date(start.getTime() - 15 * 60_000));
+    expect(await t.app.background.checkInReminders()).toBeGreaterThan(0);
+    await drainOutbox(t.app);
+    t.clock.set(new Date(start.getTime() + 21 * 60_000));
+    expect(await t.app.background.releaseRound()).toBeGreaterThan(0);
+    await drainOutbox(t.app);
+    t.clock.set(NOW);
+    const [, reminder, released] = pushesTo(browser).map((received) => received.message);
+    expect(reminder).toMatchObject({
+      title: 'Einchecken ist jetzt möglich',
+      body: expect.stringMatching(/Checken Sie ein, sonst wird der Arbeitsplatz freigegeben\.$/) as unknown,
+    });
+    expect(released?.title).toBe('Arbeitsplatz freigegeben: niemand hat eingecheckt');
+    expect(mailsTo('greta@example.test', /^Arbeitsplatz O-7 freigegeben/)).toHaveLength(1);
+    await db.execute(sql`delete from push_subscriptions`);
+  });
+
   it('removes a subscription the push service calls gone (410), and sends nothing to it again', async () => {
     const gone = await subscribed(people.alice.token);
     const kept = await subscribed(people.alice.token);

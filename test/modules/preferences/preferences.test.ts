@@ -107,6 +107,9 @@ describe('preferences: the language', () => {
     expect(invitation.text).toMatch(/^Ihre Arbeitsplatzreservierungen:\n/);
     expect(invitation.text).toContain('Auf Ihrer Profilseite können Sie diese Mails abschalten.');
     expect(parseCalendar(invitation.calendar!.content).events[0]!.summary).toBe('Arbeitsplatz A-01');
+    // The floor in the place is the language's too (the database writes "Floor 3").
+    expect(invitation.text).toContain(': Berlin · HQ · Etage 3 · Atlas · A-01\n');
+    expect(parseCalendar(invitation.calendar!.content).events[0]!.location).toBe('Berlin · HQ · Etage 3 · Atlas · A-01');
 
     const feed = await t.request({ method: 'POST', url: '/api/self/calendar-feed', token: tokens.greta! });
     const path = new URL(feed.json<{ url: string }>().url).pathname;
@@ -115,14 +118,38 @@ describe('preferences: the language', () => {
     const calendar = parseCalendar(german.body);
     expect(calendar.name).toBe('Deskbook-Reservierungen');
     expect(calendar.events[0]!.summary).toBe('Arbeitsplatz A-01');
-    expect(calendar.events[0]!.description).toMatch(/^Arbeitsplatzreservierung: /);
+    expect(calendar.events[0]!.description).toMatch(/^Arbeitsplatzreservierung: Berlin · HQ · Etage 3 · Atlas · A-01\n/);
+    expect(calendar.events[0]!.location).toBe('Berlin · HQ · Etage 3 · Atlas · A-01');
     // Back to the server's default (French): the same rows, another text, another ETag; the old one is no 304.
     expect((await put(tokens.greta!, { language: null })).statusCode).toBe(200);
     const french = await t.request({ method: 'GET', url: path, headers: { 'if-none-match': String(german.headers.etag) } });
     expect(french.statusCode).toBe(200);
     expect(french.headers.etag).not.toBe(german.headers.etag);
     expect(parseCalendar(french.body).events[0]!.summary).toBe('Poste A-01');
+    expect(parseCalendar(french.body).events[0]!.location).toBe('Berlin · HQ · Étage 3 · Atlas · A-01');
     expect((await put(tokens.greta!, { language: 'de' })).statusCode).toBe(200);
+  });
+
+  it('writes the QR label sheet in the language of the admin who asks for it, and names it in <html lang>', async () => {
+    const db = t.database.handle.db;
+    const department = await insertDepartment(db, { location: 'Hamburg', building: 'Hafen', floor: 2 });
+    const room = await insertRoom(db, department.id, { name: 'Elbe' });
+    await insertDesk(db, room.id, { name: 'E-01' });
+    const empty = await insertRoom(db, department.id, { name: 'Leer' });
+    const admin = await t.adminToken();
+    const sheet = (roomId: string) => t.request({ method: 'GET', url: `/api/rooms/${roomId}/qr-labels`, token: admin });
+    expect((await put(admin, { language: 'de' })).statusCode).toBe(200);
+    const german = await sheet(room.id);
+    expect(german.statusCode).toBe(200);
+    expect(german.body).toContain('<html lang="de">');
+    expect(german.body).toContain('<title>QR-Etiketten: Elbe</title>');
+    expect(german.body).toContain('<span>Hamburg, Hafen, Etage 2</span><small>Scannen zum Einchecken oder Reservieren</small>');
+    expect((await sheet(empty.id)).body).toContain('<p>Dieser Raum hat keine Arbeitsplätze.</p>');
+    // No choice: the server's default (French here).
+    expect((await put(admin, { language: null })).statusCode).toBe(200);
+    const french = await sheet(room.id);
+    expect(french.body).toContain('<html lang="fr">');
+    expect(french.body).toContain('<small>Scannez pour vous enregistrer ou réserver</small>');
   });
 
   it('forgets the preference with its person', async () => {

@@ -217,6 +217,22 @@ describe('telling the reporter of a status change by mail (docs/behaviour.md#rep
     ]);
   });
 
+  it('writes the mail in the reporter’s language (docs/i18n.md#mails-and-the-calendar-feed)', async () => {
+    const user = await t.createUser({ email: 'greta@example.test', firstName: 'Greta', password: PASSWORD });
+    const greta = { id: user.id, token: (await t.login(user.email, PASSWORD)).accessToken };
+    expect((await t.request({ method: 'PUT', url: '/api/self/preferences', token: greta.token, payload: { language: 'de' } })).statusCode).toBe(200);
+    const id = await file('Wackeliger Stuhl', greta);
+    expect((await setStatus(id, { status: 'IN_PROGRESS', note: 'Ein neuer ist bestellt' })).statusCode).toBe(200);
+    await drainOutbox(t.app);
+    const [mail] = mailsTo('greta@example.test');
+    expect(mail?.subject).toBe('Ihre Meldung ist in Bearbeitung: Wackeliger Stuhl');
+    expect(mail?.text).toBe(
+      'Hallo Greta,\n\nIhre Meldung „Wackeliger Stuhl“ ist jetzt in Bearbeitung.\n\nDas Team vor Ort schreibt: Ein neuer ist bestellt\n\n' +
+        'Ihre Meldungen: https://desks.example.test/report\n',
+    );
+    expect(mail?.html).toContain('>Ihre Meldungen</a>');
+  });
+
   it('mails nobody for a change an admin makes to their own report, nor to a disabled reporter', async () => {
     const own = await t.request({
       method: 'POST',

@@ -1,33 +1,38 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { PublicFrame } from '../../components/PublicFrame.js';
 import { Alert, Loading } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { errorText } from '../../lib/problems.js';
+import { translate } from '../../lib/translate.js';
 import { Link, navigate } from '../../router.js';
 import { useAuth } from './AuthProvider.js';
 
-/** What the service's error codes at the end of a single sign-on mean to the person. */
-export const OIDC_ERRORS: Record<string, string> = {
-  OIDC_STATE_INVALID: 'This sign-in attempt has expired or was started in another browser. Please start again.',
-  OIDC_CODE_INVALID: 'This sign-in link has already been used or has expired. Please start again.',
-  OIDC_PROVIDER_ERROR: 'The identity provider did not allow the sign-in.',
-  OIDC_TOKEN_INVALID: "The identity provider's answer could not be verified, so you were not signed in. Please tell your administrator.",
-  OIDC_NO_ACCOUNT:
-    'There is no account here for you yet, or your account signs in with a password. Ask your administrator to link your account to single sign-on.',
-  OIDC_ACCOUNT_DISABLED: 'Your account is disabled. Ask your administrator.',
-  OIDC_DISABLED: 'Single sign-on is not set up on this server.',
-  SERVICE_UNAVAILABLE: 'The identity provider is not answering right now. Try again in a moment.',
-  TOO_MANY_REQUESTS: 'Too many sign-in attempts. Wait a minute and try again.',
-};
+/** The service's error codes at the end of a single sign-on that have a sentence of their own here (auth:sso.errors). */
+const OIDC_ERRORS = new Set([
+  'OIDC_STATE_INVALID',
+  'OIDC_CODE_INVALID',
+  'OIDC_PROVIDER_ERROR',
+  'OIDC_TOKEN_INVALID',
+  'OIDC_NO_ACCOUNT',
+  'OIDC_ACCOUNT_DISABLED',
+  'OIDC_DISABLED',
+  'SERVICE_UNAVAILABLE',
+  'TOO_MANY_REQUESTS',
+]);
 
-const FALLBACK = 'The sign-in did not work. Please try again.';
+/** What an error code at the end of a single sign-on means to the person, in the language in use (undefined: not one of them). */
+const oidcError = (code: string | null | undefined): string | undefined => (code && OIDC_ERRORS.has(code) ? translate(`auth:sso.errors.${code}`) : undefined);
+
+const fallback = () => translate('auth:sso.fallback');
 
 /**
  * /sign-in/sso: where the service sends the browser back after the identity provider, with
  * #code=… (traded here for a session by POST; tokens never appear in a URL) or #error=<code>.
  */
 export function OidcReturnPage() {
-  useTitle('Signing in');
+  const { t } = useTranslation('auth');
+  useTitle(t('sso.pageTitle'));
   const { adopt } = useAuth();
   const [failure, setFailure] = useState<string>();
   // OIDC_NO_ACCOUNT: the provider's identity, for the administrator who links it.
@@ -43,32 +48,32 @@ export function OidcReturnPage() {
     const code = fragment.get('code');
     const error = fragment.get('error');
     if (!code) {
-      setFailure(OIDC_ERRORS[error ?? ''] ?? FALLBACK);
+      setFailure(oidcError(error) ?? fallback());
       setSubject(fragment.get('subject') ?? undefined);
       return;
     }
     adopt(code).then(
       () => navigate('/', { replace: true }),
-      (thrown: unknown) => setFailure(OIDC_ERRORS[(thrown as { problem?: { code?: string } }).problem?.code ?? ''] ?? errorText(thrown) ?? FALLBACK),
+      (thrown: unknown) => setFailure(oidcError((thrown as { problem?: { code?: string } }).problem?.code) ?? errorText(thrown) ?? fallback()),
     );
   }, [adopt]);
 
   return (
-    <PublicFrame title="Single sign-on">
+    <PublicFrame title={t('sso.title')}>
       {failure ? (
         <>
           <Alert kind="error">{failure}</Alert>
           {subject && (
             <p>
-              Your identity at the provider, for your administrator: <code className="break">{subject}</code>
+              {t('sso.identity')} <code className="break">{subject}</code>
             </p>
           )}
           <p className="public-footer">
-            <Link to="/sign-in">Back to sign-in</Link>
+            <Link to="/sign-in">{t('sso.back')}</Link>
           </p>
         </>
       ) : (
-        <Loading label="Signing you in…" />
+        <Loading label={t('sso.busy')} />
       )}
     </PublicFrame>
   );

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../api/settings.js';
 import { PublicUrlWarning } from '../../components/PublicUrlWarning.js';
 import { Alert, Checkbox, Loaded } from '../../components/ui.js';
@@ -10,14 +11,12 @@ import './styles.css';
 
 /** The profile page's "Calendar" section: the private feed URL (copy, replace) and the invitation-mail switch. */
 export function CalendarSection() {
+  const { t } = useTranslation('profile');
   const { isAdmin } = useUser();
   return (
     <section className="panel" aria-labelledby="calendar-heading">
-      <h2 id="calendar-heading">Calendar</h2>
-      <p>
-        Subscribe to your reservations in Outlook, Google Calendar or Apple Calendar with a private link: new bookings, changes and cancellations show up there
-        by themselves.
-      </p>
+      <h2 id="calendar-heading">{t('calendar.heading')}</h2>
+      <p>{t('calendar.intro')}</p>
       {isAdmin && <PublicUrlWarning what="calendarLinks" />}
       <FeedLink />
       <InvitationSwitch />
@@ -26,6 +25,7 @@ export function CalendarSection() {
 }
 
 function FeedLink() {
+  const { t } = useTranslation('profile');
   const status = useFeedStatus();
   const replacing = useReplaceFeed();
   const [copied, setCopied] = useState<'yes' | 'no'>();
@@ -55,7 +55,7 @@ function FeedLink() {
       {created ? (
         <>
           <div className="field">
-            <label htmlFor="calendar-url">Your calendar link</label>
+            <label htmlFor="calendar-url">{t('calendar.yourLink')}</label>
             <div className="copy-row">
               <input
                 id="calendar-url"
@@ -66,34 +66,24 @@ function FeedLink() {
                 aria-describedby="calendar-url-hint"
               />
               <button type="button" className="button-primary" onClick={() => void copy()}>
-                Copy the link
+                {t('calendar.copy')}
               </button>
             </div>
             <p id="calendar-url-hint" className="field-hint">
-              Shown only now: paste it into your calendar app (&ldquo;subscribe to calendar&rdquo; or &ldquo;add calendar from URL&rdquo;). Keep it to yourself:
-              anyone with it sees your reservations.
+              {t('calendar.linkHint')}
             </p>
           </div>
-          {copied === 'yes' && <Alert kind="success">The link is copied.</Alert>}
-          {copied === 'no' && <Alert kind="info">The link is selected: copy it with Ctrl+C (⌘C on a Mac).</Alert>}
+          {copied === 'yes' && <Alert kind="success">{t('calendar.copied')}</Alert>}
+          {copied === 'no' && <Alert kind="info">{t('calendar.selected')}</Alert>}
         </>
       ) : (
-        <Loaded query={status} label="Loading your calendar link…">
-          {(feed) =>
-            feed.exists ? (
-              <p>
-                You created a calendar link on {formatDateTime(feed.createdAt!)}. For your privacy it is shown only once; replace it to get a new one (the old
-                link then stops working).
-              </p>
-            ) : (
-              <p>You have no calendar link yet.</p>
-            )
-          }
+        <Loaded query={status} label={t('calendar.loadingLink')}>
+          {(feed) => (feed.exists ? <p>{t('calendar.created', { date: formatDateTime(feed.createdAt!) })}</p> : <p>{t('calendar.none')}</p>)}
         </Loaded>
       )}
       <div>
         <button type="button" className="button-secondary" disabled={replacing.isPending} onClick={replace}>
-          {replacing.isPending ? 'Creating…' : status.data?.exists || created ? 'Replace the link' : 'Create a calendar link'}
+          {replacing.isPending ? t('calendar.creating') : status.data?.exists || created ? t('calendar.replace') : t('calendar.create')}
         </button>
       </div>
     </div>
@@ -101,6 +91,7 @@ function FeedLink() {
 }
 
 function InvitationSwitch() {
+  const { t } = useTranslation('profile');
   const mail = useSettings()?.mailConfigured;
   const settings = useCalendarSettings();
   const saving = useSaveCalendarSettings();
@@ -109,13 +100,13 @@ function InvitationSwitch() {
   const [asked, setAsked] = useState<boolean>();
   const failure = errorText(saving.error);
   return (
-    <Loaded query={settings} label="Loading your calendar settings…">
+    <Loaded query={settings} label={t('calendar.loadingSettings')}>
       {(current) => (
         <div className="stack">
           {failure && <Alert kind="error">{failure}</Alert>}
           {/* Without a mail server nothing is mailed: the switch shows that, and keeps the person's choice for later (docs/configuration.md#mail). */}
           <Checkbox
-            label="Mail me a calendar invitation when I book, change or cancel a reservation"
+            label={t('calendar.invitations')}
             checked={mail === false ? false : (asked ?? current.invitationMails)}
             disabled={saving.isPending || mail === false}
             aria-describedby={mail === false ? 'invitation-no-mail' : undefined}
@@ -127,7 +118,7 @@ function InvitationSwitch() {
           />
           {mail === false && (
             <p id="invitation-no-mail" className="field-hint">
-              This Deskbook sends no mail: no mail server is set up. Use the calendar link above instead, or ask an admin to set up mail.
+              {t('calendar.noMail')}
             </p>
           )}
         </div>

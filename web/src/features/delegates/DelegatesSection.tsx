@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Alert, EmptyState, Loaded } from '../../components/ui.js';
 import { errorText } from '../../lib/problems.js';
 import { PersonPicker } from '../users/components/PersonPicker.js';
@@ -6,19 +7,20 @@ import './styles.css';
 
 /** "Delegates" on the profile: the people who may book for the person (docs/policies.md#booking-for-someone-else). */
 export function DelegatesSection() {
+  const { t } = useTranslation('profile');
   const delegates = useDelegates();
   const adding = useAddDelegate();
   const removing = useRemoveDelegate();
-  const failure = errorText(adding.error ?? removing.error, 'This person');
+  const failure = errorText(adding.error ?? removing.error, t('delegates.subject'));
   return (
     <section className="panel" aria-labelledby="delegates-heading">
-      <h2 id="delegates-heading">Delegates</h2>
-      <p className="muted">Delegates may book, change and cancel desks for you. You are told each time, as your notification settings below say.</p>
+      <h2 id="delegates-heading">{t('delegates.heading')}</h2>
+      <p className="muted">{t('delegates.intro')}</p>
       {failure && <Alert kind="error">{failure}</Alert>}
-      <Loaded query={delegates} label="Loading your delegates…">
+      <Loaded query={delegates} label={t('delegates.loading')}>
         {(list) =>
           list.length === 0 ? (
-            <EmptyState>No one books for you.</EmptyState>
+            <EmptyState>{t('delegates.none')}</EmptyState>
           ) : (
             <ul className="delegate-list">
               {list.map((delegate) => (
@@ -31,9 +33,9 @@ export function DelegatesSection() {
                     className="button-secondary button-small"
                     disabled={removing.isPending}
                     onClick={() => removing.mutate({ params: { path: { userId: delegate.userId } } })}
-                    aria-label={`Remove ${delegate.firstName} ${delegate.lastName} as a delegate`}
+                    aria-label={t('delegates.removeLabel', { name: `${delegate.firstName} ${delegate.lastName}` })}
                   >
-                    Remove
+                    {t('common:remove')}
                   </button>
                 </li>
               ))}
@@ -41,7 +43,12 @@ export function DelegatesSection() {
           )
         }
       </Loaded>
-      <PersonPicker label="New delegate" action="Add as delegate" busy={adding.isPending} onPick={(userId) => adding.mutate({ body: { userId } })} />
+      <PersonPicker
+        label={t('delegates.newDelegate')}
+        action={t('delegates.add')}
+        busy={adding.isPending}
+        onPick={(userId) => adding.mutate({ body: { userId } })}
+      />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import { Alert, FormButtons, Loaded, SelectField, TextField } from '../../components/ui.js';
 import { departmentLabel } from '../../lib/labels.js';
 import { errorText } from '../../lib/problems.js';
@@ -19,12 +20,13 @@ interface DefaultsValues {
  * office Find a desk preselects and the window it prefills.
  */
 export function BookingDefaultsSection() {
+  const { t } = useTranslation('profile');
   const defaults = useBookingDefaults();
   return (
     <section className="panel" aria-labelledby="booking-defaults-heading">
-      <h2 id="booking-defaults-heading">Booking defaults</h2>
-      <p className="muted">Find a desk opens on your home office and your usual hours.</p>
-      <Loaded query={defaults} label="Loading your booking defaults…">
+      <h2 id="booking-defaults-heading">{t('bookingDefaults.heading')}</h2>
+      <p className="muted">{t('bookingDefaults.intro')}</p>
+      <Loaded query={defaults} label={t('bookingDefaults.loading')}>
         {(saved) => (
           <DefaultsForm
             initial={{
@@ -41,6 +43,7 @@ export function BookingDefaultsSection() {
 }
 
 function DefaultsForm({ initial }: { initial: DefaultsValues }) {
+  const { t } = useTranslation('profile');
   const departments = useAllDepartments();
   const saving = useSaveBookingDefaults();
   const [saved, setSaved] = useState(false);
@@ -49,7 +52,7 @@ function DefaultsForm({ initial }: { initial: DefaultsValues }) {
   const submit = form.handleSubmit((values) => {
     setSaved(false);
     if (values.window === 'HOURS' && values.endTime <= values.startTime) {
-      form.setError('endTime', { message: 'The end must be after the start.' });
+      form.setError('endTime', { message: t('bookingDefaults.endAfterStart') });
       return;
     }
     saving.mutate(
@@ -66,30 +69,30 @@ function DefaultsForm({ initial }: { initial: DefaultsValues }) {
   });
   const failure = errorText(saving.error);
   return (
-    <form onSubmit={submit} noValidate className="stack" aria-label="Booking defaults">
-      <SelectField label="Home office" {...form.register('homeDepartmentId', { onChange: () => setSaved(false) })}>
-        <option value="">None</option>
+    <form onSubmit={submit} noValidate className="stack" aria-label={t('bookingDefaults.heading')}>
+      <SelectField label={t('bookingDefaults.homeOffice')} {...form.register('homeDepartmentId', { onChange: () => setSaved(false) })}>
+        <option value="">{t('bookingDefaults.none')}</option>
         {(departments.data ?? []).map((department) => (
           <option key={department.id} value={department.id}>
             {departmentLabel(department)}
           </option>
         ))}
       </SelectField>
-      <SelectField label="Usual hours" {...form.register('window', { onChange: () => setSaved(false) })}>
-        <option value="NONE">None (09:00–17:00)</option>
-        <option value="HOURS">From… to…</option>
-        <option value="WHOLE_DAY">The whole day</option>
+      <SelectField label={t('bookingDefaults.usualHours')} {...form.register('window', { onChange: () => setSaved(false) })}>
+        <option value="NONE">{t('bookingDefaults.noneHours', { from: '09:00', to: '17:00' })}</option>
+        <option value="HOURS">{t('bookingDefaults.fromTo')}</option>
+        <option value="WHOLE_DAY">{t('bookingDefaults.wholeDay')}</option>
       </SelectField>
       {window === 'HOURS' && (
         <div className="field-pair">
-          <TextField label="From" type="time" step={900} {...form.register('startTime')} error={form.formState.errors.startTime?.message} />
-          <TextField label="To" type="time" step={900} {...form.register('endTime')} error={form.formState.errors.endTime?.message} />
+          <TextField label={t('common:fields.from')} type="time" step={900} {...form.register('startTime')} error={form.formState.errors.startTime?.message} />
+          <TextField label={t('common:fields.to')} type="time" step={900} {...form.register('endTime')} error={form.formState.errors.endTime?.message} />
         </div>
       )}
       {failure && <Alert kind="error">{failure}</Alert>}
-      {saved && <Alert kind="success">Saved: Find a desk opens on them.</Alert>}
-      <FormButtons busy={saving.isPending} busyLabel="Saving…">
-        Save booking defaults
+      {saved && <Alert kind="success">{t('bookingDefaults.saved')}</Alert>}
+      <FormButtons busy={saving.isPending} busyLabel={t('common:saving')}>
+        {t('bookingDefaults.submit')}
       </FormButtons>
     </form>
   );

@@ -1,25 +1,31 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../api/settings.js';
 import { Alert, Loaded } from '../../components/ui.js';
 import { errorText } from '../../lib/problems.js';
+import { translate } from '../../lib/translate.js';
 import { browserSubscription, pushSupport, PushRefused, subscribeBrowser, unsubscribeBrowser, type PushSupport } from './push.js';
 import { useNotificationPreferences, usePushKey, usePushSubscriptions, useSaveNotificationPreferences, useSubscribe, useUnsubscribe } from './queries.js';
 import './styles.css';
 
 /** The events as people read them (docs/notifications.md#events). */
-const EVENT_LABELS: Record<string, string> = {
-  'check-in-open': 'Check-in of my booking opened',
-  released: 'My desk was released because nobody checked in',
-  'approval-decided': 'My booking request was approved, rejected or expired',
-  'booked-by-others': 'Someone else booked, changed or cancelled for me',
+const EVENT_KEYS: Record<string, string> = {
+  'check-in-open': 'checkInOpen',
+  released: 'released',
+  'approval-decided': 'approvalDecided',
+  'booked-by-others': 'bookedByOthers',
 };
+
+/** An event's label in the language in use (an unknown event shows as its name). */
+const eventLabel = (event: string): string => (EVENT_KEYS[event] ? translate(`profile:notifications.events.${EVENT_KEYS[event]}`) : event);
 
 /** The profile page's "Notifications" section: push in this browser, and the switches per event and channel (docs/notifications.md). */
 export function NotificationsSection() {
+  const { t } = useTranslation('profile');
   return (
     <section className="panel" aria-labelledby="notifications-heading">
-      <h2 id="notifications-heading">Notifications</h2>
-      <p>Deskbook tells you about your bookings by push notification in the browsers where you turn it on, and by mail. Choose what reaches you how.</p>
+      <h2 id="notifications-heading">{t('notifications.heading')}</h2>
+      <p>{t('notifications.intro')}</p>
       <PushInThisBrowser />
       <Switches />
     </section>
@@ -27,6 +33,7 @@ export function NotificationsSection() {
 }
 
 function PushInThisBrowser() {
+  const { t } = useTranslation('profile');
   const key = usePushKey();
   const list = usePushSubscriptions();
   const subscribing = useSubscribe();
@@ -83,29 +90,25 @@ function PushInThisBrowser() {
 
   return (
     <div className="stack push-control">
-      <h3>Push in this browser</h3>
+      <h3>{t('notifications.pushHeading')}</h3>
       {failure && <Alert kind="error">{failure}</Alert>}
       {support === 'unsupported' ? (
-        <Alert kind="info">
-          This browser cannot receive push notifications from this address: push needs a browser that supports it and a secure (https) address.
-        </Alert>
+        <Alert kind="info">{t('notifications.unsupported')}</Alert>
       ) : support === 'denied' ? (
-        <Alert kind="info">
-          Notifications are blocked for this site in this browser. Allow them in the browser&rsquo;s site settings, then reload this page.
-        </Alert>
+        <Alert kind="info">{t('notifications.denied')}</Alert>
       ) : (
-        <Loaded query={list} label="Loading your browsers…">
+        <Loaded query={list} label={t('notifications.loadingBrowsers')}>
           {() => (
             <>
-              <p role="status">{mine ? 'Push is on in this browser.' : 'Push is off in this browser.'}</p>
+              <p role="status">{mine ? t('notifications.isOn') : t('notifications.isOff')}</p>
               <div>
                 {mine ? (
                   <button type="button" className="button-secondary" disabled={busy} onClick={() => void turnOff()}>
-                    {busy ? 'Turning off…' : 'Turn push off in this browser'}
+                    {busy ? t('notifications.turningOff') : t('notifications.turnOff')}
                   </button>
                 ) : (
                   <button type="button" className="button-primary" disabled={busy || endpoint === undefined || !key.data} onClick={() => void turnOn()}>
-                    {busy ? 'Turning on…' : 'Turn push on in this browser'}
+                    {busy ? t('notifications.turningOn') : t('notifications.turnOn')}
                   </button>
                 )}
               </div>
@@ -113,16 +116,13 @@ function PushInThisBrowser() {
           )}
         </Loaded>
       )}
-      {others > 0 && (
-        <p className="muted">
-          Push is also on in {others} other {others === 1 ? 'browser' : 'browsers'} of yours; turn it off there, in each browser.
-        </p>
-      )}
+      {others > 0 && <p className="muted">{t('notifications.others', { count: others })}</p>}
     </div>
   );
 }
 
 function Switches() {
+  const { t } = useTranslation('profile');
   const mailConfigured = useSettings()?.mailConfigured;
   const preferences = useNotificationPreferences();
   const saving = useSaveNotificationPreferences();
@@ -147,21 +147,21 @@ function Switches() {
 
   return (
     <div className="stack">
-      <h3 id="notification-switches-heading">What to tell you, and how</h3>
+      <h3 id="notification-switches-heading">{t('notifications.switchesHeading')}</h3>
       {failure && <Alert kind="error">{failure}</Alert>}
-      <Loaded query={preferences} label="Loading your notification settings…">
+      <Loaded query={preferences} label={t('notifications.loadingSettings')}>
         {(current) => (
           <table className="notification-switches" aria-labelledby="notification-switches-heading">
             <thead>
               <tr>
-                <th scope="col">When</th>
-                <th scope="col">Push</th>
-                <th scope="col">Mail</th>
+                <th scope="col">{t('notifications.when')}</th>
+                <th scope="col">{t('notifications.push')}</th>
+                <th scope="col">{t('notifications.mail')}</th>
               </tr>
             </thead>
             <tbody>
               {current.events.map((entry) => {
-                const label = EVENT_LABELS[entry.event] ?? entry.event;
+                const label = eventLabel(entry.event);
                 const push = asked[`${entry.event} push`] ?? entry.push;
                 const mail = asked[`${entry.event} mail`] ?? entry.mail;
                 return (
@@ -170,18 +170,18 @@ function Switches() {
                     <td>
                       <input
                         type="checkbox"
-                        aria-label={`Push: ${label}`}
+                        aria-label={t('notifications.pushFor', { event: label })}
                         checked={push}
                         onChange={(event) => change(entry.event, 'push', event.currentTarget.checked)}
                       />
                     </td>
                     <td>
                       {mail === null ? (
-                        <span className="muted">No mail</span>
+                        <span className="muted">{t('notifications.noMailForEvent')}</span>
                       ) : (
                         <input
                           type="checkbox"
-                          aria-label={`Mail: ${label}`}
+                          aria-label={t('notifications.mailFor', { event: label })}
                           checked={mailConfigured === false ? false : mail}
                           disabled={mailConfigured === false}
                           onChange={(event) => change(entry.event, 'mail', event.currentTarget.checked)}
@@ -196,8 +196,8 @@ function Switches() {
         )}
       </Loaded>
       <p className="field-hint">
-        Push reaches only the browsers where you turned it on.
-        {mailConfigured === false && ' This Deskbook sends no mail: no mail server is set up.'}
+        {t('notifications.pushHint')}
+        {mailConfigured === false && ` ${t('notifications.noMailServer')}`}
       </p>
     </div>
   );

@@ -1,4 +1,5 @@
 import { api } from '../../api/client.js';
+import { translate } from '../../lib/translate.js';
 import { WORKER_URL } from '../../pwa/worker-rules.js';
 
 /**
@@ -43,10 +44,7 @@ const SUBSCRIBE_TIMEOUT_MS = 15_000;
 function withTimeout<T>(promise: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new PushRefused("The browser's push service did not answer. Try again later, or in another browser.")),
-      SUBSCRIBE_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => reject(new PushRefused(translate('profile:notifications.serviceSilent'))), SUBSCRIBE_TIMEOUT_MS);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -57,14 +55,14 @@ function withTimeout<T>(promise: Promise<T>): Promise<T> {
  */
 export async function subscribeBrowser(publicKey: string): Promise<{ endpoint: string; keys: { p256dh: string; auth: string } }> {
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') throw new PushRefused('Notifications are not allowed for this site in this browser.');
+  if (permission !== 'granted') throw new PushRefused(translate('profile:notifications.notAllowed'));
   await navigator.serviceWorker.register(PUSH_WORKER, { scope: '/' });
   const registration = await navigator.serviceWorker.ready;
   const existing = await registration.pushManager.getSubscription();
   const subscription =
     existing ?? (await withTimeout(registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) })));
   const json = subscription.toJSON();
-  if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth) throw new PushRefused('The browser gave no usable push subscription.');
+  if (!json.endpoint || !json.keys?.p256dh || !json.keys.auth) throw new PushRefused(translate('profile:notifications.noSubscription'));
   return { endpoint: json.endpoint, keys: { p256dh: json.keys.p256dh, auth: json.keys.auth } };
 }
 

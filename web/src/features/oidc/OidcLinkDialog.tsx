@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { useTranslation } from 'react-i18next';
 import type { User } from '../../api/types.js';
 import { Alert, Dialog, FormButtons, Loaded, TextField } from '../../components/ui.js';
 import { useSchemaForm } from '../../lib/forms.js';
@@ -14,17 +15,18 @@ const fullName = (user: Pick<User, 'firstName' | 'lastName'>) => `${user.firstNa
  * (docs/behaviour.md#linking-identities-to-accounts).
  */
 export function OidcLinkDialog({ user, onClose, onSaved }: { user: User; onClose: () => void; onSaved: (message: string) => void }) {
+  const { t } = useTranslation('profile');
   const params = { params: { path: { id: user.id } } };
   const identity = useOidcIdentity(user.id);
   const form = useSchemaForm(LinkForm, { subject: '' }, { trim: ['subject'] });
-  const linking = useLinkOidcIdentity(() => onSaved(`${fullName(user)} is now linked to single sign-on.`));
-  const unlinking = useUnlinkOidcIdentity(() => onSaved(`${fullName(user)} is no longer linked to single sign-on.`));
-  const failure = errorText(linking.error ?? unlinking.error, 'This user');
+  const linking = useLinkOidcIdentity(() => onSaved(t('oidcLink.linked', { name: fullName(user) })));
+  const unlinking = useUnlinkOidcIdentity(() => onSaved(t('oidcLink.unlinked', { name: fullName(user) })));
+  const failure = errorText(linking.error ?? unlinking.error, t('oidcLink.subject'));
 
   return (
-    <Dialog title={`Single sign-on of ${fullName(user)}`} onClose={onClose}>
+    <Dialog title={t('oidcLink.title', { name: fullName(user) })} onClose={onClose}>
       {failure && <Alert kind="error">{failure}</Alert>}
-      <Loaded query={identity} label="Loading…" subject="This user">
+      <Loaded query={identity} label={t('common:loading')} subject={t('oidcLink.subject')}>
         {(link) =>
           link.linked ? (
             <form
@@ -34,27 +36,42 @@ export function OidcLinkDialog({ user, onClose, onSaved }: { user: User; onClose
               }}
               className="stack"
             >
-              <p>
-                Linked to the identity <code>{link.subject}</code> at {link.issuer}.
-              </p>
-              <FormButtons className="dialog-actions" onCancel={onClose} cancelLabel="Close" busy={unlinking.isPending} busyLabel="Unlinking…">
-                Unlink
+              <LinkedTo subject={link.subject ?? ''} issuer={link.issuer ?? ''} />
+              <FormButtons
+                className="dialog-actions"
+                onCancel={onClose}
+                cancelLabel={t('common:close')}
+                busy={unlinking.isPending}
+                busyLabel={t('oidcLink.unlinking')}
+              >
+                {t('oidcLink.unlink')}
               </FormButtons>
             </form>
           ) : (
             <form onSubmit={form.handleSubmit((body) => linking.mutate({ ...params, body }))} noValidate className="stack">
-              <p>
-                Not linked. The first single sign-on links an account by its e-mail only when the provider has verified it and the account has no password or
-                directory sign-in; otherwise link it here.
-              </p>
-              <TextField label="Subject (sub) at the identity provider" {...form.field('subject')} hint="Shown in the person's details at the provider." />
-              <FormButtons className="dialog-actions" onCancel={onClose} busy={linking.isPending} busyLabel="Linking…">
-                Link
+              <p>{t('oidcLink.notLinked')}</p>
+              <TextField label={t('oidcLink.subjectLabel')} {...form.field('subject')} hint={t('oidcLink.subjectHint')} />
+              <FormButtons className="dialog-actions" onCancel={onClose} busy={linking.isPending} busyLabel={t('oidcLink.linking')}>
+                {t('oidcLink.link')}
               </FormButtons>
             </form>
           )
         }
       </Loaded>
     </Dialog>
+  );
+}
+
+/** "Linked to the identity <code>sub</code> at issuer.": one message, the subject set in code. */
+function LinkedTo({ subject, issuer }: { subject: string; issuer: string }) {
+  const { t } = useTranslation('profile');
+  const mark = '\u0000';
+  const [before = '', after = ''] = t('oidcLink.linkedTo', { subject: mark, issuer }).split(mark);
+  return (
+    <p>
+      {before}
+      <code>{subject}</code>
+      {after}
+    </p>
   );
 }
