@@ -1,6 +1,6 @@
 import { StarButton } from '../favourites/StarButton.js';
 import { useFavourites } from '../favourites/queries.js';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BookablePerson, Department } from '../../api/types.js';
 import { Alert, Dialog, Loading, SelectField } from '../../components/ui.js';
@@ -30,20 +30,21 @@ type Notice = { kind: 'success' | 'error'; text: string };
 const bookable = (desk: DeskAvailability) => desk.state === 'FREE' || desk.state === 'PARTLY_FREE';
 
 /** What a desk says to a screen reader: its name, room, state and what pressing it does. */
-function deskLabel(desk: DeskAvailability, reserved?: string, favourite = false, whose?: string): string {
-  const title = favourite ? translate('booking:map.favourite', { desk: deskAsTitle(desk.name) }) : deskAsTitle(desk.name);
-  if (reserved) return translate('booking:map.deskReserved', { title, room: desk.roomName, reason: reserved });
+function deskLabel(desk: DeskAvailability, language: string, reserved?: string, favourite = false, whose?: string): string {
+  const title = favourite ? translate('booking:map.favourite', { desk: deskAsTitle(desk.name), lng: language }) : deskAsTitle(desk.name);
+  if (reserved) return translate('booking:map.deskReserved', { title, room: desk.roomName, reason: reserved, lng: language });
   const partly = desk.state === 'PARTLY_FREE' && desk.longestFree;
   // Whose it is, where the caller may see it (docs/people.md#the-floor-plan).
   return translate('booking:map.desk', {
     title,
     room: desk.roomName,
-    state: translate(`booking:state.${desk.state}.spoken`),
+    state: translate(`booking:state.${desk.state}.spoken`, { lng: language }),
     partly: partly ? 'yes' : 'no',
     range: partly ? formatRange(partly.startTime, partly.endTime) : '',
     whose: whose ? 'yes' : 'no',
     person: whose ?? '',
     bookable: bookable(desk) ? 'yes' : 'no',
+    lng: language,
   });
 }
 
@@ -145,7 +146,7 @@ function OfficeMap({
   reservedOf: (desk: DeskAvailability) => string | undefined;
   favourites: Set<string>;
 }) {
-  const { t } = useTranslation('booking');
+  const { t, i18n } = useTranslation('booking');
   const plan = useFloorPlan(departmentId);
   const availability = useFloorAvailability(departmentId, start, end);
   const whose = useWhoseDesks(departmentId, start, end);
@@ -228,6 +229,7 @@ function OfficeMap({
                   height={image.height}
                   zoom={zoom}
                   onChoose={() => !zoom.panned() && onChoose(desk)}
+                  language={i18n.language}
                 />
               ));
             })()}
@@ -274,6 +276,7 @@ function MapDesk({
   height,
   zoom,
   onChoose,
+  language,
 }: {
   desk: DeskAvailability;
   reserved: string | undefined;
@@ -284,13 +287,16 @@ function MapDesk({
   height: number;
   zoom: ZoomPanState;
   onChoose: () => void;
+  /** The language in use: the desk's accessible name is in it. */
+  language: string;
 }) {
   const { x, y, width: w, height: h, rotation } = desk.position;
   const style = reserved ? RESERVED_STYLE : STATE_STYLE[desk.state];
   const box = { x: x * width, y: y * height, width: w * width, height: h * height };
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const canBook = bookable(desk);
-  const name = deskLabel(desk, reserved, favourite, whose);
+  // Worked out again only when what it says changes (or the language): the map re-renders all its desks on zoom and on opening a dialog.
+  const name = useMemo(() => deskLabel(desk, language, reserved, favourite, whose), [desk, reserved, favourite, whose, language]);
   return (
     <g
       className={`plan-desk plan-desk-${reserved ? 'reserved' : desk.state.toLowerCase()}`}
