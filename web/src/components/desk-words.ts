@@ -25,7 +25,7 @@ export const floorWords = (floor: number): string =>
 
 /** "Berlin · Spree House · Floor 2": how people name an office. */
 export const officeWords = (department: { location: string; building: string; floor: number }): string =>
-  `${department.location} · ${department.building} · ${floorWords(department.floor)}`;
+  translate('booking:office', { location: department.location, building: department.building, floor: floorWords(department.floor) });
 
 /** "Docking station", "Monitor"… (an unknown type as it is). */
 export const equipmentWords = (type: string): string => ((EQUIPMENT_TYPES as readonly string[]).includes(type) ? translate(`booking:equipment.${type}`) : type);
