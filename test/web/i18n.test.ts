@@ -67,6 +67,22 @@ export const CONVERTED_FILES = [
   'web/src/features/oidc/SignInMethods.tsx',
   'web/src/features/favourites/BookingDefaultsSection.tsx',
   'web/src/features/auth/OidcReturnPage.tsx',
+  // Booking (namespace booking) and check-in (namespace checkin): Find a desk, the map, My reservations, series, favourites, the desk's page.
+  'web/src/features/search/FindDeskPage.tsx',
+  'web/src/features/search/FloorMapView.tsx',
+  'web/src/features/reservations/MyReservationsPage.tsx',
+  'web/src/features/reservations/WeekView.tsx',
+  'web/src/features/reservations/components/BookForField.tsx',
+  'web/src/features/reservations/components/ReservationItem.tsx',
+  'web/src/features/series/MySeries.tsx',
+  'web/src/features/series/RepeatDialog.tsx',
+  'web/src/features/favourites/StarButton.tsx',
+  'web/src/features/favourites/UsualDialog.tsx',
+  'web/src/features/closures/ClosedDayNotice.tsx',
+  'web/src/features/attendance/AttendanceBadge.tsx',
+  'web/src/features/attendance/DeskPage.tsx',
+  'web/src/components/DeskFeatures.tsx',
+  'web/src/components/DetailsPanel.tsx',
 ];
 
 /** Text that is the same in every language: the product's name, a configuration key. */

@@ -1,10 +1,14 @@
 process.env.TZ = 'Europe/Berlin';
 
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestI18n } from '../helpers/i18n.js';
 import { formatDuration, validateWindow } from '../../web/src/features/reservations/window.js';
 
 const NOW = new Date('2030-07-15T10:00:00Z'); // 12:00 in Berlin
 const LIMITS = { reservationMaxLengthSeconds: 24 * 3600, reservationHorizonSeconds: 90 * 86_400 };
+
+// The messages are the English ones of the booking namespace (docs/i18n.md).
+beforeAll(() => startTestI18n('en'));
 
 describe('booking windows', () => {
   it('accepts a later window on one day', () => {

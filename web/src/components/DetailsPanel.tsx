@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Alert } from './ui.js';
 
 /**
@@ -27,12 +28,13 @@ export function DetailsPanel({
   /** The fields. */
   children: ReactNode;
 }) {
+  const { t } = useTranslation('booking');
   const [deleting, setDeleting] = useState(false);
   return (
     <section className="panel" aria-labelledby={headingId}>
-      <h2 id={headingId}>Details</h2>
+      <h2 id={headingId}>{t('details.heading')}</h2>
       {error && <Alert kind="error">{error}</Alert>}
-      {saved && <Alert kind="success">Saved.</Alert>}
+      {saved && <Alert kind="success">{t('details.saved')}</Alert>}
       <form onSubmit={onSubmit} noValidate className="stack">
         {children}
         <div className="form-actions">
@@ -40,7 +42,7 @@ export function DetailsPanel({
             {deleteLabel}
           </button>
           <button type="submit" className="button-primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save'}
+            {busy ? t('common:saving') : t('common:save')}
           </button>
         </div>
       </form>

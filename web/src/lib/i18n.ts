@@ -34,6 +34,9 @@ export const NAMESPACES = [
   'reports',
   'attendance',
   'people',
+  // Booking pages.
+  'booking',
+  'checkin',
 ] as const;
 const FIRST_PAINT = ['common', 'auth'];
 

@@ -1,7 +1,8 @@
+import { useTranslation } from 'react-i18next';
 import type { Attendance } from '../../api/types.js';
 import { errorText } from '../../lib/problems.js';
 import { formatDateTime } from '../../lib/time.js';
-import { checkInOpen, STATUS_LABELS, useCheckIn } from './queries.js';
+import { checkInOpen, statusLabel, useCheckIn } from './queries.js';
 
 const BADGE_CLASS: Record<string, string> = {
   PENDING: 'badge badge-warning',
@@ -12,17 +13,18 @@ const BADGE_CLASS: Record<string, string> = {
 
 /** A reservation's attendance as a badge, with when check-in opens or closes. */
 export function AttendanceBadge({ attendance }: { attendance: Attendance }) {
+  const { t } = useTranslation('checkin');
   const hint =
     attendance.status === 'PENDING' && attendance.releaseAt
       ? Date.now() < Date.parse(attendance.checkInOpensAt)
-        ? `opens ${formatDateTime(attendance.checkInOpensAt)}`
-        : `until ${formatDateTime(attendance.releaseAt)}`
+        ? t('badge.opens', { time: formatDateTime(attendance.checkInOpensAt) })
+        : t('badge.until', { time: formatDateTime(attendance.releaseAt) })
       : attendance.status === 'NO_SHOW' && attendance.releasedAt
-        ? `at ${formatDateTime(attendance.releasedAt)}`
+        ? t('badge.at', { time: formatDateTime(attendance.releasedAt) })
         : undefined;
   return (
     <span className={BADGE_CLASS[attendance.status] ?? 'badge'} data-status={attendance.status}>
-      {STATUS_LABELS[attendance.status]}
+      {statusLabel(attendance.status)}
       {hint && <span className="badge-hint"> ({hint})</span>}
     </span>
   );
@@ -30,9 +32,10 @@ export function AttendanceBadge({ attendance }: { attendance: Attendance }) {
 
 /** "Check in" while the window is open; the server has the last word (its refusal is shown). */
 export function CheckInButton({ attendance, label, onDone }: { attendance: Attendance; label: string; onDone?: (message: string) => void }) {
-  const checkIn = useCheckIn(() => onDone?.(`Checked in: ${label}.`));
+  const { t } = useTranslation('checkin');
+  const checkIn = useCheckIn(() => onDone?.(t('checkedIn', { label })));
   if (!checkInOpen(attendance)) return null;
-  const failure = errorText(checkIn.error, 'This reservation');
+  const failure = errorText(checkIn.error, t('subject.reservation'));
   return (
     <>
       <button
@@ -40,9 +43,9 @@ export function CheckInButton({ attendance, label, onDone }: { attendance: Atten
         className="button-primary button-small"
         disabled={checkIn.isPending}
         onClick={() => checkIn.mutate({ params: { path: { id: attendance.reservationId } } })}
-        aria-label={`Check in: ${label}`}
+        aria-label={t('checkInLabel', { label })}
       >
-        {checkIn.isPending ? 'Checking in…' : 'Check in'}
+        {checkIn.isPending ? t('checkingIn') : t('checkIn')}
       </button>
       {failure && (
         <span role="alert" className="field-error">

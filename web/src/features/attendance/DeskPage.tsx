@@ -1,11 +1,12 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { DeskDay } from '../../api/types.js';
 import { Alert, EmptyState, Loaded, PageHeader } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { errorText } from '../../lib/problems.js';
 import { browserZone, formatRangeIn, formatTimeIn } from '../../lib/time.js';
 import { Link } from '../../router.js';
-import { departmentLabel, deskPhrase, deskTitle } from '../../lib/labels.js';
+import { deskAsTitle, deskInSentence, officeWords } from '../../components/desk-words.js';
 import { DeskFeatures } from '../../components/DeskFeatures.js';
 import { AttendanceBadge, CheckInButton } from './AttendanceBadge.js';
 import { checkInOpen, useDeskDay, useEquipmentOfDesk, useWalkIn } from './queries.js';
@@ -16,11 +17,13 @@ import { checkInOpen, useDeskDay, useEquipmentOfDesk, useWalkIn } from './querie
  * walk-in booking when the desk is free now (docs/behaviour.md#walk-in).
  */
 export function DeskPage({ deskId }: { deskId: string }) {
+  // The desk's words (its name, type and equipment) are the booking pages'.
+  const { t } = useTranslation(['checkin', 'booking']);
   const day = useDeskDay(deskId);
-  useTitle(day.data ? deskTitle(day.data.desk.name) : 'Desk');
+  useTitle(day.data ? deskAsTitle(day.data.desk.name) : t('desk'));
   return (
     <div className="page desk-page">
-      <Loaded query={day} subject="This desk" label="Loading the desk…">
+      <Loaded query={day} subject={t('subject.desk')} label={t('loading')}>
         {(loaded) => <DeskDayView day={loaded} />}
       </Loaded>
     </div>
@@ -28,6 +31,7 @@ export function DeskPage({ deskId }: { deskId: string }) {
 }
 
 function DeskDayView({ day }: { day: DeskDay }) {
+  const { t } = useTranslation(['checkin', 'booking']);
   const [notice, setNotice] = useState<string>();
   const walkIn = useWalkIn();
   const now = Date.now();
@@ -35,7 +39,7 @@ function DeskDayView({ day }: { day: DeskDay }) {
     (reservation) =>
       reservation.mine && reservation.attendance && Date.parse(reservation.startTime) - 60 * 60_000 <= now && Date.parse(reservation.endTime) > now,
   );
-  const failure = errorText(walkIn.error, 'This desk');
+  const failure = errorText(walkIn.error, t('subject.desk'));
   // Times of the office, in its own zone (docs/behaviour.md#office-time-zone): "free until 18:00"
   // is the office's 18:00, whatever the phone's zone.
   const zone = day.timeZone;
@@ -43,11 +47,11 @@ function DeskDayView({ day }: { day: DeskDay }) {
   const equipment = useEquipmentOfDesk({ departmentId: day.department.id, roomId: day.room.id, deskId: day.desk.id });
   return (
     <>
-      <PageHeader title={deskTitle(day.desk.name)} />
+      <PageHeader title={deskAsTitle(day.desk.name)} />
       <p className="muted">
-        {day.room.name} · {departmentLabel(day.department)}
+        {day.room.name} · {officeWords(day.department)}
       </p>
-      {zone !== browserZone() && <p className="muted">Times are the office's local time ({zone}).</p>}
+      {zone !== browserZone() && <p className="muted">{t('officeTime', { zone })}</p>}
       <DeskFeatures type={day.desk.type} equipment={equipment.data?.content} />
       {notice && (
         <Alert kind="success" onDismiss={() => setNotice(undefined)}>
@@ -55,21 +59,21 @@ function DeskDayView({ day }: { day: DeskDay }) {
         </Alert>
       )}
       <section className="panel desk-now" aria-labelledby="now-heading">
-        <h2 id="now-heading">Now</h2>
+        <h2 id="now-heading">{t('now')}</h2>
         {mineNow?.attendance ? (
           <div className="stack">
             <p>
-              Your reservation: <strong>{range(mineNow.startTime, mineNow.endTime)}</strong> <AttendanceBadge attendance={mineNow.attendance} />
+              {t('yours')} <strong>{range(mineNow.startTime, mineNow.endTime)}</strong> <AttendanceBadge attendance={mineNow.attendance} />
             </p>
             {checkInOpen(mineNow.attendance) && (
               <div>
-                <CheckInButton attendance={mineNow.attendance} label={deskPhrase(day.desk.name)} onDone={setNotice} />
+                <CheckInButton attendance={mineNow.attendance} label={deskInSentence(day.desk.name)} onDone={setNotice} />
               </div>
             )}
           </div>
         ) : day.freeNow && day.walkInUntil ? (
           <div className="stack">
-            <p>This desk is free now, until {formatTimeIn(day.walkInUntil, zone)}.</p>
+            <p>{t('freeUntil', { time: formatTimeIn(day.walkInUntil, zone) })}</p>
             {failure && <Alert kind="error">{failure}</Alert>}
             <div>
               <button
@@ -79,29 +83,29 @@ function DeskDayView({ day }: { day: DeskDay }) {
                 onClick={() =>
                   walkIn.mutate(
                     { params: { path: { deskId: day.desk.id } } },
-                    { onSuccess: (booked) => setNotice(`Booked and checked in: ${range(booked.startTime, booked.endTime)}.`) },
+                    { onSuccess: (booked) => setNotice(t('walkedIn', { range: range(booked.startTime, booked.endTime) })) },
                   )
                 }
               >
-                {walkIn.isPending ? 'Booking…' : 'Book it now'}
+                {walkIn.isPending ? t('booking') : t('bookNow')}
               </button>
             </div>
           </div>
         ) : (
-          <p>{day.freeNow ? 'This desk cannot be booked on the spot now.' : 'This desk is taken right now.'}</p>
+          <p>{day.freeNow ? t('notOnTheSpot') : t('taken')}</p>
         )}
       </section>
       <section className="panel" aria-labelledby="day-heading">
-        <h2 id="day-heading">Today ({day.date})</h2>
+        <h2 id="day-heading">{t('today', { date: day.date })}</h2>
         {day.reservations.length === 0 ? (
-          <EmptyState>No reservations today.</EmptyState>
+          <EmptyState>{t('noneToday')}</EmptyState>
         ) : (
           <ul className="reservation-list">
             {day.reservations.map((reservation) => (
               <li key={`${reservation.startTime}-${reservation.endTime}`} className="reservation">
                 <div className="reservation-main">
                   <p className="reservation-time">{range(reservation.startTime, reservation.endTime)}</p>
-                  <p>{reservation.mine ? 'You' : 'Reserved'}</p>
+                  <p>{reservation.mine ? t('you') : t('reserved')}</p>
                 </div>
                 {reservation.attendance && <AttendanceBadge attendance={reservation.attendance} />}
               </li>
@@ -110,7 +114,7 @@ function DeskDayView({ day }: { day: DeskDay }) {
         )}
       </section>
       <p>
-        <Link to="/reservations">My reservations</Link>
+        <Link to="/reservations">{t('myReservations')}</Link>
       </p>
     </>
   );

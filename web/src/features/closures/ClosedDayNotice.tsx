@@ -1,6 +1,7 @@
+import { useTranslation } from 'react-i18next';
 import { Alert } from '../../components/ui.js';
 import type { Department } from '../../api/types.js';
-import { departmentLabel } from '../../lib/labels.js';
+import { officeWords } from '../../components/desk-words.js';
 import { formatDay } from '../../lib/time.js';
 import { useClosedDays } from './queries.js';
 import './styles.css';
@@ -10,24 +11,23 @@ import './styles.css';
  * everywhere, or in which offices. The search already leaves their desks out.
  */
 export function ClosedDayNotice({ date, departments }: { date: string; departments: readonly Department[] }) {
+  const { t } = useTranslation('booking');
   const closed = useClosedDays(date);
   const days = closed.data?.days ?? [];
   if (days.length === 0) return null;
   const where = (day: (typeof days)[number]) => {
-    if (day.scope === 'EVERYWHERE') return 'every office';
+    if (day.scope === 'EVERYWHERE') return t('closed.everyOffice');
     if (day.scope === 'BUILDING') return `${day.location} · ${day.building}`;
     const department = departments.find((candidate) => candidate.id === day.departmentId);
-    return department ? departmentLabel(department) : 'one office';
+    return department ? officeWords(department) : t('closed.oneOffice');
   };
   return (
     <Alert kind="info">
       {days.length === 1 ? (
-        <>
-          {formatDay(date)} is closed in {where(days[0]!)}: {days[0]!.reason}. Desks there cannot be booked that day.
-        </>
+        <>{t('closed.one', { day: formatDay(date), where: where(days[0]!), reason: days[0]!.reason })}</>
       ) : (
         <>
-          {formatDay(date)} is closed in some offices; desks there cannot be booked that day:
+          {t('closed.some', { day: formatDay(date) })}
           <ul className="closure-affected">
             {days.map((day) => (
               <li key={day.closureId}>

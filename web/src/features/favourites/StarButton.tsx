@@ -1,4 +1,5 @@
-import { deskPhrase } from '../../lib/labels.js';
+import { useTranslation } from 'react-i18next';
+import { deskInSentence } from '../../components/desk-words.js';
 import { useStar, useUnstar } from './queries.js';
 import './styles.css';
 
@@ -7,6 +8,7 @@ import './styles.css';
  * when the desk is a favourite; its name says which desk.
  */
 export function StarButton({ desk, roomName, starred }: { desk: { id: string; name: string }; roomName: string; starred: boolean }) {
+  const { t } = useTranslation('booking');
   const star = useStar();
   const unstar = useUnstar();
   const busy = star.isPending || unstar.isPending;
@@ -20,8 +22,8 @@ export function StarButton({ desk, roomName, starred }: { desk: { id: string; na
       type="button"
       className="star-button"
       aria-pressed={starred}
-      aria-label={`Favourite: ${deskPhrase(desk.name)} in ${roomName}`}
-      title={starred ? 'A favourite: press to unstar' : 'Star as a favourite'}
+      aria-label={t('star.label', { desk: deskInSentence(desk.name), room: roomName })}
+      title={starred ? t('star.unstar') : t('star.star')}
       disabled={busy}
       onClick={toggle}
     >

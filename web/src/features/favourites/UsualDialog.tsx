@@ -1,6 +1,9 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Alert, Dialog, Loaded } from '../../components/ui.js';
-import { deskPhrase } from '../../lib/labels.js';
+import { deskInSentence } from '../../components/desk-words.js';
+import { dateLocale } from '../../lib/locale.js';
+import { translate } from '../../lib/translate.js';
 import { errorText } from '../../lib/problems.js';
 import { formatRange } from '../../lib/time.js';
 import { useBookUsual, useUsualPreview } from './queries.js';
@@ -12,13 +15,13 @@ type Reason = 'DESK_RESERVED' | 'USER_OVERLAP' | 'CLOSED' | 'POLICY' | 'NOT_ALLO
 export function usualReason(reason: Reason, message: string | undefined): string {
   switch (reason) {
     case 'DESK_RESERVED':
-      return 'Desk taken';
+      return translate('booking:usual.deskTaken');
     case 'USER_OVERLAP':
-      return 'You have another booking then';
+      return translate('booking:usual.otherBooking');
     case 'CLOSED':
-      return message ?? 'The office is closed';
+      return message ?? translate('booking:usual.closed');
     default:
-      return message ?? 'Not allowed';
+      return message ?? translate('booking:usual.notAllowed');
   }
 }
 
@@ -31,7 +34,8 @@ interface Day {
   endTime: string;
 }
 
-const dayLabel = (day: Day) => `${formatRange(day.startTime, day.endTime)} — ${deskPhrase(day.deskName)} in ${day.roomName}`;
+const dayLabel = (day: Day) =>
+  translate('booking:usual.day', { range: formatRange(day.startTime, day.endTime), desk: deskInSentence(day.deskName), room: day.roomName });
 
 /**
  * "Book my usual" (docs/favourites.md#book-my-usual): last week's bookings proposed for the coming
@@ -39,6 +43,7 @@ const dayLabel = (day: Day) => `${formatRange(day.startTime, day.endTime)} — $
  * and what was refused, per day.
  */
 export function UsualDialog({ onClose, onBooked }: { onClose: () => void; onBooked: (text: string) => void }) {
+  const { t } = useTranslation('booking');
   const preview = useUsualPreview();
   const booking = useBookUsual();
   const [done, setDone] = useState<{ booked: (Day & { awaitingApproval: boolean })[]; refused: (Day & { reason: Reason; message: string })[] }>();
@@ -46,58 +51,58 @@ export function UsualDialog({ onClose, onBooked }: { onClose: () => void; onBook
   const book = () => booking.mutate({ body: {} }, { onSuccess: (result) => setDone(result) });
 
   return (
-    <Dialog title="Book my usual" onClose={onClose}>
+    <Dialog title={t('usual.title')} onClose={onClose}>
       <div className="stack">
         {failure && <Alert kind="error">{failure}</Alert>}
         {done ? (
-          <section aria-label="What was booked">
+          <section aria-label={t('usual.doneLabel')}>
             <p aria-live="polite">
-              Booked {done.booked.length} {done.booked.length === 1 ? 'day' : 'days'}
-              {done.refused.length > 0 ? `; ${done.refused.length} could not be booked` : ''}.
+              {done.refused.length > 0
+                ? t('usual.bookedRefused', { count: done.booked.length, refused: done.refused.length })
+                : t('usual.booked', { count: done.booked.length })}
             </p>
             <ul className="usual-days">
               {done.booked.map((day) => (
                 <li key={`${day.deskId}-${day.startTime}`} className="usual-day">
                   <span>{dayLabel(day)}</span>
-                  <span className="usual-status">{day.awaitingApproval ? 'Booked, awaiting approval' : 'Booked'}</span>
+                  <span className="usual-status">{day.awaitingApproval ? t('usual.awaiting') : t('usual.bookedDay')}</span>
                 </li>
               ))}
               {done.refused.map((day) => (
                 <li key={`${day.deskId}-${day.startTime}`} className="usual-day refused">
                   <span>{dayLabel(day)}</span>
-                  <span className="usual-status">Not booked: {usualReason(day.reason, day.message)}</span>
+                  <span className="usual-status">{t('usual.notBooked', { reason: usualReason(day.reason, day.message) })}</span>
                 </li>
               ))}
             </ul>
             <div className="dialog-actions">
-              <button
-                type="button"
-                className="button-primary"
-                onClick={() => onBooked(`Booked your usual week: ${done.booked.length} ${done.booked.length === 1 ? 'day' : 'days'}.`)}
-              >
-                Done
+              <button type="button" className="button-primary" onClick={() => onBooked(t('usual.bookedWeek', { count: done.booked.length }))}>
+                {t('usual.done')}
               </button>
             </div>
           </section>
         ) : (
-          <Loaded query={preview} label="Looking at last week…">
+          <Loaded query={preview} label={t('usual.loading')}>
             {(proposal) => {
               const free = proposal.days.filter((day) => day.conflict === null).length;
               return (
-                <section aria-label="Your usual week">
+                <section aria-label={t('usual.weekLabel')}>
                   {proposal.days.length === 0 ? (
-                    <p>You had no bookings last week to repeat.</p>
+                    <p>{t('usual.none')}</p>
                   ) : (
                     <>
                       <p aria-live="polite">
-                        Last week again, from Monday {new Date(`${proposal.week}T12:00:00`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })}:{' '}
-                        {free} of {proposal.days.length} {proposal.days.length === 1 ? 'day is' : 'days are'} free.
+                        {t('usual.proposal', {
+                          week: new Date(`${proposal.week}T12:00:00`).toLocaleDateString(dateLocale(), { day: 'numeric', month: 'short' }),
+                          free,
+                          count: proposal.days.length,
+                        })}
                       </p>
                       <ul className="usual-days">
                         {proposal.days.map((day) => (
                           <li key={`${day.deskId}-${day.startTime}`} className={day.conflict ? 'usual-day refused' : 'usual-day'}>
                             <span>{dayLabel(day)}</span>
-                            <span className="usual-status">{day.conflict ? usualReason(day.conflict, day.message) : 'Free'}</span>
+                            <span className="usual-status">{day.conflict ? usualReason(day.conflict, day.message) : t('usual.free')}</span>
                           </li>
                         ))}
                       </ul>
@@ -105,11 +110,11 @@ export function UsualDialog({ onClose, onBooked }: { onClose: () => void; onBook
                   )}
                   <div className="dialog-actions">
                     <button type="button" className="button-secondary" onClick={onClose} disabled={booking.isPending}>
-                      Cancel
+                      {t('common:cancel')}
                     </button>
                     {free > 0 && (
                       <button type="button" className="button-primary" onClick={book} disabled={booking.isPending}>
-                        {booking.isPending ? 'Booking…' : `Book the ${free} free ${free === 1 ? 'day' : 'days'}`}
+                        {booking.isPending ? t('search.booking') : t('usual.bookFree', { count: free })}
                       </button>
                     )}
                   </div>

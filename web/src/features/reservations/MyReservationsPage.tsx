@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Alert, EmptyState, Loaded, PageHeader, Pager } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { Link } from '../../router.js';
@@ -14,7 +15,8 @@ import { WeekView } from './WeekView.js';
 const PAGE_SIZE = 20;
 
 export function MyReservationsPage() {
-  useTitle('My reservations');
+  const { t } = useTranslation('booking');
+  useTitle(t('reservations.title'));
   const { user } = useUser();
   // One instant for both lists, so that an ongoing booking lands in exactly one of them.
   const [now] = useState(() => new Date().toISOString());
@@ -42,10 +44,10 @@ export function MyReservationsPage() {
     if (!firstUpcoming || !storage) return;
     const entries = firstUpcoming.map(
       (reservation) =>
-        shown.current.get(reservation.id) ?? { id: reservation.id, startTime: reservation.startTime, endTime: reservation.endTime, desk: 'Desk' },
+        shown.current.get(reservation.id) ?? { id: reservation.id, startTime: reservation.startTime, endTime: reservation.endTime, desk: t('desk.unknown') },
     );
     saveOfflineSnapshot(storage, user.id, entries, new Date());
-  }, [firstUpcoming, user.id]);
+  }, [firstUpcoming, user.id, t]);
   useEffect(keepForOffline, [keepForOffline]);
   const onShown = useCallback(
     (entry: OfflineEntry) => {
@@ -57,9 +59,9 @@ export function MyReservationsPage() {
 
   return (
     <div className="page">
-      <PageHeader title="My reservations">
+      <PageHeader title={t('reservations.title')}>
         <Link to="/" className="button button-primary">
-          Book a desk
+          {t('reservations.bookDesk')}
         </Link>
       </PageHeader>
       {notice && (
@@ -70,12 +72,12 @@ export function MyReservationsPage() {
       <WeekView userId={user.id} />
       <MySeries userId={user.id} onChanged={setNotice} />
       <section aria-labelledby="upcoming-heading">
-        <h2 id="upcoming-heading">Upcoming</h2>
-        <Loaded query={upcoming} label="Loading your reservations…">
+        <h2 id="upcoming-heading">{t('reservations.upcoming')}</h2>
+        <Loaded query={upcoming} label={t('reservations.loadingUpcoming')}>
           {(page) =>
             page.content.length === 0 ? (
               <EmptyState>
-                You have no upcoming reservations. <Link to="/">Find a desk</Link>
+                {t('reservations.noUpcoming')} <Link to="/">{t('search.title')}</Link>
               </EmptyState>
             ) : (
               <>
@@ -93,19 +95,19 @@ export function MyReservationsPage() {
                     />
                   ))}
                 </ul>
-                <Pager page={page.number} totalPages={page.totalPages} onPage={setUpcomingPage} label="Upcoming reservations pages" />
+                <Pager page={page.number} totalPages={page.totalPages} onPage={setUpcomingPage} label={t('reservations.upcomingPages')} />
               </>
             )
           }
         </Loaded>
       </section>
       <section aria-labelledby="past-heading">
-        <h2 id="past-heading">Past</h2>
-        <Loaded query={past} label="Loading past reservations…">
+        <h2 id="past-heading">{t('reservations.past')}</h2>
+        <Loaded query={past} label={t('reservations.loadingPast')}>
           {(page) => {
             const ended = page.content.filter((reservation) => reservation.endTime <= now);
             return ended.length === 0 && page.number === 0 ? (
-              <EmptyState>No past reservations yet.</EmptyState>
+              <EmptyState>{t('reservations.noPast')}</EmptyState>
             ) : (
               <>
                 <ul className="reservation-list">
@@ -113,7 +115,7 @@ export function MyReservationsPage() {
                     <ReservationItem key={reservation.id} reservation={reservation} editable={false} onChanged={setNotice} />
                   ))}
                 </ul>
-                <Pager page={page.number} totalPages={page.totalPages} onPage={setPastPage} label="Past reservations pages" />
+                <Pager page={page.number} totalPages={page.totalPages} onPage={setPastPage} label={t('reservations.pastPages')} />
               </>
             );
           }}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Alert, Checkbox, Loading, PageHeader, SelectField, TextField } from '../../components/ui.js';
 import { AllowancePanel } from '../policies/AllowancePanel.js';
 import { useReservedDesks } from '../policies/queries.js';
@@ -12,10 +13,13 @@ import { awaitsApproval } from '../approvals/queries.js';
 import { useBookDesk } from '../reservations/queries.js';
 import { BookForField } from '../reservations/components/BookForField.js';
 import type { BookablePerson } from '../../api/types.js';
+import { bookedSentence } from './booked.js';
 import { FloorMapView } from './FloorMapView.js';
 import { useDeskEquipment, useRoomSearch } from './queries.js';
 import { DeskFeatures, equipmentSentence } from '../../components/DeskFeatures.js';
-import { departmentLabel, deskPhrase, EQUIPMENT_TYPES, equipmentLabel, floorLabel } from '../../lib/labels.js';
+import { EQUIPMENT_TYPES } from '../../lib/labels.js';
+import { deskInSentence, equipmentInList, equipmentWords, floorWords, officeWords } from '../../components/desk-words.js';
+import { translate } from '../../lib/translate.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { NoOffices } from '../inventory/components/FirstSteps.js';
 import { useWindowForm } from '../reservations/window-form.js';
@@ -49,12 +53,15 @@ type Notice = { kind: 'success' | 'error'; text: string };
 /** "Berlin · Spree House · any floor; with a docking station": the search in one line, for the folded form. */
 function searchSummary(filters: DeskFilters): string {
   const place = [
-    filters.location || 'Any location',
-    filters.building || 'any building',
-    filters.floor === '' ? 'any floor' : floorLabel(Number(filters.floor)),
+    filters.location || translate('booking:summary.anyLocation'),
+    filters.building || translate('booking:summary.anyBuilding'),
+    filters.floor === '' ? translate('booking:summary.anyFloor') : floorWords(Number(filters.floor)),
   ];
-  const kit = filters.equipment.length > 0 ? `with ${filters.equipment.map((type) => equipmentLabel(type).toLowerCase()).join(', ')}` : 'any equipment';
-  return `${place.join(' · ')}; ${kit}`;
+  const kit =
+    filters.equipment.length > 0
+      ? translate('booking:summary.with', { items: filters.equipment.map(equipmentInList).join(', ') })
+      : translate('booking:summary.anyEquipment');
+  return translate('booking:summary.line', { place: place.join(' · '), kit });
 }
 
 /**
@@ -62,14 +69,15 @@ function searchSummary(filters: DeskFilters): string {
  * the page waits for them (and the offices) so that the first search is already theirs.
  */
 export function FindDeskPage() {
-  useTitle('Find a desk');
+  const { t } = useTranslation('booking');
+  useTitle(t('search.title'));
   const defaults = useBookingDefaults();
   const departments = useAllDepartments();
   if ((defaults.isPending && !defaults.error) || (departments.isPending && !departments.error))
     return (
       <div className="page">
-        <PageHeader title="Find a desk" />
-        <Loading label="Loading…" />
+        <PageHeader title={t('search.title')} />
+        <Loading label={t('common:loading')} />
       </div>
     );
   const initial = initialSearch(tomorrowWindow(new Date()), defaults.data, departments.data ?? []);
@@ -77,6 +85,7 @@ export function FindDeskPage() {
 }
 
 function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType<typeof tomorrowWindow>; initialFilters: DeskFilters }) {
+  const { t } = useTranslation('booking');
   const { user, isAdmin } = useUser();
   const departments = useAllDepartments();
   const when = useWindowForm(initialWindow);
@@ -151,7 +160,7 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
           const pending = await awaitsApproval(created.id);
           setNotice({
             kind: 'success',
-            text: `Booked${bookFor ? ` for ${bookFor.firstName} ${bookFor.lastName}` : ''}: ${deskPhrase(desk.name)} in ${room.name}, ${range}.${pending ? AWAITING_SENTENCE : ''}${equipmentSentence(kit.get(desk.id))}`,
+            text: `${bookedSentence(desk.name, room.name, range, bookFor)}${pending ? AWAITING_SENTENCE : ''}${equipmentSentence(kit.get(desk.id))}`,
           });
         },
         onError: async (error) => {
@@ -162,7 +171,7 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
             const stillFree = roomsOfPages(again.data?.pages ?? []).some((candidate) => candidate.desks.some((free) => free.id === desk.id));
             setNotice({ kind: 'error', text: bookingConflictMessage(problem, stillFree) });
           } else {
-            setNotice({ kind: 'error', text: problemMessage(problem, 'This desk') });
+            setNotice({ kind: 'error', text: problemMessage(problem, t('subject.desk')) });
             if (problem.code === 'DESK_NOT_BOOKABLE' || problem.code === 'NOT_FOUND') void found.refetch();
           }
         },
@@ -179,8 +188,8 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
   if (departments.isSuccess && departments.data.length === 0) {
     return (
       <div className="page">
-        <PageHeader title="Find a desk" />
-        <p className="lead">Hello {user.firstName}.</p>
+        <PageHeader title={t('search.title')} />
+        <p className="lead">{t('search.hello', { name: user.firstName })}</p>
         <NoOffices admin={isAdmin} />
       </div>
     );
@@ -188,9 +197,9 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
 
   return (
     <div className="page">
-      <PageHeader title="Find a desk" />
+      <PageHeader title={t('search.title')} />
       <AllowancePanel />
-      <p className="lead">Hello {user.firstName}. Choose when you need a desk; the free ones are listed below.</p>
+      <p className="lead">{t('search.lead', { name: user.firstName })}</p>
       {usualOpen && (
         <UsualDialog
           onClose={() => setUsualOpen(false)}
@@ -203,50 +212,50 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
       )}
       <div className="panel search-summary" data-folded={!changing}>
         <p>
-          <span className="visually-hidden">Searching: </span>
+          <span className="visually-hidden">{t('search.searching')} </span>
           {searchSummary(searched.filters)}
         </p>
         <button type="button" className="button-secondary button-small" aria-expanded={changing} aria-controls="search-form" onClick={change}>
-          Change the search
+          {t('search.change')}
         </button>
       </div>
-      <form id="search-form" className="panel search-form" data-folded={!changing} onSubmit={submit} noValidate aria-label="Search for free desks">
+      <form id="search-form" className="panel search-form" data-folded={!changing} onSubmit={submit} noValidate aria-label={t('search.formLabel')}>
         <fieldset className="fieldset-row" ref={firstField}>
-          <legend>When</legend>
-          <TextField label="Date" type="date" {...when.field('date')} required />
-          <TextField label="From" type="time" step={900} {...when.field('start')} required />
-          <TextField label="To" type="time" step={900} {...when.field('end')} required />
+          <legend>{t('search.when')}</legend>
+          <TextField label={t('common:fields.date')} type="date" {...when.field('date')} required />
+          <TextField label={t('time.from')} type="time" step={900} {...when.field('start')} required />
+          <TextField label={t('time.to')} type="time" step={900} {...when.field('end')} required />
         </fieldset>
         <fieldset className="fieldset-row">
-          <legend>Where</legend>
-          <SelectField label="Location" value={filters.location} onChange={(event) => setWhere({ location: event.target.value })}>
-            <option value="">Any location</option>
+          <legend>{t('common:fields.where')}</legend>
+          <SelectField label={t('common:fields.location')} value={filters.location} onChange={(event) => setWhere({ location: event.target.value })}>
+            <option value="">{t('search.anyLocation')}</option>
             {choices.locations.map((location) => (
               <option key={location}>{location}</option>
             ))}
           </SelectField>
-          <SelectField label="Building" value={filters.building} onChange={(event) => setWhere({ building: event.target.value })}>
-            <option value="">Any building</option>
+          <SelectField label={t('common:fields.building')} value={filters.building} onChange={(event) => setWhere({ building: event.target.value })}>
+            <option value="">{t('search.anyBuilding')}</option>
             {choices.buildings.map((building) => (
               <option key={building}>{building}</option>
             ))}
           </SelectField>
-          <SelectField label="Floor" value={filters.floor} onChange={(event) => setWhere({ floor: event.target.value })}>
-            <option value="">Any floor</option>
+          <SelectField label={t('common:fields.floor')} value={filters.floor} onChange={(event) => setWhere({ floor: event.target.value })}>
+            <option value="">{t('search.anyFloor')}</option>
             {choices.floors.map((floor) => (
               <option key={floor} value={String(floor)}>
-                {floorLabel(floor)}
+                {floorWords(floor)}
               </option>
             ))}
           </SelectField>
         </fieldset>
         <fieldset>
-          <legend>The desk must have</legend>
+          <legend>{t('search.mustHave')}</legend>
           <div className="checkbox-grid">
             {EQUIPMENT_TYPES.filter((type) => type !== 'OTHER').map((type) => (
               <Checkbox
                 key={type}
-                label={equipmentLabel(type)}
+                label={equipmentWords(type)}
                 checked={filters.equipment.includes(type)}
                 onChange={(event) =>
                   setWhere({ equipment: event.target.checked ? [...filters.equipment, type] : filters.equipment.filter((chosen) => chosen !== type) })
@@ -255,48 +264,43 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
             ))}
           </div>
         </fieldset>
-        {departments.error && <Alert kind="warning">The list of offices could not be loaded; you can still search everywhere.</Alert>}
+        {departments.error && <Alert kind="warning">{t('search.officesFailed')}</Alert>}
         <div className="form-actions">
           <button type="submit" className="button-primary" disabled={loading}>
-            Search free desks
+            {t('search.submit')}
           </button>
         </div>
       </form>
 
       <section className="results" aria-labelledby="results-heading">
         <h2 id="results-heading" ref={resultsHeading} tabIndex={-1}>
-          {`Free desks, ${formatRange(searched.start, searched.end)}`}
+          {t('search.resultsHeading', { range: formatRange(searched.start, searched.end) })}
         </h2>
         <div className="results-tools">
-          <div className="view-switch" role="group" aria-label="Show the free desks as">
+          <div className="view-switch" role="group" aria-label={t('search.showAs')}>
             <button type="button" className="button-secondary button-small" aria-pressed={view === 'list'} onClick={() => setView('list')}>
-              List
+              {t('search.list')}
             </button>
             <button type="button" className="button-secondary button-small" aria-pressed={view === 'map'} onClick={() => setView('map')}>
-              Map
+              {t('search.map')}
             </button>
           </div>
           {view === 'list' && (
             <span className="desk-order">
-              <label htmlFor="desk-order">Order</label>
+              <label htmlFor="desk-order">{t('search.order')}</label>
               <select id="desk-order" value={order} onChange={(event) => setOrder(event.target.value as DeskOrder)}>
-                <option value="FOUND">By room</option>
-                <option value="FAVOURITES">Favourites first</option>
-                <option value="NEAR_TEAM">Near my team</option>
+                <option value="FOUND">{t('search.byRoom')}</option>
+                <option value="FAVOURITES">{t('search.favouritesFirst')}</option>
+                <option value="NEAR_TEAM">{t('search.nearTeam')}</option>
               </select>
             </span>
           )}
-          <button
-            type="button"
-            className="button-secondary button-small"
-            onClick={() => setUsualOpen(true)}
-            title="Last week’s desks and hours again, for the coming week"
-          >
-            Book my usual…
+          <button type="button" className="button-secondary button-small" onClick={() => setUsualOpen(true)} title={t('search.usualHint')}>
+            {t('search.usual')}
           </button>
         </div>
-        {view === 'list' && order === 'NEAR_TEAM' && near.isFetching && <Loading label="Looking where your team sits…" />}
-        {view === 'list' && order === 'NEAR_TEAM' && near.data?.teams === 0 && <p className="muted">You are in no team yet, so no desk is near your team.</p>}
+        {view === 'list' && order === 'NEAR_TEAM' && near.isFetching && <Loading label={t('search.lookingForTeam')} />}
+        {view === 'list' && order === 'NEAR_TEAM' && near.data?.teams === 0 && <p className="muted">{t('search.noTeam')}</p>}
         {view === 'list' && order === 'NEAR_TEAM' && near.error && <Alert kind="error">{errorText(near.error)}</Alert>}
         <BookForField value={bookFor} onChange={setBookFor} />
         {view === 'map' && (
@@ -317,7 +321,7 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
                 resultsHeading.current?.focus();
               }}
             >
-              {notice.text} {notice.kind === 'success' && <Link to="/reservations">See my reservations</Link>}
+              {notice.text} {notice.kind === 'success' && <Link to="/reservations">{t('search.seeReservations')}</Link>}
             </Alert>
           )}
         </div>
@@ -325,17 +329,15 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
           <Alert kind="error">
             {errorText(found.error)}{' '}
             <button type="button" className="button-link" onClick={() => void found.refetch()}>
-              Try again
+              {t('common:tryAgain')}
             </button>
           </Alert>
         )}
-        {view === 'list' && loading && <Loading label="Looking for free desks…" />}
-        {view === 'list' && ready && rooms.length === 0 && (
-          <p className="empty">No desk is free for this time with these filters. Try another time, or fewer filters.</p>
-        )}
+        {view === 'list' && loading && <Loading label={t('search.looking')} />}
+        {view === 'list' && ready && rooms.length === 0 && <p className="empty">{t('search.none')}</p>}
         {view === 'list' && rooms.length > 0 && (
           <p className="muted" aria-live="polite">
-            {freeDeskCount(rooms)} free {freeDeskCount(rooms) === 1 ? 'desk' : 'desks'} in {rooms.length} {rooms.length === 1 ? 'room' : 'rooms'}
+            {t('search.found', { count: freeDeskCount(rooms), roomcount: rooms.length })}
           </p>
         )}
         {view === 'list' && (
@@ -346,7 +348,7 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
                 <li key={room.id} className="room-card">
                   <div className="room-card-head">
                     <h3>{room.name}</h3>
-                    {department && <p className="muted">{departmentLabel(department)}</p>}
+                    {department && <p className="muted">{officeWords(department)}</p>}
                   </div>
                   <ul className="desk-list">
                     {room.desks.map((desk) => {
@@ -360,25 +362,25 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
                             </span>
                             {reasons.has(desk.id) && <span className="near-reason">{reasons.get(desk.id)}</span>}
                             <DeskFeatures type={desk.type} equipment={kit.get(desk.id)} />
-                            {reserved && <span className="desk-reserved">Not bookable for you: {reserved}.</span>}
+                            {reserved && <span className="desk-reserved">{t('search.notForYou', { reason: reserved })}</span>}
                           </span>
                           <span className="desk-actions">
                             <StarButton desk={desk} roomName={room.name} starred={favourites.has(desk.id)} />
                             <Link
                               to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`}
                               className="button-link small"
-                              aria-label={`Report a problem with ${deskPhrase(desk.name)} in ${room.name}`}
+                              aria-label={t('search.reportAria', { desk: deskInSentence(desk.name), room: room.name })}
                             >
-                              Report a problem
+                              {t('search.report')}
                             </Link>
                             <button
                               type="button"
                               className="button-secondary button-small"
                               disabled={bookingDesk !== undefined}
                               onClick={() => setRepeating({ id: desk.id, name: desk.name, roomName: room.name })}
-                              aria-label={`Repeat ${deskPhrase(desk.name)} in ${room.name} on several dates`}
+                              aria-label={t('search.repeatAria', { desk: deskInSentence(desk.name), room: room.name })}
                             >
-                              Repeat…
+                              {t('search.repeat')}
                             </button>
                             {!reserved && (
                               <button
@@ -386,9 +388,9 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
                                 className="button-primary button-small"
                                 disabled={bookingDesk !== undefined}
                                 onClick={() => book(desk, room)}
-                                aria-label={`Book ${deskPhrase(desk.name)} in ${room.name}`}
+                                aria-label={t('search.bookAria', { desk: deskInSentence(desk.name), room: room.name })}
                               >
-                                {bookingDesk === desk.id ? 'Booking…' : 'Book'}
+                                {bookingDesk === desk.id ? t('search.booking') : t('search.book')}
                               </button>
                             )}
                           </span>
@@ -417,7 +419,7 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
         {view === 'list' && ready && found.hasNextPage && (
           <div className="form-actions">
             <button type="button" className="button-secondary" onClick={() => void found.fetchNextPage()}>
-              Show more rooms
+              {t('search.more')}
             </button>
           </div>
         )}

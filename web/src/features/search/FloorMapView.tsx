@@ -1,12 +1,15 @@
 import { StarButton } from '../favourites/StarButton.js';
 import { useFavourites } from '../favourites/queries.js';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { BookablePerson, Department } from '../../api/types.js';
 import { Alert, Dialog, Loading, SelectField } from '../../components/ui.js';
 import { errorText, problemMessage, problemOf } from '../../lib/problems.js';
 import { formatRange } from '../../lib/time.js';
 import { Link } from '../../router.js';
-import { departmentLabel, deskPhrase, deskTitle } from '../../lib/labels.js';
+import { deskAsTitle, deskInSentence, officeWords } from '../../components/desk-words.js';
+import { translate } from '../../lib/translate.js';
+import { bookedSentence } from './booked.js';
 import type { Equipment } from '../../api/types.js';
 import { fitDeskLabels, uprightRotation, type DeskLabel } from '../floor-plans/fit.js';
 import { usePlanImage } from '../floor-plans/components/plan-image.js';
@@ -27,14 +30,22 @@ type Notice = { kind: 'success' | 'error'; text: string };
 const bookable = (desk: DeskAvailability) => desk.state === 'FREE' || desk.state === 'PARTLY_FREE';
 
 /** What a desk says to a screen reader: its name, room, state and what pressing it does. */
-function deskLabel(desk: DeskAvailability, reserved?: string, favourite = false, whose?: string): string {
-  const title = `${deskTitle(desk.name)}${favourite ? ' (a favourite)' : ''}`;
-  if (reserved) return `${title}, ${desk.roomName}: not bookable for you (${reserved}). Press for details`;
-  const style = STATE_STYLE[desk.state];
-  const free = desk.state === 'PARTLY_FREE' && desk.longestFree ? `, free ${formatRange(desk.longestFree.startTime, desk.longestFree.endTime)}` : '';
+function deskLabel(desk: DeskAvailability, language: string, reserved?: string, favourite = false, whose?: string): string {
+  const title = favourite ? translate('booking:map.favourite', { desk: deskAsTitle(desk.name), lng: language }) : deskAsTitle(desk.name);
+  if (reserved) return translate('booking:map.deskReserved', { title, room: desk.roomName, reason: reserved, lng: language });
+  const partly = desk.state === 'PARTLY_FREE' && desk.longestFree;
   // Whose it is, where the caller may see it (docs/people.md#the-floor-plan).
-  const by = whose ? `, booked by ${whose}` : '';
-  return `${title}, ${desk.roomName}: ${style.label.toLowerCase()}${free}${by}${bookable(desk) ? '. Press to book' : ''}`;
+  return translate('booking:map.desk', {
+    title,
+    room: desk.roomName,
+    state: translate(`booking:state.${desk.state}.spoken`, { lng: language }),
+    partly: partly ? 'yes' : 'no',
+    range: partly ? formatRange(partly.startTime, partly.endTime) : '',
+    whose: whose ? 'yes' : 'no',
+    person: whose ?? '',
+    bookable: bookable(desk) ? 'yes' : 'no',
+    lng: language,
+  });
 }
 
 /**
@@ -54,6 +65,7 @@ export function FloorMapView({
   /** Whom the booking is for, when not the caller (docs/policies.md#booking-for-someone-else). */
   bookFor?: BookablePerson;
 }) {
+  const { t } = useTranslation('booking');
   const [chosen, setChosen] = useState<string>();
   // The office chosen, while it is among those the filters allow; else the first of them.
   const departmentId = departments.some((department) => department.id === chosen) ? chosen : departments[0]?.id;
@@ -70,20 +82,20 @@ export function FloorMapView({
     if (notice) noticeBox.current?.focus();
   }, [notice]);
 
-  if (departments.length === 0) return <p className="empty">No office matches the place you chose. Choose another location, building or floor.</p>;
+  if (departments.length === 0) return <p className="empty">{t('map.noOffice')}</p>;
   return (
     <div className="floor-map">
-      <SelectField label="Office" value={departmentId} onChange={(event) => setChosen(event.target.value)}>
+      <SelectField label={t('common:fields.office')} value={departmentId} onChange={(event) => setChosen(event.target.value)}>
         {departments.map((department) => (
           <option key={department.id} value={department.id}>
-            {departmentLabel(department)}
+            {officeWords(department)}
           </option>
         ))}
       </SelectField>
       <div ref={noticeBox} tabIndex={-1} className="notice-box">
         {notice && (
           <Alert kind={notice.kind} onDismiss={() => setNotice(undefined)}>
-            {notice.text} {notice.kind === 'success' && <Link to="/reservations">See my reservations</Link>}
+            {notice.text} {notice.kind === 'success' && <Link to="/reservations">{t('search.seeReservations')}</Link>}
           </Alert>
         )}
       </div>
@@ -134,6 +146,7 @@ function OfficeMap({
   reservedOf: (desk: DeskAvailability) => string | undefined;
   favourites: Set<string>;
 }) {
+  const { t, i18n } = useTranslation('booking');
   const plan = useFloorPlan(departmentId);
   const availability = useFloorAvailability(departmentId, start, end);
   const whose = useWhoseDesks(departmentId, start, end);
@@ -142,15 +155,15 @@ function OfficeMap({
   if (plan.error || availability.error)
     return (
       <Alert kind="error">
-        {errorText(plan.error ?? availability.error, 'This office')}{' '}
+        {errorText(plan.error ?? availability.error, t('subject.office'))}{' '}
         <button type="button" className="button-link" onClick={() => void Promise.all([plan.refetch(), availability.refetch()])}>
-          Try again
+          {t('common:tryAgain')}
         </button>
       </Alert>
     );
-  if (!plan.data || !availability.data || image.loading) return <Loading label="Loading the floor plan…" />;
+  if (!plan.data || !availability.data || image.loading) return <Loading label={t('map.loading')} />;
   const desks = availability.data.desks;
-  if (desks.length === 0) return <p className="empty">No desk of this office has been placed on its floor plan yet. Use the list instead.</p>;
+  if (desks.length === 0) return <p className="empty">{t('map.noDesks')}</p>;
   const reasons = new Map(desks.flatMap((desk) => ((reason) => (reason ? [[desk.id, reason] as const] : []))(reservedOf(desk))));
   const counts = STATE_ORDER.map((state) => [state, desks.filter((desk) => desk.state === state && !reasons.has(desk.id)).length] as const);
   // The shorter side of the smallest desk one can press: the map never draws it below a 24 px target.
@@ -163,12 +176,12 @@ function OfficeMap({
       <svg width="0" height="0" className="visually-hidden" aria-hidden="true" focusable="false">
         <PlanPatterns />
       </svg>
-      <ul className="plan-legend" aria-label="Legend">
+      <ul className="plan-legend" aria-label={t('map.legend')}>
         {counts.map(([state, count]) => (
           <li key={state}>
             <StateSwatch state={state} />
             <span>
-              <strong>{STATE_STYLE[state].label}</strong> ({count}): {STATE_STYLE[state].description}
+              <strong>{t(`state.${state}.label`)}</strong> ({count}): {t(`state.${state}.description`)}
             </span>
           </li>
         ))}
@@ -176,15 +189,15 @@ function OfficeMap({
           <li>
             <Swatch style={RESERVED_STYLE} />
             <span>
-              <strong>{RESERVED_STYLE.label}</strong> ({reasons.size}): {RESERVED_STYLE.description}
+              <strong>{t('state.RESERVED.label')}</strong> ({reasons.size}): {t('state.RESERVED.description')}
             </span>
           </li>
         )}
       </ul>
       <p className="muted" id="map-help">
-        Drag to move the plan, pinch or use the buttons to zoom. Tab to a desk and press Enter, or click it, to book it.
+        {t('map.help')}
       </p>
-      <ZoomPan width={image.width} height={image.height} label={`Floor plan, ${formatRange(start, end)}`} minTarget={smallest}>
+      <ZoomPan width={image.width} height={image.height} label={t('map.plan', { range: formatRange(start, end) })} minTarget={smallest}>
         {(zoom) => (
           <>
             {image.url ? (
@@ -216,6 +229,7 @@ function OfficeMap({
                   height={image.height}
                   zoom={zoom}
                   onChoose={() => !zoom.panned() && onChoose(desk)}
+                  language={i18n.language}
                 />
               ));
             })()}
@@ -228,17 +242,18 @@ function OfficeMap({
 
 /** Under the map: whose each booked desk is, where the caller may see it (docs/people.md#the-floor-plan). */
 function WhoSitsWhere({ departmentId, start, end }: { departmentId: string; start: string; end: string }) {
+  const { t } = useTranslation('booking');
   const whose = useWhoseDesks(departmentId, start, end);
   const availability = useFloorAvailability(departmentId, start, end);
   const desks = (availability.data?.desks ?? []).filter((desk) => whose.has(desk.id));
   if (desks.length === 0) return null;
   return (
     <details className="who-sits-where">
-      <summary>Who sits where ({desks.length})</summary>
+      <summary>{t('map.whoSitsWhere', { count: desks.length })}</summary>
       <ul>
         {desks.map((desk) => (
           <li key={desk.id}>
-            {deskTitle(desk.name)}, {desk.roomName}: {whose.get(desk.id)}
+            {deskAsTitle(desk.name)}, {desk.roomName}: {whose.get(desk.id)}
           </li>
         ))}
       </ul>
@@ -261,6 +276,7 @@ function MapDesk({
   height,
   zoom,
   onChoose,
+  language,
 }: {
   desk: DeskAvailability;
   reserved: string | undefined;
@@ -271,13 +287,16 @@ function MapDesk({
   height: number;
   zoom: ZoomPanState;
   onChoose: () => void;
+  /** The language in use: the desk's accessible name is in it. */
+  language: string;
 }) {
   const { x, y, width: w, height: h, rotation } = desk.position;
   const style = reserved ? RESERVED_STYLE : STATE_STYLE[desk.state];
   const box = { x: x * width, y: y * height, width: w * width, height: h * height };
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const canBook = bookable(desk);
-  const name = deskLabel(desk, reserved, favourite, whose);
+  // Worked out again only when what it says changes (or the language): the map re-renders all its desks on zoom and on opening a dialog.
+  const name = useMemo(() => deskLabel(desk, language, reserved, favourite, whose), [desk, reserved, favourite, whose, language]);
   return (
     <g
       className={`plan-desk plan-desk-${reserved ? 'reserved' : desk.state.toLowerCase()}`}
@@ -366,34 +385,41 @@ function BookDeskDialog({
 }) {
   // A partly free desk is booked for its longest free stretch.
   const range = desk.state === 'PARTLY_FREE' && desk.longestFree ? desk.longestFree : { startTime: start, endTime: end };
+  const { t } = useTranslation('booking');
   const [error, setError] = useState<string>();
   const booking = useBookDesk();
   const when = formatRange(range.startTime, range.endTime);
-  const forWhom = bookFor ? ` for ${bookFor.firstName} ${bookFor.lastName}` : '';
   if (reserved)
     return (
-      <Dialog title={`${deskTitle(desk.name)} is not bookable for you`} onClose={onClose}>
+      <Dialog title={t('map.notForYouTitle', { desk: deskAsTitle(desk.name) })} onClose={onClose}>
         <p>
-          <strong>{deskTitle(desk.name)}</strong> in {desk.roomName} is free, {when}, but not for you: {reserved}. Only people in those teams may book it then.
+          <strong>{deskAsTitle(desk.name)}</strong> {t('map.notForYou', { room: desk.roomName, range: when, reason: reserved })}
         </p>
         <div className="dialog-actions">
           <button type="button" className="button-primary" onClick={onClose}>
-            Close
+            {t('common:close')}
           </button>
         </div>
       </Dialog>
     );
   return (
-    <Dialog title={`Book ${deskPhrase(desk.name)}${forWhom}`} onClose={onClose}>
+    <Dialog
+      title={
+        bookFor
+          ? t('map.bookFor', { desk: deskInSentence(desk.name), person: `${bookFor.firstName} ${bookFor.lastName}` })
+          : t('map.book', { desk: deskInSentence(desk.name) })
+      }
+      onClose={onClose}
+    >
       <p>
-        <strong>{deskTitle(desk.name)}</strong> in {desk.roomName}, {when}.
-        {desk.state === 'PARTLY_FREE' && ' It is booked for part of the time you chose; this is its longest free stretch.'}
+        <strong>{deskAsTitle(desk.name)}</strong> {t('map.where', { room: desk.roomName, range: when })}
+        {desk.state === 'PARTLY_FREE' && ` ${t('map.partly')}`}
       </p>
       <DeskFeatures type={desk.type} equipment={equipment} />
       {error && <Alert kind="error">{error}</Alert>}
       <div className="dialog-actions">
         <button type="button" className="button-secondary" onClick={onClose} disabled={booking.isPending}>
-          Cancel
+          {t('common:cancel')}
         </button>
         <button
           type="button"
@@ -407,20 +433,20 @@ function BookDeskDialog({
                   const pending = await awaitsApproval(created.id);
                   onDone({
                     kind: 'success',
-                    text: `Booked${forWhom}: ${deskPhrase(desk.name)} in ${desk.roomName}, ${when}.${pending ? AWAITING_SENTENCE : ''}${equipmentSentence(equipment)}`,
+                    text: `${bookedSentence(desk.name, desk.roomName, when, bookFor)}${pending ? AWAITING_SENTENCE : ''}${equipmentSentence(equipment)}`,
                   });
                 },
-                onError: (failure) => setError(problemMessage(problemOf(failure), 'This desk')),
+                onError: (failure) => setError(problemMessage(problemOf(failure), t('subject.desk'))),
               },
             )
           }
         >
-          {booking.isPending ? 'Booking…' : 'Book'}
+          {booking.isPending ? t('search.booking') : t('search.book')}
         </button>
       </div>
       {/* After the actions: Tab from the dialog's start still reaches Cancel, then Book. */}
       <p className="map-star">
-        <StarButton desk={desk} roomName={desk.roomName} starred={starred} /> {starred ? 'One of your favourites.' : 'Star it to find it first next time.'}
+        <StarButton desk={desk} roomName={desk.roomName} starred={starred} /> {starred ? t('map.starred') : t('map.starHint')}
       </p>
     </Dialog>
   );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Alert, Dialog, EmptyState, Loaded, Loading, Pager, SelectField } from '../../components/ui.js';
-import { deskTitle } from '../../lib/labels.js';
+import { deskAsTitle } from '../../components/desk-words.js';
 import { errorText } from '../../lib/problems.js';
 import { formatDateTime, formatRange } from '../../lib/time.js';
 import { useInventoryNames } from '../inventory/queries.js';
@@ -9,16 +10,17 @@ import { useCancelSeries, useMySeries, useSeries } from './queries.js';
 
 /** "My series" on My reservations: each series with its rule and what is left of it, cancellable from any date on. */
 export function MySeries({ userId, onChanged }: { userId: string; onChanged: (message: string) => void }) {
+  const { t } = useTranslation('booking');
   const [page, setPage] = useState(0);
   const series = useMySeries(userId, page);
   return (
     <section aria-labelledby="series-heading">
-      <h2 id="series-heading">Repeating bookings</h2>
-      <Loaded query={series} label="Loading your repeating bookings…">
+      <h2 id="series-heading">{t('series.heading')}</h2>
+      <Loaded query={series} label={t('series.loading')}>
         {(found) => {
           const active = found.content.filter((item) => item.upcoming > 0);
           return active.length === 0 && found.number === 0 ? (
-            <EmptyState>No repeating bookings. Use “Repeat…” next to a free desk to book one every week.</EmptyState>
+            <EmptyState>{t('series.none')}</EmptyState>
           ) : (
             <>
               <ul className="reservation-list">
@@ -26,7 +28,7 @@ export function MySeries({ userId, onChanged }: { userId: string; onChanged: (me
                   <SeriesItem key={item.id} series={item} onChanged={onChanged} />
                 ))}
               </ul>
-              <Pager page={found.number} totalPages={found.totalPages} onPage={setPage} label="Repeating bookings pages" />
+              <Pager page={found.number} totalPages={found.totalPages} onPage={setPage} label={t('series.pages')} />
             </>
           );
         }}
@@ -36,6 +38,7 @@ export function MySeries({ userId, onChanged }: { userId: string; onChanged: (me
 }
 
 function SeriesItem({ series, onChanged }: { series: SeriesSummary; onChanged: (message: string) => void }) {
+  const { t } = useTranslation('booking');
   const names = useInventoryNames(series);
   const [cancelling, setCancelling] = useState(false);
   const rule = describeRule(series.rule);
@@ -47,19 +50,20 @@ function SeriesItem({ series, onChanged }: { series: SeriesSummary; onChanged: (
           {rule}, {hours}
         </p>
         <p>
-          <strong>{names.deskName ? deskTitle(names.deskName) : 'Desk'}</strong>
-          {names.room && <> in {names.room.name}</>}
-          <span className="badge">Repeats</span>
+          <strong>{names.deskName ? deskAsTitle(names.deskName) : t('desk.unknown')}</strong>
+          {names.room && <> {t('reservations.inRoom', { room: names.room.name })}</>}
+          <span className="badge">{t('series.repeats')}</span>
         </p>
         <p className="muted">
-          {series.upcoming} coming {series.upcoming === 1 ? 'date' : 'dates'}
-          {series.nextStartTime && <>, next {formatDateTime(series.nextStartTime)}</>}
+          {series.nextStartTime
+            ? t('series.comingNext', { count: series.upcoming, next: formatDateTime(series.nextStartTime) })
+            : t('series.coming', { count: series.upcoming })}
         </p>
       </div>
       {series.type === 'shared' && (
         <div className="reservation-actions">
-          <button type="button" className="button-danger button-small" onClick={() => setCancelling(true)} aria-label={`Cancel the repeating booking: ${rule}`}>
-            Cancel…
+          <button type="button" className="button-danger button-small" onClick={() => setCancelling(true)} aria-label={t('series.cancelAria', { rule })}>
+            {t('series.cancel')}
           </button>
         </div>
       )}
@@ -71,10 +75,10 @@ function SeriesItem({ series, onChanged }: { series: SeriesSummary; onChanged: (
             setCancelling(false);
             // Dates within the cancellation lead time stay booked (docs/policies.md#cancelling-a-series).
             onChanged(
-              `Cancelled ${count - kept.length} ${count - kept.length === 1 ? 'date' : 'dates'} of your repeating booking.` +
+              t('series.cancelled', { count: count - kept.length }) +
                 (kept.length === 0
                   ? ''
-                  : ` ${kept.length} ${kept.length === 1 ? 'date stays' : 'dates stay'} booked: ${kept[0]!.message} (${kept.map((k) => formatRange(k.startTime, k.endTime)).join('; ')}).`),
+                  : ` ${t('series.kept', { count: kept.length, reason: kept[0]!.message, ranges: kept.map((k) => formatRange(k.startTime, k.endTime)).join('; ') })}`),
             );
           }}
         />
@@ -92,6 +96,7 @@ function CancelSeriesDialog({
   onClose: () => void;
   onDone: (count: number, kept: { startTime: string; endTime: string; message: string }[]) => void;
 }) {
+  const { t } = useTranslation('booking');
   const detail = useSeries(id);
   const [now] = useState(() => new Date().toISOString());
   const [from, setFrom] = useState<string>();
@@ -99,28 +104,27 @@ function CancelSeriesDialog({
   const coming = (detail.data?.occurrences ?? []).filter((occurrence) => occurrence.endTime > now);
   const chosen = from ?? coming[0]?.startTime;
   const count = coming.filter((occurrence) => chosen !== undefined && occurrence.startTime >= chosen).length;
-  const failure = errorText(cancel.error, 'This repeating booking');
+  const failure = errorText(cancel.error, t('subject.series'));
   return (
-    <Dialog title="Cancel a repeating booking" onClose={onClose}>
+    <Dialog title={t('series.cancelTitle')} onClose={onClose}>
       {detail.isPending ? (
-        <Loading label="Loading the dates…" />
+        <Loading label={t('series.loadingDates')} />
       ) : (
         <div className="stack">
-          <SelectField label="Cancel from" value={chosen ?? ''} onChange={(event) => setFrom(event.target.value)}>
+          <SelectField label={t('series.cancelFrom')} value={chosen ?? ''} onChange={(event) => setFrom(event.target.value)}>
             {coming.map((occurrence, index) => (
               <option key={occurrence.reservationId} value={occurrence.startTime}>
-                {formatRange(occurrence.startTime, occurrence.endTime)}
-                {index === 0 ? ' (all coming dates)' : ''}
+                {index === 0
+                  ? t('series.allComing', { range: formatRange(occurrence.startTime, occurrence.endTime) })
+                  : formatRange(occurrence.startTime, occurrence.endTime)}
               </option>
             ))}
           </SelectField>
-          <p>
-            {count} {count === 1 ? 'date is' : 'dates are'} cancelled; the desk becomes free for others. Earlier dates stay booked.
-          </p>
+          <p>{t('series.cancelText', { count })}</p>
           {failure && <Alert kind="error">{failure}</Alert>}
           <div className="dialog-actions">
             <button type="button" className="button-secondary" onClick={onClose} disabled={cancel.isPending}>
-              Keep it
+              {t('reservations.keepIt')}
             </button>
             <button
               type="button"
@@ -128,7 +132,7 @@ function CancelSeriesDialog({
               disabled={cancel.isPending || chosen === undefined}
               onClick={() => cancel.mutate({ params: { path: { id }, query: { from: chosen } } }, { onSuccess: (result) => onDone(count, result.kept) })}
             >
-              {cancel.isPending ? 'Cancelling…' : `Cancel ${count} ${count === 1 ? 'date' : 'dates'}`}
+              {cancel.isPending ? t('reservations.cancelling') : t('series.cancelDates', { count })}
             </button>
           </div>
         </div>

@@ -1,9 +1,10 @@
 import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
 import { Alert, Checkbox, Dialog, SelectField, TextField } from '../../components/ui.js';
 import { errorText } from '../../lib/problems.js';
-import { deskPhrase } from '../../lib/labels.js';
+import { deskInSentence } from '../../components/desk-words.js';
 import { formatRange, localDate } from '../../lib/time.js';
-import { browserTimeZone, conflictLabel, WEEKDAYS, weekdayOf, type SeriesBody, type Weekday } from './series.js';
+import { browserTimeZone, conflictLabel, weekdayOf, weekdaysInOrder, type SeriesBody, type Weekday } from './series.js';
 import { useBookSeries, usePreviewSeries } from './queries.js';
 import './styles.css';
 
@@ -36,6 +37,7 @@ export function RepeatDialog({
   /** The person the series is for, when someone books for them (docs/policies.md#booking-for-someone-else). */
   bookFor?: { id: string; firstName: string; lastName: string };
 }) {
+  const { t } = useTranslation('booking');
   const first = new Date(start);
   const form = useForm<RepeatValues>({
     defaultValues: {
@@ -65,6 +67,13 @@ export function RepeatDialog({
     ...(bookFor ? { userId: bookFor.id } : {}),
   });
 
+  // Whose series, in the title and the outcome: the caller's, or someone's they book for.
+  const who = {
+    desk: deskInSentence(desk.name),
+    room: desk.roomName,
+    who: bookFor ? 'someone' : 'self',
+    person: bookFor ? `${bookFor.firstName} ${bookFor.lastName}` : '',
+  };
   const show = form.handleSubmit((v) => preview.mutate({ body: body(v) }));
   const dates = preview.data?.occurrences ?? [];
   const taken = dates.filter((date) => date.conflict !== null).length;
@@ -74,48 +83,56 @@ export function RepeatDialog({
       {
         onSuccess: (created) =>
           onBooked(
-            `Booked ${deskPhrase(desk.name)} in ${desk.roomName}${bookFor ? ` for ${bookFor.firstName} ${bookFor.lastName}` : ''} on ${created.occurrences.length} dates` +
-              (created.skipped.length > 0 ? ` (${created.skipped.length} skipped: taken).` : '.'),
+            t(created.skipped.length > 0 ? 'repeat.bookedSkipped' : 'repeat.booked', {
+              ...who,
+              count: created.occurrences.length,
+              skipped: created.skipped.length,
+            }),
           ),
       },
     );
-  const failure = errorText(preview.error ?? booking.error, 'This desk');
+  const failure = errorText(preview.error ?? booking.error, t('subject.desk'));
 
   return (
-    <Dialog title={`Repeat: ${deskPhrase(desk.name)} in ${desk.roomName}${bookFor ? ` for ${bookFor.firstName} ${bookFor.lastName}` : ''}`} onClose={onClose}>
-      <form onSubmit={show} noValidate className="stack repeat-form" aria-label="Repeat the booking">
-        <p className="muted">From {formatRange(start, end)}, same hours.</p>
+    <Dialog title={t('repeat.title', who)} onClose={onClose}>
+      <form onSubmit={show} noValidate className="stack repeat-form" aria-label={t('repeat.formLabel')}>
+        <p className="muted">{t('repeat.from', { range: formatRange(start, end) })}</p>
         <fieldset>
-          <legend>On</legend>
+          <legend>{t('repeat.on')}</legend>
           <div className="checkbox-grid">
-            {WEEKDAYS.map((day) => (
-              <Checkbox key={day.code} label={day.long} value={day.code} {...form.register('weekdays', { onChange: () => preview.reset() })} />
+            {weekdaysInOrder().map((day) => (
+              <Checkbox key={day.code} label={day.name} value={day.code} {...form.register('weekdays', { onChange: () => preview.reset() })} />
             ))}
           </div>
         </fieldset>
         <div className="field-pair">
-          <SelectField label="Every" {...form.register('interval', { onChange: () => preview.reset() })}>
-            <option value="1">week</option>
-            <option value="2">2 weeks</option>
-            <option value="3">3 weeks</option>
-            <option value="4">4 weeks</option>
+          <SelectField label={t('repeat.every')} {...form.register('interval', { onChange: () => preview.reset() })}>
+            {[1, 2, 3, 4].map((weeks) => (
+              <option key={weeks} value={String(weeks)}>
+                {t('repeat.weeks', { count: weeks })}
+              </option>
+            ))}
           </SelectField>
-          <SelectField label="Ends" {...form.register('ends', { onChange: () => preview.reset() })}>
-            <option value="count">after a number of times</option>
-            <option value="until">on a date</option>
+          <SelectField label={t('repeat.ends')} {...form.register('ends', { onChange: () => preview.reset() })}>
+            <option value="count">{t('repeat.afterTimes')}</option>
+            <option value="until">{t('repeat.onDate')}</option>
           </SelectField>
         </div>
         {values.ends === 'count' ? (
-          <TextField label="Times" type="number" min={1} max={260} {...form.register('count', { valueAsNumber: true, onChange: () => preview.reset() })} />
+          <TextField
+            label={t('repeat.times')}
+            type="number"
+            min={1}
+            max={260}
+            {...form.register('count', { valueAsNumber: true, onChange: () => preview.reset() })}
+          />
         ) : (
-          <TextField label="Until (inclusive)" type="date" {...form.register('until', { onChange: () => preview.reset() })} />
+          <TextField label={t('repeat.until')} type="date" {...form.register('until', { onChange: () => preview.reset() })} />
         )}
         {failure && <Alert kind="error">{failure}</Alert>}
         {preview.data && (
-          <section aria-label="Dates of the series">
-            <p aria-live="polite">
-              {dates.length} dates{taken > 0 ? `, ${taken} of them taken` : ', all free'}.
-            </p>
+          <section aria-label={t('repeat.datesLabel')}>
+            <p aria-live="polite">{taken > 0 ? t('repeat.datesTaken', { count: dates.length, taken }) : t('repeat.datesFree', { count: dates.length })}</p>
             <ul className="series-dates">
               {dates.map((date) => (
                 <li key={date.date} className={date.conflict ? 'series-date taken' : 'series-date'}>
@@ -127,15 +144,19 @@ export function RepeatDialog({
         )}
         <div className="dialog-actions">
           <button type="button" className="button-secondary" onClick={onClose} disabled={booking.isPending}>
-            Cancel
+            {t('common:cancel')}
           </button>
           {preview.data && dates.length > taken ? (
             <button type="button" className="button-primary" onClick={book} disabled={booking.isPending}>
-              {booking.isPending ? 'Booking…' : taken > 0 ? `Book the ${dates.length - taken} free dates` : `Book ${dates.length} dates`}
+              {booking.isPending
+                ? t('search.booking')
+                : taken > 0
+                  ? t('repeat.bookFree', { count: dates.length - taken })
+                  : t('repeat.bookAll', { count: dates.length })}
             </button>
           ) : (
             <button type="submit" className="button-primary" disabled={preview.isPending}>
-              {preview.isPending ? 'Checking…' : 'Show the dates'}
+              {preview.isPending ? t('repeat.checking') : t('repeat.show')}
             </button>
           )}
         </div>

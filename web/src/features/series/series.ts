@@ -1,4 +1,6 @@
 import type { paths } from '../../api/schema.js';
+import { dateLocale, firstDayOfWeek, weekdayNames } from '../../lib/locale.js';
+import { translate } from '../../lib/translate.js';
 
 /** Recurring reservations in the web app (docs/behaviour.md#recurring-reservations). */
 
@@ -8,36 +10,33 @@ export type SeriesSummary = Json<paths['/api/reservation/series']['get']['respon
 export type SeriesPreview = Json<paths['/api/reservation/series/preview']['post']['responses'][200]>;
 export type Weekday = 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA' | 'SU';
 
-export const WEEKDAYS: { code: Weekday; short: string; long: string }[] = [
-  { code: 'MO', short: 'Mon', long: 'Monday' },
-  { code: 'TU', short: 'Tue', long: 'Tuesday' },
-  { code: 'WE', short: 'Wed', long: 'Wednesday' },
-  { code: 'TH', short: 'Thu', long: 'Thursday' },
-  { code: 'FR', short: 'Fri', long: 'Friday' },
-  { code: 'SA', short: 'Sat', long: 'Saturday' },
-  { code: 'SU', short: 'Sun', long: 'Sunday' },
-];
+/** The weekday codes, Monday first (ISO order). */
+export const WEEKDAYS: Weekday[] = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
+
+/** The weekdays from the locale's first day of the week, named in the language in use ("Monday", "Montag"): from Intl (lib/locale.ts). */
+export function weekdaysInOrder(width: 'short' | 'long' = 'long'): { code: Weekday; name: string }[] {
+  const first = firstDayOfWeek();
+  return weekdayNames(dateLocale(), width).map((name, index) => ({ code: WEEKDAYS[(first - 1 + index) % 7]!, name }));
+}
 
 /** The weekday code of a moment in local time. */
-export const weekdayOf = (moment: Date): Weekday => WEEKDAYS[(moment.getDay() + 6) % 7]!.code;
+export const weekdayOf = (moment: Date): Weekday => WEEKDAYS[(moment.getDay() + 6) % 7]!;
 
 /** The browser's IANA time zone: occurrences keep the local times the person chose. */
 export const browserTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
 export const conflictLabel = (reason: string | null | undefined): string =>
-  reason === 'DESK_RESERVED' ? 'desk taken' : reason === 'USER_OVERLAP' ? 'you have another booking then' : 'free';
+  translate(reason === 'DESK_RESERVED' ? 'booking:repeat.deskTaken' : reason === 'USER_OVERLAP' ? 'booking:repeat.otherBooking' : 'booking:repeat.free');
 
-/** "Every week on Tuesday and Thursday, 10 times" / "Every 2 weeks on Monday, until 30 Jun 2030". */
+/** "Every week on Tuesday and Thursday, 10 times" / "Every 2 weeks on Monday, until 30 Jun 2030", in the language in use. */
 export function describeRule(rule: SeriesSummary['rule']): string {
-  const unit = rule.frequency === 'DAILY' ? 'day' : 'week';
-  const every = rule.interval === 1 ? `Every ${unit}` : `Every ${rule.interval} ${unit}s`;
-  const names = rule.weekdays.map((code) => WEEKDAYS.find((day) => day.code === code)?.long ?? code);
-  const on = names.length > 0 ? ` on ${names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}` : names[0]}` : '';
-  const end =
-    rule.count !== null
-      ? `, ${rule.count} times`
-      : rule.until
-        ? `, until ${new Date(`${rule.until}T12:00:00`).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' })}`
-        : '';
-  return `${every}${on}${end}`;
+  const every = translate(rule.frequency === 'DAILY' ? 'booking:series.everyDay' : 'booking:series.everyWeek', { count: rule.interval });
+  const days = weekdaysInOrder();
+  const names = rule.weekdays.map((code) => days.find((day) => day.code === code)?.name ?? code);
+  const on =
+    names.length > 0 ? translate('booking:series.on', { every, days: new Intl.ListFormat(dateLocale(), { type: 'conjunction' }).format(names) }) : every;
+  if (rule.count !== null) return translate('booking:series.times', { rule: on, count: rule.count });
+  if (!rule.until) return on;
+  const until = new Date(`${rule.until}T12:00:00`).toLocaleDateString(dateLocale(), { day: 'numeric', month: 'short', year: 'numeric' });
+  return translate('booking:series.until', { rule: on, date: until });
 }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { BookablePerson } from '../../../api/types.js';
 import { SelectField, TextField } from '../../../components/ui.js';
 import { useBookablePeople } from '../queries.js';
@@ -11,6 +12,7 @@ import { useSettledSearch } from '../../../hooks.js';
  * the people who named them). Shows nothing to someone who may book only for themselves.
  */
 export function BookForField({ value, onChange }: { value: BookablePerson | undefined; onChange: (person: BookablePerson | undefined) => void }) {
+  const { t } = useTranslation('booking');
   const [query, setQuery] = useState('');
   const search = useSettledSearch(query);
   const people = useBookablePeople(search);
@@ -20,9 +22,19 @@ export function BookForField({ value, onChange }: { value: BookablePerson | unde
   const options = value && !found.some((person) => person.id === value.id) ? [value, ...found] : found;
   return (
     <div className="book-for">
-      <TextField label="Book for: find a person" type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder="Name or e-mail" />
-      <SelectField label="Book for" value={value?.id ?? ''} onChange={(event) => onChange(options.find((person) => person.id === event.target.value))}>
-        <option value="">Myself</option>
+      <TextField
+        label={t('bookFor.find')}
+        type="search"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+        placeholder={t('bookFor.placeholder')}
+      />
+      <SelectField
+        label={t('bookFor.label')}
+        value={value?.id ?? ''}
+        onChange={(event) => onChange(options.find((person) => person.id === event.target.value))}
+      >
+        <option value="">{t('bookFor.myself')}</option>
         {options.map((person) => (
           <option key={person.id} value={person.id}>
             {person.firstName} {person.lastName} ({person.email})

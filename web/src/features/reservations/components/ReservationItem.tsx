@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { OfflineEntry } from '../../../lib/offline.js';
 import type { Attendance, Reservation } from '../../../api/types.js';
 import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js';
 import { errorText } from '../../../lib/problems.js';
 import { formatRange, isoToLocalWindow, windowToIso } from '../../../lib/time.js';
 import { Link } from '../../../router.js';
-import { departmentLabel, deskPhrase, deskTitle } from '../../../lib/labels.js';
+import { deskAsTitle, deskInSentence, officeWords } from '../../../components/desk-words.js';
 import { AwaitingApproval } from '../../approvals/AwaitingApproval.js';
 import { AttendanceBadge, CheckInButton } from '../../attendance/AttendanceBadge.js';
 import { useInventoryNames } from '../../inventory/queries.js';
@@ -33,14 +34,15 @@ export function ReservationItem({
   /** Hears what the item shows, for the list kept for offline use (docs/pwa.md#offline). */
   onShown?: (entry: OfflineEntry) => void;
 }) {
+  const { t } = useTranslation('booking');
   const names = useInventoryNames(reservation);
   const [dialog, setDialog] = useState<'change' | 'cancel'>();
   const range = formatRange(reservation.startTime, reservation.endTime);
-  const deskLabel = names.deskName ? deskTitle(names.deskName) : 'Desk';
+  const deskLabel = names.deskName ? deskAsTitle(names.deskName) : t('desk.unknown');
   // Fixed assignments are made and removed by an admin.
   const changeable = editable && reservation.type === 'shared';
   const roomName = names.room?.name;
-  const department = names.department ? departmentLabel(names.department) : undefined;
+  const department = names.department ? officeWords(names.department) : undefined;
   const { id, startTime, endTime } = reservation;
   useEffect(
     () => onShown?.({ id, startTime, endTime, desk: deskLabel, room: roomName, department }),
@@ -53,8 +55,8 @@ export function ReservationItem({
         <p className="reservation-time">{range}</p>
         <p>
           <strong>{deskLabel}</strong>
-          {names.room && <> in {names.room.name}</>}
-          {reservation.type === 'fixed' && <span className="badge">Assigned</span>}
+          {names.room && <> {t('reservations.inRoom', { room: names.room.name })}</>}
+          {reservation.type === 'fixed' && <span className="badge">{t('reservations.assigned')}</span>}
           {awaitingApproval && <AwaitingApproval />}
         </p>
         {attendance && attendance.status !== 'NOT_REQUIRED' && (
@@ -62,21 +64,17 @@ export function ReservationItem({
             <AttendanceBadge attendance={attendance} />
           </p>
         )}
-        {names.department && <p className="muted">{departmentLabel(names.department)}</p>}
-        {bookedBy && (
-          <p className="muted">
-            Booked for you by {bookedBy.firstName} {bookedBy.lastName}
-          </p>
-        )}
+        {names.department && <p className="muted">{officeWords(names.department)}</p>}
+        {bookedBy && <p className="muted">{t('reservations.bookedBy', { person: `${bookedBy.firstName} ${bookedBy.lastName}` })}</p>}
       </div>
       <div className="reservation-actions">
         {attendance && !awaitingApproval && <CheckInButton attendance={attendance} label={`${deskLabel}, ${range}`} onDone={onChanged} />}
         <Link
           to={`/report?departmentId=${reservation.departmentId}&roomId=${reservation.roomId}&deskId=${reservation.deskId}`}
           className="button button-secondary button-small"
-          aria-label={`Report a problem with ${names.deskName ? deskPhrase(names.deskName) : 'this desk'}`}
+          aria-label={names.deskName ? t('reservations.reportAria', { desk: deskInSentence(names.deskName) }) : t('reservations.reportThisDesk')}
         >
-          Report a problem
+          {t('search.report')}
         </Link>
         {changeable && (
           <>
@@ -84,12 +82,17 @@ export function ReservationItem({
               type="button"
               className="button-secondary button-small"
               onClick={() => setDialog('change')}
-              aria-label={`Change the time of the reservation of ${range}`}
+              aria-label={t('reservations.changeAria', { range })}
             >
-              Change
+              {t('reservations.change')}
             </button>
-            <button type="button" className="button-danger button-small" onClick={() => setDialog('cancel')} aria-label={`Cancel the reservation of ${range}`}>
-              Cancel
+            <button
+              type="button"
+              className="button-danger button-small"
+              onClick={() => setDialog('cancel')}
+              aria-label={t('reservations.cancelAria', { range })}
+            >
+              {t('common:cancel')}
             </button>
           </>
         )}
@@ -100,7 +103,7 @@ export function ReservationItem({
           onClose={() => setDialog(undefined)}
           onDone={(updated) => {
             setDialog(undefined);
-            onChanged(`Changed to ${formatRange(updated.startTime, updated.endTime)}.`);
+            onChanged(t('reservations.changed', { range: formatRange(updated.startTime, updated.endTime) }));
           }}
         />
       )}
@@ -111,7 +114,7 @@ export function ReservationItem({
           onClose={() => setDialog(undefined)}
           onDone={() => {
             setDialog(undefined);
-            onChanged(`Cancelled your reservation of ${range}.`);
+            onChanged(t('reservations.cancelled', { range }));
           }}
         />
       )}
@@ -120,25 +123,32 @@ export function ReservationItem({
 }
 
 function ChangeDialog({ reservation, onClose, onDone }: { reservation: Reservation; onClose: () => void; onDone: (updated: Reservation) => void }) {
+  const { t } = useTranslation('booking');
   const form = useWindowForm(isoToLocalWindow(reservation.startTime, reservation.endTime));
   const saving = useChangeReservation(onDone);
-  const failure = errorText(saving.error, 'This reservation');
+  const failure = errorText(saving.error, t('subject.reservation'));
   const submit = form.handleSubmit((when) => {
     const range = windowToIso(when);
     if (range) saving.mutate({ params: { path: { id: reservation.id } }, body: { startTime: range.start, endTime: range.end } });
   });
 
   return (
-    <Dialog title="Change the time" onClose={onClose}>
+    <Dialog title={t('reservations.changeTitle')} onClose={onClose}>
       <form onSubmit={submit} noValidate className="stack">
         {failure && <Alert kind="error">{failure}</Alert>}
-        <TextField label="Date" type="date" {...form.field('date')} />
+        <TextField label={t('common:fields.date')} type="date" {...form.field('date')} />
         <div className="field-pair">
-          <TextField label="From" type="time" {...form.field('start')} />
-          <TextField label="To" type="time" {...form.field('end')} />
+          <TextField label={t('time.from')} type="time" {...form.field('start')} />
+          <TextField label={t('time.to')} type="time" {...form.field('end')} />
         </div>
-        <FormButtons className="dialog-actions" cancelLabel="Keep as it is" onCancel={onClose} busy={saving.isPending} busyLabel="Saving…">
-          Save the new time
+        <FormButtons
+          className="dialog-actions"
+          cancelLabel={t('reservations.keepAsItIs')}
+          onCancel={onClose}
+          busy={saving.isPending}
+          busyLabel={t('common:saving')}
+        >
+          {t('reservations.saveTime')}
         </FormButtons>
       </form>
     </Dialog>
@@ -146,15 +156,16 @@ function ChangeDialog({ reservation, onClose, onDone }: { reservation: Reservati
 }
 
 function CancelDialog({ reservation, range, onClose, onDone }: { reservation: Reservation; range: string; onClose: () => void; onDone: () => void }) {
+  const { t } = useTranslation('booking');
   const cancelling = useCancelReservation(onDone);
-  const failure = errorText(cancelling.error, 'This reservation');
+  const failure = errorText(cancelling.error, t('subject.reservation'));
   return (
-    <Dialog title="Cancel this reservation?" onClose={onClose}>
-      <p>{range}. The desk becomes free for others.</p>
+    <Dialog title={t('reservations.cancelTitle')} onClose={onClose}>
+      <p>{t('reservations.cancelText', { range })}</p>
       {failure && <Alert kind="error">{failure}</Alert>}
       <div className="dialog-actions">
         <button type="button" className="button-secondary" onClick={onClose} disabled={cancelling.isPending}>
-          Keep it
+          {t('reservations.keepIt')}
         </button>
         <button
           type="button"
@@ -162,7 +173,7 @@ function CancelDialog({ reservation, range, onClose, onDone }: { reservation: Re
           onClick={() => cancelling.mutate({ params: { path: { id: reservation.id } } })}
           disabled={cancelling.isPending}
         >
-          {cancelling.isPending ? 'Cancelling…' : 'Cancel the reservation'}
+          {cancelling.isPending ? t('reservations.cancelling') : t('reservations.cancelReservation')}
         </button>
       </div>
     </Dialog>
