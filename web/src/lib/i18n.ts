@@ -21,7 +21,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'De
  * The first paint waits for `common`, `auth` (the bar, the sign-in pages) and `problems` (the
  * error sentences, which code outside React reads at once); `profile` comes with the profile page.
  */
-export const NAMESPACES = ['common', 'auth', 'profile', 'problems'] as const;
+export const NAMESPACES = ['common', 'auth', 'profile', 'problems', 'policies', 'closures', 'teams', 'approvals'] as const;
 const FIRST_PAINT = ['common', 'auth', 'problems'];
 
 /** The files, each a lazy import Vite turns into its own chunk. */
