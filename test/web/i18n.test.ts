@@ -83,6 +83,17 @@ export const CONVERTED_FILES = [
   'web/src/features/attendance/DeskPage.tsx',
   'web/src/components/DeskFeatures.tsx',
   'web/src/components/DetailsPanel.tsx',
+  // Booking rules, closures, teams and approvals (namespaces policies, closures, teams, approvals).
+  'web/src/features/policies/PoliciesPage.tsx',
+  'web/src/features/policies/AreaForm.tsx',
+  'web/src/features/policies/AllowancePanel.tsx',
+  'web/src/features/closures/ClosuresPage.tsx',
+  'web/src/features/closures/HolidayImportDialog.tsx',
+  'web/src/features/closures/ReservationsOnClosedDays.tsx',
+  'web/src/features/teams/TeamsPage.tsx',
+  'web/src/features/approvals/ApprovalsPage.tsx',
+  'web/src/features/approvals/ApprovalsLink.tsx',
+  'web/src/features/approvals/AwaitingApproval.tsx',
 ];
 
 /** Text that is the same in every language: the product's name, a configuration key. */

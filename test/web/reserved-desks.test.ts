@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reservedReason, type reservedText, weekdaysOf } from '../../web/src/features/policies/reserved.js';
+import { startTestI18n } from '../helpers/i18n.js';
 
 /** Why a desk is not bookable for the caller, from the allowance's closed areas (docs/policies.md#why-a-desk-is-not-bookable). */
 
@@ -20,6 +21,8 @@ const wednesday = [new Date(2031, 0, 8, 9).toISOString(), new Date(2031, 0, 8, 1
 const desk = { id: 'd1', roomId: 'r1', departmentId: 'o1' };
 
 describe('desks reserved for other teams', () => {
+  beforeAll(() => startTestI18n('en'));
+
   it('names the local weekdays a window touches, its end excluded', () => {
     expect([...weekdaysOf(...tuesday)]).toEqual(['TU']);
     expect([...weekdaysOf(tuesday[0], new Date(2031, 0, 9, 0).toISOString())]).toEqual(['TU', 'WE']);
@@ -38,5 +41,17 @@ describe('desks reserved for other teams', () => {
     const office = area({ kind: 'DEPARTMENT', departmentId: 'o2', deskIds: [], weekdays: ['WE', 'TU'] });
     expect(reservedReason([office], desk, weekdaysOf(...tuesday))).toBeUndefined();
     expect(reservedReason([office], { ...desk, departmentId: 'o2' }, weekdaysOf(...tuesday))).toBe('Sales floor: reserved for Sales on Tuesdays, Wednesdays');
+  });
+
+  it('gives the reason in the language in use, the days named by Intl in the week’s order', async () => {
+    const office = area({ weekdays: ['WE', 'TU'], teams: [] });
+    try {
+      await startTestI18n('de');
+      expect(reservedReason([office], desk, weekdaysOf(...tuesday))).toBe('Sales floor: jeden Dienstag, Mittwoch für andere Teams reserviert');
+      await startTestI18n('fr');
+      expect(reservedReason([office], desk, weekdaysOf(...tuesday))).toBe('Sales floor : réservé à d’autres équipes le mardi, mercredi');
+    } finally {
+      await startTestI18n('en');
+    }
   });
 });

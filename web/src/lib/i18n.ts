@@ -37,6 +37,11 @@ export const NAMESPACES = [
   // Booking pages.
   'booking',
   'checkin',
+  // Booking rules, closures, teams, approvals.
+  'policies',
+  'closures',
+  'teams',
+  'approvals',
 ] as const;
 const FIRST_PAINT = ['common', 'auth'];
 

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { STALE_AFTER } from '../../api/query.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { Alert, Dialog, EmptyState, Loaded, PageHeader, Pager, SelectField, TextArea, TextField } from '../../components/ui.js';
@@ -26,7 +27,8 @@ const NOTE_MAX = 500;
 
 /** The approver's inbox (docs/policies.md#approvals) and, for admins, the approval requirements. */
 export function ApprovalsPage() {
-  useTitle('Approvals');
+  const { t } = useTranslation('approvals');
+  useTitle(t('title'));
   const { isAdmin } = useUser();
   const [page, setPage] = useState(0);
   const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string }>();
@@ -35,24 +37,21 @@ export function ApprovalsPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Approvals" />
+      <PageHeader title={t('title')} />
       {notice && (
         <Alert kind={notice.kind} onDismiss={() => setNotice(undefined)}>
           {notice.text}
         </Alert>
       )}
       <section aria-labelledby="inbox-heading">
-        <h2 id="inbox-heading">Awaiting your decision</h2>
-        <Loaded query={inbox} label="Loading requests…">
+        <h2 id="inbox-heading">{t('inbox.heading')}</h2>
+        <Loaded query={inbox} label={t('inbox.loading')}>
           {(list) =>
             list.totalElements === 0 ? (
-              <EmptyState>No booking awaits your approval.</EmptyState>
+              <EmptyState>{t('inbox.empty')}</EmptyState>
             ) : (
               <>
-                <p className="muted">
-                  {list.totalElements} {list.totalElements === 1 ? 'booking awaits' : 'bookings await'} a decision. A request not approved before its start
-                  expires and its booking is cancelled.
-                </p>
+                <p className="muted">{t('inbox.waiting', { count: list.totalElements })}</p>
                 <ul className="approval-list">
                   {list.content.map((approval) => {
                     const when = formatRangeIn(approval.startTime, approval.endTime, approval.timeZone);
@@ -60,7 +59,7 @@ export function ApprovalsPage() {
                       <li key={approval.reservationId} className="approval">
                         <div>
                           <p>
-                            <strong>{approval.userName}</strong> · desk {approval.deskName ?? '?'} in {approval.roomName ?? '?'}
+                            <strong>{approval.userName}</strong> · {t('inbox.place', { desk: approval.deskName ?? '?', room: approval.roomName ?? '?' })}
                           </p>
                           <p>{when}</p>
                           {approval.place && <p className="muted">{approval.place}</p>}
@@ -70,24 +69,24 @@ export function ApprovalsPage() {
                             type="button"
                             className="button-primary button-small"
                             onClick={() => setDeciding({ approval, action: 'approve' })}
-                            aria-label={`Approve ${approval.userName}'s booking, ${when}`}
+                            aria-label={t('inbox.approveLabel', { name: approval.userName, when })}
                           >
-                            Approve
+                            {t('approve')}
                           </button>
                           <button
                             type="button"
                             className="button-danger button-small"
                             onClick={() => setDeciding({ approval, action: 'reject' })}
-                            aria-label={`Reject ${approval.userName}'s booking, ${when}`}
+                            aria-label={t('inbox.rejectLabel', { name: approval.userName, when })}
                           >
-                            Reject
+                            {t('reject')}
                           </button>
                         </div>
                       </li>
                     );
                   })}
                 </ul>
-                <Pager page={list.number} totalPages={list.totalPages} onPage={setPage} label="Pages of requests" />
+                <Pager page={list.number} totalPages={list.totalPages} onPage={setPage} label={t('inbox.pages')} />
               </>
             )
           }
@@ -119,6 +118,7 @@ function DecisionDialog({
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
+  const { t } = useTranslation('approvals');
   const [note, setNote] = useState('');
   const [error, setError] = useState<string>();
   const approve = useApprove();
@@ -130,37 +130,37 @@ function DecisionDialog({
       { params: { path: { id: approval.reservationId } }, body: note.trim() ? { note: note.trim() } : {} },
       {
         onSuccess: () =>
-          onDone(
-            action === 'approve'
-              ? `Approved: ${approval.userName}'s booking. They are told by mail.`
-              : `Rejected: ${approval.userName}'s booking was cancelled.`,
-          ),
-        onError: (failure) => setError(problemMessage(problemOf(failure), 'This request')),
+          onDone(action === 'approve' ? t('decision.approved', { name: approval.userName }) : t('decision.rejected', { name: approval.userName })),
+        onError: (failure) => setError(problemMessage(problemOf(failure), t('decision.subject'))),
       },
     );
   };
   return (
-    <Dialog title={action === 'approve' ? 'Approve the booking' : 'Reject the booking'} onClose={onClose}>
+    <Dialog title={action === 'approve' ? t('decision.approveTitle') : t('decision.rejectTitle')} onClose={onClose}>
       <form onSubmit={submit}>
         <p>
-          {approval.userName}, desk {approval.deskName ?? '?'} in {approval.roomName ?? '?'},{' '}
-          {formatRangeIn(approval.startTime, approval.endTime, approval.timeZone)}
+          {t('decision.summary', {
+            name: approval.userName,
+            desk: approval.deskName ?? '?',
+            room: approval.roomName ?? '?',
+            when: formatRangeIn(approval.startTime, approval.endTime, approval.timeZone),
+          })}
         </p>
         <TextArea
-          label="Note to them (optional)"
+          label={t('decision.note')}
           value={note}
           maxLength={NOTE_MAX}
           rows={3}
           onChange={(event) => setNote(event.target.value)}
-          hint={action === 'reject' ? 'Rejecting cancels the booking.' : undefined}
+          hint={action === 'reject' ? t('decision.rejectHint') : undefined}
         />
         {error && <Alert kind="error">{error}</Alert>}
         <div className="dialog-actions">
           <button type="button" className="button-secondary" onClick={onClose} disabled={mutation.isPending}>
-            Back
+            {t('decision.back')}
           </button>
           <button type="submit" className={action === 'approve' ? 'button-primary' : 'button-danger'} disabled={mutation.isPending}>
-            {mutation.isPending ? 'Saving…' : action === 'approve' ? 'Approve' : 'Reject'}
+            {mutation.isPending ? t('common:saving') : action === 'approve' ? t('approve') : t('reject')}
           </button>
         </div>
       </form>
@@ -183,11 +183,12 @@ interface Form {
 
 const EMPTY: Form = { scope: 'ROOM', departmentId: '', roomId: '', areaId: '', deskType: 'FLEX', appliesTo: 'EVERYONE', teamId: '', approverTeamId: '' };
 
-const SCOPE_WORDS: Record<Scope, string> = { ROOM: 'A room', AREA: 'An area', DEPARTMENT: 'An office', DESK_TYPE: 'A desk type' };
-const APPLIES_WORDS: Record<Form['appliesTo'], string> = { EVERYONE: 'everyone', MEMBERS: "the team's people", NON_MEMBERS: 'people outside the team' };
+/** The scopes in the order the form offers them. */
+const SCOPES: Scope[] = ['ROOM', 'AREA', 'DEPARTMENT', 'DESK_TYPE'];
 
 /** The admins' list and form of approval requirements. Teams are named by id until the teams' pages exist. */
 function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
+  const { t } = useTranslation('approvals');
   const [page, setPage] = useState(0);
   const [form, setForm] = useState<Form>(EMPTY);
   const [problem, setProblem] = useState<string>();
@@ -198,17 +199,17 @@ function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
   const areas = useAreas();
   const create = useCreateRequirement(() => {
     setForm(EMPTY);
-    onNotice('Requirement added: new bookings in its scope now await approval.');
+    onNotice(t('requirements.added'));
   });
   const set = (patch: Partial<Form>) => setForm((current) => ({ ...current, ...patch }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setProblem(undefined);
-    if (form.scope === 'AREA' && !form.areaId) return setProblem('Choose the area.');
-    if (form.scope !== 'DESK_TYPE' && form.scope !== 'AREA' && !form.departmentId) return setProblem('Choose the office.');
-    if (form.scope === 'ROOM' && !form.roomId) return setProblem('Choose the room.');
-    if (form.appliesTo !== 'EVERYONE' && !form.teamId.trim()) return setProblem('Give the team.');
+    if (form.scope === 'AREA' && !form.areaId) return setProblem(t('requirements.chooseArea'));
+    if (form.scope !== 'DESK_TYPE' && form.scope !== 'AREA' && !form.departmentId) return setProblem(t('requirements.chooseOffice'));
+    if (form.scope === 'ROOM' && !form.roomId) return setProblem(t('requirements.chooseRoom'));
+    if (form.appliesTo !== 'EVERYONE' && !form.teamId.trim()) return setProblem(t('requirements.giveTeam'));
     const body: RequirementInput = {
       scope: form.scope,
       ...(form.scope === 'DEPARTMENT' ? { departmentId: form.departmentId } : {}),
@@ -219,31 +220,31 @@ function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
       ...(form.appliesTo !== 'EVERYONE' ? { teamId: form.teamId.trim() } : {}),
       ...(form.approverTeamId.trim() ? { approverTeamId: form.approverTeamId.trim() } : {}),
     };
-    create.mutate({ body }, { onError: (failure) => setProblem(problemMessage(problemOf(failure), 'The requirement')) });
+    create.mutate({ body }, { onError: (failure) => setProblem(problemMessage(problemOf(failure), t('requirements.subjectThe'))) });
   };
 
+  /** One sentence per kind of scope, naming whom it applies to: "A room, for everyone". */
   const describe = (requirement: Requirement) => {
-    const where =
-      requirement.scope === 'DESK_TYPE'
-        ? `Every ${requirement.deskType === 'FIXED' ? 'fixed' : 'flexible'} desk`
-        : requirement.scope === 'ROOM'
-          ? 'A room'
-          : requirement.scope === 'AREA'
-            ? `Area ${areas.data?.items.find((area) => area.id === requirement.areaId)?.name ?? ''}`.trim()
-            : (() => {
-                const department = departments.data?.find((candidate) => candidate.id === requirement.departmentId);
-                return department ? `Office ${departmentLabel(department)}` : 'An office';
-              })();
-    return `${where}, for ${APPLIES_WORDS[requirement.appliesTo]}`;
+    const who = requirement.appliesTo;
+    if (requirement.scope === 'DESK_TYPE') return t('requirements.describe.DESK_TYPE', { type: requirement.deskType === 'FIXED' ? 'FIXED' : 'FLEX', who });
+    if (requirement.scope === 'ROOM') return t('requirements.describe.ROOM', { who });
+    if (requirement.scope === 'AREA') {
+      const name = areas.data?.items.find((area) => area.id === requirement.areaId)?.name;
+      return name ? t('requirements.describe.AREA', { name, who }) : t('requirements.describe.AREA_UNKNOWN', { who });
+    }
+    const department = departments.data?.find((candidate) => candidate.id === requirement.departmentId);
+    return department
+      ? t('requirements.describe.DEPARTMENT', { office: departmentLabel(department), who })
+      : t('requirements.describe.DEPARTMENT_UNKNOWN', { who });
   };
 
   return (
     <section aria-labelledby="requirements-heading">
-      <h2 id="requirements-heading">Approval requirements</h2>
-      <Loaded query={requirements} label="Loading requirements…">
+      <h2 id="requirements-heading">{t('requirements.heading')}</h2>
+      <Loaded query={requirements} label={t('requirements.loading')}>
         {(list) =>
           list.totalElements === 0 ? (
-            <EmptyState>No booking needs approval.</EmptyState>
+            <EmptyState>{t('requirements.empty')}</EmptyState>
           ) : (
             <>
               <ul className="approval-list">
@@ -253,39 +254,39 @@ function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
                       <p>
                         <strong>{describe(requirement)}</strong>
                       </p>
-                      <p className="muted">{requirement.approverTeamId ? 'Approved by admins and the team’s managers' : 'Approved by admins'}</p>
+                      <p className="muted">{requirement.approverTeamId ? t('requirements.byAdminsAndManagers') : t('requirements.byAdmins')}</p>
                     </div>
                     <div className="approval-actions">
                       <button
                         type="button"
                         className="button-secondary button-small"
                         onClick={() => setRemoving(requirement)}
-                        aria-label={`Remove: ${describe(requirement)}`}
+                        aria-label={t('requirements.removeLabel', { what: describe(requirement) })}
                       >
-                        Remove
+                        {t('common:remove')}
                       </button>
                     </div>
                   </li>
                 ))}
               </ul>
-              <Pager page={list.number} totalPages={list.totalPages} onPage={setPage} label="Pages of requirements" />
+              <Pager page={list.number} totalPages={list.totalPages} onPage={setPage} label={t('requirements.pages')} />
             </>
           )
         }
       </Loaded>
       <form className="panel" onSubmit={submit} noValidate aria-labelledby="new-requirement-heading">
-        <h3 id="new-requirement-heading">Require approval</h3>
+        <h3 id="new-requirement-heading">{t('requirements.new')}</h3>
         <div className="field-row">
-          <SelectField label="Where" value={form.scope} onChange={(event) => set({ scope: event.target.value as Scope })}>
-            {(Object.keys(SCOPE_WORDS) as Scope[]).map((scope) => (
+          <SelectField label={t('common:fields.where')} value={form.scope} onChange={(event) => set({ scope: event.target.value as Scope })}>
+            {SCOPES.map((scope) => (
               <option key={scope} value={scope}>
-                {SCOPE_WORDS[scope]}
+                {t(`requirements.scope.${scope}`)}
               </option>
             ))}
           </SelectField>
           {form.scope === 'AREA' ? (
-            <SelectField label="Area" value={form.areaId} onChange={(event) => set({ areaId: event.target.value })}>
-              <option value="">Choose…</option>
+            <SelectField label={t('common:fields.area')} value={form.areaId} onChange={(event) => set({ areaId: event.target.value })}>
+              <option value="">{t('requirements.choose')}</option>
               {(areas.data?.items ?? []).map((area) => (
                 <option key={area.id} value={area.id}>
                   {area.name}
@@ -293,13 +294,21 @@ function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
               ))}
             </SelectField>
           ) : form.scope === 'DESK_TYPE' ? (
-            <SelectField label="Desk type" value={form.deskType} onChange={(event) => set({ deskType: event.target.value as Form['deskType'] })}>
-              <option value="FLEX">Flexible desks</option>
-              <option value="FIXED">Fixed desks</option>
+            <SelectField
+              label={t('requirements.deskType')}
+              value={form.deskType}
+              onChange={(event) => set({ deskType: event.target.value as Form['deskType'] })}
+            >
+              <option value="FLEX">{t('requirements.flexDesks')}</option>
+              <option value="FIXED">{t('requirements.fixedDesks')}</option>
             </SelectField>
           ) : (
-            <SelectField label="Office" value={form.departmentId} onChange={(event) => set({ departmentId: event.target.value, roomId: '' })}>
-              <option value="">Choose…</option>
+            <SelectField
+              label={t('common:fields.office')}
+              value={form.departmentId}
+              onChange={(event) => set({ departmentId: event.target.value, roomId: '' })}
+            >
+              <option value="">{t('requirements.choose')}</option>
               {(departments.data ?? []).map((department) => (
                 <option key={department.id} value={department.id}>
                   {departmentLabel(department)}
@@ -308,8 +317,13 @@ function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
             </SelectField>
           )}
           {form.scope === 'ROOM' && (
-            <SelectField label="Room" value={form.roomId} onChange={(event) => set({ roomId: event.target.value })} disabled={!form.departmentId}>
-              <option value="">Choose…</option>
+            <SelectField
+              label={t('common:fields.room')}
+              value={form.roomId}
+              onChange={(event) => set({ roomId: event.target.value })}
+              disabled={!form.departmentId}
+            >
+              <option value="">{t('requirements.choose')}</option>
               {(rooms.data ?? []).map((room) => (
                 <option key={room.id} value={room.id}>
                   {room.name}
@@ -319,15 +333,17 @@ function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
           )}
         </div>
         <div className="field-row">
-          <SelectField label="For" value={form.appliesTo} onChange={(event) => set({ appliesTo: event.target.value as Form['appliesTo'] })}>
-            <option value="EVERYONE">Everyone</option>
-            <option value="MEMBERS">The people of a team</option>
-            <option value="NON_MEMBERS">People outside a team</option>
+          <SelectField label={t('requirements.for')} value={form.appliesTo} onChange={(event) => set({ appliesTo: event.target.value as Form['appliesTo'] })}>
+            <option value="EVERYONE">{t('requirements.appliesTo.EVERYONE')}</option>
+            <option value="MEMBERS">{t('requirements.appliesTo.MEMBERS')}</option>
+            <option value="NON_MEMBERS">{t('requirements.appliesTo.NON_MEMBERS')}</option>
           </SelectField>
-          {form.appliesTo !== 'EVERYONE' && <TextField label="Team (id)" value={form.teamId} onChange={(event) => set({ teamId: event.target.value })} />}
+          {form.appliesTo !== 'EVERYONE' && (
+            <TextField label={t('requirements.teamId')} value={form.teamId} onChange={(event) => set({ teamId: event.target.value })} />
+          )}
           <TextField
-            label="Approving team (id, optional)"
-            hint="Its managers approve, besides the admins."
+            label={t('requirements.approverTeamId')}
+            hint={t('requirements.approverHint')}
             value={form.approverTeamId}
             onChange={(event) => set({ approverTeamId: event.target.value })}
           />
@@ -335,20 +351,20 @@ function Requirements({ onNotice }: { onNotice: (text: string) => void }) {
         {problem && <Alert kind="error">{problem}</Alert>}
         <div className="form-actions">
           <button type="submit" className="button-primary" disabled={create.isPending}>
-            {create.isPending ? 'Adding…' : 'Add requirement'}
+            {create.isPending ? t('common:adding') : t('requirements.add')}
           </button>
         </div>
       </form>
       {removing && (
         <DeleteDialog
-          title="Remove the requirement"
-          question={`Remove “${describe(removing)}”? New bookings no longer need approval; pending requests stay, for admins to decide.`}
-          subject="This requirement"
+          title={t('requirements.removeTitle')}
+          question={t('requirements.removeQuestion', { what: describe(removing) })}
+          subject={t('requirements.subject')}
           remove={() => deleteRequirement(removing.id)}
           invalidates={STALE_AFTER.approvalRequirements}
           onDeleted={() => {
             setRemoving(undefined);
-            onNotice('Requirement removed.');
+            onNotice(t('requirements.removed'));
           }}
           onClose={() => setRemoving(undefined)}
         />

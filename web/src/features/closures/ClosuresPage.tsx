@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { OfficePicker } from '../inventory/OfficePicker.js';
 import { STALE_AFTER } from '../../api/query.js';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
@@ -7,6 +8,7 @@ import { useTitle } from '../../hooks.js';
 import { departmentLabel } from '../../lib/labels.js';
 import { fieldErrorMessages, problemMessage, problemOf } from '../../lib/problems.js';
 import { formatDay } from '../../lib/time.js';
+import { translate } from '../../lib/translate.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { HolidayImportDialog } from './HolidayImportDialog.js';
 import { deleteClosure, PREVIEW_PAGE_SIZE, useClosurePreview, useClosures, useCreateClosure, type ClosureInput } from './queries.js';
@@ -40,32 +42,32 @@ function datesOf(first: string, last: string): string[] | undefined {
   return dates;
 }
 
-/** The body for the service, or a sentence saying what is missing. */
+/** The body for the service, or a sentence saying what is missing (in the language in use). */
 function inputOf(form: Form): ClosureInput | string {
-  if (!form.reason.trim()) return 'Give a reason.';
-  if (!form.first) return 'Choose the first closed day.';
+  if (!form.reason.trim()) return translate('closures:missing.reason');
+  if (!form.first) return translate('closures:missing.first');
   const where =
     form.scope === 'DEPARTMENT'
       ? form.departmentId
         ? { departmentId: form.departmentId }
-        : 'Choose the office.'
+        : translate('closures:missing.office')
       : form.scope === 'BUILDING'
         ? form.building
           ? { location: form.building.split('\u0000')[0]!, building: form.building.split('\u0000')[1]! }
-          : 'Choose the building.'
+          : translate('closures:missing.building')
         : {};
   if (typeof where === 'string') return where;
   const base = { scope: form.scope, reason: form.reason.trim(), ...where };
   if (form.rrule.trim()) return { ...base, rrule: form.rrule.trim(), startDate: form.first };
   const dates = datesOf(form.first, form.last);
-  if (!dates) return `The last day must be on or after the first, at most ${MAX_RANGE_DAYS} days in all.`;
+  if (!dates) return translate('closures:missing.range', { count: MAX_RANGE_DAYS });
   return { ...base, dates };
 }
 
 const errorOf = (failure: unknown) => {
   const problem = problemOf(failure);
   const fields = fieldErrorMessages(problem);
-  return fields.length > 0 ? fields.join(' ') : problemMessage(problem, 'This closure');
+  return fields.length > 0 ? fields.join(' ') : problemMessage(problem, translate('closures:subject'));
 };
 
 /**
@@ -73,7 +75,8 @@ const errorOf = (failure: unknown) => {
  * cancel them or keep them (docs/policies.md#closures-and-holidays).
  */
 export function ClosuresPage() {
-  useTitle('Closures');
+  const { t } = useTranslation('closures');
+  useTitle(t('title'));
   const departments = useAllDepartments();
   const [page, setPage] = useState(0);
   const closures = useClosures(page);
@@ -125,8 +128,13 @@ export function ClosuresPage() {
       {
         onSuccess: (created) => {
           setNotice(
-            `Closed ${created.closure.dayCount === 1 ? formatDay(created.closure.startDate) : `${created.closure.dayCount} days from ${formatDay(created.closure.startDate)}`}: ${created.closure.reason}. ` +
-              `${created.cancelled} ${created.cancelled === 1 ? 'reservation' : 'reservations'} cancelled, ${created.kept} kept.`,
+            t('created', {
+              dayCount: created.closure.dayCount,
+              first: formatDay(created.closure.startDate),
+              reason: created.closure.reason,
+              cancelledCount: created.cancelled,
+              keptCount: created.kept,
+            }),
           );
           setForm(EMPTY);
           setPreviewed(undefined);
@@ -140,9 +148,9 @@ export function ClosuresPage() {
   const result = preview.data;
   return (
     <div className="page">
-      <PageHeader title="Closures">
+      <PageHeader title={t('title')}>
         <button type="button" className="button-secondary" onClick={() => setImporting(true)}>
-          Import public holidays
+          {t('holidays.open')}
         </button>
       </PageHeader>
       {notice && (
@@ -151,18 +159,18 @@ export function ClosuresPage() {
         </Alert>
       )}
       <form className="panel" onSubmit={submitPreview} noValidate aria-labelledby="new-closure-heading">
-        <h2 id="new-closure-heading">New closure</h2>
-        <TextField label="Reason" maxLength={200} required value={form.reason} onChange={(event) => set({ reason: event.target.value })} />
+        <h2 id="new-closure-heading">{t('form.heading')}</h2>
+        <TextField label={t('form.reason')} maxLength={200} required value={form.reason} onChange={(event) => set({ reason: event.target.value })} />
         <div className="field-row">
-          <SelectField label="Where" value={form.scope} onChange={(event) => set({ scope: event.target.value as Scope })}>
-            <option value="EVERYWHERE">Every office</option>
-            <option value="DEPARTMENT">One office</option>
-            <option value="BUILDING">One building</option>
+          <SelectField label={t('common:fields.where')} value={form.scope} onChange={(event) => set({ scope: event.target.value as Scope })}>
+            <option value="EVERYWHERE">{t('scope.EVERYWHERE')}</option>
+            <option value="DEPARTMENT">{t('scope.DEPARTMENT')}</option>
+            <option value="BUILDING">{t('scope.BUILDING')}</option>
           </SelectField>
           {form.scope === 'DEPARTMENT' && <OfficePicker value={form.departmentId} onChange={(departmentId) => set({ departmentId })} />}
           {form.scope === 'BUILDING' && (
-            <SelectField label="Building" value={form.building} onChange={(event) => set({ building: event.target.value })}>
-              <option value="">Choose a building</option>
+            <SelectField label={t('common:fields.building')} value={form.building} onChange={(event) => set({ building: event.target.value })}>
+              <option value="">{t('chooseBuilding')}</option>
               {buildings.map(([key, label]) => (
                 <option key={key} value={key}>
                   {label}
@@ -172,19 +180,19 @@ export function ClosuresPage() {
           )}
         </div>
         <div className="field-row">
-          <TextField label="First day" type="date" required value={form.first} onChange={(event) => set({ first: event.target.value })} />
+          <TextField label={t('common:fields.firstDay')} type="date" required value={form.first} onChange={(event) => set({ first: event.target.value })} />
           <TextField
-            label="Last day"
+            label={t('common:fields.lastDay')}
             type="date"
-            hint="Leave empty for one day."
+            hint={t('form.lastHint')}
             value={form.last}
             disabled={form.rrule.trim() !== ''}
             onChange={(event) => set({ last: event.target.value })}
           />
         </div>
         <TextField
-          label="Repeats (RRULE, optional)"
-          hint="From the first day, with COUNT or UNTIL, e.g. FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=25;COUNT=5"
+          label={t('form.rrule')}
+          hint={t('form.rruleHint')}
           maxLength={500}
           value={form.rrule}
           onChange={(event) => set({ rrule: event.target.value })}
@@ -192,7 +200,7 @@ export function ClosuresPage() {
         {problem && <Alert kind="error">{problem}</Alert>}
         <div className="form-actions">
           <button type="submit" className="button-primary" disabled={preview.isPending}>
-            Show the days and bookings
+            {t('form.preview')}
           </button>
         </div>
       </form>
@@ -200,18 +208,20 @@ export function ClosuresPage() {
       {previewed && result && (
         <section className="panel" aria-labelledby="preview-heading">
           <h2 id="preview-heading">
-            {result.days.length === 1
-              ? `Closes ${formatDay(result.days[0]!)}`
-              : `Closes ${result.days.length} days, ${formatDay(result.days[0]!)} to ${formatDay(result.days[result.days.length - 1]!)}`}
+            {t('preview.heading', {
+              dayCount: result.days.length,
+              first: formatDay(result.days[0]!),
+              last: formatDay(result.days[result.days.length - 1]!),
+            })}
           </h2>
           {result.reservations.totalElements === 0 ? (
-            <p>No reservation is booked on these days.</p>
+            <p>{t('preview.none')}</p>
           ) : (
             <ReservationsOnClosedDays
               reservations={result.reservations}
               page={previewPage}
               onPage={(next) => runPreview(previewed, next)}
-              pagerLabel="Pages of affected reservations"
+              pagerLabel={t('preview.pages')}
               choiceName="on-existing"
               onExisting={onExisting}
               setOnExisting={setOnExisting}
@@ -219,18 +229,18 @@ export function ClosuresPage() {
           )}
           <div className="form-actions">
             <button type="button" className="button-primary" onClick={confirm} disabled={create.isPending}>
-              Create the closure
+              {t('preview.create')}
             </button>
           </div>
         </section>
       )}
 
       <section aria-labelledby="closures-heading">
-        <h2 id="closures-heading">Closures to come</h2>
-        <Loaded query={closures} label="Loading closures…">
+        <h2 id="closures-heading">{t('list.heading')}</h2>
+        <Loaded query={closures} label={t('list.loading')}>
           {(list) =>
             list.content.length === 0 ? (
-              <EmptyState>No closure lies ahead.</EmptyState>
+              <EmptyState>{t('list.empty')}</EmptyState>
             ) : (
               <>
                 <ul className="closure-list">
@@ -238,37 +248,33 @@ export function ClosuresPage() {
                     const department = (departments.data ?? []).find((candidate) => candidate.id === closure.departmentId);
                     const where =
                       closure.scope === 'EVERYWHERE'
-                        ? 'Every office'
+                        ? t('scope.EVERYWHERE')
                         : closure.scope === 'BUILDING'
                           ? `${closure.location} · ${closure.building}`
                           : department
                             ? departmentLabel(department)
-                            : 'One office';
-                    const when =
-                      closure.dayCount === 1
-                        ? formatDay(closure.startDate)
-                        : `${closure.dayCount} days, ${formatDay(closure.startDate)} to ${formatDay(closure.lastDate)}`;
+                            : t('scope.DEPARTMENT');
+                    const when = t('list.when', { dayCount: closure.dayCount, first: formatDay(closure.startDate), last: formatDay(closure.lastDate) });
                     return (
                       <li key={closure.id}>
                         <div className="closure-what">
                           <strong>{closure.reason}</strong>
                           <br />
-                          {where}; {when}
-                          {closure.rrule ? ` (repeats: ${closure.rrule})` : ''}
+                          {closure.rrule ? t('list.itemRepeats', { where, when, rrule: closure.rrule }) : t('list.item', { where, when })}
                         </div>
                         <button
                           type="button"
                           className="button-secondary button-small"
-                          aria-label={`Delete the closure ${closure.reason}`}
+                          aria-label={t('list.deleteLabel', { reason: closure.reason })}
                           onClick={() => setDeleting({ id: closure.id, reason: closure.reason })}
                         >
-                          Delete
+                          {t('common:delete')}
                         </button>
                       </li>
                     );
                   })}
                 </ul>
-                <Pager page={list.number} totalPages={list.totalPages} onPage={setPage} label="Closure pages" />
+                <Pager page={list.number} totalPages={list.totalPages} onPage={setPage} label={t('list.pages')} />
               </>
             )
           }
@@ -285,13 +291,13 @@ export function ClosuresPage() {
       )}
       {deleting && (
         <DeleteDialog
-          title="Delete this closure?"
-          question={`“${deleting.reason}” will be deleted: its days can be booked again. Reservations it cancelled stay cancelled.`}
-          subject="This closure"
+          title={t('delete.title')}
+          question={t('delete.question', { reason: deleting.reason })}
+          subject={t('subject')}
           remove={() => deleteClosure(deleting.id)}
           invalidates={STALE_AFTER.closures}
           onDeleted={() => {
-            setNotice(`“${deleting.reason}” has been deleted.`);
+            setNotice(t('delete.done', { reason: deleting.reason }));
             setDeleting(undefined);
           }}
           onClose={() => setDeleting(undefined)}

@@ -1,24 +1,35 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { OfficePicker } from '../inventory/OfficePicker.js';
 import { Alert, Dialog, SelectField } from '../../components/ui.js';
 import { fieldErrorMessages, problemMessage, problemOf } from '../../lib/problems.js';
+import { dateLocale } from '../../lib/locale.js';
 import { formatDay } from '../../lib/time.js';
+import { activeLanguage, translate } from '../../lib/translate.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { buildingsOf, ReservationsOnClosedDays, type OnExisting } from './ReservationsOnClosedDays.js';
 import { PREVIEW_PAGE_SIZE, useHolidayCatalogue, useHolidayPreview, useImportHolidays, type HolidayImportInput } from './queries.js';
 
 type Scope = 'EVERYWHERE' | 'DEPARTMENT' | 'BUILDING';
 
-/** The data's licence (CC BY 3.0) asks for this next to the import (docs/policies.md#public-holidays). */
-export const HOLIDAY_ATTRIBUTION = 'Holiday data: date-holidays (CC BY 3.0)';
-
-const STATUS_TEXT = { NEW: 'will be closed', CLOSED: 'already closed', PAST: 'past' } as const;
-
 const errorOf = (failure: unknown) => {
   const problem = problemOf(failure);
   const fields = fieldErrorMessages(problem);
-  return fields.length > 0 ? fields.join(' ') : problemMessage(problem, 'This import');
+  return fields.length > 0 ? fields.join(' ') : problemMessage(problem, translate('closures:holidays.subject'));
 };
+
+/**
+ * A country's name in the language in use: the service names countries in English, so other
+ * languages take Intl's name of the ISO code (the service's name where Intl has none).
+ */
+function countryName(entry: { code: string; name: string }): string {
+  if (activeLanguage().startsWith('en')) return entry.name;
+  try {
+    return new Intl.DisplayNames([dateLocale()], { type: 'region', fallback: 'none' }).of(entry.code.toUpperCase()) ?? entry.name;
+  } catch {
+    return entry.name;
+  }
+}
 
 /**
  * Imports a country's public holidays of one or two years as closures (docs/policies.md#public-holidays):
@@ -26,6 +37,7 @@ const errorOf = (failure: unknown) => {
  * on the new days, then cancel or keep them and import.
  */
 export function HolidayImportDialog({ onClose, onImported }: { onClose: () => void; onImported: (message: string) => void }) {
+  const { t } = useTranslation('closures');
   const departments = useAllDepartments();
   const catalogue = useHolidayCatalogue(true);
   const preview = useHolidayPreview();
@@ -58,16 +70,16 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
   };
 
   const inputOf = (): HolidayImportInput | string => {
-    if (!country) return 'Choose the country.';
+    if (!country) return t('missing.country');
     const where =
       scope === 'DEPARTMENT'
         ? departmentId
           ? { departmentId }
-          : 'Choose the office.'
+          : t('missing.office')
         : scope === 'BUILDING'
           ? building
             ? { location: building.split('\u0000')[0]!, building: building.split('\u0000')[1]! }
-            : 'Choose the building.'
+            : t('missing.building')
           : {};
     if (typeof where === 'string') return where;
     return {
@@ -111,9 +123,8 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
           const days = done.holidays.filter((holiday) => holiday.status === 'NEW').length;
           onImported(
             days === 0
-              ? 'No holiday was imported: every one is already closed or past.'
-              : `Imported ${days} ${days === 1 ? 'holiday' : 'holidays'} as ${done.closures.length} ${done.closures.length === 1 ? 'closure' : 'closures'}. ` +
-                  `${done.cancelled} ${done.cancelled === 1 ? 'reservation' : 'reservations'} cancelled, ${done.kept} kept.`,
+              ? t('holidays.importedNone')
+              : t('holidays.imported', { count: days, closureCount: done.closures.length, cancelledCount: done.cancelled, keptCount: done.kept }),
           );
         },
         onError: (failure) => setProblem(errorOf(failure)),
@@ -124,20 +135,20 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
   const result = preview.data;
   const fresh = result?.holidays.filter((holiday) => holiday.status === 'NEW') ?? [];
   return (
-    <Dialog title="Import public holidays" onClose={onClose}>
+    <Dialog title={t('holidays.open')} onClose={onClose}>
       <form onSubmit={submit} noValidate className="holiday-import">
         <div className="field-row">
           <SelectField
-            label="Where"
+            label={t('common:fields.where')}
             value={scope}
             onChange={(event) => {
               setScope(event.target.value as Scope);
               changed();
             }}
           >
-            <option value="EVERYWHERE">Every office</option>
-            <option value="DEPARTMENT">One office</option>
-            <option value="BUILDING">One building</option>
+            <option value="EVERYWHERE">{t('scope.EVERYWHERE')}</option>
+            <option value="DEPARTMENT">{t('scope.DEPARTMENT')}</option>
+            <option value="BUILDING">{t('scope.BUILDING')}</option>
           </SelectField>
           {scope === 'DEPARTMENT' && (
             <OfficePicker
@@ -150,14 +161,14 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
           )}
           {scope === 'BUILDING' && (
             <SelectField
-              label="Building"
+              label={t('common:fields.building')}
               value={building}
               onChange={(event) => {
                 setBuilding(event.target.value);
                 changed();
               }}
             >
-              <option value="">Choose a building</option>
+              <option value="">{t('chooseBuilding')}</option>
               {buildings.map(([key, label]) => (
                 <option key={key} value={key}>
                   {label}
@@ -168,7 +179,7 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
         </div>
         <div className="field-row">
           <SelectField
-            label="Country"
+            label={t('holidays.country')}
             value={country}
             disabled={catalogue.isPending}
             onChange={(event) => {
@@ -179,16 +190,16 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
               changed();
             }}
           >
-            <option value="">{catalogue.isPending ? 'Loading countries…' : 'Choose a country'}</option>
+            <option value="">{catalogue.isPending ? t('holidays.loadingCountries') : t('holidays.chooseCountry')}</option>
             {countries.map((entry) => (
               <option key={entry.code} value={entry.code}>
-                {entry.name}
+                {countryName(entry)}
               </option>
             ))}
           </SelectField>
           {states.length > 0 && (
             <SelectField
-              label="State or province (optional)"
+              label={t('holidays.state')}
               value={state}
               onChange={(event) => {
                 setState(event.target.value);
@@ -196,7 +207,7 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
                 changed();
               }}
             >
-              <option value="">The whole country</option>
+              <option value="">{t('holidays.wholeCountry')}</option>
               {states.map((entry) => (
                 <option key={entry.code} value={entry.code}>
                   {entry.name}
@@ -206,14 +217,14 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
           )}
           {regions.length > 0 && (
             <SelectField
-              label="Region (optional)"
+              label={t('holidays.region')}
               value={region}
               onChange={(event) => {
                 setRegion(event.target.value);
                 changed();
               }}
             >
-              <option value="">The whole state</option>
+              <option value="">{t('holidays.wholeState')}</option>
               {regions.map((entry) => (
                 <option key={entry.code} value={entry.code}>
                   {entry.name}
@@ -225,14 +236,14 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
         <div className="field-row">
           {chosen && chosen.languages.length > 1 && (
             <SelectField
-              label="Names in"
+              label={t('holidays.namesIn')}
               value={language}
               onChange={(event) => {
                 setLanguage(event.target.value);
                 changed();
               }}
             >
-              <option value="">The country’s language ({chosen.languages[0]})</option>
+              <option value="">{t('holidays.countryLanguage', { code: chosen.languages[0] })}</option>
               {chosen.languages.slice(1).map((code) => (
                 <option key={code} value={code}>
                   {code}
@@ -241,7 +252,7 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
             </SelectField>
           )}
           <SelectField
-            label="Years"
+            label={t('holidays.years')}
             value={years}
             onChange={(event) => {
               setYears(event.target.value);
@@ -250,34 +261,28 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
           >
             <option value={String(thisYear)}>{thisYear}</option>
             <option value={String(thisYear + 1)}>{thisYear + 1}</option>
-            <option value={`${thisYear},${thisYear + 1}`}>
-              {thisYear} and {thisYear + 1}
-            </option>
+            <option value={`${thisYear},${thisYear + 1}`}>{t('holidays.bothYears', { first: thisYear, second: thisYear + 1 })}</option>
           </SelectField>
         </div>
-        <p className="muted holiday-attribution">{HOLIDAY_ATTRIBUTION}</p>
+        <p className="muted holiday-attribution">{t('holidays.attribution')}</p>
         {problem && <Alert kind="error">{problem}</Alert>}
         <div className="dialog-actions">
           <button type="button" className="button-secondary" onClick={onClose}>
-            Close
+            {t('common:close')}
           </button>
           <button type="submit" className="button-primary" disabled={preview.isPending}>
-            Show the holidays
+            {t('holidays.preview')}
           </button>
         </div>
       </form>
 
       {previewed && result && (
         <section aria-labelledby="holiday-preview-heading" className="holiday-preview">
-          <h3 id="holiday-preview-heading">
-            {fresh.length === 0
-              ? 'Nothing to import: every holiday is already closed or past'
-              : `${fresh.length} ${fresh.length === 1 ? 'holiday' : 'holidays'} to close`}
-          </h3>
+          <h3 id="holiday-preview-heading">{fresh.length === 0 ? t('holidays.nothing') : t('holidays.toClose', { count: fresh.length })}</h3>
           <ul className="holiday-list">
             {result.holidays.map((holiday) => (
               <li key={holiday.date} className={holiday.status === 'NEW' ? undefined : 'holiday-skipped'}>
-                {formatDay(holiday.date)}: {holiday.name} ({STATUS_TEXT[holiday.status]})
+                {t(`holidays.status.${holiday.status}`, { day: formatDay(holiday.date), name: holiday.name })}
               </li>
             ))}
           </ul>
@@ -286,7 +291,7 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
               reservations={result.reservations}
               page={previewPage}
               onPage={(next) => runPreview(previewed, next)}
-              pagerLabel="Pages of reservations on the holidays"
+              pagerLabel={t('holidays.pages')}
               choiceName="holiday-on-existing"
               onExisting={onExisting}
               setOnExisting={setOnExisting}
@@ -295,7 +300,7 @@ export function HolidayImportDialog({ onClose, onImported }: { onClose: () => vo
           {fresh.length > 0 && (
             <div className="dialog-actions">
               <button type="button" className="button-primary" onClick={confirm} disabled={importing.isPending}>
-                Import {fresh.length} {fresh.length === 1 ? 'holiday' : 'holidays'}
+                {t('holidays.import', { count: fresh.length })}
               </button>
             </div>
           )}

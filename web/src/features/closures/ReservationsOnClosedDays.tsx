@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { Pager } from '../../components/ui.js';
 import { deskPhrase } from '../../lib/labels.js';
 import { formatRangeIn } from '../../lib/time.js';
@@ -28,30 +29,33 @@ export function ReservationsOnClosedDays({
   onExisting: OnExisting;
   setOnExisting: (choice: OnExisting) => void;
 }) {
+  const { t } = useTranslation('closures');
   return (
     <>
-      <p>
-        {reservations.totalElements} {reservations.totalElements === 1 ? 'reservation is' : 'reservations are'} booked on these days:
-      </p>
+      <p>{t('affected.count', { count: reservations.totalElements })}</p>
       <ul className="closure-affected">
         {reservations.content.map((reservation) => (
           <li key={reservation.id}>
-            {reservation.userName}, {deskPhrase(reservation.deskName)} ({reservation.place} · {reservation.roomName}),{' '}
-            {formatRangeIn(reservation.startTime, reservation.endTime, reservation.timeZone)}
-            {reservation.started ? ' (started: it stays)' : ''}
+            {t(reservation.started ? 'affected.itemStarted' : 'affected.item', {
+              name: reservation.userName,
+              desk: deskPhrase(reservation.deskName),
+              place: reservation.place,
+              room: reservation.roomName,
+              when: formatRangeIn(reservation.startTime, reservation.endTime, reservation.timeZone),
+            })}
           </li>
         ))}
       </ul>
       <Pager page={page} totalPages={reservations.totalPages} onPage={onPage} label={pagerLabel} />
       <fieldset className="closure-choice">
-        <legend>These reservations</legend>
+        <legend>{t('affected.legend')}</legend>
         <label>
           <input type="radio" name={choiceName} checked={onExisting === 'cancel'} onChange={() => setOnExisting('cancel')} />
-          Cancel them and tell their owners the reason
+          {t('affected.cancel')}
         </label>
         <label>
           <input type="radio" name={choiceName} checked={onExisting === 'keep'} onChange={() => setOnExisting('keep')} />
-          Keep them
+          {t('affected.keep')}
         </label>
       </fieldset>
     </>

@@ -1,16 +1,7 @@
+import { useTranslation } from 'react-i18next';
 import { useAllowance } from './queries.js';
+import { reservedText } from './reserved.js';
 import './styles.css';
-
-const WEEKDAY_WORDS: Record<string, string> = {
-  MO: 'Mondays',
-  TU: 'Tuesdays',
-  WE: 'Wednesdays',
-  TH: 'Thursdays',
-  FR: 'Fridays',
-  SA: 'Saturdays',
-  SU: 'Sundays',
-};
-const PERIOD_WORDS: Record<string, string> = { DAY: 'that day', WEEK: 'this week', MONTH: 'this month' };
 
 /**
  * What the signed-in person may still book this week (docs/policies.md#allowance), shown on Find a
@@ -18,27 +9,28 @@ const PERIOD_WORDS: Record<string, string> = { DAY: 'that day', WEEK: 'this week
  * areas reserved for teams they are not in ("Sales floor: Sales' on Tuesdays"). Nothing when no rule binds them.
  */
 export function AllowancePanel({ departmentId }: { departmentId?: string }) {
+  const { t } = useTranslation('policies');
   const allowance = useAllowance(undefined, departmentId);
   const data = allowance.data;
   if (!data || (data.limits.length === 0 && data.closedAreas.length === 0)) return null;
   const weekly = data.limits.filter((limit) => limit.window.period !== 'DAY');
   return (
     <section className="allowance" aria-labelledby="allowance-heading">
-      <h2 id="allowance-heading">Your booking allowance</h2>
+      <h2 id="allowance-heading">{t('allowance.heading')}</h2>
       <ul>
         {weekly.map((limit) => (
           <li key={`${limit.rule.id}:${limit.window.from}`}>
-            {limit.rule.kind === 'MAX_CONCURRENT'
-              ? `${limit.remaining} of ${limit.limit} upcoming bookings left to hold at once`
-              : `${limit.remaining} of ${limit.limit} ${limit.rule.kind === 'MAX_HOURS' ? 'hours' : 'bookings'} left ${PERIOD_WORDS[limit.window.period ?? 'WEEK']}`}
-            {limit.rule.name ? ` (${limit.rule.name})` : ''}
+            {t(limit.rule.kind === 'MAX_CONCURRENT' ? 'allowance.concurrent' : limit.rule.kind === 'MAX_HOURS' ? 'allowance.hours' : 'allowance.bookings', {
+              remaining: limit.remaining,
+              count: limit.limit,
+              period: limit.window.period ?? 'WEEK',
+              named: limit.rule.name ? 'yes' : 'no',
+              name: limit.rule.name ?? '',
+            })}
           </li>
         ))}
         {data.closedAreas.map((area) => (
-          <li key={area.id}>
-            {area.name}: reserved for {area.teams.join(', ') || 'other teams'}
-            {area.weekdays.length > 0 ? ` on ${area.weekdays.map((day) => WEEKDAY_WORDS[day]).join(', ')}` : ''}
-          </li>
+          <li key={area.id}>{reservedText(area)}</li>
         ))}
       </ul>
     </section>

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useQueries } from '@tanstack/react-query';
 import { $api } from '../../api/client.js';
 import { OfficePicker } from '../inventory/OfficePicker.js';
@@ -6,7 +7,7 @@ import { Alert, Checkbox, FormButtons, SelectField, TextField } from '../../comp
 import { errorText } from '../../lib/problems.js';
 import { deskTitle } from '../../lib/labels.js';
 import { useAllDepartments, useAllRooms } from '../inventory/queries.js';
-import { useAllTeams, useSaveArea, WEEKDAYS, type PolicyArea, type PolicyAreaInput } from './queries.js';
+import { useAllTeams, useSaveArea, WEEKDAYS, weekdayOrder, weekdayWord, type PolicyArea, type PolicyAreaInput } from './queries.js';
 
 type AreaKind = PolicyArea['kind'];
 
@@ -16,6 +17,7 @@ type AreaKind = PolicyArea['kind'];
  * out. Editing an area of a room or desks first finds the room's office among the offices' rooms.
  */
 export function AreaForm({ area, onDone }: { area?: PolicyArea; onDone: (saved: PolicyArea) => void }) {
+  const { t } = useTranslation('policies');
   const teams = useAllTeams();
   const home = useRoomHome(area);
   const [name, setName] = useState(area?.name ?? '');
@@ -41,13 +43,13 @@ export function AreaForm({ area, onDone }: { area?: PolicyArea; onDone: (saved: 
     // The choices the server would refuse are named here first, in the same words.
     const lacking =
       kind === 'DEPARTMENT' && !departmentId
-        ? 'Choose the office.'
+        ? t('areaForm.missing.office')
         : kind === 'ROOM' && !roomId
-          ? 'Choose the room.'
+          ? t('areaForm.missing.room')
           : kind === 'DESKS' && deskIds.length === 0
-            ? 'Choose at least one desk.'
+            ? t('areaForm.missing.desk')
             : teamIds.length === 0
-              ? 'Choose at least one team.'
+              ? t('areaForm.missing.team')
               : undefined;
     setMissing(lacking);
     if (lacking) return;
@@ -60,19 +62,19 @@ export function AreaForm({ area, onDone }: { area?: PolicyArea; onDone: (saved: 
           ? { roomId }
           : { deskIds: deskIds.filter((id) => room?.desks.some((desk) => desk.id === id) ?? true) }),
       teamIds,
-      weekdays: WEEKDAYS.map(([code]) => code).filter((code) => weekdays.includes(code)),
+      weekdays: WEEKDAYS.filter((code) => weekdays.includes(code)),
       exclusive,
     };
     save.mutate(body);
   };
 
   return (
-    <form onSubmit={submit} className="area-form" aria-label={area ? `Change area ${area.name}` : 'New area'} noValidate>
-      <TextField label="Name" required maxLength={100} value={name} onChange={(event) => setName(event.target.value)} />
-      <SelectField label="What" value={kind} onChange={(event) => setKind(event.target.value as AreaKind)}>
-        <option value="DEPARTMENT">A whole office</option>
-        <option value="ROOM">A room</option>
-        <option value="DESKS">Some desks of a room</option>
+    <form onSubmit={submit} className="area-form" aria-label={area ? t('areaForm.change', { name: area.name }) : t('areaForm.new')} noValidate>
+      <TextField label={t('common:fields.name')} required maxLength={100} value={name} onChange={(event) => setName(event.target.value)} />
+      <SelectField label={t('areaForm.what')} value={kind} onChange={(event) => setKind(event.target.value as AreaKind)}>
+        <option value="DEPARTMENT">{t('areaForm.kind.DEPARTMENT')}</option>
+        <option value="ROOM">{t('areaForm.kind.ROOM')}</option>
+        <option value="DESKS">{t('areaForm.kind.DESKS')}</option>
       </SelectField>
       <OfficePicker
         required
@@ -85,7 +87,7 @@ export function AreaForm({ area, onDone }: { area?: PolicyArea; onDone: (saved: 
       />
       {kind !== 'DEPARTMENT' && (
         <SelectField
-          label="Room"
+          label={t('common:fields.room')}
           required
           value={roomId}
           disabled={!departmentId}
@@ -94,7 +96,7 @@ export function AreaForm({ area, onDone }: { area?: PolicyArea; onDone: (saved: 
             setDeskIds([]);
           }}
         >
-          <option value="">{departmentId ? 'Choose a room' : 'Choose an office first'}</option>
+          <option value="">{departmentId ? t('chooseRoom') : t('chooseOfficeFirst')}</option>
           {(rooms.data ?? []).map((candidate) => (
             <option key={candidate.id} value={candidate.id}>
               {candidate.name}
@@ -104,9 +106,9 @@ export function AreaForm({ area, onDone }: { area?: PolicyArea; onDone: (saved: 
       )}
       {kind === 'DESKS' && room && (
         <fieldset>
-          <legend>Desks</legend>
+          <legend>{t('areaForm.desks')}</legend>
           {room.desks.length === 0 ? (
-            <p className="muted">This room has no desks.</p>
+            <p className="muted">{t('areaForm.noDesks')}</p>
           ) : (
             <div className="checkbox-grid">
               {room.desks.map((desk) => (
@@ -122,9 +124,9 @@ export function AreaForm({ area, onDone }: { area?: PolicyArea; onDone: (saved: 
         </fieldset>
       )}
       <fieldset>
-        <legend>Reserved for the teams</legend>
+        <legend>{t('areaForm.teams')}</legend>
         {teams.data && teams.data.length === 0 ? (
-          <p className="muted">There are no teams yet: add them under Teams first.</p>
+          <p className="muted">{t('areaForm.noTeams')}</p>
         ) : (
           <div className="checkbox-grid">
             {(teams.data ?? []).map((team) => (
@@ -139,22 +141,22 @@ export function AreaForm({ area, onDone }: { area?: PolicyArea; onDone: (saved: 
         )}
       </fieldset>
       <fieldset>
-        <legend>On (none: every day)</legend>
+        <legend>{t('areaForm.days')}</legend>
         <div className="checkbox-grid">
-          {WEEKDAYS.map(([code, word]) => (
+          {weekdayOrder().map((code) => (
             <Checkbox
               key={code}
-              label={word}
+              label={weekdayWord(code)}
               checked={weekdays.includes(code)}
               onChange={(event) => setWeekdays(toggle(weekdays, code, event.target.checked))}
             />
           ))}
         </div>
       </fieldset>
-      <Checkbox label="Only its teams may book there on those days" checked={exclusive} onChange={(event) => setExclusive(event.target.checked)} />
-      {(missing || save.error) && <Alert kind="error">{missing ?? errorText(save.error, 'This area')}</Alert>}
-      <FormButtons busy={save.isPending} onCancel={area ? () => onDone(area) : undefined}>
-        {area ? 'Save area' : 'Add area'}
+      <Checkbox label={t('areaForm.exclusive')} checked={exclusive} onChange={(event) => setExclusive(event.target.checked)} />
+      {(missing || save.error) && <Alert kind="error">{missing ?? errorText(save.error, t('areas.subject'))}</Alert>}
+      <FormButtons busy={save.isPending} onCancel={area ? () => onDone(area) : undefined} cancelLabel={t('common:cancel')}>
+        {area ? t('areaForm.save') : t('areaForm.add')}
       </FormButtons>
     </form>
   );

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { DeleteDialog } from '../../components/DeleteDialog.js';
 import { Alert, Checkbox, EmptyState, Loaded, PageHeader, SelectField, SubmitButton, TextField } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
@@ -11,13 +12,17 @@ import {
   deleteArea,
   deleteRule,
   describeLimit,
-  LIMIT_LABELS,
+  LIMIT_KINDS,
+  limitLabel,
   useAllTeams,
   useAreas,
   useCreateRule,
   usePreview,
   useRules,
   WEEKDAYS,
+  weekdayList,
+  weekdayOrder,
+  weekdayWord,
   type PolicyArea,
   type PolicyRule,
   type PolicyRuleInput,
@@ -27,16 +32,18 @@ import './styles.css';
 type Kind = PolicyRule['limit']['kind'];
 type ScopeKind = PolicyRule['scope']['kind'];
 
-/** The figure each kind asks for in the form, and its label. */
-const FIGURE: Partial<Record<Kind, { member: 'days' | 'minutes' | 'count' | 'hours' | 'percent'; label: string }>> = {
-  BOOKING_WINDOW: { member: 'days', label: 'Days ahead' },
-  MIN_DURATION: { member: 'minutes', label: 'Minutes' },
-  MAX_DURATION: { member: 'minutes', label: 'Minutes' },
-  MAX_BOOKINGS: { member: 'count', label: 'Bookings' },
-  MAX_HOURS: { member: 'hours', label: 'Hours' },
-  MAX_CONCURRENT: { member: 'count', label: 'Bookings' },
-  CAPACITY: { member: 'percent', label: 'Percent of the desks' },
-  CANCEL_LEAD: { member: 'minutes', label: 'Minutes' },
+/** The figure each kind asks for in the form, and its label (a key of figure.* in the policies namespace). */
+const FIGURE: Partial<
+  Record<Kind, { member: 'days' | 'minutes' | 'count' | 'hours' | 'percent'; label: 'daysAhead' | 'minutes' | 'bookings' | 'hours' | 'percent' }>
+> = {
+  BOOKING_WINDOW: { member: 'days', label: 'daysAhead' },
+  MIN_DURATION: { member: 'minutes', label: 'minutes' },
+  MAX_DURATION: { member: 'minutes', label: 'minutes' },
+  MAX_BOOKINGS: { member: 'count', label: 'bookings' },
+  MAX_HOURS: { member: 'hours', label: 'hours' },
+  MAX_CONCURRENT: { member: 'count', label: 'bookings' },
+  CAPACITY: { member: 'percent', label: 'percent' },
+  CANCEL_LEAD: { member: 'minutes', label: 'minutes' },
 };
 
 /**
@@ -44,7 +51,8 @@ const FIGURE: Partial<Record<Kind, { member: 'days' | 'minutes' | 'count' | 'hou
  * form to add one, the areas, and "test a booking against the rules" (the preview, which writes nothing).
  */
 export function PoliciesPage() {
-  useTitle('Booking rules');
+  const { t } = useTranslation('policies');
+  useTitle(t('title'));
   const rules = useRules();
   const areas = useAreas();
   const departments = useAllDepartments();
@@ -54,58 +62,53 @@ export function PoliciesPage() {
   const [deleting, setDeleting] = useState<{ kind: 'rule' | 'area'; id: string; name: string } | undefined>();
   const departmentName = (id?: string | null) => {
     const department = departments.data?.find((d) => d.id === id);
-    return department ? departmentLabel(department) : 'an office';
+    return department ? departmentLabel(department) : t('where.anOffice');
   };
   const scopeText = (scope: PolicyRule['scope']) =>
     scope.kind === 'EVERYWHERE'
-      ? 'Everywhere'
+      ? t('where.everywhere')
       : scope.kind === 'DEPARTMENT'
         ? departmentName(scope.departmentId)
         : scope.kind === 'AREA'
-          ? `Area ${areas.data?.items.find((a) => a.id === scope.areaId)?.name ?? ''}`
+          ? t('where.area', { name: areas.data?.items.find((a) => a.id === scope.areaId)?.name ?? '' })
           : scope.kind === 'ROOM'
-            ? 'A room'
-            : `${scope.deskType} desks`;
-  const teamName = (id?: string) => teams.data?.find((team) => team.id === id)?.name ?? 'a team';
+            ? t('where.aRoom')
+            : t('where.deskType', { type: scope.deskType ?? 'FLEX' });
+  const teamName = (id?: string) => teams.data?.find((team) => team.id === id)?.name ?? t('who.aTeam');
   const whoText = (who: PolicyRule['who']) =>
-    who.kind === 'EVERYONE' ? 'Everyone' : who.kind === 'ROLE' ? roleLabel(who.role) : `Team ${teamName(who.teamId)}`;
-  const weekdayText = (area: PolicyArea) =>
-    area.weekdays.length > 0
-      ? `On ${WEEKDAYS.filter(([code]) => area.weekdays.includes(code))
-          .map(([, word]) => word)
-          .join(', ')}`
-      : 'Every day';
+    who.kind === 'EVERYONE' ? t('who.everyone') : who.kind === 'ROLE' ? t(`who.role.${roleOf(who.role)}`) : t('who.team', { name: teamName(who.teamId) });
   const saved = (area: PolicyArea) => {
     setEditing(undefined);
-    setAreaSaved(`Area ${area.name} saved.`);
+    setAreaSaved(t('areas.saved', { name: area.name }));
   };
 
   return (
     <div className="page policies">
-      <PageHeader title="Booking rules" />
+      <PageHeader title={t('title')} />
       <section className="panel" aria-labelledby="rules-heading">
-        <h2 id="rules-heading">Rules</h2>
-        <Loaded query={rules} label="Loading the rules…">
+        <h2 id="rules-heading">{t('rules.heading')}</h2>
+        <Loaded query={rules} label={t('rules.loading')}>
           {({ items }) =>
             items.length === 0 ? (
-              <EmptyState>No rules: anyone may book any bookable desk within the global limits.</EmptyState>
+              <EmptyState>{t('rules.empty')}</EmptyState>
             ) : (
               <ul className="rule-list">
                 {items.map((rule) => (
                   <li key={rule.id}>
-                    <span className="rule-kind">{LIMIT_LABELS[rule.limit.kind]}</span>
+                    <span className="rule-kind">{limitLabel(rule.limit.kind)}</span>
                     <span>{describeLimit(rule.limit)}</span>
                     <span className="rule-where">
-                      {scopeText(rule.scope)} · {whoText(rule.who)}
-                      {rule.appliesToAdmins ? ' · admins too' : ''}
-                      {rule.name ? ` · ${rule.name}` : ''}
+                      {t('rules.where', {
+                        where: scopeText(rule.scope),
+                        who: whoText(rule.who),
+                        admins: rule.appliesToAdmins ? 'yes' : 'no',
+                        named: rule.name ? 'yes' : 'no',
+                        name: rule.name ?? '',
+                      })}
                     </span>
-                    <button
-                      type="button"
-                      className="small"
-                      onClick={() => setDeleting({ kind: 'rule', id: rule.id, name: LIMIT_LABELS[rule.limit.kind] ?? rule.limit.kind })}
-                    >
-                      Remove<span className="visually-hidden"> rule {LIMIT_LABELS[rule.limit.kind]}</span>
+                    <button type="button" className="small" onClick={() => setDeleting({ kind: 'rule', id: rule.id, name: limitLabel(rule.limit.kind) })}>
+                      {t('common:remove')}
+                      <span className="visually-hidden"> {t('rules.removeHidden', { kind: limitLabel(rule.limit.kind) })}</span>
                     </button>
                   </li>
                 ))}
@@ -120,11 +123,11 @@ export function PoliciesPage() {
         teams={teams.data ?? []}
       />
       <section className="panel" aria-labelledby="areas-heading">
-        <h2 id="areas-heading">Areas</h2>
-        <Loaded query={areas} label="Loading the areas…">
+        <h2 id="areas-heading">{t('areas.heading')}</h2>
+        <Loaded query={areas} label={t('areas.loading')}>
           {({ items }) =>
             items.length === 0 ? (
-              <EmptyState>No areas are reserved for teams.</EmptyState>
+              <EmptyState>{t('areas.empty')}</EmptyState>
             ) : (
               <ul className="rule-list">
                 {items.map((area) =>
@@ -136,11 +139,19 @@ export function PoliciesPage() {
                     <li key={area.id}>
                       <span className="rule-kind">{area.name}</span>
                       <span>
-                        {area.kind === 'DEPARTMENT' ? departmentName(area.departmentId) : area.kind === 'ROOM' ? 'A room' : `${area.deskIds.length} desks`}
+                        {area.kind === 'DEPARTMENT'
+                          ? departmentName(area.departmentId)
+                          : area.kind === 'ROOM'
+                            ? t('where.aRoom')
+                            : t('areas.desks', { count: area.deskIds.length })}
                       </span>
                       <span className="rule-where">
-                        {weekdayText(area)} · {area.teamIds.map((id) => teamName(id)).join(', ')}
-                        {area.exclusive ? ' · others may not book' : ' · others may book too'}
+                        {t('areas.where', {
+                          hasDays: area.weekdays.length > 0 ? 'yes' : 'no',
+                          days: weekdayList(area.weekdays),
+                          teams: area.teamIds.map((id) => teamName(id)).join(', '),
+                          exclusive: area.exclusive ? 'yes' : 'no',
+                        })}
                       </span>
                       <button
                         type="button"
@@ -150,10 +161,12 @@ export function PoliciesPage() {
                           setEditing(area.id);
                         }}
                       >
-                        Change<span className="visually-hidden"> area {area.name}</span>
+                        {t('areas.change')}
+                        <span className="visually-hidden"> {t('areas.hidden', { name: area.name })}</span>
                       </button>
                       <button type="button" className="small" onClick={() => setDeleting({ kind: 'area', id: area.id, name: area.name })}>
-                        Remove<span className="visually-hidden"> area {area.name}</span>
+                        {t('common:remove')}
+                        <span className="visually-hidden"> {t('areas.hidden', { name: area.name })}</span>
                       </button>
                     </li>
                   ),
@@ -163,15 +176,15 @@ export function PoliciesPage() {
           }
         </Loaded>
         {areaSaved && <Alert kind="success">{areaSaved}</Alert>}
-        <h3>Add an area</h3>
+        <h3>{t('areas.add')}</h3>
         <AreaForm key={areaSaved ?? 'new'} onDone={saved} />
       </section>
       <PreviewForm />
       {deleting && (
         <DeleteDialog
-          title={deleting.kind === 'rule' ? 'Remove rule' : 'Remove area'}
-          question={`Remove ${deleting.name}?`}
-          subject={deleting.kind === 'rule' ? 'This rule' : 'This area'}
+          title={deleting.kind === 'rule' ? t('remove.ruleTitle') : t('remove.areaTitle')}
+          question={t('remove.question', { name: deleting.name })}
+          subject={deleting.kind === 'rule' ? t('rules.subject') : t('areas.subject')}
           remove={() => (deleting.kind === 'rule' ? deleteRule(deleting.id) : deleteArea(deleting.id))}
           invalidates={STALE_AFTER.policies}
           onDeleted={() => setDeleting(undefined)}
@@ -182,7 +195,8 @@ export function PoliciesPage() {
   );
 }
 
-const roleLabel = (role?: string) => (role === 'TEAM_MANAGER' ? 'Team managers' : role === 'ADMIN' ? 'Admins' : 'Users');
+/** The role a rule binds, as a key of who.role.* in the policies namespace. */
+const roleOf = (role?: string) => (role === 'TEAM_MANAGER' ? 'TEAM_MANAGER' : role === 'ADMIN' ? 'ADMIN' : 'USER');
 
 function NewRuleForm({
   departments,
@@ -193,6 +207,7 @@ function NewRuleForm({
   areas: PolicyArea[];
   teams: { id: string; name: string }[];
 }) {
+  const { t } = useTranslation('policies');
   const [kind, setKind] = useState<Kind>('MAX_BOOKINGS');
   const [figure, setFigure] = useState('2');
   const [per, setPer] = useState<'DAY' | 'WEEK' | 'MONTH'>('WEEK');
@@ -222,7 +237,7 @@ function NewRuleForm({
     if (kind === 'MAX_BOOKINGS' || kind === 'MAX_HOURS') limit.per = per;
     if (kind === 'GRANULARITY') limit.unit = unit;
     if (kind === 'WEEKDAYS_HOURS') {
-      limit.weekdays = WEEKDAYS.map(([code]) => code).filter((code) => days.includes(code));
+      limit.weekdays = WEEKDAYS.filter((code) => days.includes(code));
       if (from) limit.from = from;
       if (to) limit.to = to;
     }
@@ -242,58 +257,60 @@ function NewRuleForm({
 
   return (
     <section className="panel" aria-labelledby="new-rule-heading">
-      <h2 id="new-rule-heading">Add a rule</h2>
+      <h2 id="new-rule-heading">{t('newRule.heading')}</h2>
       <form onSubmit={submit} className="policy-form">
-        <SelectField label="Limit" value={kind} onChange={(event) => setKind(event.target.value as Kind)}>
-          {Object.entries(LIMIT_LABELS).map(([value, label]) => (
+        <SelectField label={t('newRule.limit')} value={kind} onChange={(event) => setKind(event.target.value as Kind)}>
+          {LIMIT_KINDS.map((value) => (
             <option key={value} value={value}>
-              {label}
+              {limitLabel(value)}
             </option>
           ))}
         </SelectField>
-        {need && <TextField label={need.label} type="number" min={0} required value={figure} onChange={(event) => setFigure(event.target.value)} />}
+        {need && (
+          <TextField label={t(`figure.${need.label}`)} type="number" min={0} required value={figure} onChange={(event) => setFigure(event.target.value)} />
+        )}
         {(kind === 'MAX_BOOKINGS' || kind === 'MAX_HOURS') && (
-          <SelectField label="Per" value={per} onChange={(event) => setPer(event.target.value as typeof per)}>
-            <option value="DAY">Day</option>
-            <option value="WEEK">Week</option>
-            <option value="MONTH">Month</option>
+          <SelectField label={t('newRule.per')} value={per} onChange={(event) => setPer(event.target.value as typeof per)}>
+            <option value="DAY">{t('newRule.period.DAY')}</option>
+            <option value="WEEK">{t('newRule.period.WEEK')}</option>
+            <option value="MONTH">{t('newRule.period.MONTH')}</option>
           </SelectField>
         )}
         {kind === 'GRANULARITY' && (
-          <SelectField label="Booked in" value={unit} onChange={(event) => setUnit(event.target.value as typeof unit)}>
-            <option value="DAY">Whole days</option>
-            <option value="HOUR">Whole hours</option>
+          <SelectField label={t('newRule.bookedIn')} value={unit} onChange={(event) => setUnit(event.target.value as typeof unit)}>
+            <option value="DAY">{t('newRule.unit.DAY')}</option>
+            <option value="HOUR">{t('newRule.unit.HOUR')}</option>
           </SelectField>
         )}
         {kind === 'WEEKDAYS_HOURS' && (
           <>
             <fieldset>
-              <legend>Allowed on</legend>
+              <legend>{t('newRule.allowedOn')}</legend>
               <div className="checkbox-grid">
-                {WEEKDAYS.map(([code, word]) => (
+                {weekdayOrder().map((code) => (
                   <Checkbox
                     key={code}
-                    label={word}
+                    label={weekdayWord(code)}
                     checked={days.includes(code)}
                     onChange={(event) => setDays(event.target.checked ? [...days, code] : days.filter((day) => day !== code))}
                   />
                 ))}
               </div>
             </fieldset>
-            <TextField label="Earliest start (optional)" type="time" value={from} onChange={(event) => setFrom(event.target.value)} />
-            <TextField label="Latest end (optional)" type="time" value={to} onChange={(event) => setTo(event.target.value)} />
+            <TextField label={t('newRule.earliest')} type="time" value={from} onChange={(event) => setFrom(event.target.value)} />
+            <TextField label={t('newRule.latest')} type="time" value={to} onChange={(event) => setTo(event.target.value)} />
           </>
         )}
-        <SelectField label="Where" value={scope} onChange={(event) => setScope(event.target.value as ScopeKind)}>
-          <option value="EVERYWHERE">Everywhere</option>
-          <option value="DEPARTMENT">One office</option>
-          <option value="ROOM">One room</option>
-          <option value="AREA">One area</option>
-          <option value="DESK_TYPE">One kind of desk</option>
+        <SelectField label={t('common:fields.where')} value={scope} onChange={(event) => setScope(event.target.value as ScopeKind)}>
+          <option value="EVERYWHERE">{t('newRule.scope.EVERYWHERE')}</option>
+          <option value="DEPARTMENT">{t('newRule.scope.DEPARTMENT')}</option>
+          <option value="ROOM">{t('newRule.scope.ROOM')}</option>
+          <option value="AREA">{t('newRule.scope.AREA')}</option>
+          <option value="DESK_TYPE">{t('newRule.scope.DESK_TYPE')}</option>
         </SelectField>
         {(scope === 'DEPARTMENT' || scope === 'ROOM') && (
           <SelectField
-            label="Office"
+            label={t('common:fields.office')}
             required
             value={departmentId}
             onChange={(event) => {
@@ -301,7 +318,7 @@ function NewRuleForm({
               setRoomId('');
             }}
           >
-            <option value="">Choose an office</option>
+            <option value="">{t('newRule.chooseOffice')}</option>
             {departments.map((d) => (
               <option key={d.id} value={d.id}>
                 {d.label}
@@ -310,8 +327,8 @@ function NewRuleForm({
           </SelectField>
         )}
         {scope === 'ROOM' && (
-          <SelectField label="Room" required value={roomId} disabled={!departmentId} onChange={(event) => setRoomId(event.target.value)}>
-            <option value="">{departmentId ? 'Choose a room' : 'Choose an office first'}</option>
+          <SelectField label={t('common:fields.room')} required value={roomId} disabled={!departmentId} onChange={(event) => setRoomId(event.target.value)}>
+            <option value="">{departmentId ? t('chooseRoom') : t('chooseOfficeFirst')}</option>
             {(rooms.data ?? []).map((room) => (
               <option key={room.id} value={room.id}>
                 {room.name}
@@ -320,8 +337,8 @@ function NewRuleForm({
           </SelectField>
         )}
         {scope === 'AREA' && (
-          <SelectField label="Area" required value={areaId} onChange={(event) => setAreaId(event.target.value)}>
-            <option value="">{areas.length > 0 ? 'Choose an area' : 'No areas yet'}</option>
+          <SelectField label={t('common:fields.area')} required value={areaId} onChange={(event) => setAreaId(event.target.value)}>
+            <option value="">{areas.length > 0 ? t('newRule.chooseArea') : t('newRule.noAreas')}</option>
             {areas.map((area) => (
               <option key={area.id} value={area.id}>
                 {area.name}
@@ -330,21 +347,21 @@ function NewRuleForm({
           </SelectField>
         )}
         {scope === 'DESK_TYPE' && (
-          <SelectField label="Kind of desk" value={deskType} onChange={(event) => setDeskType(event.target.value as typeof deskType)}>
-            <option value="FLEX">Flexible desks</option>
-            <option value="FIXED">Fixed desks</option>
+          <SelectField label={t('newRule.kindOfDesk')} value={deskType} onChange={(event) => setDeskType(event.target.value as typeof deskType)}>
+            <option value="FLEX">{t('where.deskType', { type: 'FLEX' })}</option>
+            <option value="FIXED">{t('where.deskType', { type: 'FIXED' })}</option>
           </SelectField>
         )}
-        <SelectField label="Who" value={who} onChange={(event) => setWho(event.target.value as typeof who)}>
-          <option value="EVERYONE">Everyone</option>
-          <option value="TEAM">One team</option>
-          <option value="USER">Users</option>
-          <option value="TEAM_MANAGER">Team managers</option>
-          <option value="ADMIN">Admins</option>
+        <SelectField label={t('newRule.who')} value={who} onChange={(event) => setWho(event.target.value as typeof who)}>
+          <option value="EVERYONE">{t('who.everyone')}</option>
+          <option value="TEAM">{t('newRule.oneTeam')}</option>
+          <option value="USER">{t('who.role.USER')}</option>
+          <option value="TEAM_MANAGER">{t('who.role.TEAM_MANAGER')}</option>
+          <option value="ADMIN">{t('who.role.ADMIN')}</option>
         </SelectField>
         {who === 'TEAM' && (
-          <SelectField label="Team" required value={teamId} onChange={(event) => setTeamId(event.target.value)}>
-            <option value="">{teams.length > 0 ? 'Choose a team' : 'No teams yet'}</option>
+          <SelectField label={t('newRule.team')} required value={teamId} onChange={(event) => setTeamId(event.target.value)}>
+            <option value="">{teams.length > 0 ? t('newRule.chooseTeam') : t('newRule.noTeams')}</option>
             {teams.map((team) => (
               <option key={team.id} value={team.id}>
                 {team.name}
@@ -352,18 +369,19 @@ function NewRuleForm({
             ))}
           </SelectField>
         )}
-        <Checkbox label="Binds admins too" checked={appliesToAdmins} onChange={(event) => setAppliesToAdmins(event.target.checked)} />
-        <TextField label="Name (optional)" maxLength={100} value={name} onChange={(event) => setName(event.target.value)} />
-        <SubmitButton busy={create.isPending}>Add rule</SubmitButton>
+        <Checkbox label={t('newRule.bindsAdmins')} checked={appliesToAdmins} onChange={(event) => setAppliesToAdmins(event.target.checked)} />
+        <TextField label={t('newRule.name')} maxLength={100} value={name} onChange={(event) => setName(event.target.value)} />
+        <SubmitButton busy={create.isPending}>{t('newRule.add')}</SubmitButton>
       </form>
-      {create.error && <Alert kind="error">{errorText(create.error, 'This rule')}</Alert>}
-      {saved && !create.error && <Alert kind="success">Rule added.</Alert>}
+      {create.error && <Alert kind="error">{errorText(create.error, t('rules.subject'))}</Alert>}
+      {saved && !create.error && <Alert kind="success">{t('newRule.added')}</Alert>}
     </section>
   );
 }
 
 /** "Test a booking against the rules": for a person (their id), a desk and a time, what the rules would say. */
 function PreviewForm() {
+  const { t } = useTranslation('policies');
   const [userId, setUserId] = useState('');
   const [deskId, setDeskId] = useState('');
   const [start, setStart] = useState('');
@@ -379,19 +397,25 @@ function PreviewForm() {
   const result = preview.data;
   return (
     <section className="panel" aria-labelledby="preview-heading">
-      <h2 id="preview-heading">Test a booking against the rules</h2>
+      <h2 id="preview-heading">{t('preview.heading')}</h2>
       <form onSubmit={submit} className="policy-form">
-        <TextField label="Person (user id)" required value={userId} onChange={(event) => setUserId(event.target.value)} />
-        <TextField label="Desk (desk id)" required value={deskId} onChange={(event) => setDeskId(event.target.value)} />
-        <TextField label="Start" type="datetime-local" required value={start} onChange={(event) => setStart(event.target.value)} />
-        <TextField label="Hours" type="number" min={1} max={24 * 62} required value={hours} onChange={(event) => setHours(event.target.value)} />
-        <SubmitButton busy={preview.isPending}>Test</SubmitButton>
+        <TextField label={t('preview.person')} required value={userId} onChange={(event) => setUserId(event.target.value)} />
+        <TextField label={t('preview.desk')} required value={deskId} onChange={(event) => setDeskId(event.target.value)} />
+        <TextField label={t('preview.start')} type="datetime-local" required value={start} onChange={(event) => setStart(event.target.value)} />
+        <TextField label={t('figure.hours')} type="number" min={1} max={24 * 62} required value={hours} onChange={(event) => setHours(event.target.value)} />
+        <SubmitButton busy={preview.isPending}>{t('preview.test')}</SubmitButton>
       </form>
       {preview.error && <Alert kind="error">{errorText(preview.error)}</Alert>}
       {result && (
         <div role="status" className="preview-result">
-          {result.allowed ? <Alert kind="success">The rules allow this booking.</Alert> : <Alert kind="warning">Refused: {result.refusal?.message}</Alert>}
-          <p>Rules in force: {result.rules.length === 0 ? 'none' : result.rules.map((rule) => LIMIT_LABELS[rule.kind as Kind] ?? rule.kind).join(', ')}</p>
+          {result.allowed ? (
+            <Alert kind="success">{t('preview.allowed')}</Alert>
+          ) : (
+            <Alert kind="warning">{t('preview.refused', { message: result.refusal?.message ?? '' })}</Alert>
+          )}
+          <p>
+            {result.rules.length === 0 ? t('preview.noRules') : t('preview.rules', { rules: result.rules.map((rule) => limitLabel(rule.kind)).join(', ') })}
+          </p>
         </div>
       )}
     </section>

@@ -1,13 +1,15 @@
 import { $api, api, call } from '../../api/client.js';
 import { STALE_AFTER } from '../../api/query.js';
 import { useMutation } from '@tanstack/react-query';
-import { reservedReason, weekdaysOf, type DeskPlace } from './reserved.js';
+import { useTranslation } from 'react-i18next';
+import { translate } from '../../lib/translate.js';
+import { reservedReason, weekdayName, weekdaysOf, type DeskPlace } from './reserved.js';
 import type { Allowance, PolicyArea, PolicyAreaInput, PolicyRule, PolicyRuleInput } from '../../api/types.js';
 
 /** Booking policies (docs/policies.md): rules and areas for admins, the preview, the caller's allowance. */
 
 export type { Allowance, PolicyArea, PolicyAreaInput, PolicyRule, PolicyRuleInput };
-export { WEEKDAYS } from './reserved.js';
+export { WEEKDAYS, weekdayList, weekdayOrder, weekdayWord } from './reserved.js';
 
 export const useRules = () => $api.useQuery('get', '/api/admin/policies/rules', {});
 export const useAreas = () => $api.useQuery('get', '/api/admin/policies/areas', {});
@@ -34,47 +36,55 @@ export const usePreview = () => $api.useMutation('post', '/api/admin/policies/pr
 export const useAllowance = (week?: string, departmentId?: string) =>
   $api.useQuery('get', '/api/self/allowance', { params: { query: { ...(week ? { week } : {}), ...(departmentId ? { departmentId } : {}) } } });
 
-export const LIMIT_LABELS: Record<PolicyRule['limit']['kind'], string> = {
-  BOOKING_WINDOW: 'Booking window (days ahead)',
-  MIN_DURATION: 'Shortest booking (minutes)',
-  MAX_DURATION: 'Longest booking (minutes)',
-  GRANULARITY: 'Whole days or hours',
-  WEEKDAYS_HOURS: 'Weekdays and hours',
-  MAX_BOOKINGS: 'Bookings per period',
-  MAX_HOURS: 'Booked hours per period',
-  MAX_CONCURRENT: 'Upcoming bookings at once',
-  CAPACITY: 'Daily capacity',
-  CANCEL_LEAD: 'Cancel at least (minutes) before',
-  OWN_AREAS_ONLY: "Only in their teams' areas",
-};
+type LimitKind = PolicyRule['limit']['kind'];
 
-const PERIOD: Record<string, string> = { DAY: 'a day', WEEK: 'a week', MONTH: 'a month' };
+/** The kinds of rule, in the order the form offers them. */
+export const LIMIT_KINDS: LimitKind[] = [
+  'BOOKING_WINDOW',
+  'MIN_DURATION',
+  'MAX_DURATION',
+  'GRANULARITY',
+  'WEEKDAYS_HOURS',
+  'MAX_BOOKINGS',
+  'MAX_HOURS',
+  'MAX_CONCURRENT',
+  'CAPACITY',
+  'CANCEL_LEAD',
+  'OWN_AREAS_ONLY',
+];
 
-/** A rule's limit in words: "2 a week", "14 days ahead". */
+/** A kind of rule's name in the language in use ("Bookings per period"); an unknown kind as it is. */
+export const limitLabel = (kind: string): string => ((LIMIT_KINDS as string[]).includes(kind) ? translate(`policies:kind.${kind}`) : kind);
+
+/** A rule's limit in words, one message per kind: "2 a week", "14 days ahead". */
 export function describeLimit(limit: PolicyRule['limit']): string {
+  const per = limit.per ?? 'WEEK';
   switch (limit.kind) {
     case 'BOOKING_WINDOW':
-      return `${limit.days} days ahead`;
+      return translate('policies:limit.BOOKING_WINDOW', { count: limit.days });
     case 'MIN_DURATION':
-      return `at least ${limit.minutes} min`;
     case 'MAX_DURATION':
-      return `at most ${limit.minutes} min`;
-    case 'GRANULARITY':
-      return limit.unit === 'DAY' ? 'whole days' : 'whole hours';
-    case 'WEEKDAYS_HOURS':
-      return `${(limit.weekdays ?? []).join(', ')}${limit.from || limit.to ? ` ${limit.from ?? '00:00'}–${limit.to ?? '24:00'}` : ''}`;
-    case 'MAX_BOOKINGS':
-      return `${limit.count} ${PERIOD[limit.per ?? 'WEEK']}`;
-    case 'MAX_HOURS':
-      return `${limit.hours} h ${PERIOD[limit.per ?? 'WEEK']}`;
-    case 'MAX_CONCURRENT':
-      return `${limit.count} at once`;
-    case 'CAPACITY':
-      return limit.percent !== undefined ? `${limit.percent} % of the desks` : `${limit.count} desks`;
     case 'CANCEL_LEAD':
-      return `${limit.minutes} min before`;
+      return translate(`policies:limit.${limit.kind}`, { count: limit.minutes });
+    case 'GRANULARITY':
+      return translate('policies:limit.GRANULARITY', { unit: limit.unit ?? 'DAY' });
+    case 'WEEKDAYS_HOURS':
+      return translate('policies:limit.WEEKDAYS_HOURS', {
+        days: (limit.weekdays ?? []).map((code) => weekdayName(code, 'short')).join(', '),
+        times: limit.from || limit.to ? 'yes' : 'no',
+        from: limit.from ?? '00:00',
+        to: limit.to ?? '24:00',
+      });
+    case 'MAX_BOOKINGS':
+      return translate('policies:limit.MAX_BOOKINGS', { count: limit.count, per });
+    case 'MAX_HOURS':
+      return translate('policies:limit.MAX_HOURS', { count: limit.hours, per });
+    case 'MAX_CONCURRENT':
+      return translate('policies:limit.MAX_CONCURRENT', { count: limit.count });
+    case 'CAPACITY':
+      return translate('policies:limit.CAPACITY', { mode: limit.percent !== undefined ? 'percent' : 'desks', percent: limit.percent, count: limit.count });
     case 'OWN_AREAS_ONLY':
-      return "their teams' areas only";
+      return translate('policies:limit.OWN_AREAS_ONLY');
     default:
       return '';
   }
@@ -86,6 +96,8 @@ export function describeLimit(limit: PolicyRule['limit']): string {
  * When booking for someone else the person's teams decide, not the caller's: then nothing is marked.
  */
 export function useReservedDesks(start: string, end: string, forSomeoneElse: boolean): (desk: DeskPlace) => string | undefined {
+  // The reasons are this feature's messages: their namespace loads with the page that shows them.
+  useTranslation('policies');
   const allowance = useAllowance();
   const closed = forSomeoneElse ? [] : (allowance.data?.closedAreas ?? []);
   if (closed.length === 0) return () => undefined;

@@ -1,17 +1,37 @@
 import type { Allowance } from '../../api/types.js';
+import { dateLocale, firstDayOfWeek, weekdayNames } from '../../lib/locale.js';
+import { translate } from '../../lib/translate.js';
 
 /** Why a desk is not bookable for the caller (docs/policies.md#why-a-desk-is-not-bookable): plain functions, no requests. */
 
-/** The weekday codes of the API with their words, Monday first. */
-export const WEEKDAYS = [
-  ['MO', 'Mondays'],
-  ['TU', 'Tuesdays'],
-  ['WE', 'Wednesdays'],
-  ['TH', 'Thursdays'],
-  ['FR', 'Fridays'],
-  ['SA', 'Saturdays'],
-  ['SU', 'Sundays'],
-] as const;
+/** The weekday codes of the API, Monday first (ISO days 1 to 7): the order the service stores them in. */
+export const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
+export type WeekdayCode = (typeof WEEKDAYS)[number];
+
+/** The codes in the order of the language's week (its first day first), for the forms' checkboxes and the lists. */
+export const weekdayOrder = (): WeekdayCode[] => {
+  const first = firstDayOfWeek(dateLocale());
+  return WEEKDAYS.map((_, index) => WEEKDAYS[(first - 1 + index) % 7]!);
+};
+
+/** A weekday's name from Intl in the language in use ("Tuesday", "Dienstag"), long or short ("Tue"). */
+export function weekdayName(code: string, width: 'short' | 'long' = 'long'): string {
+  const locale = dateLocale();
+  const index = WEEKDAYS.indexOf(code as WeekdayCode);
+  if (index < 0) return code;
+  // weekdayNames starts at the locale's first day of the week.
+  return weekdayNames(locale, width)[(index + 1 - firstDayOfWeek(locale) + 7) % 7] ?? code;
+}
+
+/** A weekday as a recurring day, in the language in use: "Tuesdays", "Dienstag", "mardi" (the message decides the form). */
+export const weekdayWord = (code: string): string => translate('policies:weekday', { day: weekdayName(code) });
+
+/** Recurring weekdays in the week's order, joined: "Mondays, Tuesdays". */
+export const weekdayList = (codes: readonly string[]): string =>
+  weekdayOrder()
+    .filter((code) => codes.includes(code))
+    .map(weekdayWord)
+    .join(', ');
 
 type ClosedArea = Allowance['closedAreas'][number];
 export interface DeskPlace {
@@ -37,15 +57,14 @@ export function weekdaysOf(start: string, end: string): Set<string> {
 const holds = (area: ClosedArea, desk: DeskPlace) =>
   area.kind === 'DEPARTMENT' ? area.departmentId === desk.departmentId : area.kind === 'ROOM' ? area.roomId === desk.roomId : area.deskIds.includes(desk.id);
 
-/** "Sales floor: reserved for Sales on Tuesdays": why an area keeps the caller out. */
+/** "Sales floor: reserved for Sales on Tuesdays": why an area keeps the caller out (in the language in use). */
 export const reservedText = (area: ClosedArea) =>
-  `${area.name}: reserved for ${area.teams.join(', ') || 'other teams'}${
-    area.weekdays.length > 0
-      ? ` on ${WEEKDAYS.filter(([code]) => area.weekdays.includes(code))
-          .map(([, word]) => word)
-          .join(', ')}`
-      : ''
-  }`;
+  translate('policies:reserved', {
+    area: area.name,
+    teams: area.teams.join(', ') || translate('policies:otherTeams'),
+    hasDays: area.weekdays.length > 0 ? 'yes' : 'no',
+    days: weekdayList(area.weekdays),
+  });
 
 /** Why the desk is not bookable for the caller in the window, from the allowance's closed areas; undefined when it is. */
 export function reservedReason(closed: readonly ClosedArea[], desk: DeskPlace, weekdays: Set<string>): string | undefined {

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Team } from '../../api/types.js';
 import { Alert, Dialog, EmptyState, ItemTable, Loaded, PageHeader, TextArea, TextField } from '../../components/ui.js';
 import { useSettledSearch, useTitle } from '../../hooks.js';
@@ -9,7 +10,8 @@ import './styles.css';
 
 /** Teams (docs/policies.md#teams), for admins: list, create, edit, members with their roles. */
 export function TeamsPage() {
-  useTitle('Teams');
+  const { t } = useTranslation('teams');
+  useTitle(t('title'));
   const [query, setQuery] = useState('');
   const [page, setPage] = useState(0);
   const search = useSettledSearch(query, () => setPage(0));
@@ -23,9 +25,9 @@ export function TeamsPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Teams">
+      <PageHeader title={t('title')}>
         <button type="button" className="button-primary" onClick={() => setDialog({ kind: 'new' })}>
-          Add a team
+          {t('add')}
         </button>
       </PageHeader>
       {notice && (
@@ -34,32 +36,33 @@ export function TeamsPage() {
         </Alert>
       )}
       <div className="toolbar">
-        <TextField label="Search teams" type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder="Name" />
+        <TextField label={t('search')} type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder={t('common:fields.name')} />
       </div>
-      <Loaded query={teams} label="Loading teams…">
+      <Loaded query={teams} label={t('loading')}>
         {(result) =>
           result.content.length === 0 ? (
-            <EmptyState>{search ? 'No team matches this search.' : 'No teams yet.'}</EmptyState>
+            <EmptyState>{search ? t('noMatch') : t('none')}</EmptyState>
           ) : (
             <ItemTable
-              columns={['Name', 'Members', 'Filled from']}
+              columns={[t('common:fields.name'), t('columns.members'), t('columns.filledFrom')]}
               page={result}
               onPage={setPage}
-              label="Team pages"
+              label={t('pages')}
               cells={(team) => (
                 <>
-                  <td data-label="Name">
+                  <td data-label={t('common:fields.name')}>
                     <strong>{team.name}</strong>
                     {team.description && <p className="muted">{team.description}</p>}
                   </td>
-                  <td data-label="Members">
-                    {team.memberCount} {team.memberCount === 1 ? 'member' : 'members'}
-                    {team.managerCount > 0 && `, ${team.managerCount} ${team.managerCount === 1 ? 'manager' : 'managers'}`}
+                  <td data-label={t('columns.members')}>
+                    {team.managerCount > 0
+                      ? t('counts.membersManagers', { count: team.memberCount, managerCount: team.managerCount })
+                      : t('counts.members', { count: team.memberCount })}
                   </td>
-                  <td data-label="Filled from" className="break">
-                    {team.ldapGroup && <span className="badge">Directory</span>}
-                    {team.oidcGroup && <span className="badge">Single sign-on</span>}
-                    {!team.ldapGroup && !team.oidcGroup && 'Admins only'}
+                  <td data-label={t('columns.filledFrom')} className="break">
+                    {team.ldapGroup && <span className="badge">{t('source.LDAP')}</span>}
+                    {team.oidcGroup && <span className="badge">{t('source.OIDC')}</span>}
+                    {!team.ldapGroup && !team.oidcGroup && t('adminsOnly')}
                   </td>
                 </>
               )}
@@ -69,25 +72,25 @@ export function TeamsPage() {
                     type="button"
                     className="button-secondary button-small"
                     onClick={() => setDialog({ kind: 'members', team })}
-                    aria-label={`Members of ${team.name}`}
+                    aria-label={t('membersOf', { name: team.name })}
                   >
-                    Members
+                    {t('columns.members')}
                   </button>
                   <button
                     type="button"
                     className="button-secondary button-small"
                     onClick={() => setDialog({ kind: 'edit', team })}
-                    aria-label={`Edit ${team.name}`}
+                    aria-label={t('editNamed', { name: team.name })}
                   >
-                    Edit
+                    {t('common:edit')}
                   </button>
                   <button
                     type="button"
                     className="button-danger button-small"
                     onClick={() => setDialog({ kind: 'delete', team })}
-                    aria-label={`Delete ${team.name}`}
+                    aria-label={t('deleteNamed', { name: team.name })}
                   >
-                    Delete
+                    {t('common:delete')}
                   </button>
                 </>
               )}
@@ -95,19 +98,20 @@ export function TeamsPage() {
           )
         }
       </Loaded>
-      {dialog?.kind === 'new' && <TeamDialog onClose={() => setDialog(undefined)} onSaved={(team) => done(`The team ${team.name} has been added.`)} />}
+      {dialog?.kind === 'new' && <TeamDialog onClose={() => setDialog(undefined)} onSaved={(team) => done(t('added', { name: team.name }))} />}
       {dialog?.kind === 'edit' && (
-        <TeamDialog team={dialog.team} onClose={() => setDialog(undefined)} onSaved={(team) => done(`The team ${team.name} has been saved.`)} />
+        <TeamDialog team={dialog.team} onClose={() => setDialog(undefined)} onSaved={(team) => done(t('saved', { name: team.name }))} />
       )}
       {dialog?.kind === 'members' && <MembersDialog team={dialog.team} onClose={() => setDialog(undefined)} />}
       {dialog?.kind === 'delete' && (
-        <DeleteTeamDialog team={dialog.team} onClose={() => setDialog(undefined)} onDeleted={() => done(`The team ${dialog.team.name} has been deleted.`)} />
+        <DeleteTeamDialog team={dialog.team} onClose={() => setDialog(undefined)} onDeleted={() => done(t('deleted', { name: dialog.team.name }))} />
       )}
     </div>
   );
 }
 
 function TeamDialog({ team, onClose, onSaved }: { team?: Team; onClose: () => void; onSaved: (team: Team) => void }) {
+  const { t } = useTranslation('teams');
   const [name, setName] = useState(team?.name ?? '');
   const [description, setDescription] = useState(team?.description ?? '');
   const [ldapGroup, setLdapGroup] = useState(team?.ldapGroup ?? '');
@@ -115,7 +119,7 @@ function TeamDialog({ team, onClose, onSaved }: { team?: Team; onClose: () => vo
   const create = useCreateTeam();
   const update = useUpdateTeam();
   const saving = team ? update : create;
-  const failure = errorText(saving.error, 'This team');
+  const failure = errorText(saving.error, t('subject'));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const body = { name: name.trim(), description, ldapGroup: ldapGroup.trim() || null, oidcGroup: oidcGroup.trim() || null };
@@ -123,31 +127,37 @@ function TeamDialog({ team, onClose, onSaved }: { team?: Team; onClose: () => vo
     else create.mutate({ body }, { onSuccess: onSaved });
   };
   return (
-    <Dialog title={team ? `Edit ${team.name}` : 'Add a team'} onClose={onClose}>
+    <Dialog title={team ? t('editNamed', { name: team.name }) : t('add')} onClose={onClose}>
       {failure && <Alert kind="error">{failure}</Alert>}
       <form onSubmit={submit} className="stack" noValidate>
-        <TextField label="Name" value={name} onChange={(event) => setName(event.target.value)} maxLength={100} required />
-        <TextArea label="Description" value={description} onChange={(event) => setDescription(event.target.value)} maxLength={1000} rows={3} />
+        <TextField label={t('common:fields.name')} value={name} onChange={(event) => setName(event.target.value)} maxLength={100} required />
+        <TextArea
+          label={t('common:fields.description')}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          maxLength={1000}
+          rows={3}
+        />
         <TextField
-          label="Directory group (DN)"
+          label={t('form.ldapGroup')}
           value={ldapGroup}
           onChange={(event) => setLdapGroup(event.target.value)}
           maxLength={1000}
-          hint="The members of this LDAP group join the team when they sign in, e.g. cn=sales,ou=groups,dc=example,dc=com. Leave empty for none."
+          hint={t('form.ldapHint')}
         />
         <TextField
-          label="Single sign-on group"
+          label={t('form.oidcGroup')}
           value={oidcGroup}
           onChange={(event) => setOidcGroup(event.target.value)}
           maxLength={200}
-          hint="People whose groups claim holds this value join the team when they sign in. Leave empty for none."
+          hint={t('form.oidcHint')}
         />
         <div className="dialog-actions">
           <button type="button" className="button-secondary" onClick={onClose}>
-            Cancel
+            {t('common:cancel')}
           </button>
           <button type="submit" className="button-primary" disabled={saving.isPending || !name.trim()}>
-            {saving.isPending ? 'Saving…' : 'Save'}
+            {saving.isPending ? t('common:saving') : t('common:save')}
           </button>
         </div>
       </form>
@@ -155,43 +165,44 @@ function TeamDialog({ team, onClose, onSaved }: { team?: Team; onClose: () => vo
   );
 }
 
-const SOURCE_LABELS = { ADMIN: 'Added here', LDAP: 'Directory', OIDC: 'Single sign-on' } as const;
-
 function MembersDialog({ team, onClose }: { team: Team; onClose: () => void }) {
+  const { t } = useTranslation('teams');
   const [page, setPage] = useState(0);
   const members = useTeamMembers(team.id, page);
   const adding = useAddMembers();
   const setting = useSetMemberRole();
   const removing = useRemoveMember();
-  const failure = errorText(adding.error ?? setting.error ?? removing.error, 'This person');
+  const failure = errorText(adding.error ?? setting.error ?? removing.error, t('members.subject'));
   const path = { teamId: team.id };
   return (
-    <Dialog title={`Members of ${team.name}`} onClose={onClose}>
+    <Dialog title={t('membersOf', { name: team.name })} onClose={onClose}>
       {failure && <Alert kind="error">{failure}</Alert>}
       <PersonPicker
-        label="Person to add"
-        action="Add to the team"
+        label={t('members.personToAdd')}
+        action={t('members.addToTeam')}
         busy={adding.isPending}
         onPick={(userId) => adding.mutate({ params: { path }, body: { userIds: [userId] } })}
       />
-      <Loaded query={members} label="Loading members…">
+      <Loaded query={members} label={t('members.loading')}>
         {(result) =>
           result.content.length === 0 ? (
-            <EmptyState>No members yet.</EmptyState>
+            <EmptyState>{t('members.none')}</EmptyState>
           ) : (
             <ItemTable
-              columns={['Name', 'Role', 'From']}
+              columns={[t('common:fields.name'), t('common:fields.role'), t('members.from')]}
               page={{ ...result, content: result.content.map((member) => ({ ...member, id: member.userId })) }}
               onPage={setPage}
-              label="Member pages"
+              label={t('members.pages')}
               cells={(member) => (
                 <>
-                  <td data-label="Name" className="break">
+                  <td data-label={t('common:fields.name')} className="break">
                     {member.firstName} {member.lastName}
                     <p className="muted">{member.email}</p>
                   </td>
-                  <td data-label="Role">{member.role === 'MANAGER' ? <span className="badge badge-accent">Manager</span> : 'Member'}</td>
-                  <td data-label="From">{SOURCE_LABELS[member.source]}</td>
+                  <td data-label={t('common:fields.role')}>
+                    {member.role === 'MANAGER' ? <span className="badge badge-accent">{t('members.manager')}</span> : t('members.member')}
+                  </td>
+                  <td data-label={t('members.from')}>{t(`source.${member.source}`)}</td>
                 </>
               )}
               actions={(member) => (
@@ -204,19 +215,21 @@ function MembersDialog({ team, onClose }: { team: Team; onClose: () => void }) {
                       setting.mutate({ params: { path: { ...path, userId: member.userId } }, body: { role: member.role === 'MANAGER' ? 'MEMBER' : 'MANAGER' } })
                     }
                     aria-label={
-                      member.role === 'MANAGER' ? `Make member: ${member.firstName} ${member.lastName}` : `Make manager: ${member.firstName} ${member.lastName}`
+                      member.role === 'MANAGER'
+                        ? t('members.makeMemberNamed', { firstName: member.firstName, lastName: member.lastName })
+                        : t('members.makeManagerNamed', { firstName: member.firstName, lastName: member.lastName })
                     }
                   >
-                    {member.role === 'MANAGER' ? 'Make member' : 'Make manager'}
+                    {member.role === 'MANAGER' ? t('members.makeMember') : t('members.makeManager')}
                   </button>
                   <button
                     type="button"
                     className="button-danger button-small"
                     disabled={removing.isPending}
                     onClick={() => removing.mutate({ params: { path: { ...path, userId: member.userId } } })}
-                    aria-label={`Remove ${member.firstName} ${member.lastName} from ${team.name}`}
+                    aria-label={t('members.removeNamed', { firstName: member.firstName, lastName: member.lastName, team: team.name })}
                   >
-                    Remove
+                    {t('common:remove')}
                   </button>
                 </>
               )}
@@ -226,7 +239,7 @@ function MembersDialog({ team, onClose }: { team: Team; onClose: () => void }) {
       </Loaded>
       <div className="dialog-actions">
         <button type="button" className="button-secondary" onClick={onClose}>
-          Close
+          {t('common:close')}
         </button>
       </div>
     </Dialog>
@@ -234,15 +247,16 @@ function MembersDialog({ team, onClose }: { team: Team; onClose: () => void }) {
 }
 
 function DeleteTeamDialog({ team, onClose, onDeleted }: { team: Team; onClose: () => void; onDeleted: () => void }) {
+  const { t } = useTranslation('teams');
   const deleting = useDeleteTeam();
-  const failure = errorText(deleting.error, 'This team');
+  const failure = errorText(deleting.error, t('subject'));
   return (
-    <Dialog title="Delete this team?" onClose={onClose}>
+    <Dialog title={t('delete.title')} onClose={onClose}>
       {failure && <Alert kind="error">{failure}</Alert>}
-      <p>The team {team.name} will be deleted with its memberships. Its members keep their accounts and reservations.</p>
+      <p>{t('delete.question', { name: team.name })}</p>
       <div className="dialog-actions">
         <button type="button" className="button-secondary" onClick={onClose}>
-          Cancel
+          {t('common:cancel')}
         </button>
         <button
           type="button"
@@ -250,7 +264,7 @@ function DeleteTeamDialog({ team, onClose, onDeleted }: { team: Team; onClose: (
           disabled={deleting.isPending}
           onClick={() => deleting.mutate({ params: { path: { teamId: team.id } } }, { onSuccess: onDeleted })}
         >
-          {deleting.isPending ? 'Deleting…' : 'Delete'}
+          {deleting.isPending ? t('common:deleting') : t('common:delete')}
         </button>
       </div>
     </Dialog>
