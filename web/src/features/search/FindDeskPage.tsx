@@ -8,7 +8,6 @@ import { bookingConflictMessage, errorText, problemMessage, problemOf } from '..
 import { formatRange, localDate, tomorrowWindow, windowToIso } from '../../lib/time.js';
 import { Link } from '../../router.js';
 import { useUser } from '../auth/AuthProvider.js';
-import { AWAITING_SENTENCE } from '../approvals/AwaitingApproval.js';
 import { awaitsApproval } from '../approvals/queries.js';
 import { useBookDesk } from '../reservations/queries.js';
 import { BookForField } from '../reservations/components/BookForField.js';
@@ -160,7 +159,7 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
           const pending = await awaitsApproval(created.id);
           setNotice({
             kind: 'success',
-            text: `${bookedSentence(desk.name, room.name, range, bookFor)}${pending ? AWAITING_SENTENCE : ''}${equipmentSentence(kit.get(desk.id))}`,
+            text: `${bookedSentence(desk.name, room.name, range, bookFor)}${pending ? ` ${translate('booking:awaitingSentence')}` : ''}${equipmentSentence(kit.get(desk.id))}`,
           });
         },
         onError: async (error) => {

@@ -17,7 +17,6 @@ import { PlanPatterns, RESERVED_STYLE, STATE_ORDER, STATE_STYLE, StateSwatch, Sw
 import { useReservedDesks } from '../policies/queries.js';
 import { ZoomPan, type ZoomPanState } from '../floor-plans/components/ZoomPan.js';
 import { useFloorAvailability, useFloorPlan, type DeskAvailability } from '../floor-plans/queries.js';
-import { AWAITING_SENTENCE } from '../approvals/AwaitingApproval.js';
 import { awaitsApproval } from '../approvals/queries.js';
 import { useBookDesk } from '../reservations/queries.js';
 import { DeskFeatures, equipmentSentence } from '../../components/DeskFeatures.js';
@@ -433,7 +432,7 @@ function BookDeskDialog({
                   const pending = await awaitsApproval(created.id);
                   onDone({
                     kind: 'success',
-                    text: `${bookedSentence(desk.name, desk.roomName, when, bookFor)}${pending ? AWAITING_SENTENCE : ''}${equipmentSentence(equipment)}`,
+                    text: `${bookedSentence(desk.name, desk.roomName, when, bookFor)}${pending ? ` ${translate('booking:awaitingSentence')}` : ''}${equipmentSentence(equipment)}`,
                   });
                 },
                 onError: (failure) => setError(problemMessage(problemOf(failure), t('subject.desk'))),
