@@ -18,11 +18,13 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'De
 /**
  * The namespaces: one per converted area of the app; a page converted later adds its own (and its
  * components name it in useTranslation, which waits for the file under the page's Suspense).
- * The first paint waits for `common`, `auth` (the bar, the sign-in pages) and `problems` (the
- * error sentences, which code outside React reads at once); `profile` comes with the profile page.
+ * The first paint waits for `common`, `auth` (the bar, the sign-in pages), `problems` (the
+ * error sentences, which code outside React reads at once) and `labels` (floors, desks, equipment,
+ * desk states and picture words of lib/labels.ts and lib/images.ts, which pages of every area read
+ * outside React); `profile`, `inventory` and `displays` come with their pages.
  */
-export const NAMESPACES = ['common', 'auth', 'profile', 'problems'] as const;
-const FIRST_PAINT = ['common', 'auth', 'problems'];
+export const NAMESPACES = ['common', 'auth', 'profile', 'problems', 'labels', 'inventory', 'displays'] as const;
+const FIRST_PAINT = ['common', 'auth', 'problems', 'labels'];
 
 /** The files, each a lazy import Vite turns into its own chunk. */
 const FILES = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { import: 'default' });

@@ -10,7 +10,7 @@ import { departmentLabel, deskPhrase, deskTitle } from '../../lib/labels.js';
 import type { Equipment } from '../../api/types.js';
 import { fitDeskLabels, uprightRotation, type DeskLabel } from '../floor-plans/fit.js';
 import { usePlanImage } from '../floor-plans/components/plan-image.js';
-import { PlanPatterns, RESERVED_STYLE, STATE_ORDER, STATE_STYLE, StateSwatch, Swatch } from '../floor-plans/components/PlanPatterns.js';
+import { PlanPatterns, reservedStyle, STATE_ORDER, stateStyle, StateSwatch, Swatch } from '../floor-plans/components/PlanPatterns.js';
 import { useReservedDesks } from '../policies/queries.js';
 import { ZoomPan, type ZoomPanState } from '../floor-plans/components/ZoomPan.js';
 import { useFloorAvailability, useFloorPlan, type DeskAvailability } from '../floor-plans/queries.js';
@@ -30,7 +30,7 @@ const bookable = (desk: DeskAvailability) => desk.state === 'FREE' || desk.state
 function deskLabel(desk: DeskAvailability, reserved?: string, favourite = false, whose?: string): string {
   const title = `${deskTitle(desk.name)}${favourite ? ' (a favourite)' : ''}`;
   if (reserved) return `${title}, ${desk.roomName}: not bookable for you (${reserved}). Press for details`;
-  const style = STATE_STYLE[desk.state];
+  const style = stateStyle(desk.state);
   const free = desk.state === 'PARTLY_FREE' && desk.longestFree ? `, free ${formatRange(desk.longestFree.startTime, desk.longestFree.endTime)}` : '';
   // Whose it is, where the caller may see it (docs/people.md#the-floor-plan).
   const by = whose ? `, booked by ${whose}` : '';
@@ -168,15 +168,15 @@ function OfficeMap({
           <li key={state}>
             <StateSwatch state={state} />
             <span>
-              <strong>{STATE_STYLE[state].label}</strong> ({count}): {STATE_STYLE[state].description}
+              <strong>{stateStyle(state).label}</strong> ({count}): {stateStyle(state).description}
             </span>
           </li>
         ))}
         {reasons.size > 0 && (
           <li>
-            <Swatch style={RESERVED_STYLE} />
+            <Swatch style={reservedStyle()} />
             <span>
-              <strong>{RESERVED_STYLE.label}</strong> ({reasons.size}): {RESERVED_STYLE.description}
+              <strong>{reservedStyle().label}</strong> ({reasons.size}): {reservedStyle().description}
             </span>
           </li>
         )}
@@ -198,7 +198,7 @@ function OfficeMap({
                   id: desk.id,
                   group: desk.roomId,
                   name: desk.name,
-                  mark: reasons.has(desk.id) ? RESERVED_STYLE.mark : STATE_STYLE[desk.state].mark,
+                  mark: reasons.has(desk.id) ? reservedStyle().mark : stateStyle(desk.state).mark,
                   width: desk.position.width * image.width,
                   height: desk.position.height * image.height,
                 })),
@@ -273,7 +273,7 @@ function MapDesk({
   onChoose: () => void;
 }) {
   const { x, y, width: w, height: h, rotation } = desk.position;
-  const style = reserved ? RESERVED_STYLE : STATE_STYLE[desk.state];
+  const style = reserved ? reservedStyle() : stateStyle(desk.state);
   const box = { x: x * width, y: y * height, width: w * width, height: h * height };
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const canBook = bookable(desk);
