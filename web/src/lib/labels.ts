@@ -29,7 +29,8 @@ export interface DepartmentSummary {
 }
 
 /** "Berlin · Spree House · Floor 2": how people name an office. */
-export const departmentLabel = (department: DepartmentSummary) => `${department.location} · ${department.building} · ${floorLabel(department.floor)}`;
+export const departmentLabel = (department: DepartmentSummary) =>
+  translate('labels:office.label', { location: department.location, building: department.building, floor: floorLabel(department.floor) });
 
 export const floorLabel = (floor: number) =>
   floor === 0

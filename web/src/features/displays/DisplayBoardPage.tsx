@@ -47,10 +47,9 @@ function BoardView({ board }: { board: Board }) {
     <>
       <h1>{t('board.heading', { location: board.department.location, building: board.department.building, floor: board.department.floor })}</h1>
       <p className="display-counts">
+        {t('board.at', { day: formatDay(board.date), time: formatTimeIn(board.generatedAt, board.timeZone) })}{' '}
         {fill(
           t('board.counts', {
-            day: formatDay(board.date),
-            time: formatTimeIn(board.generatedAt, board.timeZone),
             free: mark(0),
             countFree: board.free,
             booked: mark(1),

@@ -322,7 +322,7 @@ function Editor({
                     } else change(desk.id, edit.shape);
                   }}
                 >
-                  <title>{`${deskTitle(desk.name)}, ${desk.roomName}`}</title>
+                  <title>{t('plan.deskTitle', { desk: deskTitle(desk.name), room: desk.roomName })}</title>
                   <rect {...box} rx={3} fill="#dbeafe" stroke="#1e3a8a" strokeWidth={2} style={{ cursor: 'move' }} />
                   {label && (
                     <text
