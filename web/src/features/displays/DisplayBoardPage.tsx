@@ -81,7 +81,8 @@ function BoardView({ board }: { board: Board }) {
       <ul className="display-list">
         {board.desks.map((desk) => (
           <li key={desk.id} className={desk.state === 'FREE' ? 'display-free-item' : 'display-booked-item'}>
-            <strong>{desk.name}</strong> <span>({desk.roomName})</span>: {desk.state === 'FREE' ? t('board.freeNow') : t('board.bookedNow')}
+            <strong>{desk.name}</strong> <span>({desk.roomName})</span>
+            {desk.state === 'FREE' ? t('board.freeNow') : t('board.bookedNow')}
             {desk.bookings.length > 0 && (
               <span className="display-bookings">
                 {' '}
