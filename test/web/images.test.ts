@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestI18n } from '../helpers/i18n.js';
 import { readSettings } from '../../web/src/api/settings.js';
 import { formatBytes, imageAccept, imageHint, imageRefusal, imageTypeNames, uploadRefusal } from '../../web/src/lib/images.js';
+
+// The floors' and images' words are the English messages (namespace labels, docs/i18n.md).
+beforeAll(() => startTestI18n('en'));
 
 const SETTINGS = {
   imageMaxBytes: 5 * 1024 * 1024,

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestI18n } from '../helpers/i18n.js';
 import { floorLabel } from '../../web/src/lib/labels.js';
 import {
   changeFilter,
@@ -10,6 +11,9 @@ import {
   roomsOfPages,
   type RoomWithFreeDesks,
 } from '../../web/src/features/search/search.js';
+
+// The floors' and images' words are the English messages (namespace labels, docs/i18n.md).
+beforeAll(() => startTestI18n('en'));
 
 const DEPARTMENTS = [
   { id: 'd1', location: 'Berlin', building: 'Spree House', floor: 2 },

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { pictureRoutes, type PictureOf } from '../api/pictures.js';
 import { useSettings } from '../api/settings.js';
 import { imageAccept, imageRefusal, uploadRefusal } from '../lib/images.js';
@@ -60,10 +61,11 @@ export function useImageUpload(of: PictureOf, texts: ImageTexts) {
 
 /** The file button ("Upload a picture" or `replaceLabel` once there is one) and, with a picture, "Remove the picture". */
 export function ImageButtons({ image, present, replaceLabel }: { image: ReturnType<typeof useImageUpload>; present: boolean; replaceLabel: string }) {
+  const { t } = useTranslation('labels');
   return (
     <>
       <label className="button button-secondary file-button">
-        {image.busy ? 'Working…' : present ? replaceLabel : 'Upload a picture'}
+        {image.busy ? t('image.working') : present ? replaceLabel : t('image.upload')}
         <input
           ref={image.input}
           type="file"
@@ -75,7 +77,7 @@ export function ImageButtons({ image, present, replaceLabel }: { image: ReturnTy
       </label>
       {present && (
         <button type="button" className="button-link" onClick={image.remove} disabled={image.busy}>
-          Remove the picture
+          {t('image.remove')}
         </button>
       )}
     </>

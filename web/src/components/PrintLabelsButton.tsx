@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { api } from '../api/client.js';
 import { errorText } from '../lib/problems.js';
 
@@ -13,6 +14,7 @@ export function withBase(sheet: string, origin: string): string {
 }
 
 export function PrintLabelsButton({ roomId }: { roomId: string }) {
+  const { t } = useTranslation('inventory');
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   const open = async () => {
@@ -33,11 +35,11 @@ export function PrintLabelsButton({ roomId }: { roomId: string }) {
       setBusy(false);
     }
   };
-  const failure = errorText(error, 'This room');
+  const failure = errorText(error, t('room.subject'));
   return (
     <>
       <button type="button" className="button-secondary" onClick={() => void open()} disabled={busy}>
-        {busy ? 'Preparing labels…' : 'Print QR labels'}
+        {busy ? t('room.preparingLabels') : t('room.printLabels')}
       </button>
       {failure && (
         <span role="alert" className="field-error">

@@ -18,9 +18,11 @@ export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', de: 'De
 /**
  * The namespaces: one per converted area of the app; a page converted later adds its own (and its
  * components name it in useTranslation, which waits for the file under the page's Suspense).
- * The first paint waits for `common` and `auth` (the bar, the sign-in pages); `problems` (the
- * error sentences) follows once the page is idle, and whatever shows one first waits for it
- * (translate.ts, loadProblems); `profile` comes with the profile page.
+ * The first paint waits for `common`, `auth` (the bar, the sign-in pages) and `labels` (floors,
+ * desks, equipment, desk states and picture words of lib/labels.ts and lib/images.ts, which pages
+ * of every area read outside React); `problems` (the error sentences) follows once the page is
+ * idle, and whatever shows one first waits for it (translate.ts, loadProblems); every other
+ * namespace comes with its pages.
  */
 export const NAMESPACES = [
   'common',
@@ -42,8 +44,12 @@ export const NAMESPACES = [
   'closures',
   'teams',
   'approvals',
+  // Offices, rooms, desks, floor plans and lobby displays; the words of lib/labels.ts.
+  'labels',
+  'inventory',
+  'displays',
 ] as const;
-const FIRST_PAINT = ['common', 'auth'];
+const FIRST_PAINT = ['common', 'auth', 'labels'];
 
 /** The files, each a lazy import Vite turns into its own chunk. */
 const FILES = import.meta.glob<Record<string, unknown>>('../locales/*/*.json', { import: 'default' });

@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
 import { publicApi } from '../../api/client.js';
 import type { DisplayBoard as Board } from '../../api/types.js';
 import { Alert, Loading } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { formatDay, formatRangeIn, formatTimeIn } from '../../lib/time.js';
+import { fill, mark } from '../inventory/fill.js';
 import './styles.css';
 
 /** How often the display asks again; the service keeps each office's board for a minute and answers 304 when it did not change. */
@@ -11,12 +13,14 @@ const REFRESH_MS = 30_000;
 
 /** The lobby display of an office, without signing in (docs/people.md#the-lobby-display). */
 export function DisplayBoardPage({ token }: { token: string }) {
-  useTitle('Lobby display');
+  const { t } = useTranslation('displays');
+  useTitle(t('board.title'));
   const board = useQuery({
     queryKey: ['display', token],
     queryFn: async () => {
       const { data, response } = await publicApi.GET('/api/display/{token}', { params: { path: { token } } });
-      if (!data) throw new Error(response.status === 404 ? 'This display is unknown or was revoked.' : 'The board could not be loaded; retrying.');
+      // The message is the key of the sentence shown (in the language of the moment it shows).
+      if (!data) throw new Error(response.status === 404 ? 'board.unknown' : 'board.failed');
       return data;
     },
     refetchInterval: REFRESH_MS,
@@ -24,24 +28,38 @@ export function DisplayBoardPage({ token }: { token: string }) {
   });
   return (
     <main id="main" className="display-board">
-      {board.data ? <BoardView board={board.data} /> : board.error ? <Alert kind="error">{board.error.message}</Alert> : <Loading label="Loading the board…" />}
-      {board.data && board.error && <p className="muted">Not updated since {formatTimeIn(board.data.generatedAt, board.data.timeZone)}.</p>}
+      {board.data ? (
+        <BoardView board={board.data} />
+      ) : board.error ? (
+        <Alert kind="error">{t(board.error.message === 'board.unknown' ? 'board.unknown' : 'board.failed')}</Alert>
+      ) : (
+        <Loading label={t('board.loading')} />
+      )}
+      {board.data && board.error && <p className="muted">{t('board.stale', { time: formatTimeIn(board.data.generatedAt, board.data.timeZone) })}</p>}
     </main>
   );
 }
 
 function BoardView({ board }: { board: Board }) {
+  const { t } = useTranslation('displays');
   const placed = board.desks.filter((desk) => desk.position !== null);
   return (
     <>
-      <h1>
-        {board.department.location} · {board.department.building} · floor {board.department.floor}
-      </h1>
+      <h1>{t('board.heading', { location: board.department.location, building: board.department.building, floor: board.department.floor })}</h1>
       <p className="display-counts">
-        {formatDay(board.date)}, {formatTimeIn(board.generatedAt, board.timeZone)}: <strong>{board.free}</strong> free, <strong>{board.booked}</strong> booked
+        {t('board.at', { day: formatDay(board.date), time: formatTimeIn(board.generatedAt, board.timeZone) })}{' '}
+        {fill(
+          t('board.counts', {
+            free: mark(0),
+            countFree: board.free,
+            booked: mark(1),
+            countBooked: board.booked,
+          }),
+          [<strong key="free">{board.free}</strong>, <strong key="booked">{board.booked}</strong>],
+        )}
       </p>
       {placed.length > 0 && (
-        <svg className="display-map" viewBox="0 0 1000 625" role="img" aria-label={`Plan: ${board.free} desks free, ${board.booked} booked`}>
+        <svg className="display-map" viewBox="0 0 1000 625" role="img" aria-label={t('board.planLabel', { countFree: board.free, countBooked: board.booked })}>
           {placed.map((desk) => {
             const p = desk.position!;
             return (
@@ -54,7 +72,7 @@ function BoardView({ board }: { board: Board }) {
                 transform={`rotate(${p.rotation} ${(p.x + p.width / 2) * 1000} ${(p.y + p.height / 2) * 625})`}
                 className={desk.state === 'FREE' ? 'display-free' : 'display-booked'}
               >
-                <title>{`${desk.name}: ${desk.state === 'FREE' ? 'free' : 'booked'}`}</title>
+                <title>{t(desk.state === 'FREE' ? 'board.deskFree' : 'board.deskBooked', { name: desk.name })}</title>
               </rect>
             );
           })}
@@ -63,11 +81,12 @@ function BoardView({ board }: { board: Board }) {
       <ul className="display-list">
         {board.desks.map((desk) => (
           <li key={desk.id} className={desk.state === 'FREE' ? 'display-free-item' : 'display-booked-item'}>
-            <strong>{desk.name}</strong> <span>({desk.roomName})</span>: {desk.state === 'FREE' ? 'free now' : 'booked now'}
+            <strong>{desk.name}</strong> <span>({desk.roomName})</span>
+            {desk.state === 'FREE' ? t('board.freeNow') : t('board.bookedNow')}
             {desk.bookings.length > 0 && (
               <span className="display-bookings">
                 {' '}
-                · today:{' '}
+                {t('board.today')}{' '}
                 {desk.bookings
                   .map((booking) => `${formatRangeIn(booking.startTime, booking.endTime, board.timeZone)}${booking.name ? ` ${booking.name}` : ''}`)
                   .join(', ')}

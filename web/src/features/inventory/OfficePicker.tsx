@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import { SelectField } from '../../components/ui.js';
 import { departmentLabel } from '../../lib/labels.js';
 import { useAllDepartments } from './queries.js';
@@ -6,7 +7,7 @@ import { useAllDepartments } from './queries.js';
 export function OfficePicker({
   value,
   onChange,
-  label = 'Office',
+  label,
   required,
 }: {
   value: string;
@@ -14,10 +15,11 @@ export function OfficePicker({
   label?: string;
   required?: boolean;
 }) {
+  const { t } = useTranslation('labels');
   const departments = useAllDepartments();
   return (
-    <SelectField label={label} required={required} value={value} onChange={(event) => onChange(event.target.value)}>
-      <option value="">Choose an office</option>
+    <SelectField label={label ?? t('common:fields.office')} required={required} value={value} onChange={(event) => onChange(event.target.value)}>
+      <option value="">{t('office.choose')}</option>
       {(departments.data ?? []).map((department) => (
         <option key={department.id} value={department.id}>
           {departmentLabel(department)}

@@ -13,7 +13,7 @@ import { bookedSentence } from './booked.js';
 import type { Equipment } from '../../api/types.js';
 import { fitDeskLabels, uprightRotation, type DeskLabel } from '../floor-plans/fit.js';
 import { usePlanImage } from '../floor-plans/components/plan-image.js';
-import { PlanPatterns, RESERVED_STYLE, STATE_ORDER, STATE_STYLE, StateSwatch, Swatch } from '../floor-plans/components/PlanPatterns.js';
+import { PlanPatterns, reservedStyle, STATE_ORDER, stateStyle, StateSwatch, Swatch } from '../floor-plans/components/PlanPatterns.js';
 import { useReservedDesks } from '../policies/queries.js';
 import { ZoomPan, type ZoomPanState } from '../floor-plans/components/ZoomPan.js';
 import { useFloorAvailability, useFloorPlan, type DeskAvailability } from '../floor-plans/queries.js';
@@ -186,7 +186,7 @@ function OfficeMap({
         ))}
         {reasons.size > 0 && (
           <li>
-            <Swatch style={RESERVED_STYLE} />
+            <Swatch style={reservedStyle()} />
             <span>
               <strong>{t('state.RESERVED.label')}</strong> ({reasons.size}): {t('state.RESERVED.description')}
             </span>
@@ -210,7 +210,7 @@ function OfficeMap({
                   id: desk.id,
                   group: desk.roomId,
                   name: desk.name,
-                  mark: reasons.has(desk.id) ? RESERVED_STYLE.mark : STATE_STYLE[desk.state].mark,
+                  mark: reasons.has(desk.id) ? reservedStyle().mark : stateStyle(desk.state).mark,
                   width: desk.position.width * image.width,
                   height: desk.position.height * image.height,
                 })),
@@ -290,7 +290,7 @@ function MapDesk({
   language: string;
 }) {
   const { x, y, width: w, height: h, rotation } = desk.position;
-  const style = reserved ? RESERVED_STYLE : STATE_STYLE[desk.state];
+  const style = reserved ? reservedStyle() : stateStyle(desk.state);
   const box = { x: x * width, y: y * height, width: w * width, height: h * height };
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const canBook = bookable(desk);

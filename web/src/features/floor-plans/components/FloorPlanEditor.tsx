@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Alert, Loading } from '../../../components/ui.js';
 import { deskPhrase, deskTitle } from '../../../lib/labels.js';
 import { errorText, problemMessage, problemOf } from '../../../lib/problems.js';
@@ -26,17 +27,18 @@ const positionsOf = (plan: FloorPlan): Positions =>
  * with the keyboard; saved whole with If-Match.
  */
 export function FloorPlanEditor({ departmentId }: { departmentId: string }) {
+  const { t } = useTranslation('inventory');
   const plan = useFloorPlan(departmentId);
   const image = usePlanImage(departmentId, Boolean(plan.data?.image));
   // Kept here: a saved or reloaded plan has a new ETag, and the editor starts afresh with it.
   const [notice, setNotice] = useState<Notice>();
   return (
     <section className="panel plan-editor" aria-labelledby="plan-editor-heading">
-      <h2 id="plan-editor-heading">Floor plan</h2>
+      <h2 id="plan-editor-heading">{t('plan.heading')}</h2>
       {plan.error ? (
-        <Alert kind="error">{errorText(plan.error, 'The floor plan')}</Alert>
+        <Alert kind="error">{errorText(plan.error, t('plan.subject'))}</Alert>
       ) : !plan.data || image.loading ? (
-        <Loading label="Loading the floor plan…" />
+        <Loading label={t('plan.loading')} />
       ) : (
         <>
           {notice && (
@@ -64,10 +66,11 @@ function Editor({
   image: { url: string | undefined; width: number; height: number };
   reload: () => Promise<unknown>;
 }) {
+  const { t } = useTranslation('inventory');
   const [positions, setPositions] = useState<Positions>(() => positionsOf(plan));
   const [selected, setSelected] = useState<string>();
   const [dirty, setDirty] = useState(false);
-  useLeaveGuard(dirty, 'The floor plan has unsaved changes. Leave this page and lose them?');
+  useLeaveGuard(dirty, t('plan.leave'));
   const [drag, setDrag] = useState<Drag>();
   const svg = useRef<SVGSVGElement>(null);
   // The plan's drawn width, for labels that fit their desks at this size (as on the map).
@@ -182,18 +185,15 @@ function Editor({
       {
         onSuccess: () => {
           setDirty(false);
-          setNotice({ kind: 'success', text: `The floor plan has been saved (${body.positions.length} desks placed).` });
+          setNotice({ kind: 'success', text: t('plan.saved', { count: body.positions.length }) });
         },
         onError: async (error) => {
           const problem = problemOf(error);
           if (problem.status === 412) {
             // Someone else saved meanwhile: show their plan; this one's changes are not kept.
             await reload();
-            setNotice({
-              kind: 'warning',
-              text: 'Someone else changed this floor plan while you were editing it. It has been reloaded with their changes; yours were not saved — please make them again.',
-            });
-          } else setNotice({ kind: 'error', text: problemMessage(problem, 'The floor plan') });
+            setNotice({ kind: 'warning', text: t('plan.conflict') });
+          } else setNotice({ kind: 'error', text: problemMessage(problem, t('plan.subject')) });
         },
       },
     );
@@ -204,22 +204,19 @@ function Editor({
 
   return (
     <>
-      {!plan.image && (
-        <Alert kind="info">This office has no picture yet: desks are placed on an empty sheet. Upload its floor plan as the office picture above.</Alert>
-      )}
+      {!plan.image && <Alert kind="info">{t('plan.noPicture')}</Alert>}
       <p className="muted" id="plan-editor-help">
-        Drag a desk from the list onto the plan (or press its “Place” button). Drag a placed desk to move it, its corner handle to resize it. With a desk
-        selected: arrow keys move it (Shift: further), [ and ] rotate it, + and − resize it, Delete takes it off the plan.
+        {t('plan.help')}
       </p>
       <div className="plan-editor-layout">
         <div>
-          <h3>Not on the plan ({unplaced.length})</h3>
+          <h3>{t('plan.unplacedHeading', { unplaced: unplaced.length })}</h3>
           {plan.desks.length === 0 ? (
-            <p className="muted">This office has no desks yet. Add a room and its desks under Rooms, then place them here.</p>
+            <p className="muted">{t('plan.noDesks')}</p>
           ) : unplaced.length === 0 ? (
-            <p className="muted">Every desk of this office is on the plan.</p>
+            <p className="muted">{t('plan.allPlaced')}</p>
           ) : (
-            <ul className="unplaced-list" aria-label="Desks not on the plan">
+            <ul className="unplaced-list" aria-label={t('plan.unplacedLabel')}>
               {unplaced.map((desk) => (
                 <li
                   key={desk.id}
@@ -237,9 +234,9 @@ function Editor({
                     type="button"
                     className="button-secondary button-small"
                     onClick={() => placeInMiddle(desk)}
-                    aria-label={`Place ${deskPhrase(desk.name)} on the plan`}
+                    aria-label={t('plan.placeLabel', { desk: deskPhrase(desk.name) })}
                   >
-                    Place
+                    {t('plan.place')}
                   </button>
                 </li>
               ))}
@@ -247,15 +244,15 @@ function Editor({
           )}
         </div>
         <div className="plan-zoom">
-          <div className="plan-toolbar" role="toolbar" aria-label="Selected desk">
-            <span>{selectedDesk ? `Selected: ${deskPhrase(selectedDesk.name)}` : 'No desk selected'}</span>
+          <div className="plan-toolbar" role="toolbar" aria-label={t('plan.toolbar')}>
+            <span>{selectedDesk ? t('plan.selected', { desk: deskPhrase(selectedDesk.name) }) : t('plan.noneSelected')}</span>
             <button
               type="button"
               className="button-secondary button-small"
               disabled={!selectedShape}
               onClick={() => selected && selectedShape && change(selected, rotateBy(selectedShape, -ROTATE_STEP))}
             >
-              Rotate left
+              {t('plan.rotateLeft')}
             </button>
             <button
               type="button"
@@ -263,7 +260,7 @@ function Editor({
               disabled={!selectedShape}
               onClick={() => selected && selectedShape && change(selected, rotateBy(selectedShape, ROTATE_STEP))}
             >
-              Rotate right
+              {t('plan.rotateRight')}
             </button>
             <button
               type="button"
@@ -274,7 +271,7 @@ function Editor({
                 setSelected(undefined);
               }}
             >
-              Take off the plan
+              {t('plan.takeOff')}
             </button>
           </div>
           <svg
@@ -282,7 +279,7 @@ function Editor({
             className="plan-svg"
             viewBox={`0 0 ${width} ${height}`}
             role="group"
-            aria-label="Floor plan editor"
+            aria-label={t('plan.editorLabel')}
             aria-describedby="plan-editor-help"
           >
             <PlanPatterns />
@@ -306,7 +303,13 @@ function Editor({
                   role="button"
                   tabIndex={0}
                   aria-pressed={isSelected}
-                  aria-label={`${deskTitle(desk.name)}, ${desk.roomName}: at ${Math.round(shape.x * 100)}% across, ${Math.round(shape.y * 100)}% down, turned ${shape.rotation}°`}
+                  aria-label={t('plan.deskLabel', {
+                    desk: deskTitle(desk.name),
+                    room: desk.roomName,
+                    x: Math.round(shape.x * 100),
+                    y: Math.round(shape.y * 100),
+                    rotation: shape.rotation,
+                  })}
                   onFocus={() => setSelected(desk.id)}
                   onPointerDown={(event) => startDeskDrag(event, desk.id, 'move')}
                   onKeyDown={(event) => {
@@ -319,7 +322,7 @@ function Editor({
                     } else change(desk.id, edit.shape);
                   }}
                 >
-                  <title>{`${deskTitle(desk.name)}, ${desk.roomName}`}</title>
+                  <title>{t('plan.deskTitle', { desk: deskTitle(desk.name), room: desk.roomName })}</title>
                   <rect {...box} rx={3} fill="#dbeafe" stroke="#1e3a8a" strokeWidth={2} style={{ cursor: 'move' }} />
                   {label && (
                     <text
@@ -360,9 +363,9 @@ function Editor({
           </svg>
           <div className="form-actions form-actions-start">
             <button type="button" className="button-primary" onClick={save} disabled={saving.isPending || !dirty}>
-              {saving.isPending ? 'Saving…' : 'Save plan'}
+              {saving.isPending ? t('common:saving') : t('plan.save')}
             </button>
-            {dirty && <span className="muted">Unsaved changes</span>}
+            {dirty && <span className="muted">{t('plan.unsaved')}</span>}
           </div>
         </div>
       </div>

@@ -1,27 +1,36 @@
+import { translate } from '../../../lib/translate.js';
 import type { DeskState } from '../queries.js';
+
+/** The fill and letter of each desk state; the words come from stateStyle. */
+const STATE_FILLS: Record<DeskState, { fill: string; mark: string }> = {
+  FREE: { fill: '#2e7d32', mark: '' },
+  PARTLY_FREE: { fill: 'url(#fp-stripes)', mark: '◐' },
+  BOOKED: { fill: 'url(#fp-hatch)', mark: '×' },
+  NOT_BOOKABLE: { fill: 'url(#fp-dots)', mark: '–' },
+  MINE: { fill: '#1d4ed8', mark: '★' },
+};
 
 /**
  * Fills of the desk states: a colour AND a pattern AND a letter, so that no state is told by
- * colour alone (docs/behaviour.md#the-map-and-the-plan-editor-web-app).
+ * colour alone (docs/behaviour.md#the-map-and-the-plan-editor-web-app); the state's name and
+ * what it means, in the language in use.
  */
-export const STATE_STYLE: Record<DeskState, { label: string; fill: string; mark: string; description: string }> = {
-  FREE: { label: 'Free', fill: '#2e7d32', mark: '', description: 'free for the whole time; can be booked' },
-  PARTLY_FREE: { label: 'Partly free', fill: 'url(#fp-stripes)', mark: '◐', description: 'free for part of the time; the longest free stretch can be booked' },
-  BOOKED: { label: 'Booked', fill: 'url(#fp-hatch)', mark: '×', description: 'booked for the whole time' },
-  NOT_BOOKABLE: { label: 'Not bookable', fill: 'url(#fp-dots)', mark: '–', description: 'a fixed desk or a closed room' },
-  MINE: { label: 'Yours', fill: '#1d4ed8', mark: '★', description: 'you have a reservation of it in this time' },
-};
+export const stateStyle = (state: DeskState): { label: string; fill: string; mark: string; description: string } => ({
+  ...STATE_FILLS[state],
+  label: translate(`labels:deskState.${state}.label`),
+  description: translate(`labels:deskState.${state}.description`),
+});
 
 /**
  * Not a state of the desk but of the caller: free, but an exclusive area keeps them out that day
  * (docs/policies.md#why-a-desk-is-not-bookable). Its own colour, pattern and letter like the states.
  */
-export const RESERVED_STYLE = {
-  label: 'Reserved for a team',
+export const reservedStyle = () => ({
+  label: translate('labels:deskState.RESERVED.label'),
   fill: 'url(#fp-team)',
   mark: '⊘',
-  description: 'free, but reserved that day for teams you are not in; press it to see why',
-};
+  description: translate('labels:deskState.RESERVED.description'),
+});
 
 export const STATE_ORDER: DeskState[] = ['FREE', 'PARTLY_FREE', 'BOOKED', 'NOT_BOOKABLE', 'MINE'];
 
@@ -55,7 +64,7 @@ export function PlanPatterns() {
 
 /** One swatch of the legend (the patterns come from the map's PlanPatterns on the same page). */
 export function StateSwatch({ state }: { state: DeskState }) {
-  return <Swatch style={STATE_STYLE[state]} />;
+  return <Swatch style={STATE_FILLS[state]} />;
 }
 
 /** A swatch of any fill and letter. */

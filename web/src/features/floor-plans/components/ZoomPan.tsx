@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState, type PointerEvent as ReactPointerEvent, type ReactNode, type WheelEvent as ReactWheelEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { minScaleForTargets } from '../fit.js';
 import { boundView, HOME, MAX_SCALE, zoomAbout, type View } from '../geometry.js';
 import '../styles.css';
@@ -35,6 +36,7 @@ export function ZoomPan({
   minTarget?: number;
   children: (state: ZoomPanState) => ReactNode;
 }) {
+  const { t } = useTranslation('labels');
   const [view, setView] = useState<View>(HOME);
   // The drawn width of the SVG in CSS pixels, followed as the window changes.
   const [drawnWidth, setDrawnWidth] = useState(0);
@@ -123,15 +125,15 @@ export function ZoomPan({
 
   return (
     <div className="plan-zoom">
-      <div className="plan-zoom-buttons" role="group" aria-label="Zoom">
-        <button type="button" className="button-secondary button-small" onClick={() => zoomButton(1.5)} aria-label="Zoom in">
+      <div className="plan-zoom-buttons" role="group" aria-label={t('zoom.group')}>
+        <button type="button" className="button-secondary button-small" onClick={() => zoomButton(1.5)} aria-label={t('zoom.in')}>
           +
         </button>
-        <button type="button" className="button-secondary button-small" onClick={() => zoomButton(1 / 1.5)} aria-label="Zoom out">
+        <button type="button" className="button-secondary button-small" onClick={() => zoomButton(1 / 1.5)} aria-label={t('zoom.out')}>
           −
         </button>
         <button type="button" className="button-secondary button-small" onClick={() => setView(HOME)}>
-          Reset view
+          {t('zoom.reset')}
         </button>
         <span className="muted">{Math.round(shown.scale * 100)}%</span>
       </div>

@@ -1,4 +1,5 @@
 import type { FormEventHandler, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Alert, SubmitButton } from '../../../components/ui.js';
 import '../styles.css';
 
@@ -18,13 +19,14 @@ export function AddForm({
   busy: boolean;
   children: ReactNode;
 }) {
+  const { t } = useTranslation('inventory');
   return (
     <form onSubmit={onSubmit} noValidate className="inline-form" aria-label={title}>
       <h3>{title}</h3>
       {failure && <Alert kind="error">{failure}</Alert>}
       <div className="field-row field-row-end">
         {children}
-        <SubmitButton busy={busy} busyLabel="Adding…">
+        <SubmitButton busy={busy} busyLabel={t('common:adding')}>
           {submitLabel}
         </SubmitButton>
       </div>

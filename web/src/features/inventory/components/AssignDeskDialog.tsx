@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Desk } from '../../../api/types.js';
 import { Alert, Dialog, Loading, TextField } from '../../../components/ui.js';
 import { errorText } from '../../../lib/problems.js';
@@ -13,19 +14,20 @@ import { useAssignDesk, useDepartmentSettings } from '../queries.js';
  */
 export function AssignDeskDialog({ desk, onClose, onAssigned }: { desk: Desk; onClose: () => void; onAssigned: (text: string) => void }) {
   // The days are the office's: its zone, not the browser's (docs/behaviour.md#office-time-zone).
+  const { t } = useTranslation('inventory');
   const settings = useDepartmentSettings(desk.departmentId);
   return (
-    <Dialog title={`Assign ${deskPhrase(desk.name)}`} onClose={onClose}>
+    <Dialog title={t('assign.title', { desk: deskPhrase(desk.name) })} onClose={onClose}>
       {settings.isPending ? (
-        <Loading label="Loading the office’s time zone…" />
+        <Loading label={t('assign.loading')} />
       ) : settings.isError ? (
-        <Alert kind="error">{errorText(settings.error, 'This office') ?? 'The office’s time zone could not be read.'}</Alert>
+        <Alert kind="error">{errorText(settings.error, t('department.subject')) ?? t('assign.zoneFailed')}</Alert>
       ) : (
         <AssignForm desk={desk} timeZone={settings.data.timeZone} onAssigned={onAssigned} />
       )}
       <div className="dialog-actions">
         <button type="button" className="button-secondary" onClick={onClose}>
-          Close
+          {t('common:close')}
         </button>
       </div>
     </Dialog>
@@ -33,28 +35,29 @@ export function AssignDeskDialog({ desk, onClose, onAssigned }: { desk: Desk; on
 }
 
 function AssignForm({ desk, timeZone, onAssigned }: { desk: Desk; timeZone: string; onAssigned: (text: string) => void }) {
+  const { t } = useTranslation('inventory');
   const today = todayIn(timeZone);
   const [from, setFrom] = useState(today);
   const [to, setTo] = useState(today);
   const assigning = useAssignDesk();
-  const failure = errorText(assigning.error, 'This desk');
+  const failure = errorText(assigning.error, t('desk.subject'));
   const valid = /^\d{4}-\d{2}-\d{2}$/.test(from) && /^\d{4}-\d{2}-\d{2}$/.test(to) && to >= from;
   return (
     <>
-      <p>The person holds the desk from the first day to the last, whole days in the office’s time zone ({timeZone}); they see it among their reservations.</p>
+      <p>{t('assign.explain', { timeZone })}</p>
       {failure && <Alert kind="error">{failure}</Alert>}
       <div className="field-pair">
-        <TextField label="First day" type="date" value={from} onChange={(event) => setFrom(event.target.value)} required />
-        <TextField label="Last day" type="date" value={to} min={from} onChange={(event) => setTo(event.target.value)} required />
+        <TextField label={t('common:fields.firstDay')} type="date" value={from} onChange={(event) => setFrom(event.target.value)} required />
+        <TextField label={t('common:fields.lastDay')} type="date" value={to} min={from} onChange={(event) => setTo(event.target.value)} required />
       </div>
       <PersonPicker
-        label="Assign to"
-        action="Assign the desk"
+        label={t('assign.to')}
+        action={t('assign.action')}
         busy={assigning.isPending || !valid}
         onPick={(userId) =>
           assigning.mutate(
             { body: { deskId: desk.id, userId, type: 'fixed', ...assignmentSpan(from, to, timeZone) } },
-            { onSuccess: () => onAssigned(`${deskTitle(desk.name)} is assigned from ${from} to ${to} (${timeZone}).`) },
+            { onSuccess: () => onAssigned(t('assign.done', { desk: deskTitle(desk.name), from, to, timeZone })) },
           )
         }
       />

@@ -1,3 +1,5 @@
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { STALE_AFTER } from '../../../api/query.js';
 import type { Department, Desk, Equipment, Room } from '../../../api/types.js';
 import { DeleteDialog, type DeleteDialogProps } from '../../../components/DeleteDialog.js';
@@ -14,45 +16,44 @@ export type InventoryItem =
 type Texts = Pick<DeleteDialogProps, 'title' | 'question' | 'subject' | 'forceNote' | 'remove'>;
 
 /** The words and the request of each kind of delete. */
-function deleteOf(item: InventoryItem): Texts {
+function deleteOf(item: InventoryItem, t: TFunction<'inventory'>): Texts {
   switch (item.kind) {
     case 'department': {
       const path = { departmentId: item.department.id };
       return {
-        title: 'Delete this office?',
-        question: `${departmentLabel(item.department)} will be deleted.`,
-        subject: 'This office',
-        forceNote:
-          'Deleting everything removes its rooms, their desks and equipment, its picture and every reservation of those desks. Defect reports stay, without the place.',
+        title: t('delete.department.title'),
+        question: t('delete.department.question', { office: departmentLabel(item.department) }),
+        subject: t('department.subject'),
+        forceNote: t('delete.department.forceNote'),
         remove: (force) => deleteDepartment(path, force),
       };
     }
     case 'room': {
       const path = { departmentId: item.room.departmentId, roomId: item.room.id };
       return {
-        title: 'Delete this room?',
-        question: `Room ${item.room.name} will be deleted.`,
-        subject: 'This room',
-        forceNote: 'Deleting everything removes its desks, their equipment and every reservation of those desks.',
+        title: t('delete.room.title'),
+        question: t('delete.room.question', { name: item.room.name }),
+        subject: t('room.subject'),
+        forceNote: t('delete.room.forceNote'),
         remove: (force) => deleteRoom(path, force),
       };
     }
     case 'desk': {
       const path = { departmentId: item.desk.departmentId, roomId: item.desk.roomId, deskId: item.desk.id };
       return {
-        title: 'Delete this desk?',
-        question: `${deskTitle(item.desk.name)} will be deleted.`,
-        subject: 'This desk',
-        forceNote: 'Deleting everything removes its equipment and every reservation of the desk, including future ones.',
+        title: t('delete.desk.title'),
+        question: t('delete.desk.question', { desk: deskTitle(item.desk.name) }),
+        subject: t('desk.subject'),
+        forceNote: t('delete.desk.forceNote'),
         remove: (force) => deleteDesk(path, force),
       };
     }
     case 'equipment': {
       const path = { departmentId: item.desk.departmentId, roomId: item.desk.roomId, deskId: item.desk.id, equipmentId: item.equipment.id };
       return {
-        title: 'Delete this equipment?',
-        question: `${item.equipment.name} will be removed from ${deskPhrase(item.desk.name)}.`,
-        subject: 'This equipment',
+        title: t('delete.equipment.title'),
+        question: t('delete.equipment.question', { name: item.equipment.name, desk: deskPhrase(item.desk.name) }),
+        subject: t('equipment.subject'),
         remove: () => deleteEquipment(path),
       };
     }
@@ -61,5 +62,6 @@ function deleteOf(item: InventoryItem): Texts {
 
 /** Confirms the delete of a department, room, desk or piece of equipment. */
 export function DeleteInventoryDialog({ item, onDeleted, onClose }: { item: InventoryItem; onDeleted: () => void; onClose: () => void }) {
-  return <DeleteDialog {...deleteOf(item)} invalidates={STALE_AFTER.inventoryTree} onDeleted={onDeleted} onClose={onClose} />;
+  const { t } = useTranslation('inventory');
+  return <DeleteDialog {...deleteOf(item, t)} invalidates={STALE_AFTER.inventoryTree} onDeleted={onDeleted} onClose={onClose} />;
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { DepartmentSettings } from '../../../api/types.js';
 import { Alert, SelectField, SubmitButton, TextField } from '../../../components/ui.js';
 import { useSchemaForm } from '../../../lib/forms.js';
@@ -31,6 +32,7 @@ const minutesOrNull = (value: string) => (value.trim() === '' ? null : Math.min(
  * office's own page, for admins.
  */
 export function DepartmentSettingsForm({ departmentId }: { departmentId: string }) {
+  const { t } = useTranslation('inventory');
   const settings = useDepartmentSettings(departmentId);
   const saving = useSaveDepartmentSettings();
   const form = useSchemaForm(SettingsForm, { checkInRequired: 'inherit', checkInOpensBeforeMinutes: '', checkInGraceMinutes: '', timeZone: 'UTC' });
@@ -50,34 +52,34 @@ export function DepartmentSettingsForm({ departmentId }: { departmentId: string 
     }),
   );
   const effective = (saving.data ?? settings.data)?.effective;
-  const failure = errorText(saving.error ?? settings.error, 'This office');
+  const failure = errorText(saving.error ?? settings.error, t('department.subject'));
   return (
-    <form onSubmit={submit} noValidate className="stack" aria-label="Office settings">
+    <form onSubmit={submit} noValidate className="stack" aria-label={t('settings.label')}>
       {failure && <Alert kind="error">{failure}</Alert>}
-      {saving.isSuccess && <Alert kind="success">Settings saved; they apply to reservations that have not started yet.</Alert>}
+      {saving.isSuccess && <Alert kind="success">{t('settings.saved')}</Alert>}
       <TimeZoneField current={form.watch('timeZone')} {...form.field('timeZone')} />
-      <SelectField label="Check-in required" {...form.field('checkInRequired')}>
-        <option value="inherit">As the global setting{effective ? ` (now: ${effective.checkInRequired ? 'yes' : 'no'})` : ''}</option>
-        <option value="yes">Yes</option>
-        <option value="no">No</option>
+      <SelectField label={t('settings.checkIn')} {...form.field('checkInRequired')}>
+        <option value="inherit">{effective ? t('settings.inheritNow', { now: effective.checkInRequired ? 'yes' : 'no' }) : t('settings.inherit')}</option>
+        <option value="yes">{t('common:yes')}</option>
+        <option value="no">{t('common:no')}</option>
       </SelectField>
       <div className="field-pair">
         <TextField
-          label="Check-in opens (minutes before the start)"
+          label={t('settings.opens')}
           inputMode="numeric"
-          hint={effective ? `Empty: global (${effective.checkInOpensBeforeMinutes})` : undefined}
+          hint={effective ? t('settings.globalHint', { global: effective.checkInOpensBeforeMinutes }) : undefined}
           {...form.field('checkInOpensBeforeMinutes')}
         />
         <TextField
-          label="Released after (minutes past the start)"
+          label={t('settings.grace')}
           inputMode="numeric"
-          hint={effective ? `Empty: global (${effective.checkInGraceMinutes})` : undefined}
+          hint={effective ? t('settings.globalHint', { global: effective.checkInGraceMinutes }) : undefined}
           {...form.field('checkInGraceMinutes')}
         />
       </div>
       <div>
-        <SubmitButton busy={saving.isPending} busyLabel="Saving…">
-          Save settings
+        <SubmitButton busy={saving.isPending} busyLabel={t('common:saving')}>
+          {t('settings.save')}
         </SubmitButton>
       </div>
     </form>

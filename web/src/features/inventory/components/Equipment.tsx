@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Desk, Equipment } from '../../../api/types.js';
 import { Alert, FormButtons, Loaded, SelectField, TextArea, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
@@ -11,35 +12,37 @@ import { DeleteInventoryDialog } from './DeleteInventoryDialog.js';
 import '../styles.css';
 
 function EquipmentFields({ form }: { form: SchemaForm<typeof EquipmentForm> }) {
+  const { t } = useTranslation('inventory');
   return (
     <>
       <div className="field-row">
-        <SelectField label="Equipment type" {...form.field('type')}>
+        <SelectField label={t('equipment.type')} {...form.field('type')}>
           {EQUIPMENT_TYPES.map((type) => (
             <option key={type} value={type}>
               {equipmentLabel(type)}
             </option>
           ))}
         </SelectField>
-        <TextField label="Equipment name" maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
+        <TextField label={t('equipment.name')} maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
       </div>
-      <TextArea label="Description (optional)" rows={2} {...form.field('description')} />
+      <TextArea label={t('equipment.description')} rows={2} {...form.field('description')} />
     </>
   );
 }
 
 /** The equipment of a desk, and the form that adds a piece. */
 export function EquipmentList({ desk }: { desk: Desk }) {
+  const { t } = useTranslation('inventory');
   const items = useEquipmentOf(desk);
   const [adding, setAdding] = useState(false);
   return (
     <div className="equipment">
-      <Loaded query={items} label="Loading equipment…">
+      <Loaded query={items} label={t('equipment.loading')}>
         {(page) =>
           page.content.length === 0 ? (
-            <p className="muted">No equipment.</p>
+            <p className="muted">{t('equipment.none')}</p>
           ) : (
-            <ul className="equipment-list" aria-label={`Equipment of ${deskPhrase(desk.name)}`}>
+            <ul className="equipment-list" aria-label={t('equipment.listLabel', { desk: deskPhrase(desk.name) })}>
               {page.content.map((item) => (
                 <EquipmentItem key={item.id} desk={desk} item={item} />
               ))}
@@ -50,8 +53,8 @@ export function EquipmentList({ desk }: { desk: Desk }) {
       {adding ? (
         <NewEquipment desk={desk} onDone={() => setAdding(false)} />
       ) : (
-        <button type="button" className="button-link" onClick={() => setAdding(true)} aria-label={`Add equipment to ${deskPhrase(desk.name)}`}>
-          + Add equipment
+        <button type="button" className="button-link" onClick={() => setAdding(true)} aria-label={t('equipment.addLabel', { desk: deskPhrase(desk.name) })}>
+          {t('equipment.addButton')}
         </button>
       )}
     </div>
@@ -61,31 +64,33 @@ export function EquipmentList({ desk }: { desk: Desk }) {
 const deskPath = (desk: Desk) => ({ departmentId: desk.departmentId, roomId: desk.roomId, deskId: desk.id });
 
 function NewEquipment({ desk, onDone }: { desk: Desk; onDone: () => void }) {
+  const { t } = useTranslation('inventory');
   const form = useSchemaForm(EquipmentForm, { name: '', type: 'DOCKING_STATION', description: '' }, EQUIPMENT_RULES);
   const creating = useCreateEquipment(onDone);
-  const failure = errorText(creating.error, 'This desk');
+  const failure = errorText(creating.error, t('desk.subject'));
   return (
     <form
       onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: deskPath(desk) }, body }))}
       noValidate
       className="inline-form stack"
-      aria-label={`Add equipment to ${deskPhrase(desk.name)}`}
+      aria-label={t('equipment.addLabel', { desk: deskPhrase(desk.name) })}
     >
       {failure && <Alert kind="error">{failure}</Alert>}
       <EquipmentFields form={form} />
-      <FormButtons onCancel={onDone} busy={creating.isPending} busyLabel="Adding…" small>
-        Add the equipment
+      <FormButtons onCancel={onDone} busy={creating.isPending} busyLabel={t('common:adding')} small>
+        {t('equipment.addSubmit')}
       </FormButtons>
     </form>
   );
 }
 
 function EquipmentItem({ desk, item }: { desk: Desk; item: Equipment }) {
+  const { t } = useTranslation('inventory');
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const form = useSchemaForm(EquipmentForm, { name: item.name, type: item.type, description: item.description }, EQUIPMENT_RULES);
   const saving = useSaveEquipment(() => setEditing(false));
-  const failure = errorText(saving.error, 'This equipment');
+  const failure = errorText(saving.error, t('equipment.subject'));
 
   if (editing) {
     return (
@@ -94,12 +99,12 @@ function EquipmentItem({ desk, item }: { desk: Desk; item: Equipment }) {
           onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path: { ...deskPath(desk), equipmentId: item.id } }, body }))}
           noValidate
           className="stack grow"
-          aria-label={`Edit ${item.name}`}
+          aria-label={t('equipment.editLabel', { name: item.name })}
         >
           {failure && <Alert kind="error">{failure}</Alert>}
           <EquipmentFields form={form} />
           <FormButtons onCancel={() => setEditing(false)} busy={saving.isPending} small>
-            Save
+            {t('common:save')}
           </FormButtons>
         </form>
       </li>
@@ -112,11 +117,21 @@ function EquipmentItem({ desk, item }: { desk: Desk; item: Equipment }) {
         {item.description && <p className="muted">{item.description}</p>}
       </div>
       <div className="item-actions">
-        <button type="button" className="button-secondary button-small" onClick={() => setEditing(true)} aria-label={`Edit ${item.name}`}>
-          Edit
+        <button
+          type="button"
+          className="button-secondary button-small"
+          onClick={() => setEditing(true)}
+          aria-label={t('equipment.editLabel', { name: item.name })}
+        >
+          {t('common:edit')}
         </button>
-        <button type="button" className="button-danger button-small" onClick={() => setDeleting(true)} aria-label={`Delete ${item.name}`}>
-          Delete
+        <button
+          type="button"
+          className="button-danger button-small"
+          onClick={() => setDeleting(true)}
+          aria-label={t('equipment.deleteLabel', { name: item.name })}
+        >
+          {t('common:delete')}
         </button>
       </div>
       {deleting && (

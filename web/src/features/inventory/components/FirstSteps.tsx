@@ -1,7 +1,9 @@
+import { useTranslation } from 'react-i18next';
 import { Alert } from '../../../components/ui.js';
 import { errorText } from '../../../lib/problems.js';
 import { browserZone } from '../../../lib/time.js';
 import { Link, navigate } from '../../../router.js';
+import { fill, mark } from '../fill.js';
 import { useLoadSampleData } from '../queries.js';
 import '../styles.css';
 
@@ -11,11 +13,12 @@ import '../styles.css';
  * is nothing to book.
  */
 export function NoOffices({ admin }: { admin: boolean }) {
+  const { t } = useTranslation('inventory');
   if (!admin) {
     return (
       <section className="panel" aria-labelledby="no-offices-heading">
-        <h2 id="no-offices-heading">No offices yet</h2>
-        <p>No office has been set up here yet, so there are no desks to book. Your administrator adds the offices; come back once they have.</p>
+        <h2 id="no-offices-heading">{t('firstSteps.noOfficesHeading')}</h2>
+        <p>{t('firstSteps.noOffices')}</p>
       </section>
     );
   }
@@ -23,30 +26,25 @@ export function NoOffices({ admin }: { admin: boolean }) {
 }
 
 function FirstSteps() {
+  const { t } = useTranslation('inventory');
   const loading = useLoadSampleData((loaded) => navigate(`/admin/departments/${loaded.id}`));
   const failure = errorText(loading.error);
   return (
     <section className="panel first-steps" aria-labelledby="first-steps-heading">
-      <h2 id="first-steps-heading">Set up Deskbook</h2>
-      <p>There is no office yet, so there is nothing to book. These steps make it ready for everyone:</p>
+      <h2 id="first-steps-heading">{t('firstSteps.heading')}</h2>
+      <p>{t('firstSteps.intro')}</p>
       <ol className="first-steps-list">
-        <li>
-          <Link to="/admin/departments">Create an office</Link>: its location, building and floor, and its time zone.
-        </li>
-        <li>On the office's page, add its rooms, and the desks of each room (several at once, or from a CSV file).</li>
-        <li>Upload a floor plan of the office and place its desks on it.</li>
-        <li>
-          <Link to="/admin/users">Invite people</Link>: add their e-mail addresses; they get a link to choose a password.
-        </li>
-        <li>
-          Put your own name on <Link to="/profile">your profile</Link>.
-        </li>
+        <li>{fill(t('firstSteps.create', { link: mark(0) }), [<Link to="/admin/departments">{t('firstSteps.createLink')}</Link>])}</li>
+        <li>{t('firstSteps.rooms')}</li>
+        <li>{t('firstSteps.plan')}</li>
+        <li>{fill(t('firstSteps.invite', { link: mark(0) }), [<Link to="/admin/users">{t('firstSteps.inviteLink')}</Link>])}</li>
+        <li>{fill(t('firstSteps.profile', { link: mark(0) }), [<Link to="/profile">{t('firstSteps.profileLink')}</Link>])}</li>
       </ol>
-      <p>Or try it first with a sample office: two rooms and nine desks with equipment, which you can change or delete later.</p>
+      <p>{t('firstSteps.sample')}</p>
       {failure && <Alert kind="error">{failure}</Alert>}
       <div>
         <button type="button" className="button-secondary" disabled={loading.isPending} onClick={() => loading.mutate(browserZone())}>
-          {loading.isPending ? 'Adding the sample office…' : 'Add a sample office'}
+          {loading.isPending ? t('firstSteps.adding') : t('firstSteps.add')}
         </button>
       </div>
     </section>

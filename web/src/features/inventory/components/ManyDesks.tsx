@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Alert, SelectField, SubmitButton, TextField } from '../../../components/ui.js';
-import { DESK_TYPE_CHOICES } from '../../../lib/labels.js';
+import { deskTypeChoices } from '../../../lib/labels.js';
 import { errorText } from '../../../lib/problems.js';
 import { useAddDesks, useImportDesks } from '../queries.js';
 import '../styles.css';
@@ -19,13 +20,14 @@ export function patternNames(prefix: string, first: number, count: number): stri
  * `name,type`). All or none: the service names every refused line.
  */
 export function ManyDesks({ departmentId, roomId }: { departmentId: string; roomId: string }) {
+  const { t } = useTranslation('inventory');
   const [notice, setNotice] = useState<string>();
-  const [prefix, setPrefix] = useState('Desk ');
+  const [prefix, setPrefix] = useState(() => t('many.defaultPrefix'));
   const [first, setFirst] = useState('1');
   const [count, setCount] = useState('10');
   const [type, setType] = useState<'FLEX' | 'FIXED'>('FLEX');
   const [fileProblem, setFileProblem] = useState<string>();
-  const done = (added: { desks: unknown[] }) => setNotice(`${added.desks.length} ${added.desks.length === 1 ? 'desk has' : 'desks have'} been added.`);
+  const done = (added: { desks: unknown[] }) => setNotice(t('many.added', { count: added.desks.length }));
   const adding = useAddDesks(done);
   const importing = useImportDesks(done);
 
@@ -33,9 +35,9 @@ export function ManyDesks({ departmentId, roomId }: { departmentId: string; room
   const howMany = Number(count);
   const patternProblem =
     !Number.isInteger(howMany) || howMany < 1 || howMany > MAX_AT_ONCE
-      ? `Number of desks: from 1 to ${MAX_AT_ONCE}.`
+      ? t('many.countProblem', { limit: MAX_AT_ONCE })
       : !Number.isInteger(firstNumber) || firstNumber < 0
-        ? 'First number: a whole number from 0.'
+        ? t('many.firstProblem')
         : undefined;
   const names = patternProblem ? [] : patternNames(prefix, firstNumber, howMany);
 
@@ -53,50 +55,50 @@ export function ManyDesks({ departmentId, roomId }: { departmentId: string; room
     adding.reset();
     if (!file) return;
     if (file.size > MAX_FILE_BYTES) {
-      setFileProblem(`The file is larger than ${MAX_FILE_BYTES / 1024} KB; split it into smaller ones.`);
+      setFileProblem(t('many.fileTooLarge', { limit: MAX_FILE_BYTES / 1024 }));
       return;
     }
     importing.mutate({ departmentId, roomId, file: await file.text() });
   };
 
-  const failure = fileProblem ?? errorText(adding.error ?? importing.error, 'This room');
+  const failure = fileProblem ?? errorText(adding.error ?? importing.error, t('room.subject'));
   return (
     <section className="inline-form many-desks" aria-labelledby="many-desks-heading">
-      <h3 id="many-desks-heading">Add several desks</h3>
+      <h3 id="many-desks-heading">{t('many.heading')}</h3>
       {notice && (
         <Alert kind="success" onDismiss={() => setNotice(undefined)}>
           {notice}
         </Alert>
       )}
       {failure && <Alert kind="error">{failure}</Alert>}
-      <form onSubmit={addPattern} noValidate aria-label="Add numbered desks" className="stack">
+      <form onSubmit={addPattern} noValidate aria-label={t('many.formLabel')} className="stack">
         <div className="field-row field-row-end">
-          <TextField label="Name before the number" value={prefix} maxLength={190} onChange={(event) => setPrefix(event.target.value)} />
-          <TextField label="First number" inputMode="numeric" value={first} onChange={(event) => setFirst(event.target.value)} />
-          <TextField label="Number of desks" inputMode="numeric" value={count} onChange={(event) => setCount(event.target.value)} error={patternProblem} />
-          <SelectField label="Type of these desks" value={type} onChange={(event) => setType(event.target.value as 'FLEX' | 'FIXED')}>
-            {DESK_TYPE_CHOICES.map((option) => (
+          <TextField label={t('many.prefix')} value={prefix} maxLength={190} onChange={(event) => setPrefix(event.target.value)} />
+          <TextField label={t('many.first')} inputMode="numeric" value={first} onChange={(event) => setFirst(event.target.value)} />
+          <TextField label={t('many.count')} inputMode="numeric" value={count} onChange={(event) => setCount(event.target.value)} error={patternProblem} />
+          <SelectField label={t('many.type')} value={type} onChange={(event) => setType(event.target.value as 'FLEX' | 'FIXED')}>
+            {deskTypeChoices().map((option) => (
               <option key={option.value} value={option.value}>
                 {option.label}
               </option>
             ))}
           </SelectField>
-          <SubmitButton busy={adding.isPending} busyLabel="Adding…">
-            {names.length > 0 ? `Add ${names.length} desks` : 'Add the desks'}
+          <SubmitButton busy={adding.isPending} busyLabel={t('common:adding')}>
+            {names.length > 0 ? t('many.submitCount', { count: names.length }) : t('many.submit')}
           </SubmitButton>
         </div>
         {names.length > 0 && (
           <p className="muted" aria-live="polite">
-            Names: {names.length > 3 ? `${names[0]}, ${names[1]}, … ${names.at(-1)}` : names.join(', ')}
+            {t('many.names', { names: names.length > 3 ? `${names[0]}, ${names[1]}, … ${names.at(-1)}` : names.join(', ') })}
           </p>
         )}
       </form>
       <TextField
-        label="Or import a CSV file"
+        label={t('many.import')}
         type="file"
         accept=".csv,text/csv"
         disabled={importing.isPending}
-        hint={`A header line "name,type", then one desk per line (type FLEX or FIXED; empty means FLEX). At most ${MAX_AT_ONCE} desks; all or none.`}
+        hint={t('many.importHint', { count: MAX_AT_ONCE })}
         onChange={(event) => {
           void importFile(event.target.files?.[0]);
           event.target.value = '';

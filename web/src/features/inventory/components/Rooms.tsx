@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Room } from '../../../api/types.js';
 import { Alert, Checkbox, EmptyState, Loaded, Pager, TextField } from '../../../components/ui.js';
 import { SHORT_TEXT_MAX } from '../../../lib/fields.js';
@@ -13,6 +14,7 @@ import '../styles.css';
 
 /** The rooms of a department, a page at a time, and the form that adds one. */
 export function Rooms({ departmentId }: { departmentId: string }) {
+  const { t } = useTranslation('inventory');
   const [page, setPage] = useState(0);
   const [deleting, setDeleting] = useState<Room>();
   const [notice, setNotice] = useState<string>();
@@ -20,16 +22,16 @@ export function Rooms({ departmentId }: { departmentId: string }) {
 
   return (
     <section className="panel" aria-labelledby="rooms-heading">
-      <h2 id="rooms-heading">Rooms</h2>
+      <h2 id="rooms-heading">{t('rooms.heading')}</h2>
       {notice && (
         <Alert kind="success" onDismiss={() => setNotice(undefined)}>
           {notice}
         </Alert>
       )}
-      <Loaded query={rooms} label="Loading rooms…">
+      <Loaded query={rooms} label={t('rooms.loading')}>
         {(result) =>
           result.content.length === 0 ? (
-            <EmptyState>No rooms yet.</EmptyState>
+            <EmptyState>{t('rooms.empty')}</EmptyState>
           ) : (
             <>
               <ul className="item-list">
@@ -40,36 +42,41 @@ export function Rooms({ departmentId }: { departmentId: string }) {
                         {room.name}
                       </Link>
                       <p className="muted">
-                        {room.desks.length} {room.desks.length === 1 ? 'desk' : 'desks'}
-                        {!room.available && <span className="badge badge-warning">Closed</span>}
+                        {t('rooms.desks', { count: room.desks.length })}
+                        {!room.available && <span className="badge badge-warning">{t('rooms.closed')}</span>}
                       </p>
                     </div>
                     <div className="item-actions">
                       <Link
                         to={`/admin/departments/${departmentId}/rooms/${room.id}`}
                         className="button button-secondary button-small"
-                        aria-label={`Manage room ${room.name}`}
+                        aria-label={t('rooms.manageLabel', { name: room.name })}
                       >
-                        Manage
+                        {t('manage')}
                       </Link>
-                      <button type="button" className="button-danger button-small" onClick={() => setDeleting(room)} aria-label={`Delete room ${room.name}`}>
-                        Delete
+                      <button
+                        type="button"
+                        className="button-danger button-small"
+                        onClick={() => setDeleting(room)}
+                        aria-label={t('rooms.deleteLabel', { name: room.name })}
+                      >
+                        {t('common:delete')}
                       </button>
                     </div>
                   </li>
                 ))}
               </ul>
-              <Pager page={result.number} totalPages={result.totalPages} onPage={setPage} label="Room pages" />
+              <Pager page={result.number} totalPages={result.totalPages} onPage={setPage} label={t('rooms.pages')} />
             </>
           )
         }
       </Loaded>
-      <NewRoom departmentId={departmentId} onCreated={(room) => setNotice(`Room ${room.name} has been added.`)} />
+      <NewRoom departmentId={departmentId} onCreated={(room) => setNotice(t('rooms.added', { name: room.name }))} />
       {deleting && (
         <DeleteInventoryDialog
           item={{ kind: 'room', room: deleting }}
           onDeleted={() => {
-            setNotice(`Room ${deleting.name} has been deleted.`);
+            setNotice(t('rooms.deleted', { name: deleting.name }));
             setDeleting(undefined);
           }}
           onClose={() => setDeleting(undefined)}
@@ -82,22 +89,23 @@ export function Rooms({ departmentId }: { departmentId: string }) {
 const NO_ROOM = { name: '', available: true };
 
 function NewRoom({ departmentId, onCreated }: { departmentId: string; onCreated: (room: Room) => void }) {
+  const { t } = useTranslation('inventory');
   const form = useSchemaForm(RoomForm, NO_ROOM, ROOM_RULES);
   const creating = useCreateRoom((room) => {
     form.reset(NO_ROOM);
     onCreated(room);
   });
-  const failure = errorText(creating.error, 'This office');
+  const failure = errorText(creating.error, t('department.subject'));
   return (
     <AddForm
-      title="Add a room"
-      submitLabel="Add the room"
+      title={t('rooms.add')}
+      submitLabel={t('rooms.addSubmit')}
       onSubmit={form.handleSubmit((body) => creating.mutate({ params: { path: { departmentId } }, body }))}
       failure={failure}
       busy={creating.isPending}
     >
-      <TextField label="Room name" maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
-      <Checkbox label="Open for booking" {...form.register('available')} />
+      <TextField label={t('room.name')} maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
+      <Checkbox label={t('room.open')} {...form.register('available')} />
     </AddForm>
   );
 }

@@ -1,4 +1,5 @@
 import type { ComponentProps } from 'react';
+import { useTranslation } from 'react-i18next';
 import { SelectField } from '../../../components/ui.js';
 import { browserZone } from '../../../lib/time.js';
 
@@ -14,8 +15,9 @@ export function timeZoneChoices(current?: string): string[] {
 
 /** An office's time zone: the one whose clock its opening hours, walk-in end and desk page follow. */
 export function TimeZoneField({ current, hint, ...select }: { current?: string; hint?: string; error?: string } & ComponentProps<'select'>) {
+  const { t } = useTranslation('inventory');
   return (
-    <SelectField label="Time zone" hint={hint ?? `Times at this office are shown and counted in it. Your browser's: ${browserZone()}.`} {...select}>
+    <SelectField label={t('timeZone.label')} hint={hint ?? t('timeZone.hint', { zone: browserZone() })} {...select}>
       {timeZoneChoices(current).map((zone) => (
         <option key={zone} value={zone}>
           {zone}

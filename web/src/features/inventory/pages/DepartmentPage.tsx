@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Department } from '../../../api/types.js';
 import { DetailsPanel } from '../../../components/DetailsPanel.js';
 import { Loaded, PageHeader } from '../../../components/ui.js';
@@ -18,21 +19,22 @@ import { useDepartment, useSaveDepartment } from '../queries.js';
 import '../styles.css';
 
 export function DepartmentPage({ departmentId }: { departmentId: string }) {
+  const { t } = useTranslation('inventory');
   const department = useDepartment(departmentId);
-  useTitle(department.data ? departmentLabel(department.data) : 'Office');
+  useTitle(department.data ? departmentLabel(department.data) : t('common:fields.office'));
   return (
     <div className="page">
-      <Loaded query={department} subject="This office" label="Loading the office…">
+      <Loaded query={department} subject={t('department.subject')} label={t('department.loading')}>
         {(loaded) => (
           <>
-            <Breadcrumbs trail={[{ to: '/admin/departments', label: 'Offices' }, { label: departmentLabel(loaded) }]} />
+            <Breadcrumbs trail={[{ to: '/admin/departments', label: t('departments.title') }, { label: departmentLabel(loaded) }]} />
             <PageHeader title={departmentLabel(loaded)} />
             <div className="two-columns">
               <DepartmentDetails department={loaded} />
               <DepartmentImage department={loaded} />
             </div>
             <section className="panel" aria-labelledby="office-settings-heading">
-              <h2 id="office-settings-heading">Time zone and check-in</h2>
+              <h2 id="office-settings-heading">{t('department.settingsHeading')}</h2>
               <DepartmentSettingsForm departmentId={departmentId} />
             </section>
             <Rooms departmentId={departmentId} />
@@ -45,14 +47,15 @@ export function DepartmentPage({ departmentId }: { departmentId: string }) {
 }
 
 function DepartmentDetails({ department }: { department: Department }) {
+  const { t } = useTranslation('inventory');
   const form = useSchemaForm(DepartmentForm, { location: department.location, building: department.building, floor: department.floor }, DEPARTMENT_RULES);
   const saving = useSaveDepartment();
   return (
     <DetailsPanel
       headingId="details-heading"
-      {...detailsState(saving, 'This office')}
+      {...detailsState(saving, t('department.subject'))}
       onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path: { departmentId: department.id } }, body }))}
-      deleteLabel="Delete the office"
+      deleteLabel={t('department.delete')}
       deleteDialog={(close) => (
         <DeleteInventoryDialog item={{ kind: 'department', department }} onDeleted={() => navigate('/admin/departments')} onClose={close} />
       )}

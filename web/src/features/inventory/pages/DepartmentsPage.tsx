@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Department } from '../../../api/types.js';
 import { Alert, EmptyState, FormButtons, ItemTable, Loaded, PageHeader } from '../../../components/ui.js';
 import { useTitle } from '../../../hooks.js';
@@ -15,7 +16,8 @@ import { useCreateDepartment, useDepartments } from '../queries.js';
 
 /** The departments ("Offices" to people): one floor of a building at a location each. */
 export function DepartmentsPage() {
-  useTitle('Offices');
+  const { t } = useTranslation('inventory');
+  useTitle(t('departments.title'));
   const [page, setPage] = useState(0);
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Department>();
@@ -24,38 +26,38 @@ export function DepartmentsPage() {
 
   return (
     <div className="page">
-      <PageHeader title="Offices">
+      <PageHeader title={t('departments.title')}>
         {!adding && (
           <button type="button" className="button-primary" onClick={() => setAdding(true)}>
-            Add an office
+            {t('departments.add')}
           </button>
         )}
       </PageHeader>
-      <p className="lead">An office is one floor of a building at a location. It holds rooms, the rooms hold desks, and desks can have equipment.</p>
+      <p className="lead">{t('departments.lead')}</p>
       {notice && (
         <Alert kind="success" onDismiss={() => setNotice(undefined)}>
           {notice}
         </Alert>
       )}
       {adding && <NewDepartment onCancel={() => setAdding(false)} />}
-      <Loaded query={list} label="Loading offices…">
+      <Loaded query={list} label={t('departments.loading')}>
         {(result) =>
           result.content.length === 0 ? (
-            <EmptyState>No offices yet. Add the first one to start.</EmptyState>
+            <EmptyState>{t('departments.empty')}</EmptyState>
           ) : (
             <ItemTable
-              columns={['Location', 'Building', 'Floor', 'Rooms']}
+              columns={[t('common:fields.location'), t('common:fields.building'), t('common:fields.floor'), t('departments.rooms')]}
               page={result}
               onPage={setPage}
-              label="Office pages"
+              label={t('departments.pages')}
               cells={(department) => (
                 <>
-                  <td data-label="Location">
+                  <td data-label={t('common:fields.location')}>
                     <Link to={`/admin/departments/${department.id}`}>{department.location}</Link>
                   </td>
-                  <td data-label="Building">{department.building}</td>
-                  <td data-label="Floor">{floorLabel(department.floor)}</td>
-                  <td data-label="Rooms">{department.rooms.length}</td>
+                  <td data-label={t('common:fields.building')}>{department.building}</td>
+                  <td data-label={t('common:fields.floor')}>{floorLabel(department.floor)}</td>
+                  <td data-label={t('departments.rooms')}>{department.rooms.length}</td>
                 </>
               )}
               actions={(department) => (
@@ -63,17 +65,17 @@ export function DepartmentsPage() {
                   <Link
                     to={`/admin/departments/${department.id}`}
                     className="button button-secondary button-small"
-                    aria-label={`Manage ${departmentLabel(department)}`}
+                    aria-label={t('departments.manageLabel', { office: departmentLabel(department) })}
                   >
-                    Manage
+                    {t('manage')}
                   </Link>
                   <button
                     type="button"
                     className="button-danger button-small"
                     onClick={() => setDeleting(department)}
-                    aria-label={`Delete ${departmentLabel(department)}`}
+                    aria-label={t('departments.deleteLabel', { office: departmentLabel(department) })}
                   >
-                    Delete
+                    {t('common:delete')}
                   </button>
                 </>
               )}
@@ -85,7 +87,7 @@ export function DepartmentsPage() {
         <DeleteInventoryDialog
           item={{ kind: 'department', department: deleting }}
           onDeleted={() => {
-            setNotice(`${departmentLabel(deleting)} has been deleted.`);
+            setNotice(t('departments.deleted', { office: departmentLabel(deleting) }));
             setDeleting(undefined);
           }}
           onClose={() => setDeleting(undefined)}
@@ -97,18 +99,19 @@ export function DepartmentsPage() {
 
 /** A new office, with its time zone: proposed from the browser (docs/behaviour.md#office-time-zone). */
 function NewDepartment({ onCancel }: { onCancel: () => void }) {
+  const { t } = useTranslation('inventory');
   const form = useSchemaForm(DepartmentForm, { location: '', building: '', floor: 0 }, DEPARTMENT_RULES);
   const [timeZone, setTimeZone] = useState(browserZone);
   const creating = useCreateDepartment((created) => navigate(`/admin/departments/${created.id}`));
   const failure = errorText(creating.error);
   return (
-    <form className="panel stack" onSubmit={form.handleSubmit((body) => creating.mutate({ body, timeZone }))} noValidate aria-label="New office">
-      <h2>New office</h2>
+    <form className="panel stack" onSubmit={form.handleSubmit((body) => creating.mutate({ body, timeZone }))} noValidate aria-label={t('departments.new')}>
+      <h2>{t('departments.new')}</h2>
       {failure && <Alert kind="error">{failure}</Alert>}
       <DepartmentFields form={form} />
       <TimeZoneField name="timeZone" current={timeZone} value={timeZone} onChange={(event) => setTimeZone(event.target.value)} />
-      <FormButtons onCancel={onCancel} busy={creating.isPending} busyLabel="Creating…">
-        Create the office
+      <FormButtons onCancel={onCancel} busy={creating.isPending} busyLabel={t('departments.creating')}>
+        {t('departments.create')}
       </FormButtons>
     </form>
   );

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { Room } from '../../../api/types.js';
 import { DetailsPanel } from '../../../components/DetailsPanel.js';
 import { Checkbox, EmptyState, Loaded, PageHeader, TextField } from '../../../components/ui.js';
@@ -17,30 +18,31 @@ import { departmentLabel } from '../../../lib/labels.js';
 import { useDepartment, useRoom, useSaveRoom } from '../queries.js';
 
 export function RoomPage({ departmentId, roomId }: { departmentId: string; roomId: string }) {
+  const { t } = useTranslation('inventory');
   const department = useDepartment(departmentId);
   const room = useRoom(departmentId, roomId);
-  useTitle(room.data ? `Room ${room.data.name}` : 'Room');
+  useTitle(room.data ? t('room.title', { name: room.data.name }) : t('common:fields.room'));
   return (
     <div className="page">
-      <Loaded query={room} subject="This room" label="Loading the room…">
+      <Loaded query={room} subject={t('room.subject')} label={t('room.loading')}>
         {(loaded) => (
           <>
             <Breadcrumbs
               trail={[
-                { to: '/admin/departments', label: 'Offices' },
-                { to: `/admin/departments/${departmentId}`, label: department.data ? departmentLabel(department.data) : 'Office' },
+                { to: '/admin/departments', label: t('departments.title') },
+                { to: `/admin/departments/${departmentId}`, label: department.data ? departmentLabel(department.data) : t('common:fields.office') },
                 { label: loaded.name },
               ]}
             />
-            <PageHeader title={`Room ${loaded.name}`}>
+            <PageHeader title={t('room.title', { name: loaded.name })}>
               <PrintLabelsButton roomId={loaded.id} />
             </PageHeader>
             <PublicUrlWarning what="qrLabels" />
             <RoomDetails room={loaded} />
             <section className="panel" aria-labelledby="desks-heading">
-              <h2 id="desks-heading">Desks</h2>
+              <h2 id="desks-heading">{t('room.desksHeading')}</h2>
               {loaded.desks.length === 0 ? (
-                <EmptyState>No desks yet.</EmptyState>
+                <EmptyState>{t('room.noDesks')}</EmptyState>
               ) : (
                 <ul className="desk-admin-list">
                   {loaded.desks.map((desk) => (
@@ -59,22 +61,23 @@ export function RoomPage({ departmentId, roomId }: { departmentId: string; roomI
 }
 
 function RoomDetails({ room }: { room: Room }) {
+  const { t } = useTranslation('inventory');
   const form = useSchemaForm(RoomForm, { name: room.name, available: room.available }, ROOM_RULES);
   const saving = useSaveRoom();
   const path = { departmentId: room.departmentId, roomId: room.id };
   return (
     <DetailsPanel
       headingId="room-details-heading"
-      {...detailsState(saving, 'This room')}
+      {...detailsState(saving, t('room.subject'))}
       onSubmit={form.handleSubmit((body) => saving.mutate({ params: { path }, body }))}
-      deleteLabel="Delete the room"
+      deleteLabel={t('room.delete')}
       deleteDialog={(close) => (
         <DeleteInventoryDialog item={{ kind: 'room', room }} onDeleted={() => navigate(`/admin/departments/${room.departmentId}`)} onClose={close} />
       )}
     >
       <div className="field-row field-row-end">
-        <TextField label="Room name" maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
-        <Checkbox label="Open for booking" {...form.register('available')} />
+        <TextField label={t('room.name')} maxLength={SHORT_TEXT_MAX} {...form.field('name')} />
+        <Checkbox label={t('room.open')} {...form.register('available')} />
       </div>
     </DetailsPanel>
   );
