@@ -1,5 +1,5 @@
 import { EQUIPMENT_TYPES } from './fields.js';
-import { translate } from './translate.js';
+import { activeLanguage, translate } from './translate.js';
 
 /**
  * Inventory in words: departments are "offices" to people (README, Vocabulary). Every text is
@@ -73,3 +73,6 @@ export function equipmentSummary(items: readonly { type: string; name: string }[
   }
   return entries;
 }
+
+/** An equipment name inside a list after "with": lower case, except in German, whose nouns keep their capital. */
+export const equipmentInList = (type: string): string => (activeLanguage() === 'de' ? equipmentLabel(type) : equipmentLabel(type).toLocaleLowerCase());

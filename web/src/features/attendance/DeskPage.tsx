@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { departmentLabel, deskPhrase, deskTitle } from '../../lib/labels.js';
 import { useTranslation } from 'react-i18next';
 import type { DeskDay } from '../../api/types.js';
 import { Alert, EmptyState, Loaded, PageHeader } from '../../components/ui.js';
@@ -6,7 +7,6 @@ import { useTitle } from '../../hooks.js';
 import { errorText } from '../../lib/problems.js';
 import { browserZone, formatRangeIn, formatTimeIn } from '../../lib/time.js';
 import { Link } from '../../router.js';
-import { deskAsTitle, deskInSentence, officeWords } from '../../components/desk-words.js';
 import { DeskFeatures } from '../../components/DeskFeatures.js';
 import { AttendanceBadge, CheckInButton } from './AttendanceBadge.js';
 import { checkInOpen, useDeskDay, useEquipmentOfDesk, useWalkIn } from './queries.js';
@@ -20,7 +20,7 @@ export function DeskPage({ deskId }: { deskId: string }) {
   // The desk's words (its name, type and equipment) are the booking pages'.
   const { t } = useTranslation(['checkin', 'booking']);
   const day = useDeskDay(deskId);
-  useTitle(day.data ? deskAsTitle(day.data.desk.name) : t('desk'));
+  useTitle(day.data ? deskTitle(day.data.desk.name) : t('desk'));
   return (
     <div className="page desk-page">
       <Loaded query={day} subject={t('subject.desk')} label={t('loading')}>
@@ -47,9 +47,9 @@ function DeskDayView({ day }: { day: DeskDay }) {
   const equipment = useEquipmentOfDesk({ departmentId: day.department.id, roomId: day.room.id, deskId: day.desk.id });
   return (
     <>
-      <PageHeader title={deskAsTitle(day.desk.name)} />
+      <PageHeader title={deskTitle(day.desk.name)} />
       <p className="muted">
-        {day.room.name} · {officeWords(day.department)}
+        {day.room.name} · {departmentLabel(day.department)}
       </p>
       {zone !== browserZone() && <p className="muted">{t('officeTime', { zone })}</p>}
       <DeskFeatures type={day.desk.type} equipment={equipment.data?.content} />
@@ -67,7 +67,7 @@ function DeskDayView({ day }: { day: DeskDay }) {
             </p>
             {checkInOpen(mineNow.attendance) && (
               <div>
-                <CheckInButton attendance={mineNow.attendance} label={deskInSentence(day.desk.name)} onDone={setNotice} />
+                <CheckInButton attendance={mineNow.attendance} label={deskPhrase(day.desk.name)} onDone={setNotice} />
               </div>
             )}
           </div>

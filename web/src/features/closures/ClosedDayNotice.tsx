@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
+import { departmentLabel } from '../../lib/labels.js';
 import { Alert } from '../../components/ui.js';
 import type { Department } from '../../api/types.js';
-import { officeWords } from '../../components/desk-words.js';
 import { formatDay } from '../../lib/time.js';
 import { useClosedDays } from './queries.js';
 import './styles.css';
@@ -19,7 +19,7 @@ export function ClosedDayNotice({ date, departments }: { date: string; departmen
     if (day.scope === 'EVERYWHERE') return t('closed.everyOffice');
     if (day.scope === 'BUILDING') return `${day.location} · ${day.building}`;
     const department = departments.find((candidate) => candidate.id === day.departmentId);
-    return department ? officeWords(department) : t('closed.oneOffice');
+    return department ? departmentLabel(department) : t('closed.oneOffice');
   };
   return (
     <Alert kind="info">

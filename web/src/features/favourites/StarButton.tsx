@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { deskInSentence } from '../../components/desk-words.js';
+import { deskPhrase } from '../../lib/labels.js';
 import { useStar, useUnstar } from './queries.js';
 import './styles.css';
 
@@ -22,7 +22,7 @@ export function StarButton({ desk, roomName, starred }: { desk: { id: string; na
       type="button"
       className="star-button"
       aria-pressed={starred}
-      aria-label={t('star.label', { desk: deskInSentence(desk.name), room: roomName })}
+      aria-label={t('star.label', { desk: deskPhrase(desk.name), room: roomName })}
       title={starred ? t('star.unstar') : t('star.star')}
       disabled={busy}
       onClick={toggle}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import { deskPhrase } from '../../lib/labels.js';
 import { useTranslation } from 'react-i18next';
 import { Alert, Dialog, Loaded } from '../../components/ui.js';
-import { deskInSentence } from '../../components/desk-words.js';
 import { dateLocale } from '../../lib/locale.js';
 import { translate } from '../../lib/translate.js';
 import { errorText } from '../../lib/problems.js';
@@ -35,7 +35,7 @@ interface Day {
 }
 
 const dayLabel = (day: Day) =>
-  translate('booking:usual.day', { range: formatRange(day.startTime, day.endTime), desk: deskInSentence(day.deskName), room: day.roomName });
+  translate('booking:usual.day', { range: formatRange(day.startTime, day.endTime), desk: deskPhrase(day.deskName), room: day.roomName });
 
 /**
  * "Book my usual" (docs/favourites.md#book-my-usual): last week's bookings proposed for the coming

@@ -1,8 +1,8 @@
 import { useState } from 'react';
+import { deskTitle } from '../../lib/labels.js';
 import { useTranslation } from 'react-i18next';
 import type { Reservation } from '../../api/types.js';
 import { Loaded } from '../../components/ui.js';
-import { deskAsTitle } from '../../components/desk-words.js';
 import { dateLocale, firstDayOfWeek } from '../../lib/locale.js';
 import { localDate } from '../../lib/time.js';
 import { useInventoryNames } from '../inventory/queries.js';
@@ -82,7 +82,7 @@ function WeekEntry({ reservation }: { reservation: Reservation }) {
       <span className="week-time">
         {timeLabel(reservation.startTime)}–{timeLabel(reservation.endTime)}
       </span>{' '}
-      {names.deskName ? deskAsTitle(names.deskName) : t('desk.unknown')}
+      {names.deskName ? deskTitle(names.deskName) : t('desk.unknown')}
       {names.room && <span className="muted"> · {names.room.name}</span>}
     </li>
   );

@@ -16,8 +16,7 @@ import { bookedSentence } from './booked.js';
 import { FloorMapView } from './FloorMapView.js';
 import { useDeskEquipment, useRoomSearch } from './queries.js';
 import { DeskFeatures, equipmentSentence } from '../../components/DeskFeatures.js';
-import { EQUIPMENT_TYPES } from '../../lib/labels.js';
-import { deskInSentence, equipmentInList, equipmentWords, floorWords, officeWords } from '../../components/desk-words.js';
+import { EQUIPMENT_TYPES, departmentLabel, deskPhrase, equipmentInList, equipmentLabel, floorLabel } from '../../lib/labels.js';
 import { translate } from '../../lib/translate.js';
 import { useAllDepartments } from '../inventory/queries.js';
 import { NoOffices } from '../inventory/components/FirstSteps.js';
@@ -54,7 +53,7 @@ function searchSummary(filters: DeskFilters): string {
   const place = [
     filters.location || translate('booking:summary.anyLocation'),
     filters.building || translate('booking:summary.anyBuilding'),
-    filters.floor === '' ? translate('booking:summary.anyFloor') : floorWords(Number(filters.floor)),
+    filters.floor === '' ? translate('booking:summary.anyFloor') : floorLabel(Number(filters.floor)),
   ];
   const kit =
     filters.equipment.length > 0
@@ -243,7 +242,7 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
             <option value="">{t('search.anyFloor')}</option>
             {choices.floors.map((floor) => (
               <option key={floor} value={String(floor)}>
-                {floorWords(floor)}
+                {floorLabel(floor)}
               </option>
             ))}
           </SelectField>
@@ -254,7 +253,7 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
             {EQUIPMENT_TYPES.filter((type) => type !== 'OTHER').map((type) => (
               <Checkbox
                 key={type}
-                label={equipmentWords(type)}
+                label={equipmentLabel(type)}
                 checked={filters.equipment.includes(type)}
                 onChange={(event) =>
                   setWhere({ equipment: event.target.checked ? [...filters.equipment, type] : filters.equipment.filter((chosen) => chosen !== type) })
@@ -347,7 +346,7 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
                 <li key={room.id} className="room-card">
                   <div className="room-card-head">
                     <h3>{room.name}</h3>
-                    {department && <p className="muted">{officeWords(department)}</p>}
+                    {department && <p className="muted">{departmentLabel(department)}</p>}
                   </div>
                   <ul className="desk-list">
                     {room.desks.map((desk) => {
@@ -368,7 +367,7 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
                             <Link
                               to={`/report?departmentId=${room.departmentId}&roomId=${room.id}&deskId=${desk.id}`}
                               className="button-link small"
-                              aria-label={t('search.reportAria', { desk: deskInSentence(desk.name), room: room.name })}
+                              aria-label={t('search.reportAria', { desk: deskPhrase(desk.name), room: room.name })}
                             >
                               {t('search.report')}
                             </Link>
@@ -377,7 +376,7 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
                               className="button-secondary button-small"
                               disabled={bookingDesk !== undefined}
                               onClick={() => setRepeating({ id: desk.id, name: desk.name, roomName: room.name })}
-                              aria-label={t('search.repeatAria', { desk: deskInSentence(desk.name), room: room.name })}
+                              aria-label={t('search.repeatAria', { desk: deskPhrase(desk.name), room: room.name })}
                             >
                               {t('search.repeat')}
                             </button>
@@ -387,7 +386,7 @@ function FindDesk({ initialWindow, initialFilters }: { initialWindow: ReturnType
                                 className="button-primary button-small"
                                 disabled={bookingDesk !== undefined}
                                 onClick={() => book(desk, room)}
-                                aria-label={t('search.bookAria', { desk: deskInSentence(desk.name), room: room.name })}
+                                aria-label={t('search.bookAria', { desk: deskPhrase(desk.name), room: room.name })}
                               >
                                 {bookingDesk === desk.id ? t('search.booking') : t('search.book')}
                               </button>

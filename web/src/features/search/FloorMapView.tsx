@@ -1,4 +1,5 @@
 import { StarButton } from '../favourites/StarButton.js';
+import { departmentLabel, deskPhrase, deskTitle } from '../../lib/labels.js';
 import { useFavourites } from '../favourites/queries.js';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +8,6 @@ import { Alert, Dialog, Loading, SelectField } from '../../components/ui.js';
 import { errorText, problemMessage, problemOf } from '../../lib/problems.js';
 import { formatRange } from '../../lib/time.js';
 import { Link } from '../../router.js';
-import { deskAsTitle, deskInSentence, officeWords } from '../../components/desk-words.js';
 import { translate } from '../../lib/translate.js';
 import { bookedSentence } from './booked.js';
 import type { Equipment } from '../../api/types.js';
@@ -30,7 +30,7 @@ const bookable = (desk: DeskAvailability) => desk.state === 'FREE' || desk.state
 
 /** What a desk says to a screen reader: its name, room, state and what pressing it does. */
 function deskLabel(desk: DeskAvailability, language: string, reserved?: string, favourite = false, whose?: string): string {
-  const title = favourite ? translate('booking:map.favourite', { desk: deskAsTitle(desk.name), lng: language }) : deskAsTitle(desk.name);
+  const title = favourite ? translate('booking:map.favourite', { desk: deskTitle(desk.name), lng: language }) : deskTitle(desk.name);
   if (reserved) return translate('booking:map.deskReserved', { title, room: desk.roomName, reason: reserved, lng: language });
   const partly = desk.state === 'PARTLY_FREE' && desk.longestFree;
   // Whose it is, where the caller may see it (docs/people.md#the-floor-plan).
@@ -87,7 +87,7 @@ export function FloorMapView({
       <SelectField label={t('common:fields.office')} value={departmentId} onChange={(event) => setChosen(event.target.value)}>
         {departments.map((department) => (
           <option key={department.id} value={department.id}>
-            {officeWords(department)}
+            {departmentLabel(department)}
           </option>
         ))}
       </SelectField>
@@ -252,7 +252,7 @@ function WhoSitsWhere({ departmentId, start, end }: { departmentId: string; star
       <ul>
         {desks.map((desk) => (
           <li key={desk.id}>
-            {deskAsTitle(desk.name)}, {desk.roomName}: {whose.get(desk.id)}
+            {deskTitle(desk.name)}, {desk.roomName}: {whose.get(desk.id)}
           </li>
         ))}
       </ul>
@@ -390,9 +390,9 @@ function BookDeskDialog({
   const when = formatRange(range.startTime, range.endTime);
   if (reserved)
     return (
-      <Dialog title={t('map.notForYouTitle', { desk: deskAsTitle(desk.name) })} onClose={onClose}>
+      <Dialog title={t('map.notForYouTitle', { desk: deskTitle(desk.name) })} onClose={onClose}>
         <p>
-          <strong>{deskAsTitle(desk.name)}</strong> {t('map.notForYou', { room: desk.roomName, range: when, reason: reserved })}
+          <strong>{deskTitle(desk.name)}</strong> {t('map.notForYou', { room: desk.roomName, range: when, reason: reserved })}
         </p>
         <div className="dialog-actions">
           <button type="button" className="button-primary" onClick={onClose}>
@@ -405,13 +405,13 @@ function BookDeskDialog({
     <Dialog
       title={
         bookFor
-          ? t('map.bookFor', { desk: deskInSentence(desk.name), person: `${bookFor.firstName} ${bookFor.lastName}` })
-          : t('map.book', { desk: deskInSentence(desk.name) })
+          ? t('map.bookFor', { desk: deskPhrase(desk.name), person: `${bookFor.firstName} ${bookFor.lastName}` })
+          : t('map.book', { desk: deskPhrase(desk.name) })
       }
       onClose={onClose}
     >
       <p>
-        <strong>{deskAsTitle(desk.name)}</strong> {t('map.where', { room: desk.roomName, range: when })}
+        <strong>{deskTitle(desk.name)}</strong> {t('map.where', { room: desk.roomName, range: when })}
         {desk.state === 'PARTLY_FREE' && ` ${t('map.partly')}`}
       </p>
       <DeskFeatures type={desk.type} equipment={equipment} />

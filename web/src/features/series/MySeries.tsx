@@ -1,7 +1,7 @@
 import { useState } from 'react';
+import { deskTitle } from '../../lib/labels.js';
 import { useTranslation } from 'react-i18next';
 import { Alert, Dialog, EmptyState, Loaded, Loading, Pager, SelectField } from '../../components/ui.js';
-import { deskAsTitle } from '../../components/desk-words.js';
 import { errorText } from '../../lib/problems.js';
 import { formatDateTime, formatRange } from '../../lib/time.js';
 import { useInventoryNames } from '../inventory/queries.js';
@@ -50,7 +50,7 @@ function SeriesItem({ series, onChanged }: { series: SeriesSummary; onChanged: (
           {rule}, {hours}
         </p>
         <p>
-          <strong>{names.deskName ? deskAsTitle(names.deskName) : t('desk.unknown')}</strong>
+          <strong>{names.deskName ? deskTitle(names.deskName) : t('desk.unknown')}</strong>
           {names.room && <> {t('reservations.inRoom', { room: names.room.name })}</>}
           <span className="badge">{t('series.repeats')}</span>
         </p>

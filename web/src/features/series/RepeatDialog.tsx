@@ -1,8 +1,8 @@
 import { useForm } from 'react-hook-form';
+import { deskPhrase } from '../../lib/labels.js';
 import { useTranslation } from 'react-i18next';
 import { Alert, Checkbox, Dialog, SelectField, TextField } from '../../components/ui.js';
 import { errorText } from '../../lib/problems.js';
-import { deskInSentence } from '../../components/desk-words.js';
 import { formatRange, localDate } from '../../lib/time.js';
 import { browserTimeZone, conflictLabel, weekdayOf, weekdaysInOrder, type SeriesBody, type Weekday } from './series.js';
 import { useBookSeries, usePreviewSeries } from './queries.js';
@@ -69,7 +69,7 @@ export function RepeatDialog({
 
   // Whose series, in the title and the outcome: the caller's, or someone's they book for.
   const who = {
-    desk: deskInSentence(desk.name),
+    desk: deskPhrase(desk.name),
     room: desk.roomName,
     who: bookFor ? 'someone' : 'self',
     person: bookFor ? `${bookFor.firstName} ${bookFor.lastName}` : '',

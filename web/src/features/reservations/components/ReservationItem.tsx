@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { departmentLabel, deskPhrase, deskTitle } from '../../../lib/labels.js';
 import { useTranslation } from 'react-i18next';
 import type { OfflineEntry } from '../../../lib/offline.js';
 import type { Attendance, Reservation } from '../../../api/types.js';
@@ -6,7 +7,6 @@ import { Alert, Dialog, FormButtons, TextField } from '../../../components/ui.js
 import { errorText } from '../../../lib/problems.js';
 import { formatRange, isoToLocalWindow, windowToIso } from '../../../lib/time.js';
 import { Link } from '../../../router.js';
-import { deskAsTitle, deskInSentence, officeWords } from '../../../components/desk-words.js';
 import { AwaitingApproval } from '../../approvals/AwaitingApproval.js';
 import { AttendanceBadge, CheckInButton } from '../../attendance/AttendanceBadge.js';
 import { useInventoryNames } from '../../inventory/queries.js';
@@ -38,11 +38,11 @@ export function ReservationItem({
   const names = useInventoryNames(reservation);
   const [dialog, setDialog] = useState<'change' | 'cancel'>();
   const range = formatRange(reservation.startTime, reservation.endTime);
-  const deskLabel = names.deskName ? deskAsTitle(names.deskName) : t('desk.unknown');
+  const deskLabel = names.deskName ? deskTitle(names.deskName) : t('desk.unknown');
   // Fixed assignments are made and removed by an admin.
   const changeable = editable && reservation.type === 'shared';
   const roomName = names.room?.name;
-  const department = names.department ? officeWords(names.department) : undefined;
+  const department = names.department ? departmentLabel(names.department) : undefined;
   const { id, startTime, endTime } = reservation;
   useEffect(
     () => onShown?.({ id, startTime, endTime, desk: deskLabel, room: roomName, department }),
@@ -64,7 +64,7 @@ export function ReservationItem({
             <AttendanceBadge attendance={attendance} />
           </p>
         )}
-        {names.department && <p className="muted">{officeWords(names.department)}</p>}
+        {names.department && <p className="muted">{departmentLabel(names.department)}</p>}
         {bookedBy && <p className="muted">{t('reservations.bookedBy', { person: `${bookedBy.firstName} ${bookedBy.lastName}` })}</p>}
       </div>
       <div className="reservation-actions">
@@ -72,7 +72,7 @@ export function ReservationItem({
         <Link
           to={`/report?departmentId=${reservation.departmentId}&roomId=${reservation.roomId}&deskId=${reservation.deskId}`}
           className="button button-secondary button-small"
-          aria-label={names.deskName ? t('reservations.reportAria', { desk: deskInSentence(names.deskName) }) : t('reservations.reportThisDesk')}
+          aria-label={names.deskName ? t('reservations.reportAria', { desk: deskPhrase(names.deskName) }) : t('reservations.reportThisDesk')}
         >
           {t('search.report')}
         </Link>
