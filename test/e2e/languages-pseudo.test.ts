@@ -14,19 +14,28 @@ import { adminPages, greekOffice, PERSON, publicPages, settled, signInAnyLanguag
 
 const PSEUDO = 'en-XA';
 
+/** The elements sticking out on the right, to say what makes a page scroll sideways. */
+const WIDER_THAN_SCREEN = `[...document.querySelectorAll('body *')]
+  .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .slice(0, 5)
+  .map((element) => element.tagName + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right))`;
+
 describe('the whole web app under the pseudo-locale', () => {
   let app: BrowserApp;
   let office: Office;
   /** What each page showed that is not translated, or did not fit: expected empty. */
   const findings: Record<string, string[]> = {};
 
+  /** Data shown as it is: the user agent of the sessions this test opened with fetch (the profile's device list). */
+  const DATA = ['node'];
+
   async function look(page: Page, what: string) {
-    const found = await untranslated(page);
+    const found = await untranslated(page, 'body', DATA);
     await page.setViewportSize(PHONE);
     await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
     const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-    if (overflow > 0) found.push(`scrolls sideways by ${overflow} px at ${PHONE.width} px`);
-    found.push(...(await untranslated(page)).filter((text) => !found.includes(text)));
+    if (overflow > 0) found.push(`scrolls sideways by ${overflow} px at ${PHONE.width} px: ${JSON.stringify(await page.evaluate(WIDER_THAN_SCREEN))}`);
+    found.push(...(await untranslated(page, 'body', DATA)).filter((text) => !found.includes(text)));
     await page.setViewportSize(DESKTOP);
     if (found.length > 0) findings[what] = found;
   }

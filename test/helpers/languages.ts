@@ -165,12 +165,13 @@ const NEVER_TRANSLATED = [
  * The texts on the page (under `selector`) that are not pseudo-translated: every text node with two
  * Latin letters in a row must lie within "[…]" (a whole message), and so must the names given in
  * attributes (aria-label, placeholder, title, alt) and the document's title. The office's data is
- * Greek (greekOffice), so it never counts.
+ * Greek (greekOffice), so it never counts; `data` names other texts that are data, not the app's.
  */
-export async function untranslated(page: Page, selector = 'body'): Promise<string[]> {
+export async function untranslated(page: Page, selector = 'body', data: string[] = []): Promise<string[]> {
   return (await page.evaluate(`(() => {
     const never = ${JSON.stringify(NEVER_TRANSLATED)}.map((pattern) => new RegExp(pattern));
-    const flagged = (text) => /[A-Za-z]{2}/.test(text) && !never.some((pattern) => pattern.test(text)) && !(text.startsWith('[') && text.endsWith(']'));
+    const data = new Set(${JSON.stringify(data)});
+    const flagged = (text) => /[A-Za-z]{2}/.test(text) && !data.has(text) && !never.some((pattern) => pattern.test(text)) && !(text.startsWith('[') && text.endsWith(']'));
     const out = [];
     // "<page> · Deskbook" (hooks.ts, useTitle): the page's part is a message.
     const title = document.title.replace(/ · Deskbook$/, '');

@@ -13,6 +13,7 @@ export const toApprovalDto = (row: ApprovalRow): ApprovalDto => ({
   deskName: row.deskName,
   roomName: row.roomName,
   place: row.place,
+  office: row.office,
   timeZone: row.timeZone,
   startTime: row.startTime.toISOString(),
   endTime: row.endTime.toISOString(),

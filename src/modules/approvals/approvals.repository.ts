@@ -50,6 +50,7 @@ export interface ApprovalRow {
   deskName: string | null;
   roomName: string | null;
   place: string | null;
+  office: { location: string; building: string; floor: number } | null;
   timeZone: string;
   startTime: Date;
   endTime: Date;
@@ -195,6 +196,9 @@ interface RawApproval {
   desk_name: string | null;
   room_name: string | null;
   place: string | null;
+  location: string | null;
+  building: string | null;
+  floor: number | null;
   time_zone: string;
   start_time: string | Date;
   end_time: string | Date;
@@ -217,6 +221,7 @@ const toApproval = (raw: RawApproval): ApprovalRow => ({
   deskName: raw.desk_name,
   roomName: raw.room_name,
   place: raw.place,
+  office: raw.location === null || raw.building === null || raw.floor === null ? null : { location: raw.location, building: raw.building, floor: raw.floor },
   timeZone: raw.time_zone,
   startTime: new Date(raw.start_time),
   endTime: new Date(raw.end_time),
@@ -228,7 +233,7 @@ const toApproval = (raw: RawApproval): ApprovalRow => ({
 });
 
 const APPROVAL_COLUMNS = sql`a.reservation_id, a.requirement_id, a.user_id, u.first_name, u.last_name, u.email, a.desk_id, d.name as desk_name,
-  ro.name as room_name, concat_ws(' · ', dep.location, dep.building, 'Floor ' || dep.floor) as place, coalesce(s.time_zone, 'UTC') as time_zone,
+  ro.name as room_name, concat_ws(' · ', dep.location, dep.building, 'Floor ' || dep.floor) as place, dep.location, dep.building, dep.floor, coalesce(s.time_zone, 'UTC') as time_zone,
   a.start_time, a.end_time, a.status, a.requested_at, a.decided_by, a.decided_at, a.note`;
 
 const APPROVAL_JOINS = sql`join users u on u.id = a.user_id

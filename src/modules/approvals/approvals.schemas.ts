@@ -59,7 +59,13 @@ export const Approval = Type.Object(
     deskId: Nullable(Uuid()),
     deskName: Nullable(Type.String()),
     roomName: Nullable(Type.String()),
-    place: Nullable(Type.String({ description: 'location · building · Floor n.' })),
+    place: Nullable(Type.String({ description: 'location · building · Floor n, in English (`office` names it for a client to word).' })),
+    office: Nullable(
+      Type.Object(
+        { location: Type.String(), building: Type.String(), floor: Type.Integer() },
+        { title: 'ApprovalOffice', description: "The desk's office, for a client to name in its own language (docs/i18n.md)." },
+      ),
+    ),
     timeZone: Type.String({ description: "The office's IANA time zone." }),
     startTime: Timestamp(),
     endTime: Timestamp(),

@@ -21049,6 +21049,11 @@ export interface paths {
                                 deskName: string | null;
                                 roomName: string | null;
                                 place: string | null;
+                                office: {
+                                    location: string;
+                                    building: string;
+                                    floor: number;
+                                } | null;
                                 /** @description The office's IANA time zone. */
                                 timeZone: string;
                                 /**
@@ -21223,6 +21228,11 @@ export interface paths {
                             deskName: string | null;
                             roomName: string | null;
                             place: string | null;
+                            office: {
+                                location: string;
+                                building: string;
+                                floor: number;
+                            } | null;
                             /** @description The office's IANA time zone. */
                             timeZone: string;
                             /**
@@ -21378,6 +21388,11 @@ export interface paths {
                             deskName: string | null;
                             roomName: string | null;
                             place: string | null;
+                            office: {
+                                location: string;
+                                building: string;
+                                floor: number;
+                            } | null;
                             /** @description The office's IANA time zone. */
                             timeZone: string;
                             /**
@@ -21545,6 +21560,11 @@ export interface paths {
                                 deskName: string | null;
                                 roomName: string | null;
                                 place: string | null;
+                                office: {
+                                    location: string;
+                                    building: string;
+                                    floor: number;
+                                } | null;
                                 /** @description The office's IANA time zone. */
                                 timeZone: string;
                                 /**
@@ -21710,6 +21730,11 @@ export interface paths {
                             deskName: string | null;
                             roomName: string | null;
                             place: string | null;
+                            office: {
+                                location: string;
+                                building: string;
+                                floor: number;
+                            } | null;
                             /** @description The office's IANA time zone. */
                             timeZone: string;
                             /**

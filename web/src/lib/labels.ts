@@ -29,7 +29,7 @@ export interface DepartmentSummary {
 }
 
 /** "Berlin · Spree House · Floor 2": how people name an office. */
-export const departmentLabel = (department: DepartmentSummary) =>
+export const departmentLabel = (department: Omit<DepartmentSummary, 'id'>) =>
   translate('labels:office.label', { location: department.location, building: department.building, floor: floorLabel(department.floor) });
 
 export const floorLabel = (floor: number) =>

@@ -62,7 +62,7 @@ export function ApprovalsPage() {
                             <strong>{approval.userName}</strong> · {t('inbox.place', { desk: approval.deskName ?? '?', room: approval.roomName ?? '?' })}
                           </p>
                           <p>{when}</p>
-                          {approval.place && <p className="muted">{approval.place}</p>}
+                          {approval.office && <p className="muted">{departmentLabel(approval.office)}</p>}
                         </div>
                         <div className="approval-actions">
                           <button

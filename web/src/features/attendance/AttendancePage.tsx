@@ -11,7 +11,7 @@ import { useAllDepartments, useInventoryNames } from '../inventory/queries.js';
 import { useOrganisationSettings } from '../organisation/queries.js';
 import type { Attendance } from '../../api/types.js';
 import { AttendanceBadge } from './AttendanceBadge.js';
-import { STATUS_LABELS, useAttendanceList, useNoShowRates, usePerson, type AttendanceStatus } from './queries.js';
+import { ATTENDANCE_STATUSES, statusLabel, useAttendanceList, useNoShowRates, usePerson, type AttendanceStatus } from './queries.js';
 
 const DAY = 86_400_000;
 const isoDate = (moment: Date) => moment.toISOString().slice(0, 10);
@@ -21,7 +21,8 @@ const isoDate = (moment: Date) => moment.toISOString().slice(0, 10);
  * rates of the window, and a link to the office's check-in settings (docs/behaviour.md#attendance).
  */
 export function AttendancePage() {
-  const { t } = useTranslation('attendance');
+  // The statuses' words are the check-in page's (statusLabel).
+  const { t } = useTranslation(['attendance', 'checkin']);
   useTitle(t('title'));
   const departments = useAllDepartments();
   const [departmentId, setDepartmentId] = useState<string>('');
@@ -65,7 +66,7 @@ export function AttendancePage() {
           }}
         >
           <option value="">{t('anyStatus')}</option>
-          {Object.entries(STATUS_LABELS).map(([value, label]) => (
+          {ATTENDANCE_STATUSES.map((value) => [value, statusLabel(value)] as const).map(([value, label]) => (
             <option key={value} value={value}>
               {label}
             </option>
@@ -135,7 +136,8 @@ export function AttendancePage() {
 }
 
 function AttendanceRow({ item }: { item: Attendance }) {
-  const { t } = useTranslation('attendance');
+  // The statuses' words are the check-in page's (statusLabel).
+  const { t } = useTranslation(['attendance', 'checkin']);
   const names = useInventoryNames(item);
   const person = usePerson(item.userId);
   return (

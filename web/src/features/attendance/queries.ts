@@ -5,30 +5,15 @@ import { translate } from '../../lib/translate.js';
 
 /** Attendance reads and writes (docs/behaviour.md#attendance). */
 
-/** The statuses, with their English words: what a page shows until the `checkin` namespace is loaded. */
-const ENGLISH = {
-  PENDING: 'Check-in needed',
-  CHECKED_IN: 'Checked in',
-  NO_SHOW: 'No-show: released',
-  NOT_REQUIRED: 'No check-in needed',
-} as const;
-const STATUSES = Object.keys(ENGLISH) as (keyof typeof ENGLISH)[];
-
-export type AttendanceStatus = keyof typeof ENGLISH;
-
-/** An attendance status in words, in the language in use ("Check-in needed"); an unknown one as it is. */
-export const statusLabel = (status: string): string =>
-  status in ENGLISH ? translate(`checkin:status.${status}`, { defaultValue: ENGLISH[status as AttendanceStatus] }) : status;
+export const ATTENDANCE_STATUSES = ['PENDING', 'CHECKED_IN', 'NO_SHOW', 'NOT_REQUIRED'] as const;
+export type AttendanceStatus = (typeof ATTENDANCE_STATUSES)[number];
 
 /**
- * The statuses in words by status, read when used (the language can change): the same as
- * statusLabel, for the pages that list them all. A page showing them should load the `checkin`
- * namespace (useTranslation('checkin')); until then they are English.
+ * An attendance status in words, in the language in use ("Check-in needed"); an unknown one as it
+ * is. A component showing one loads the `checkin` namespace (useTranslation('checkin')).
  */
-export const STATUS_LABELS: Record<AttendanceStatus, string> = Object.defineProperties(
-  {} as Record<AttendanceStatus, string>,
-  Object.fromEntries(STATUSES.map((status) => [status, { enumerable: true, get: () => statusLabel(status) }])),
-);
+export const statusLabel = (status: string): string =>
+  (ATTENDANCE_STATUSES as readonly string[]).includes(status) ? translate(`checkin:status.${status}`) : status;
 
 /** The caller's attendance of reservations overlapping [from, ∞), by reservation id. */
 export const useMyAttendance = (userId: string, from: string) =>
