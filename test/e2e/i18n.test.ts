@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { expectAccessibleAtBothWidths, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { expectAccessibleAtBothWidths, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
 
 /**
  * Translations in the browser (docs/i18n.md): a person whose preference is German sees the bar
@@ -36,7 +36,12 @@ describe('translations in the browser', () => {
   it('shows the bar and the profile in German to a person who chose German, accessible at both widths, and switches back with the picker', async () => {
     const page = await app.tab();
     // The browser asks for en-GB: the sign-in page is English; the preference applies once signed in.
-    await signIn(page, app.baseUrl, GRETA.email, GRETA.password);
+    await page.goto(`${app.baseUrl}/`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.getByLabel('E-mail', { exact: true }).fill(GRETA.email);
+    await page.getByLabel('Password', { exact: true }).fill(GRETA.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Arbeitsplatz finden', level: 1 }).waitFor();
     const navigation = page.getByRole('navigation', { name: 'Hauptmenü' });
     await navigation.getByRole('link', { name: 'Arbeitsplatz finden' }).waitFor();
     expect(await page.evaluate('document.documentElement.lang')).toBe('de');

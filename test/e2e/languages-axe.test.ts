@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
 import { axeViolations, DESKTOP, PHONE, screenshot, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
-import { adminPages, greekOffice, publicPages, settled, signInAnyLanguage, type Office } from '../helpers/languages.js';
+import { adminPages, greekOffice, publicPages, settled, signInAnyLanguage, WIDER_THAN_SCREEN, type Office } from '../helpers/languages.js';
 
 /**
  * Every page of the web app in German and in French (docs/i18n.md), signed out and as an
@@ -28,7 +28,7 @@ describe.each(['de', 'fr'])('the whole web app in %s', (language) => {
       await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
       const found = await axeViolations(page);
       const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-      if (overflow > 0) found.push(`scrolls sideways by ${overflow} px`);
+      if (overflow > 0) found.push(`scrolls sideways by ${overflow} px: ${JSON.stringify(await page.evaluate(WIDER_THAN_SCREEN))}`);
       if (found.length > 0) findings[`${path} at ${size.width} px`] = found;
       const picture = language === 'de' ? PICTURES[path] : undefined;
       if (picture) await screenshot(page, `${picture}-${size === DESKTOP ? 'desktop' : 'phone'}.png`);

@@ -2,7 +2,17 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
 import { PHONE, DESKTOP, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
-import { adminPages, greekOffice, PERSON, publicPages, settled, signInAnyLanguage, untranslated, type Office } from '../helpers/languages.js';
+import {
+  adminPages,
+  greekOffice,
+  PERSON,
+  publicPages,
+  settled,
+  signInAnyLanguage,
+  untranslated,
+  WIDER_THAN_SCREEN,
+  type Office,
+} from '../helpers/languages.js';
 
 /**
  * Every page of the web app under the pseudo-locale (docs/i18n.md#the-pseudo-locale): signed out,
@@ -13,12 +23,6 @@ import { adminPages, greekOffice, PERSON, publicPages, settled, signInAnyLanguag
  */
 
 const PSEUDO = 'en-XA';
-
-/** The elements sticking out on the right, to say what makes a page scroll sideways. */
-const WIDER_THAN_SCREEN = `[...document.querySelectorAll('body *')]
-  .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
-  .slice(0, 5)
-  .map((element) => element.tagName + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right))`;
 
 describe('the whole web app under the pseudo-locale', () => {
   let app: BrowserApp;

@@ -194,3 +194,9 @@ export async function untranslated(page: Page, selector = 'body', data: string[]
     return [...new Set(out)];
   })()`)) as string[];
 }
+
+/** The elements sticking out on the right, to say what makes a page scroll sideways. */
+export const WIDER_THAN_SCREEN = `[...document.querySelectorAll('body *')]
+  .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+  .slice(0, 5)
+  .map((element) => element.tagName + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right))`;

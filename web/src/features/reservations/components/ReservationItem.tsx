@@ -92,7 +92,7 @@ export function ReservationItem({
               onClick={() => setDialog('cancel')}
               aria-label={t('reservations.cancelAria', { range })}
             >
-              {t('common:cancel')}
+              {t('reservations.cancel')}
             </button>
           </>
         )}
