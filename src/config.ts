@@ -308,7 +308,7 @@ const specs = {
   MAIL_FROM: { doc: 'Sender of the mails.', default: 'Deskbook <deskbook@localhost>', parse: text({ max: 400 }) },
   PASSWORD_RESET_TTL: { doc: 'How long a password-reset link works.', default: '1h', parse: duration(60_000, 7 * 86_400_000) },
   DEFAULT_LANGUAGE: {
-    doc: 'The language of the web app, mails and calendar entries for people who chose none on their profile: en (English), de (German) or fr (French). Pages before sign-in follow the browser instead (docs/i18n.md#choosing-the-language).',
+    doc: "The language of the web app, mails and calendar entries for people who chose none on their profile, until an admin sets the organisation's default language (Organisation page): en (English), de (German) or fr (French). Pages before sign-in follow the browser instead (docs/i18n.md#choosing-the-language).",
     default: 'en',
     parse: oneOf('en', 'de', 'fr'),
   },

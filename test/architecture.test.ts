@@ -147,7 +147,11 @@ const MODULE_IMPORTS_ALLOWED: Record<string, string> = {
   'modules/people -> modules/teams': "who's in groups by team and shows names to team mates (teams.access.ts; docs/people.md#who-is-in)",
   'modules/people -> modules/organisation': "names follow the organisation's nameVisibility (organisation.access.ts; docs/people.md#what-is-shown-to-whom)",
   'modules/attendance -> modules/organisation':
-    'works-council mode shows attendance as aggregates only (organisation.access.ts; docs/people.md#works-council-mode)',
+    "works-council mode shows attendance as aggregates only, and the release notice falls back on the organisation's language (organisation.access.ts; docs/people.md#works-council-mode)",
+  'modules/preferences -> modules/organisation':
+    "a person who chose no language gets the organisation's default (organisation.access.ts; docs/i18n.md#choosing-the-language)",
+  'modules/calendar -> modules/organisation':
+    "the feed and invitations of a person who chose no language use the organisation's default (organisation.access.ts)",
   'modules/displays -> modules/people': "the lobby display shows the office's bookings under the same rules (people.repository.ts, people.visibility.ts)",
 };
 

@@ -1078,11 +1078,14 @@ export const organisationSettings = pgTable(
     id: smallint('id').primaryKey(),
     nameVisibility: text('name_visibility').notNull().default('nobody'),
     worksCouncilMode: boolean('works_council_mode').notNull().default(true),
+    /** The language of everyone who chose none (migration 0034; docs/i18n.md#choosing-the-language); null: DEFAULT_LANGUAGE. */
+    defaultLanguage: text('default_language'),
     modifiedAt: timestamptz('modified_at').notNull().defaultNow(),
   },
   (t) => [
     check('organisation_settings_one_row', sql`${t.id} = 1`),
     check('organisation_settings_name_visibility_check', sql`${t.nameVisibility} IN ('everyone', 'teams', 'nobody')`),
+    check('organisation_settings_default_language_check', sql`${t.defaultLanguage} IN ('en', 'de', 'fr')`),
   ],
 );
 

@@ -1,3 +1,4 @@
+import { LANGUAGES } from './languages.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 
 // The field schemas live in fields.ts, which the web app's forms share; re-exported for the routes.
@@ -166,3 +167,10 @@ export const problemResponses = (...statuses: (400 | 401 | 403 | 404 | 409 | 412
   for (const status of new Set([400, 401, 503, ...statuses])) result[status] = problemResponse(descriptions[status]!);
   return result;
 };
+
+/** A language Deskbook ships (docs/i18n.md): en, de or fr. */
+export const LanguageCode = (description = 'A language Deskbook ships: en (English), de (German), fr (French).') =>
+  Type.Union(
+    LANGUAGES.map((code) => Type.Literal(code)),
+    { description },
+  );

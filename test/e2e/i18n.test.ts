@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { expectAccessibleAtBothWidths, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import { expectAccessibleAtBothWidths, openMenu, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
 
 /**
  * Translations in the browser (docs/i18n.md): a person whose preference is German sees the bar
@@ -66,6 +66,24 @@ describe('translations in the browser', () => {
     expect(await page.evaluate('document.documentElement.lang')).toBe('en');
     const token = (await api(undefined, 'POST', '/api/auth/login', { email: GRETA.email, password: GRETA.password })).accessToken as string;
     expect((await api(token, 'GET', '/api/self/preferences')).language).toBe('en');
+    expect(app.problems).toEqual([]);
+    await page.close();
+  });
+
+  it("follows the organisation's default language, set by an admin, where a person chose none", async () => {
+    const page = await app.tab();
+    await signIn(page, app.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await openMenu(page, 'Organisation');
+    await page.getByRole('heading', { name: 'Organisation', level: 1 }).waitFor();
+    await page.getByLabel('Language of everyone who has not chosen one').selectOption('de');
+    // The admin chose no language of their own: the app turns German at once.
+    await page.getByRole('heading', { name: 'Sprache', level: 2 }).waitFor();
+    await page.getByRole('navigation', { name: 'Hauptmenü' }).getByRole('link', { name: 'Arbeitsplatz finden' }).waitFor();
+    expect(await page.evaluate('document.documentElement.lang')).toBe('de');
+    await expectAccessibleAtBothWidths(page, 'the organisation page in German');
+    await page.getByLabel('Sprache für alle, die keine gewählt haben').selectOption('');
+    await page.getByRole('heading', { name: 'Language', level: 2 }).waitFor();
+    expect(await page.evaluate('document.documentElement.lang')).toBe('en');
     expect(app.problems).toEqual([]);
     await page.close();
   });

@@ -76,8 +76,8 @@ describe('people and privacy in a browser', () => {
   it('the admin chooses "My teams", prints the today\'s list and sets up a lobby display', async () => {
     const admin = await app.tab();
     await signIn(admin, app.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
-    await openMenu(admin, 'Privacy');
-    await admin.getByRole('heading', { name: 'Privacy' }).waitFor();
+    await openMenu(admin, 'Organisation');
+    await admin.getByRole('heading', { name: 'Organisation' }).waitFor();
     expect(await admin.getByRole('radio', { name: /^Nobody/ }).isChecked()).toBe(true);
     await admin.getByRole('radio', { name: /^My teams/ }).click();
     await admin.getByText('Saved. Every page shows it from now on.').waitFor();

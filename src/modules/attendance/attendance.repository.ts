@@ -1,5 +1,5 @@
 import { and, count, eq, gt, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
-import { worksCouncilModeSql } from '../organisation/organisation.access.js';
+import { organisationLanguageSql, worksCouncilModeSql } from '../organisation/organisation.access.js';
 import { queryRows, type Database } from '../../db/client.js';
 import { attendance, attendanceDefaults, departments, departmentSettings, desks, reservations, rooms, userPreferences, users } from '../../db/schema.js';
 import { orderByClauses, totalOfPage } from '../../db/paging.js';
@@ -338,7 +338,8 @@ export class AttendanceRepository {
             timeZone: sql<string>`coalesce(${departmentSettings.timeZone}, 'UTC')`,
             startTime: reservations.startTime,
             endTime: reservations.endTime,
-            language: userPreferences.language,
+            // The owner's language, else the organisation's default (docs/i18n.md#choosing-the-language).
+            language: sql<string | null>`coalesce(${userPreferences.language}, ${organisationLanguageSql})`,
           })
           .from(reservations)
           .innerJoin(users, eq(users.id, reservations.userId))

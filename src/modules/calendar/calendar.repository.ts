@@ -1,4 +1,5 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
+import { organisationLanguageSql } from '../organisation/organisation.access.js';
 import { queryRows, type Database } from '../../db/client.js';
 import { calendarFeeds, calendarSettings } from '../../db/schema.js';
 import type { PurgeJob } from '../../infrastructure/housekeeping/housekeeping.js';
@@ -36,7 +37,7 @@ export interface MailRecipient {
   lastName: string;
   enabled: boolean;
   invitationMails: boolean;
-  /** The chosen language (user_preferences); null: the server's default (docs/i18n.md#choosing-the-language). */
+  /** The chosen language (user_preferences), else the organisation's; null: the server's default (docs/i18n.md#choosing-the-language). */
   language: string | null;
 }
 
@@ -122,7 +123,7 @@ export class CalendarRepository {
     const [row] = await queryRows<{ user_id: string; digest: string; read_at: string; unseen: boolean; language: string | null }>(
       this.db,
       sql`select f.user_id, ${iso(sql`(date_trunc('milliseconds', now()) + interval '1 millisecond')`)} as read_at, w.digest, w.newest > coalesce(f.fetched_at, '-infinity') as unseen,
-            (select p.language from user_preferences p where p.user_id = f.user_id) as language
+            coalesce((select p.language from user_preferences p where p.user_id = f.user_id), ${organisationLanguageSql}) as language
           from calendar_feeds f join users u on u.id = f.user_id and u.enabled
           cross join lateral (select md5(coalesce(string_agg(ev.line, E'\n' order by ev.start_order, ev.reservation_id), '')) as digest,
             coalesce(max(ev.created_at), '-infinity') as newest from (${windowRows(window)}) ev) w
@@ -199,7 +200,8 @@ export class CalendarRepository {
       language: string | null;
     }>(
       this.db,
-      sql`select u.email, u.first_name, u.last_name, u.enabled, coalesce(s.invitation_mails, true) as invitation_mails, p.language
+      sql`select u.email, u.first_name, u.last_name, u.enabled, coalesce(s.invitation_mails, true) as invitation_mails,
+            coalesce(p.language, ${organisationLanguageSql}) as language
           from users u left join calendar_settings s on s.user_id = u.id left join user_preferences p on p.user_id = u.id where u.id = ${userId}`,
     );
     return (

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/client.js';
 import { organisationSettings } from '../../db/schema.js';
+import { isLanguage } from '../../shared/languages.js';
 import { readPrivacySettings, type PrivacySettings } from './organisation.access.js';
 
 /** The one writer of organisation_settings (docs/people.md#the-organisations-settings). */
@@ -11,7 +12,7 @@ export class OrganisationRepository {
   }
 
   /** Changes the given members of the one row (made if missing), in one statement. */
-  async change(changes: Partial<Pick<PrivacySettings, 'nameVisibility' | 'worksCouncilMode'>>, now: Date): Promise<PrivacySettings> {
+  async change(changes: Partial<Pick<PrivacySettings, 'nameVisibility' | 'worksCouncilMode' | 'defaultLanguage'>>, now: Date): Promise<PrivacySettings> {
     const set = { ...changes, modifiedAt: now };
     const [row] = await this.db
       .insert(organisationSettings)
@@ -20,8 +21,13 @@ export class OrganisationRepository {
       .returning({
         nameVisibility: organisationSettings.nameVisibility,
         worksCouncilMode: organisationSettings.worksCouncilMode,
+        defaultLanguage: organisationSettings.defaultLanguage,
         modifiedAt: organisationSettings.modifiedAt,
       });
-    return { ...row!, nameVisibility: row!.nameVisibility as PrivacySettings['nameVisibility'] };
+    return {
+      ...row!,
+      nameVisibility: row!.nameVisibility as PrivacySettings['nameVisibility'],
+      defaultLanguage: isLanguage(row!.defaultLanguage) ? row!.defaultLanguage : null,
+    };
   }
 }

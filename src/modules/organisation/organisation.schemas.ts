@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum, Timestamp } from '../../shared/schemas.js';
+import { LanguageCode, StringEnum, Timestamp } from '../../shared/schemas.js';
 
 export const NAME_VISIBILITIES = ['everyone', 'teams', 'nobody'] as const;
 export type NameVisibility = (typeof NAME_VISIBILITIES)[number];
@@ -14,10 +14,16 @@ const WorksCouncilMode = Type.Boolean({
     'Aggregates only: no per-person attendance (check-in, no-show) is shown to anyone but the person, admins included; attendance appears as counts (docs/people.md#works-council-mode). Default true.',
 });
 
+const DefaultLanguage = Type.Union([LanguageCode(), Type.Null()], {
+  description:
+    "The language of everyone who has chosen none on their profile: their pages, mails, pushes, calendar entries (docs/i18n.md#choosing-the-language). Null (the default): the server's DEFAULT_LANGUAGE.",
+});
+
 export const OrganisationSettings = Type.Object(
   {
     nameVisibility: NameVisibilitySchema,
     worksCouncilMode: WorksCouncilMode,
+    defaultLanguage: DefaultLanguage,
     modifiedAt: Timestamp('When an admin last changed them.'),
   },
   { title: 'OrganisationSettings' },
@@ -25,7 +31,7 @@ export const OrganisationSettings = Type.Object(
 export type OrganisationSettingsDto = Static<typeof OrganisationSettings>;
 
 export const PatchOrganisationSettingsBody = Type.Object(
-  { nameVisibility: Type.Optional(NameVisibilitySchema), worksCouncilMode: Type.Optional(WorksCouncilMode) },
+  { nameVisibility: Type.Optional(NameVisibilitySchema), worksCouncilMode: Type.Optional(WorksCouncilMode), defaultLanguage: Type.Optional(DefaultLanguage) },
   { additionalProperties: false },
 );
 export type PatchOrganisationSettingsBody = Static<typeof PatchOrganisationSettingsBody>;

@@ -23,6 +23,7 @@ export class OrganisationService {
     const changes: Parameters<OrganisationRepository['change']>[0] = {};
     if (body.nameVisibility !== undefined) changes.nameVisibility = body.nameVisibility;
     if (body.worksCouncilMode !== undefined) changes.worksCouncilMode = body.worksCouncilMode;
+    if (body.defaultLanguage !== undefined) changes.defaultLanguage = body.defaultLanguage;
     return toOrganisationSettingsDto(await this.repository.change(changes, this.clock.now()));
   }
 }

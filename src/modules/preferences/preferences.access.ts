@@ -4,28 +4,29 @@ import { PreferencesRepository } from './preferences.repository.js';
 
 /**
  * The language of a person, for the modules that write to them (mails, the calendar feed):
- * their preference, else the server's default (docs/i18n.md#choosing-the-language).
+ * their preference, else the organisation's default, else the server's (docs/i18n.md#choosing-the-language).
  */
 
 /**
- * The server's default language: DEFAULT_LANGUAGE for now. The ONE place that decides it, so an
- * organisation-wide setting can take its place later without touching the callers.
+ * The server's default language, DEFAULT_LANGUAGE: what applies where neither the person nor the
+ * organisation (organisation_settings.default_language, read with each person's choice below)
+ * chose one.
  */
 export function defaultLanguage(config: { DEFAULT_LANGUAGE: string }): Language {
   return isLanguage(config.DEFAULT_LANGUAGE) ? config.DEFAULT_LANGUAGE : 'en';
 }
 
-/** A person's language: the one they chose, else `fallback` (the server's default). */
+/** The first shipped language of the candidates, else `fallback`. */
+export const firstLanguage = (fallback: Language, ...candidates: (string | null | undefined)[]): Language => candidates.find(isLanguage) ?? fallback;
+
+/** A person's language: the one they chose, else the organisation's default, else `fallback` (the server's DEFAULT_LANGUAGE). */
 export async function languageOf(db: Database, userId: string, fallback: Language): Promise<Language> {
-  const chosen = await new PreferencesRepository(db).language(userId);
-  return isLanguage(chosen) ? chosen : fallback;
+  const { chosen, organisation } = await new PreferencesRepository(db).language(userId);
+  return firstLanguage(fallback, chosen, organisation);
 }
 
-/** Several people's languages at once (an invitation run); anyone without a choice gets `fallback`. */
+/** Several people's languages at once (an invitation run): each one's choice, else the organisation's default, else `fallback`. */
 export async function languagesOf(db: Database, userIds: readonly string[], fallback: Language): Promise<(userId: string) => Language> {
-  const chosen = await new PreferencesRepository(db).languages(userIds);
-  return (userId) => {
-    const language = chosen.get(userId);
-    return isLanguage(language) ? language : fallback;
-  };
+  const { chosen, organisation } = await new PreferencesRepository(db).languages(userIds);
+  return (userId) => firstLanguage(fallback, chosen.get(userId), organisation);
 }

@@ -1,10 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { LANGUAGES } from '../../shared/languages.js';
+import { LanguageCode as LanguageCodeSchema } from '../../shared/schemas.js';
 
-const LanguageCode = Type.Union(
-  LANGUAGES.map((code) => Type.Literal(code)),
-  { description: 'A language Deskbook ships: en (English), de (German), fr (French).' },
-);
+const LanguageCode = LanguageCodeSchema();
 
 export const Preferences = Type.Object(
   {
@@ -14,7 +11,10 @@ export const Preferences = Type.Object(
     effectiveLanguage: Type.Union([LanguageCode], {
       description: 'The language the web app, mails and calendar entries use for the caller: `language`, else `defaultLanguage`.',
     }),
-    defaultLanguage: Type.Union([LanguageCode], { description: "The server's default (DEFAULT_LANGUAGE)." }),
+    defaultLanguage: Type.Union([LanguageCode], {
+      description:
+        "The language of everyone who chose none: the organisation's (PATCH /api/organisation/settings, defaultLanguage), else the server's DEFAULT_LANGUAGE.",
+    }),
     languages: Type.Array(LanguageCode, { description: 'Every language the caller may choose.' }),
   },
   { additionalProperties: false },
@@ -23,7 +23,7 @@ export type PreferencesDto = Static<typeof Preferences>;
 
 export const PreferencesBody = Type.Object(
   {
-    language: Type.Union([LanguageCode, Type.Null()], { description: "A language from `languages`, or null for the server's default." }),
+    language: Type.Union([LanguageCode, Type.Null()], { description: 'A language from `languages`, or null for the default (`defaultLanguage`).' }),
   },
   { additionalProperties: false },
 );

@@ -9,7 +9,8 @@ import { startSmtp, type TestSmtp } from '../../helpers/smtp.js';
 /**
  * The caller's preferences (docs/i18n.md#choosing-the-language): the language, null for the
  * server's DEFAULT_LANGUAGE; unknown languages are 400 naming the field; each person sees and
- * changes only their own; a password link mail is written in the person's language.
+ * changes only their own; a password link mail is written in the person's language; the
+ * organisation's default language (set by an admin) applies to everyone who chose none.
  */
 
 const PASSWORD = 'preferences-password-1';
@@ -150,6 +151,44 @@ describe('preferences: the language', () => {
     const french = await sheet(room.id);
     expect(french.body).toContain('<html lang="fr">');
     expect(french.body).toContain('<small>Scannez pour vous enregistrer ou réserver</small>');
+  });
+
+  it('follows the organisation’s default language where a person chose none: pages, mails, the feed; only admins set it', async () => {
+    const admin = await t.adminToken();
+    const settings = (token: string, payload: unknown) =>
+      t.request({ method: 'PATCH', url: '/api/organisation/settings', token, payload: payload as Record<string, unknown> });
+    // Greta chose German; Paul chose nothing (the server's French so far).
+    expect((await put(tokens.paul!, { language: null })).statusCode).toBe(200);
+    expectProblem(await settings(tokens.paul!, { defaultLanguage: 'de' }), 403);
+    for (const payload of [{ defaultLanguage: 'xx' }, { defaultLanguage: 'en-XA' }, { defaultLanguage: 7 }]) {
+      const problem = expectProblem(await settings(admin, payload), 400, 'VALIDATION_FAILED');
+      expect(problem.errors?.map((error) => error.field).join(' ')).toMatch(/defaultLanguage/);
+    }
+    expect((await t.request({ method: 'GET', url: '/api/organisation/settings', token: tokens.paul! })).json()).toMatchObject({ defaultLanguage: null });
+
+    const changed = await settings(admin, { defaultLanguage: 'de' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toMatchObject({ defaultLanguage: 'de', nameVisibility: 'nobody', worksCouncilMode: true });
+    expect((await get(tokens.paul!)).json()).toEqual({ language: null, effectiveLanguage: 'de', defaultLanguage: 'de', languages: ['en', 'de', 'fr'] });
+    // A person's own choice still wins.
+    expect((await put(tokens.greta!, { language: 'en' })).statusCode).toBe(200);
+    expect((await get(tokens.greta!)).json()).toMatchObject({ language: 'en', effectiveLanguage: 'en', defaultLanguage: 'de' });
+
+    // Paul's password mail is German now.
+    const since = smtp.mails.length;
+    expect((await t.request({ method: 'POST', url: '/api/password/forgot', payload: { email: emails.paul } })).statusCode).toBe(200);
+    await drainOutbox(t.app);
+    const mail = await smtp.waitForMail((candidate) => candidate.seq >= since && candidate.envelopeTo.includes(emails.paul!));
+    expect(mail.subject).toBe('Ihr Deskbook-Passwort zurücksetzen');
+    // So is his calendar feed's name.
+    const feed = await t.request({ method: 'POST', url: '/api/self/calendar-feed', token: tokens.paul! });
+    const calendar = await t.request({ method: 'GET', url: new URL(feed.json<{ url: string }>().url).pathname });
+    expect(parseCalendar(calendar.body).name).toBe('Deskbook-Reservierungen');
+
+    // Null: back to the server's DEFAULT_LANGUAGE.
+    expect((await settings(admin, { defaultLanguage: null })).json()).toMatchObject({ defaultLanguage: null });
+    expect((await get(tokens.paul!)).json()).toMatchObject({ language: null, effectiveLanguage: 'fr', defaultLanguage: 'fr' });
+    expect((await put(tokens.greta!, { language: 'de' })).statusCode).toBe(200);
   });
 
   it('forgets the preference with its person', async () => {

@@ -9587,6 +9587,8 @@ export interface paths {
                             nameVisibility: "everyone" | "teams" | "nobody";
                             /** @description Aggregates only: no per-person attendance (check-in, no-show) is shown to anyone but the person, admins included; attendance appears as counts (docs/people.md#works-council-mode). Default true. */
                             worksCouncilMode: boolean;
+                            /** @description The language of everyone who has chosen none on their profile: their pages, mails, pushes, calendar entries (docs/i18n.md#choosing-the-language). Null (the default): the server's DEFAULT_LANGUAGE. */
+                            defaultLanguage: ("en" | "de" | "fr") | null;
                             /**
                              * Format: date-time
                              * @description When an admin last changed them.
@@ -9668,6 +9670,8 @@ export interface paths {
                         nameVisibility?: "everyone" | "teams" | "nobody";
                         /** @description Aggregates only: no per-person attendance (check-in, no-show) is shown to anyone but the person, admins included; attendance appears as counts (docs/people.md#works-council-mode). Default true. */
                         worksCouncilMode?: boolean;
+                        /** @description The language of everyone who has chosen none on their profile: their pages, mails, pushes, calendar entries (docs/i18n.md#choosing-the-language). Null (the default): the server's DEFAULT_LANGUAGE. */
+                        defaultLanguage?: ("en" | "de" | "fr") | null;
                     };
                 };
             };
@@ -9686,6 +9690,8 @@ export interface paths {
                             nameVisibility: "everyone" | "teams" | "nobody";
                             /** @description Aggregates only: no per-person attendance (check-in, no-show) is shown to anyone but the person, admins included; attendance appears as counts (docs/people.md#works-council-mode). Default true. */
                             worksCouncilMode: boolean;
+                            /** @description The language of everyone who has chosen none on their profile: their pages, mails, pushes, calendar entries (docs/i18n.md#choosing-the-language). Null (the default): the server's DEFAULT_LANGUAGE. */
+                            defaultLanguage: ("en" | "de" | "fr") | null;
                             /**
                              * Format: date-time
                              * @description When an admin last changed them.
@@ -14676,7 +14682,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description A language from `languages`, or null for the server's default. */
+                        /** @description A language from `languages`, or null for the default (`defaultLanguage`). */
                         language: ("en" | "de" | "fr") | null;
                     };
                 };
