@@ -44,9 +44,10 @@ describe('the web build', () => {
         scripts.some((name) => name.startsWith(`${page}-`)),
         page,
       ).toBe(true);
-    // What the first load runs is well under the 514 KB of the single bundle before.
+    // The entry holds what every page shares (no top-level await splits it: docs/i18n.md#what-it-weighs),
+    // still well under Vite's warning; what a first visit fetches in all is held by test/e2e/first-load.test.ts.
     const entry = /src="\/assets\/(index-[^"]+\.js)"/.exec(readFileSync(path.join(out, 'index.html'), 'utf8'))![1]!;
-    expect(readFileSync(path.join(out, 'assets', entry)).length).toBeLessThan(350_000);
+    expect(readFileSync(path.join(out, 'assets', entry)).length).toBeLessThan(400_000);
   });
 
   it('writes a brotli and a gzip copy of every script and stylesheet worth it, equal to it once decompressed', () => {

@@ -1,20 +1,22 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { axeViolations, DESKTOP, PHONE, screenshot, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
-import { adminPages, greekOffice, publicPages, settled, signInAnyLanguage, WIDER_THAN_SCREEN, type Office } from '../helpers/languages.js';
+import { axeViolations, DESKTOP, PHONE, screenshot, startBrowserApp, WRITE_SCREENSHOTS, type BrowserApp } from '../helpers/browser.js';
+import { adminPages, greekOffice, NAMES, publicPages, settled, signInAnyLanguage, WIDER_THAN_SCREEN, type Office } from '../helpers/languages.js';
 
 /**
  * Every page of the web app in German and in French (docs/i18n.md), signed out and as an
  * administrator: `<html lang>` names the language, axe-core's WCAG 2.0–2.2 A and AA rules find
  * nothing at 1280 px and at 390 px, and nothing scrolls sideways (German words are long). Under
- * `npm run screenshots` it takes the README's German pictures (docs/testing.md#screenshots).
+ * `npm run screenshots` it runs in English too and takes the README's pictures of three pages in
+ * English and German, of the same office (docs/testing.md#screenshots).
  */
 
-/** The README's pictures in German: page → file name. */
-const PICTURES: Record<string, string> = { '/': 'de-find-a-desk', '/reservations': 'de-my-reservations', '/admin/policies': 'de-admin-booking-rules' };
+/** The README's pictures: page → file name, after the language ("de-find-a-desk-desktop.png"). */
+const PICTURES: Record<string, string> = { '/': 'find-a-desk', '/reservations': 'my-reservations', '/admin/policies': 'admin-booking-rules' };
+const PICTURED = ['en', 'de'];
 
-describe.each(['de', 'fr'])('the whole web app in %s', (language) => {
+describe.each(['de', 'fr', ...(WRITE_SCREENSHOTS ? ['en'] : [])])('the whole web app in %s', (language) => {
   let app: BrowserApp;
   let office: Office;
   const findings: Record<string, string[]> = {};
@@ -30,15 +32,15 @@ describe.each(['de', 'fr'])('the whole web app in %s', (language) => {
       const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
       if (overflow > 0) found.push(`scrolls sideways by ${overflow} px: ${JSON.stringify(await page.evaluate(WIDER_THAN_SCREEN))}`);
       if (found.length > 0) findings[`${path} at ${size.width} px`] = found;
-      const picture = language === 'de' ? PICTURES[path] : undefined;
-      if (picture) await screenshot(page, `${picture}-${size === DESKTOP ? 'desktop' : 'phone'}.png`);
+      const picture = PICTURED.includes(language) ? PICTURES[path] : undefined;
+      if (picture) await screenshot(page, `${language}-${picture}-${size === DESKTOP ? 'desktop' : 'phone'}.png`);
     }
     await page.setViewportSize(DESKTOP);
   }
 
   beforeAll(async () => {
     app = await startBrowserApp({ RESERVATION_ONE_PER_USER: 'false' });
-    office = await greekOffice(app);
+    office = await greekOffice(app, NAMES.german);
   }, 120_000);
   afterAll(async () => {
     await app?.close();

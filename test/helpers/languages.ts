@@ -5,15 +5,47 @@ import { ADMIN_EMAIL, ADMIN_PASSWORD } from './app.js';
 import { BROWSER_TIME_ZONE, tomorrowIn, type BrowserApp } from './browser.js';
 
 /**
- * An office for the language sweeps (docs/i18n.md#the-pseudo-locale): every name people typed is
- * written in Greek letters, so that under the pseudo-locale any run of two Latin letters on a page
- * is text of the app that was never translated. It has what makes each page show its parts: rooms,
+ * An office for the language sweeps (docs/i18n.md#the-pseudo-locale): by default every name people
+ * typed is written in Greek letters, so that under the pseudo-locale any run of two Latin letters on
+ * a page is text of the app that was never translated (German-looking names for the pictures). It has what makes each page show its parts: rooms,
  * desks with equipment, a person and a team, a booking rule and an area, a closure ahead, a room
  * that needs approval with a booking waiting, a report, a lobby display, reservations.
  */
 
-export const PERSON = { firstName: 'Ελένη', lastName: 'Παππά', email: 'eleni@example.test', password: 'eleni-password-1' };
-export const ADMIN_NAME = { firstName: 'Νίκος', lastName: 'Αλεξίου' };
+/** The names people typed: Greek for the pseudo-locale sweep (no Latin letter in any of them), German-looking for the pictures. */
+export const NAMES = {
+  greek: {
+    person: { firstName: 'Ελένη', lastName: 'Παππά' },
+    admin: { firstName: 'Νίκος', lastName: 'Αλεξίου' },
+    location: 'Αθήνα',
+    building: 'Ερμής',
+    rooms: ['Όλυμπος', 'Δελφοί'],
+    desks: ['Δ-1', 'Δ-2', 'Δ-3', 'Δ-4', 'Ε-1'],
+    equipment: ['Οθόνη', 'Μεγάλη'],
+    team: ['Ομάδα Άλφα', 'Πωλήσεις'],
+    area: 'Γωνία',
+    closure: 'Απολύμανση',
+    report: ['Σπασμένη οθόνη', 'Τρεμοπαίζει'],
+    display: 'Είσοδος',
+  },
+  german: {
+    person: { firstName: 'Greta', lastName: 'Schneider' },
+    admin: { firstName: 'Jonas', lastName: 'Becker' },
+    location: 'Berlin',
+    building: 'Spreehaus',
+    rooms: ['Atlas', 'Kepler'],
+    desks: ['A-1', 'A-2', 'A-3', 'A-4', 'K-1'],
+    equipment: ['Monitor', '27 Zoll'],
+    team: ['Vertrieb', 'Vertrieb und Beratung'],
+    area: 'Fensterreihe',
+    closure: 'Grundreinigung',
+    report: ['Monitor flackert', 'Das Bild flackert alle paar Sekunden.'],
+    display: 'Empfang',
+  },
+};
+export type Names = (typeof NAMES)['greek'];
+
+export const PERSON = { ...NAMES.greek.person, email: 'eleni@example.test', password: 'eleni-password-1' };
 
 export interface Office {
   departmentId: string;
@@ -38,30 +70,35 @@ async function call<T>(app: BrowserApp, token: string | undefined, method: strin
 const tokenOf = async (app: BrowserApp, email: string, password: string) =>
   (await call<{ accessToken: string }>(app, undefined, 'POST', '/api/auth/login', { email, password })).accessToken;
 
-export async function greekOffice(app: BrowserApp): Promise<Office> {
+export async function greekOffice(app: BrowserApp, names: Names = NAMES.greek): Promise<Office> {
   const adminToken = await tokenOf(app, ADMIN_EMAIL, ADMIN_PASSWORD);
   const api = <T>(method: string, path: string, body?: unknown, token = adminToken) => call<T>(app, token, method, path, body);
-  await api('PUT', '/api/self', ADMIN_NAME);
-  const department = await api<{ id: string }>('POST', '/api/departments', { location: 'Αθήνα', building: 'Ερμής', floor: 2 });
+  await api('PUT', '/api/self', names.admin);
+  const department = await api<{ id: string }>('POST', '/api/departments', { location: names.location, building: names.building, floor: 2 });
   await api('PUT', `/api/departments/${department.id}/settings`, { timeZone: BROWSER_TIME_ZONE, checkInRequired: true });
-  const room = await api<{ id: string }>('POST', `/api/departments/${department.id}/rooms`, { name: 'Όλυμπος' });
-  const approvalRoom = await api<{ id: string }>('POST', `/api/departments/${department.id}/rooms`, { name: 'Δελφοί' });
+  const room = await api<{ id: string }>('POST', `/api/departments/${department.id}/rooms`, { name: names.rooms[0] });
+  const approvalRoom = await api<{ id: string }>('POST', `/api/departments/${department.id}/rooms`, { name: names.rooms[1] });
   const desks = await api<{ desks: { id: string }[] }>('POST', `/api/departments/${department.id}/rooms/${room.id}/desks/batch`, {
-    desks: [{ name: 'Δ-1' }, { name: 'Δ-2' }, { name: 'Δ-3' }, { name: 'Δ-4', type: 'FIXED' }],
+    desks: [{ name: names.desks[0]! }, { name: names.desks[1]! }, { name: names.desks[2]! }, { name: names.desks[3]!, type: 'FIXED' }],
   });
   const deskIds = desks.desks.map((desk) => desk.id);
   const deskId = deskIds[0]!;
-  await api('POST', `/api/departments/${department.id}/rooms/${room.id}/desks/${deskId}/equipment`, { name: 'Οθόνη', description: 'Μεγάλη', type: 'MONITOR' });
-  const approvalDesk = await api<{ id: string }>('POST', `/api/departments/${department.id}/rooms/${approvalRoom.id}/desks`, { name: 'Ε-1' });
+  await api('POST', `/api/departments/${department.id}/rooms/${room.id}/desks/${deskId}/equipment`, {
+    name: names.equipment[0],
+    description: names.equipment[1],
+    type: 'MONITOR',
+  });
+  const approvalDesk = await api<{ id: string }>('POST', `/api/departments/${department.id}/rooms/${approvalRoom.id}/desks`, { name: names.desks[4] });
 
-  const { password, ...person } = PERSON;
+  const { password } = PERSON;
+  const person = { ...names.person, email: PERSON.email };
   const personId = (await api<{ id: string }>('POST', '/api/users', person)).id;
   await api('PUT', `/api/users/${personId}/password`, { password });
   const personToken = await tokenOf(app, PERSON.email, PERSON.password);
 
-  const team = await api<{ id: string }>('POST', '/api/teams', { name: 'Ομάδα Άλφα', description: 'Πωλήσεις' });
+  const team = await api<{ id: string }>('POST', '/api/teams', { name: names.team[0], description: names.team[1] });
   await api('POST', `/api/teams/${team.id}/members`, { userIds: [personId], role: 'MEMBER' });
-  await api('POST', '/api/admin/policies/areas', { name: 'Γωνία', kind: 'DESKS', deskIds: deskIds.slice(1, 3), teamIds: [team.id] });
+  await api('POST', '/api/admin/policies/areas', { name: names.area, kind: 'DESKS', deskIds: deskIds.slice(1, 3), teamIds: [team.id] });
   await api('POST', '/api/admin/policies/rules', {
     scope: { kind: 'EVERYWHERE' },
     who: { kind: 'EVERYONE' },
@@ -87,12 +124,12 @@ export async function greekOffice(app: BrowserApp): Promise<Office> {
   await api('POST', '/api/closures', {
     scope: 'DEPARTMENT',
     departmentId: department.id,
-    reason: 'Απολύμανση',
+    reason: names.closure,
     dates: [tomorrow.add({ days: 20 }).toString()],
     onExisting: 'keep',
   });
-  await api('POST', '/api/report', { title: 'Σπασμένη οθόνη', description: 'Τρεμοπαίζει', reportedBy: personId, deskId }, personToken);
-  const display = await api<{ token: string }>('POST', `/api/departments/${department.id}/displays`, { name: 'Είσοδος' });
+  await api('POST', '/api/report', { title: names.report[0], description: names.report[1], reportedBy: personId, deskId }, personToken);
+  const display = await api<{ token: string }>('POST', `/api/departments/${department.id}/displays`, { name: names.display });
   return { departmentId: department.id, roomId: room.id, deskId, adminToken, personToken, displayToken: display.token };
 }
 
