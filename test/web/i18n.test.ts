@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { IntlMessageFormat } from 'intl-messageformat';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -20,107 +21,14 @@ import i18next from 'i18next';
  * pseudo-locale keeps ICU intact; the server's languages are the web app's.
  */
 
-/** The files converted to keys so far (docs/i18n.md#converting-a-page): a converted page adds its files here. */
-export const CONVERTED_FILES = [
-  'web/src/Layout.tsx',
-  'web/src/components/PublicFrame.tsx',
-  'web/src/features/auth/SignInPage.tsx',
-  'web/src/features/oidc/OidcButton.tsx',
-  'web/src/features/password/ForgotPasswordPage.tsx',
-  'web/src/features/password/ResetPasswordPage.tsx',
-  'web/src/features/password/NewPasswordField.tsx',
-  'web/src/features/self/ChoosePasswordPage.tsx',
-  'web/src/features/self/components/PasswordChangeForm.tsx',
-  'web/src/features/self/ProfilePage.tsx',
-  'web/src/pwa/UpdatePrompt.tsx',
-  'web/src/features/offline/OfflinePage.tsx',
-  // The app shell and the shared components.
-  'web/src/App.tsx',
-  'web/src/components/ui.tsx',
-  'web/src/components/DeleteDialog.tsx',
-  'web/src/components/PublicUrlWarning.tsx',
-  // Admin and people pages: users, outbox, statistics, defect reports, attendance, privacy, who's in.
-  'web/src/features/users/UsersPage.tsx',
-  'web/src/features/users/components/PasswordDialog.tsx',
-  'web/src/features/users/components/PersonDialog.tsx',
-  'web/src/features/users/components/PersonPicker.tsx',
-  'web/src/features/outbox/OutboxPage.tsx',
-  'web/src/features/stats/StatsPage.tsx',
-  'web/src/components/BarChart.tsx',
-  'web/src/features/reports/ReportsPage.tsx',
-  'web/src/features/reports/ReportProblemPage.tsx',
-  'web/src/features/reports/components/ReportItem.tsx',
-  'web/src/features/reports/components/ReportStatusBadge.tsx',
-  'web/src/features/reports/components/ReportStatusDialog.tsx',
-  'web/src/features/attendance/AttendancePage.tsx',
-  'web/src/features/organisation/PrivacySettingsPage.tsx',
-  'web/src/features/people/PeopleInList.tsx',
-  'web/src/features/people/TodayListPage.tsx',
-  'web/src/features/people/WhoIsInPage.tsx',
-  'web/src/features/people/PrivacySection.tsx',
-  'web/src/features/teams/MyTeamsSection.tsx',
-  // The profile page's feature sections, the single sign-on dialog and return page (i18n-profile):
-  'web/src/features/notifications/NotificationsSection.tsx',
-  'web/src/features/calendar/CalendarSection.tsx',
-  'web/src/features/delegates/DelegatesSection.tsx',
-  'web/src/features/oidc/OidcLinkDialog.tsx',
-  'web/src/features/oidc/SignInMethods.tsx',
-  'web/src/features/favourites/BookingDefaultsSection.tsx',
-  'web/src/features/auth/OidcReturnPage.tsx',
-  // Booking (namespace booking) and check-in (namespace checkin): Find a desk, the map, My reservations, series, favourites, the desk's page.
-  'web/src/features/search/FindDeskPage.tsx',
-  'web/src/features/search/FloorMapView.tsx',
-  'web/src/features/reservations/MyReservationsPage.tsx',
-  'web/src/features/reservations/WeekView.tsx',
-  'web/src/features/reservations/components/BookForField.tsx',
-  'web/src/features/reservations/components/ReservationItem.tsx',
-  'web/src/features/series/MySeries.tsx',
-  'web/src/features/series/RepeatDialog.tsx',
-  'web/src/features/favourites/StarButton.tsx',
-  'web/src/features/favourites/UsualDialog.tsx',
-  'web/src/features/closures/ClosedDayNotice.tsx',
-  'web/src/features/attendance/AttendanceBadge.tsx',
-  'web/src/features/attendance/DeskPage.tsx',
-  'web/src/components/DeskFeatures.tsx',
-  'web/src/components/DetailsPanel.tsx',
-  // Booking rules, closures, teams and approvals (namespaces policies, closures, teams, approvals).
-  'web/src/features/policies/PoliciesPage.tsx',
-  'web/src/features/policies/AreaForm.tsx',
-  'web/src/features/policies/AllowancePanel.tsx',
-  'web/src/features/closures/ClosuresPage.tsx',
-  'web/src/features/closures/HolidayImportDialog.tsx',
-  'web/src/features/closures/ReservationsOnClosedDays.tsx',
-  'web/src/features/teams/TeamsPage.tsx',
-  'web/src/features/approvals/ApprovalsPage.tsx',
-  'web/src/features/approvals/ApprovalsLink.tsx',
-  'web/src/features/approvals/AwaitingApproval.tsx',
-  // Inventory, floor plans, lobby displays, labels and pictures (namespaces inventory, labels, displays).
-  'web/src/features/inventory/OfficePicker.tsx',
-  'web/src/features/inventory/fill.tsx',
-  'web/src/features/inventory/pages/DepartmentsPage.tsx',
-  'web/src/features/inventory/pages/DepartmentPage.tsx',
-  'web/src/features/inventory/pages/RoomPage.tsx',
-  'web/src/features/inventory/components/AddForm.tsx',
-  'web/src/features/inventory/components/AssignDeskDialog.tsx',
-  'web/src/features/inventory/components/Breadcrumbs.tsx',
-  'web/src/features/inventory/components/DeleteInventoryDialog.tsx',
-  'web/src/features/inventory/components/DepartmentFields.tsx',
-  'web/src/features/inventory/components/DepartmentImage.tsx',
-  'web/src/features/inventory/components/DepartmentSettingsForm.tsx',
-  'web/src/features/inventory/components/Desks.tsx',
-  'web/src/features/inventory/components/Equipment.tsx',
-  'web/src/features/inventory/components/FirstSteps.tsx',
-  'web/src/features/inventory/components/ManyDesks.tsx',
-  'web/src/features/inventory/components/Rooms.tsx',
-  'web/src/features/inventory/components/TimeZoneField.tsx',
-  'web/src/features/floor-plans/components/FloorPlanEditor.tsx',
-  'web/src/features/floor-plans/components/PlanPatterns.tsx',
-  'web/src/features/floor-plans/components/ZoomPan.tsx',
-  'web/src/features/displays/DisplaysPage.tsx',
-  'web/src/features/displays/DisplayBoardPage.tsx',
-  'web/src/components/ImageUpload.tsx',
-  'web/src/components/PrintLabelsButton.tsx',
-];
+/**
+ * Every component file of the web app: each is scanned for hard-coded text people would see
+ * (docs/i18n.md#converting-a-page), a page added later included.
+ */
+export const WEB_FILES = readdirSync(projectPath('web', 'src'), { recursive: true, encoding: 'utf8' })
+  .filter((name) => name.endsWith('.tsx'))
+  .map((name) => `web/src/${name.split(path.sep).join('/')}`)
+  .sort();
 
 /** Text that is the same in every language: the product's name, a configuration key. */
 const NOT_TRANSLATED = new Set(['Deskbook', 'PUBLIC_URL']);
@@ -334,7 +242,7 @@ function hardCoded(file: string, text = readFileSync(projectPath(file), 'utf8'))
 }
 
 describe('converted files', () => {
-  it.each(CONVERTED_FILES)('%s has no hard-coded text for people', (file) => {
+  it.each(WEB_FILES)('%s has no hard-coded text for people', (file) => {
     expect(hardCoded(file)).toEqual([]);
   });
 
