@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { userPreferences } from '../../db/schema.js';
 import { organisationLanguageSql } from '../organisation/organisation.access.js';
