@@ -127,6 +127,12 @@ export interface AppOptions {
   mailer?: Mailer;
   /** The built web app's directory instead of dist/web (tests serve a fake build). */
   webRoot?: string;
+  /**
+   * false: no job runs on its own timer; the work runs only when asked (app.background). For the
+   * tests that count a request's SQL statements, where a timed run's statements would be counted
+   * with the request's (docs/testing.md#background-work). Default true.
+   */
+  timedJobs?: boolean;
   /** True once the process began stopping: readiness answers 503 (docs/deployment.md#rolling-restarts). */
   stopping?: () => boolean;
 }
@@ -475,7 +481,9 @@ async function deskbook(app: FastifyInstance, options: AppOptions) {
   );
   // Every mail leaves from the outbox (docs/architecture.md#the-outbox); OUTBOX_INTERVAL 0: not from this process.
   jobs.add({ name: OUTBOX_JOB, intervalMs: config.OUTBOX_INTERVAL, run: (signal) => outbox.drain(signal) });
-  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onReady', async () => {
+    if (options.timedJobs !== false) jobs.start();
+  });
   app.decorate('background', {
     drainOutbox: async () => {
       let sent = 0;

@@ -84,6 +84,8 @@ export interface TestAppOptions {
   webRoot?: string;
   /** Log as a server does (loggerOptions, the request log on) and hand each JSON line here. */
   logLines?: (line: string) => void;
+  /** false: no job on its own timer (the attendance release every 15 s, the approval expiry…): for tests that count statements. */
+  timedJobs?: boolean;
 }
 
 /** A fresh service on a fresh database, exercised through Fastify's inject (no socket). */
@@ -126,6 +128,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     clock,
     directory: options.directory,
     webRoot: options.webRoot,
+    timedJobs: options.timedJobs,
   });
   await app.ready();
 

@@ -35,7 +35,7 @@ describe('SQL statements per authenticated read', () => {
 
   beforeAll(async () => {
     const database = await createTestDatabase({ onQuery: counter.onQuery });
-    t = await createTestApp({ database });
+    t = await createTestApp({ database, timedJobs: false });
     tokens.ADMIN = await t.adminToken();
     const user = await t.createUser({ email: 'counted@example.test', password: 'counted-password-1' });
     tokens.USER = (await t.login('counted@example.test', 'counted-password-1')).accessToken;

@@ -52,7 +52,7 @@ describe('calendar feed', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase({ onQuery: counter.onQuery });
-    t = await createTestApp({ database, env: { PUBLIC_URL, OUTBOX_INTERVAL: '0' } });
+    t = await createTestApp({ database, env: { PUBLIC_URL, OUTBOX_INTERVAL: '0' }, timedJobs: false });
     db = t.database.handle.db;
     user = await t.createUser({ email: 'cal.user@example.test', firstName: 'Cal', lastName: 'Endar', password: PASSWORD });
     token = (await t.login(user.email, PASSWORD)).accessToken;

@@ -46,7 +46,7 @@ describe('floor plans', () => {
 
   beforeAll(async () => {
     const database = await createTestDatabase({ onQuery: counter.onQuery });
-    t = await createTestApp({ database });
+    t = await createTestApp({ database, timedJobs: false });
     admin = await t.adminToken();
     userId = (await t.createUser({ email: 'fp-user@example.test', password: PASSWORD })).id;
     otherUserId = (await t.createUser({ email: 'fp-other@example.test', password: PASSWORD })).id;

@@ -37,7 +37,7 @@ describe('what the booking policies cost a booking', () => {
 
   beforeAll(async () => {
     const database = await createTestDatabase({ onQuery: counter.onQuery });
-    t = await createTestApp({ database, clock: new TestClock(NOW) });
+    t = await createTestApp({ database, clock: new TestClock(NOW), timedJobs: false });
     db = t.database.handle.db;
     admin = await t.adminToken();
     member = await t.createUser({ email: 'member@example.test', password: PASSWORD });

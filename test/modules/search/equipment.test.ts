@@ -87,7 +87,7 @@ describe('search with many equipment criteria', () => {
 
   beforeAll(async () => {
     const database = await createTestDatabase({ onQuery: counter.onQuery });
-    t = await createTestApp({ database });
+    t = await createTestApp({ database, timedJobs: false });
     token = await t.adminToken();
     const db = t.database.handle.db;
     // Two desks per room, two rooms per department.

@@ -22,7 +22,7 @@ describe('search statement count', () => {
 
   beforeAll(async () => {
     const database = await createTestDatabase({ onQuery: counter.onQuery });
-    t = await createTestApp({ database });
+    t = await createTestApp({ database, timedJobs: false });
     token = await t.adminToken();
     const ownerId = (await t.request({ method: 'GET', url: '/api/self', token })).json<{ id: string }>().id;
     const db = t.database.handle.db;

@@ -216,13 +216,14 @@ describe('statistics are never stale (read-your-writes across processes)', () =>
   beforeAll(async () => {
     database = await createTestDatabase({ onQuery: counter.onQuery });
     const clock = new TestClock(NOW);
-    a = await createTestApp({ database, clock, env: { ACCESS_TOKEN_TTL: '24h' } });
+    a = await createTestApp({ database, clock, env: { ACCESS_TOKEN_TTL: '24h' }, timedJobs: false });
     second = await openDatabase({ kind: 'postgres', url: database.url, poolSize: 4, onQuery: counter.onQuery });
     // Ten simultaneous requests of one admin below: above the per-user limit of costly requests.
     b = await createTestApp({
       database: { handle: second, url: database.url, dispose: () => second.close() },
       clock,
       env: { ACCESS_TOKEN_TTL: '24h', EXPENSIVE_CONCURRENCY_PER_USER: '20' },
+      timedJobs: false,
     });
     adminA = await a.adminToken();
     adminB = await b.adminToken();
