@@ -5,7 +5,7 @@ import type { DisplayBoard as Board } from '../../api/types.js';
 import { Alert, Loading } from '../../components/ui.js';
 import { useTitle } from '../../hooks.js';
 import { formatDay, formatRangeIn, formatTimeIn } from '../../lib/time.js';
-import { fill, mark } from '../inventory/fill.js';
+import { mark, withElements } from '../../lib/rich.js';
 import './styles.css';
 
 /** How often the display asks again; the service keeps each office's board for a minute and answers 304 when it did not change. */
@@ -48,15 +48,10 @@ function BoardView({ board }: { board: Board }) {
       <h1>{t('board.heading', { location: board.department.location, building: board.department.building, floor: board.department.floor })}</h1>
       <p className="display-counts">
         {t('board.at', { day: formatDay(board.date), time: formatTimeIn(board.generatedAt, board.timeZone) })}{' '}
-        {fill(
-          t('board.counts', {
-            free: mark(0),
-            countFree: board.free,
-            booked: mark(1),
-            countBooked: board.booked,
-          }),
-          [<strong key="free">{board.free}</strong>, <strong key="booked">{board.booked}</strong>],
-        )}
+        {withElements(t('board.counts', { free: mark('free'), countFree: board.free, booked: mark('booked'), countBooked: board.booked }), {
+          free: <strong>{board.free}</strong>,
+          booked: <strong>{board.booked}</strong>,
+        })}
       </p>
       {placed.length > 0 && (
         <svg className="display-map" viewBox="0 0 1000 625" role="img" aria-label={t('board.planLabel', { countFree: board.free, countBooked: board.booked })}>

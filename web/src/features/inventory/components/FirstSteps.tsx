@@ -3,7 +3,7 @@ import { Alert } from '../../../components/ui.js';
 import { errorText } from '../../../lib/problems.js';
 import { browserZone } from '../../../lib/time.js';
 import { Link, navigate } from '../../../router.js';
-import { fill, mark } from '../fill.js';
+import { mark, withElements } from '../../../lib/rich.js';
 import { useLoadSampleData } from '../queries.js';
 import '../styles.css';
 
@@ -34,11 +34,11 @@ function FirstSteps() {
       <h2 id="first-steps-heading">{t('firstSteps.heading')}</h2>
       <p>{t('firstSteps.intro')}</p>
       <ol className="first-steps-list">
-        <li>{fill(t('firstSteps.create', { link: mark(0) }), [<Link to="/admin/departments">{t('firstSteps.createLink')}</Link>])}</li>
+        <li>{withElements(t('firstSteps.create', { link: mark('link') }), { link: <Link to="/admin/departments">{t('firstSteps.createLink')}</Link> })}</li>
         <li>{t('firstSteps.rooms')}</li>
         <li>{t('firstSteps.plan')}</li>
-        <li>{fill(t('firstSteps.invite', { link: mark(0) }), [<Link to="/admin/users">{t('firstSteps.inviteLink')}</Link>])}</li>
-        <li>{fill(t('firstSteps.profile', { link: mark(0) }), [<Link to="/profile">{t('firstSteps.profileLink')}</Link>])}</li>
+        <li>{withElements(t('firstSteps.invite', { link: mark('link') }), { link: <Link to="/admin/users">{t('firstSteps.inviteLink')}</Link> })}</li>
+        <li>{withElements(t('firstSteps.profile', { link: mark('link') }), { link: <Link to="/profile">{t('firstSteps.profileLink')}</Link> })}</li>
       </ol>
       <p>{t('firstSteps.sample')}</p>
       {failure && <Alert kind="error">{failure}</Alert>}
