@@ -9,6 +9,7 @@ import {
   signIn,
   startBrowserApp,
   tomorrowIn,
+  callApi,
 } from '../helpers/browser.js';
 
 /**
@@ -26,16 +27,7 @@ describe('approvals in a browser', () => {
   let deskId: string;
   let roomId: string;
 
-  async function api<T>(method: string, path: string, body?: unknown, token = adminToken): Promise<T> {
-    const response = await fetch(`${app.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
+  const api = <T>(method: string, path: string, body?: unknown, token = adminToken) => callApi<T>(app.baseUrl, token, method, path, body);
   const tokenOf = async (email: string, password: string) =>
     (
       (await (

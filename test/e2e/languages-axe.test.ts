@@ -1,8 +1,18 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { axeViolations, DESKTOP, PHONE, screenshot, startBrowserApp, WRITE_SCREENSHOTS, type BrowserApp } from '../helpers/browser.js';
-import { adminPages, greekOffice, NAMES, publicPages, settled, signInAnyLanguage, WIDER_THAN_SCREEN, type Office } from '../helpers/languages.js';
+import {
+  axeViolations,
+  DESKTOP,
+  PHONE,
+  screenshot,
+  sidewaysScroll,
+  startBrowserApp,
+  TWO_FRAMES,
+  WRITE_SCREENSHOTS,
+  type BrowserApp,
+} from '../helpers/browser.js';
+import { adminPages, greekOffice, NAMES, publicPages, settled, signInAnyLanguage, type Office } from '../helpers/languages.js';
 
 /**
  * Every page of the web app in German and in French (docs/i18n.md), signed out and as an
@@ -27,10 +37,10 @@ describe.each(['de', 'fr', ...(WRITE_SCREENSHOTS ? ['en'] : [])])('the whole web
     expect(await page.evaluate('document.documentElement.lang')).toBe(language);
     for (const size of [DESKTOP, PHONE]) {
       await page.setViewportSize(size);
-      await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+      await page.evaluate(TWO_FRAMES);
       const found = await axeViolations(page);
-      const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-      if (overflow > 0) found.push(`scrolls sideways by ${overflow} px: ${JSON.stringify(await page.evaluate(WIDER_THAN_SCREEN))}`);
+      const sideways = await sidewaysScroll(page);
+      if (sideways.px > 0) found.push(`scrolls sideways by ${sideways.px} px: ${JSON.stringify(sideways.culprits)}`);
       if (found.length > 0) findings[`${path} at ${size.width} px`] = found;
       const picture = PICTURED.includes(language) ? PICTURES[path] : undefined;
       if (picture) await screenshot(page, `${language}-${picture}-${size === DESKTOP ? 'desktop' : 'phone'}.png`);

@@ -1,18 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { PHONE, DESKTOP, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
-import {
-  adminPages,
-  greekOffice,
-  PERSON,
-  publicPages,
-  settled,
-  signInAnyLanguage,
-  untranslated,
-  WIDER_THAN_SCREEN,
-  type Office,
-} from '../helpers/languages.js';
+import { DESKTOP, PHONE, sidewaysScroll, startBrowserApp, TWO_FRAMES, type BrowserApp } from '../helpers/browser.js';
+import { adminPages, greekOffice, PERSON, publicPages, settled, signInAnyLanguage, untranslated, type Office } from '../helpers/languages.js';
 
 /**
  * Every page of the web app under the pseudo-locale (docs/i18n.md#the-pseudo-locale): signed out,
@@ -36,9 +26,9 @@ describe('the whole web app under the pseudo-locale', () => {
   async function look(page: Page, what: string) {
     const found = await untranslated(page, 'body', DATA);
     await page.setViewportSize(PHONE);
-    await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
-    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-    if (overflow > 0) found.push(`scrolls sideways by ${overflow} px at ${PHONE.width} px: ${JSON.stringify(await page.evaluate(WIDER_THAN_SCREEN))}`);
+    await page.evaluate(TWO_FRAMES);
+    const sideways = await sidewaysScroll(page);
+    if (sideways.px > 0) found.push(`scrolls sideways by ${sideways.px} px at ${PHONE.width} px: ${JSON.stringify(sideways.culprits)}`);
     found.push(...(await untranslated(page, 'body', DATA)).filter((text) => !found.includes(text)));
     await page.setViewportSize(DESKTOP);
     if (found.length > 0) findings[what] = found;

@@ -10,6 +10,7 @@ import {
   screenshots,
   signIn,
   startBrowserApp,
+  callApi,
 } from '../helpers/browser.js';
 
 /**
@@ -30,16 +31,7 @@ describe('people and privacy in a browser', () => {
   let adminToken: string;
   let departmentId: string;
 
-  async function api<T>(method: string, path: string, body?: unknown, token = adminToken): Promise<T> {
-    const response = await fetch(`${app.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  }
+  const api = <T>(method: string, path: string, body?: unknown, token = adminToken) => callApi<T>(app.baseUrl, token, method, path, body);
 
   beforeAll(async () => {
     app = await startBrowserApp();

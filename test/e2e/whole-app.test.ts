@@ -5,7 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededUserEmail } from '../../scripts/seed/generate.js';
 import { PROFILES, SEED_PASSWORD, seed } from '../../scripts/seed/seed.js';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../helpers/app.js';
-import { BROWSER_TIME_ZONE, DESKTOP, PHONE, dayIn, screenshot, signIn, startBrowserApp, type BrowserApp } from '../helpers/browser.js';
+import {
+  BROWSER_TIME_ZONE,
+  DESKTOP,
+  PHONE,
+  dayIn,
+  screenshot,
+  sidewaysScroll,
+  signIn,
+  startBrowserApp,
+  TWO_FRAMES,
+  type BrowserApp,
+} from '../helpers/browser.js';
 
 /**
  * The whole web app on the seeded `small` database (`npm run seed -- --profile small`), in Chromium
@@ -36,8 +47,6 @@ const PERSON = { email: seededUserEmail(0), password: SEED_PASSWORD };
 /** How the web app names a floor (web/src/lib/labels.ts, floorLabel). */
 const floorLabel = (floor: number) => (floor === 0 ? 'Ground floor' : floor < 0 ? `Basement ${-floor}` : `Floor ${floor}`);
 
-const TWO_FRAMES = 'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))';
-
 /** axe-core's violations on the page as it is now, every impact, less the rules `excluded`. */
 async function axeViolations(page: Page, tags: string[], excluded: string[]): Promise<string[]> {
   await page.evaluate(AXE);
@@ -53,12 +62,6 @@ async function axeViolations(page: Page, tags: string[], excluded: string[]): Pr
 
 /** The page's text and the names given in attributes, to look for "Desk Desk". */
 const NAMES = `[document.body.innerText, ...[...document.querySelectorAll('[aria-label], [title], [alt]')].flatMap((e) => [e.getAttribute('aria-label'), e.getAttribute('title'), e.getAttribute('alt')])].filter(Boolean).join('\\n')`;
-
-/** The elements sticking out on the right, to say what makes a page scroll sideways. */
-const WIDER_THAN_SCREEN = `[...document.querySelectorAll('body *')]
-  .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
-  .slice(0, 5)
-  .map((element) => element.tagName + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right))`;
 
 /** Waits until the page shows no spinner (every query it started has answered). */
 async function settled(page: Page) {
@@ -90,8 +93,8 @@ describe('the whole web app on the seeded office, at 1280 px and 390 px', () => 
       const where = `${what} at ${size.width} px`;
       const problems = await axeViolations(page, WCAG_TAGS, []);
       if (options.bestPracticeExcept) problems.push(...(await axeViolations(page, ['best-practice'], options.bestPracticeExcept)));
-      const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-      if (overflow > 0) problems.push(`scrolls sideways by ${overflow} px: ${JSON.stringify(await page.evaluate(WIDER_THAN_SCREEN))}`);
+      const sideways = await sidewaysScroll(page);
+      if (sideways.px > 0) problems.push(`scrolls sideways by ${sideways.px} px: ${JSON.stringify(sideways.culprits)}`);
       const doubled = /\bdesk desk\b.*/i.exec(String(await page.evaluate(NAMES)));
       if (doubled) problems.push(`says "${doubled[0]}"`);
       if (problems.length > 0) findings[where] = problems;

@@ -43,7 +43,17 @@ const WIDER_THAN_SCREEN = `[...document.querySelectorAll('body *')]
   .slice(0, 5)
   .map((element) => element.tagName + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right))`;
 
-const TWO_FRAMES = 'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))';
+/** Evaluated in a page: resolves after two frames, time for layouts that follow media queries in script to re-render. */
+export const TWO_FRAMES = 'new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))';
+
+/**
+ * How far the page scrolls sideways now (0: it fits its window), and the first elements past its
+ * right edge, to say what makes it.
+ */
+export async function sidewaysScroll(page: Page): Promise<{ px: number; culprits: string[] }> {
+  const px = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
+  return { px, culprits: px > 0 ? ((await page.evaluate(WIDER_THAN_SCREEN)) as string[]) : [] };
+}
 
 function partsIn(timeZone: string, date: Date, withTime: boolean): Record<string, string> {
   const format = new Intl.DateTimeFormat('en-CA', {
@@ -191,6 +201,25 @@ export async function startBrowserApp(env: Record<string, string> = {}, options:
   };
 }
 
+/**
+ * One call of the service's API as a script would make it, with `token` (none: anonymous); its
+ * JSON answer, or a thrown error naming the call and the service's answer when it failed.
+ */
+export async function callApi<T>(baseUrl: string, token: string | undefined, method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** An access token for `email` (POST /api/auth/login). */
+export const tokenFor = async (baseUrl: string, email: string, password: string): Promise<string> =>
+  (await callApi<{ accessToken: string }>(baseUrl, undefined, 'POST', '/api/auth/login', { email, password })).accessToken;
+
 /** Signs in through the sign-in form and waits for the first page. */
 export async function signIn(page: Page, baseUrl: string, email: string, password: string) {
   await page.goto(`${baseUrl}/`);
@@ -227,8 +256,7 @@ export async function screenshots(page: Page, name: string, { pictures = true }:
   // Two frames: time for layouts that follow media queries in script (the charts) to re-render.
   await page.evaluate(TWO_FRAMES);
   // Strings, evaluated in the page (tests are compiled without the DOM library).
-  const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-  const culprits = overflow > 0 ? await page.evaluate(WIDER_THAN_SCREEN) : [];
+  const { px: overflow, culprits } = await sidewaysScroll(page);
   expect(overflow, `${name} is wider than a phone screen: ${JSON.stringify(culprits)}`).toBeLessThanOrEqual(0);
   await screenshot(page, `${name}-phone.png`);
   await page.setViewportSize(DESKTOP);
@@ -255,13 +283,7 @@ export async function expectAccessibleAtBothWidths(page: Page, what: string): Pr
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);
     expect(await axeViolations(page), `${what} at ${viewport.width} px`).toEqual([]);
-    const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
-    const culprits =
-      overflow > 0
-        ? await page.evaluate(
-            `[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).slice(0, 5).map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`,
-          )
-        : [];
+    const { px: overflow, culprits } = await sidewaysScroll(page);
     expect(overflow, `${what} scrolls sideways at ${viewport.width} px: ${JSON.stringify(culprits)}`).toBeLessThanOrEqual(0);
   }
   await page.setViewportSize(DESKTOP);

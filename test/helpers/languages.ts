@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { Temporal } from 'temporal-polyfill';
 import { expect } from 'vitest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './app.js';
-import { BROWSER_TIME_ZONE, tomorrowIn, type BrowserApp } from './browser.js';
+import { BROWSER_TIME_ZONE, callApi, tokenFor, tomorrowIn, TWO_FRAMES, type BrowserApp } from './browser.js';
 
 /**
  * An office for the language sweeps (docs/i18n.md#the-pseudo-locale): by default every name people
@@ -56,23 +56,9 @@ export interface Office {
   displayToken: string;
 }
 
-async function call<T>(app: BrowserApp, token: string | undefined, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${app.baseUrl}${path}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-const tokenOf = async (app: BrowserApp, email: string, password: string) =>
-  (await call<{ accessToken: string }>(app, undefined, 'POST', '/api/auth/login', { email, password })).accessToken;
-
 export async function greekOffice(app: BrowserApp, names: Names = NAMES.greek): Promise<Office> {
-  const adminToken = await tokenOf(app, ADMIN_EMAIL, ADMIN_PASSWORD);
-  const api = <T>(method: string, path: string, body?: unknown, token = adminToken) => call<T>(app, token, method, path, body);
+  const adminToken = await tokenFor(app.baseUrl, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const api = <T>(method: string, path: string, body?: unknown, token = adminToken) => callApi<T>(app.baseUrl, token, method, path, body);
   await api('PUT', '/api/self', names.admin);
   const department = await api<{ id: string }>('POST', '/api/departments', { location: names.location, building: names.building, floor: 2 });
   await api('PUT', `/api/departments/${department.id}/settings`, { timeZone: BROWSER_TIME_ZONE, checkInRequired: true });
@@ -94,7 +80,7 @@ export async function greekOffice(app: BrowserApp, names: Names = NAMES.greek): 
   const person = { ...names.person, email: PERSON.email };
   const personId = (await api<{ id: string }>('POST', '/api/users', person)).id;
   await api('PUT', `/api/users/${personId}/password`, { password });
-  const personToken = await tokenOf(app, PERSON.email, PERSON.password);
+  const personToken = await tokenFor(app.baseUrl, PERSON.email, PERSON.password);
 
   const team = await api<{ id: string }>('POST', '/api/teams', { name: names.team[0], description: names.team[1] });
   await api('POST', `/api/teams/${team.id}/members`, { userIds: [personId], role: 'MEMBER' });
@@ -171,7 +157,7 @@ export const publicPages = (office: Office) => [
 export async function settled(page: Page) {
   await page.locator('h1').first().waitFor();
   await expect.poll(() => page.locator('.loading, .spinner').count(), { timeout: 20_000 }).toBe(0);
-  await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
+  await page.evaluate(TWO_FRAMES);
 }
 
 /** Signs in through the form, whatever the language of its labels. */
@@ -231,9 +217,3 @@ export async function untranslated(page: Page, selector = 'body', data: string[]
     return [...new Set(out)];
   })()`)) as string[];
 }
-
-/** The elements sticking out on the right, to say what makes a page scroll sideways. */
-export const WIDER_THAN_SCREEN = `[...document.querySelectorAll('body *')]
-  .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
-  .slice(0, 5)
-  .map((element) => element.tagName + '.' + element.className + ' ' + Math.round(element.getBoundingClientRect().right))`;
